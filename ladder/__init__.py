@@ -1,0 +1,3 @@
+"""The dragon bot ladder."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,36 @@
+"""Registered games. Modules load lazily so `ladder --help` stays fast."""
+
+from __future__ import annotations
+
+import importlib
+
+from ladder.games.base import Event, Game, IllegalDecision, Option, OptionError, Pending, State
+
+__all__ = ["GAMES", "Event", "Game", "IllegalDecision", "Option", "OptionError", "Pending", "State", "get_game"]
+
+# name -> "module:Class"
+GAMES: dict[str, str] = {
+    "drachengold": "ladder.games.drachengold:Drachengold",
+    "treasure": "ladder.games.treasure:Treasure",
+}
+
+
+def get_game(name: str) -> Game:
+    try:
+        target = GAMES[name]
+    except KeyError:
+        raise OptionError(f"unknown game {name!r} (known: {', '.join(sorted(GAMES))})") from None
+    module, cls = target.split(":")
+    return getattr(importlib.import_module(module), cls)()
+
+
+def available_games() -> list[str]:
+    """Games whose module is present (a game may be registered before it lands)."""
+    out = []
+    for name, target in GAMES.items():
+        try:
+            importlib.import_module(target.split(":")[0])
+        except ModuleNotFoundError:
+            continue
+        out.append(name)
+    return out

@@ -1,0 +1,167 @@
+"""The interface every game on the ladder implements.
+
+Shape borrowed from OpenSpiel: a `Game` builds a `State`; the state says whose decision is
+pending and of which kind, what each seat may observe, whether a decision is legal (with a
+reason when it is not), applies it, and says when the game is over and how it scored.
+
+Rules are pure: no I/O, no clock, no global random. The only randomness is `State.rng`, one
+`random.Random` seeded from the game's seed, so the same seed and the same decisions give the
+same game, event for event.
+
+Decisions, observations and event payloads are plain JSON values (dicts, lists, str, int,
+bool, None): they cross the bot protocol and are stored in replays unchanged.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+JSON = Any
+
+
+class IllegalDecision(ValueError):
+    """A decision the rules do not allow; the message says why."""
+
+
+class OptionError(ValueError):
+    """An unknown option or a value outside what the option allows."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """The one decision the game is waiting for."""
+
+    seat: int
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened. `to` lists the seats that may see it; None means everyone.
+
+    Private information is never put into a public event: a game emits a public event without
+    the secret and a second event, addressed to the seats allowed to know it, carrying it.
+    """
+
+    type: str
+    data: Mapping[str, JSON] = field(default_factory=dict)
+    to: tuple[int, ...] | None = None
+
+    def visible_to(self, seat: int) -> bool:
+        return self.to is None or seat in self.to
+
+    def as_json(self) -> dict[str, JSON]:
+        return {"type": self.type, "data": dict(self.data), "to": None if self.to is None else list(self.to)}
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One game option: its default and either a set of choices or an integer range."""
+
+    default: JSON
+    choices: tuple[str, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    help: str = ""
+
+    def parse(self, name: str, value: JSON) -> JSON:
+        if self.choices is not None:
+            if value not in self.choices:
+                raise OptionError(f"option {name}={value!r}: choose one of {', '.join(self.choices)}")
+            return value
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            raise OptionError(f"option {name}={value!r}: expected a whole number") from None
+        if isinstance(value, bool) or (isinstance(value, str) and value.strip() != str(number)):
+            raise OptionError(f"option {name}={value!r}: expected a whole number")
+        if (self.minimum is not None and number < self.minimum) or (
+            self.maximum is not None and number > self.maximum
+        ):
+            raise OptionError(f"option {name}={number}: allowed range is {self.minimum}..{self.maximum}")
+        return number
+
+
+def competition_ranks(keys: Sequence[Any]) -> list[int]:
+    """Ranks from keys where larger is better; equal keys share a rank ("1224" ranking)."""
+    order = sorted(keys, reverse=True)
+    return [order.index(k) + 1 for k in keys]
+
+
+class State:
+    """One game in progress. Subclasses implement the abstract methods below."""
+
+    game: Game
+    num_players: int
+    options: dict[str, JSON]
+    seed: int
+    rng: random.Random
+    events: list[Event]
+
+    def pending(self) -> Pending | None:
+        """The decision the game waits for, or None once the game is over."""
+        raise NotImplementedError
+
+    def observation(self, seat: int) -> dict[str, JSON]:
+        """Everything `seat` may know now, and nothing more. When `seat` has the pending
+        decision, the observation carries a "request" entry describing what to decide."""
+        raise NotImplementedError
+
+    def validate(self, seat: int, decision: JSON) -> str | None:
+        """None when `decision` is legal for `seat` now, else a one-line reason."""
+        raise NotImplementedError
+
+    def apply(self, seat: int, decision: JSON) -> None:
+        """Apply a decision; raises IllegalDecision (with the reason) when it is not legal."""
+        raise NotImplementedError
+
+    def default_decision(self) -> JSON:
+        """The documented safe decision for the pending request (used for faulty bots)."""
+        raise NotImplementedError
+
+    def is_terminal(self) -> bool:
+        return self.pending() is None
+
+    def scores(self) -> list[int]:
+        raise NotImplementedError
+
+    def ranks(self) -> list[int]:
+        """1 is best; equal results share a rank."""
+        return competition_ranks(self.scores())
+
+    def breakdown(self) -> list[dict[str, JSON]]:
+        """Per seat, how the score was made (for results pages and replays)."""
+        raise NotImplementedError
+
+
+class Game:
+    """A game's static description and its state factory."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    default_players: ClassVar[int]
+    options: ClassVar[dict[str, Option]] = {}
+    decision_kinds: ClassVar[tuple[str, ...]] = ()
+
+    def resolve_options(self, given: Mapping[str, JSON] | None = None) -> dict[str, JSON]:
+        """Fill defaults and check every given option; raises OptionError with the reason."""
+        given = dict(given or {})
+        unknown = sorted(set(given) - set(self.options))
+        if unknown:
+            known = ", ".join(sorted(self.options)) or "none"
+            raise OptionError(f"unknown option {unknown[0]!r} for {self.name} (known: {known})")
+        return {name: opt.parse(name, given.get(name, opt.default)) for name, opt in self.options.items()}
+
+    def check_players(self, num_players: int) -> None:
+        if not self.min_players <= num_players <= self.max_players:
+            raise OptionError(
+                f"{self.name} takes {self.min_players}-{self.max_players} players, not {num_players}"
+            )
+
+    def new_state(self, options: Mapping[str, JSON] | None, seed: int, num_players: int) -> State:
+        raise NotImplementedError
