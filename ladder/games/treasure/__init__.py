@@ -1,0 +1,40 @@
+"""Treasure of the Dragons (Reiner Knizia), 2-6 players: push your luck in a 7x7 cave.
+
+Rules: state.py; tile data: tiles.json; the ladder's edition: docs/rules-treasure.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from ladder.games.base import JSON, Game
+from ladder.games.treasure.decisions import FLIP, MOVE_SPIDER
+from ladder.games.treasure.state import MAX_TURNS, TreasureState
+
+__all__ = ["MAX_TURNS", "Treasure", "TreasureState"]
+
+
+class Treasure(Game):
+    name = "treasure"
+    title = "Treasure of the Dragons"
+    min_players = 2
+    max_players = 6
+    default_players = 4
+    options = {}
+    decision_kinds = (FLIP, MOVE_SPIDER)
+
+    def new_state(
+        self,
+        options: Mapping[str, JSON] | None,
+        seed: int,
+        num_players: int,
+        *,
+        layout: Sequence[str] | None = None,
+        max_turns: int = MAX_TURNS,
+    ) -> TreasureState:
+        """A new game. `layout` (49 tile kinds, row-major) and `max_turns` are for tests and tools:
+        by default the tiles are shuffled with the state's rng and the safety cap is MAX_TURNS."""
+        self.check_players(num_players)
+        return TreasureState(
+            self, self.resolve_options(options), seed, num_players, layout=layout, max_turns=max_turns
+        )
