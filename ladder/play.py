@@ -1,0 +1,248 @@
+"""Play one game: seat the bots, drive the state, record the replay.
+
+The loop talks to each seat through three calls, `setup(hello)`, `on_event(event_json)` and
+`decide(kind, observation) -> decision`: an in-process `bots.sdk.Bot` has them, and the sandboxed
+match runner passes proxies with the same calls. A proxy reports a fault it detected (timeout,
+protocol error, crash, ...) by raising `BotFault`; any other exception from a bot is a `crash`, and a
+decision the rules refuse is `illegal`. A fault never stops the game: the state's
+`default_decision()` is played for that request and the fault is logged.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bots import builtin_names, load_builtin
+from ladder.games import get_game
+from ladder.games.base import State
+from ladder.replay import make_replay, results_of
+
+MAX_DECISIONS = 200_000  # far above any real game: a game still running here has a rules bug
+
+
+class Seat(Protocol):
+    def setup(self, hello: dict[str, Any]) -> None: ...
+    def on_event(self, event: dict[str, Any]) -> None: ...
+    def decide(self, kind: str, observation: dict[str, Any]) -> Any: ...
+
+
+class BotFault(Exception):
+    """Raised by a seat proxy: the bot failed this request. `forfeit` ranks the seat last."""
+
+    def __init__(self, status: str, reason: str, *, forfeit: bool = False) -> None:
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+        self.forfeit = forfeit
+
+
+@dataclass
+class SeatRecord:
+    bot: str
+    status: str = "ok"
+    reason: str | None = None
+    faults: int = 0
+    forfeit: bool = False
+
+    def fault(self, status: str, reason: str, forfeit: bool = False) -> None:
+        # The seat's status is its first fault, or the one that forfeited it.
+        if self.faults == 0 or (forfeit and not self.forfeit):
+            self.status, self.reason = status, reason
+        self.faults += 1
+        self.forfeit = self.forfeit or forfeit
+
+    def as_json(self, seat: int) -> dict[str, Any]:
+        return {
+            "seat": seat,
+            "bot": self.bot,
+            "status": self.status,
+            "reason": self.reason,
+            "faults": self.faults,
+            "forfeit": self.forfeit,
+        }
+
+
+@dataclass
+class PlayedGame:
+    replay: dict[str, Any]
+    state: State
+    decisions: int = 0
+    engine_ns: int = 0  # inside state.validate + state.apply only
+    observation_ns: int = 0  # inside state.observation only
+    faults: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def results(self) -> list[dict[str, Any]]:
+        return self.replay["results"]
+
+    @property
+    def seats(self) -> list[dict[str, Any]]:
+        return self.replay["seats"]
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    """The seed a bot gets in hello: its own, derived from the game seed, never the game seed
+    itself (with the game seed and the engine a bot could replay the hidden draws)."""
+    return random.Random(f"bot:{seed}:{seat}").getrandbits(63)
+
+
+def _as_json(value: Any) -> Any:
+    """A decision as the replay will store it (tuples become lists): JSON in, JSON out."""
+    return json.loads(json.dumps(value, allow_nan=False))
+
+
+def _validate(state: State, seat: int, decision: Any) -> str | None:
+    try:
+        return state.validate(seat, decision)
+    except Exception as exc:  # a shape the rules did not expect is still the bot's illegal answer
+        return f"rejected ({type(exc).__name__}: {exc})"
+
+
+def play_game(
+    game: str,
+    bots: Sequence[Seat],
+    *,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+    names: Sequence[str] | None = None,
+    sandbox: str | None = None,
+    on_entry: Callable[[dict[str, Any]], None] | None = None,
+    max_decisions: int = MAX_DECISIONS,
+) -> PlayedGame:
+    """Play one game of `game` with one bot per seat; raises OptionError for a bad game, option
+    or player count. `on_entry` sees every log entry as it happens (decisions and events)."""
+    game_obj = get_game(game)
+    players = len(bots)
+    game_obj.check_players(players)
+    resolved = game_obj.resolve_options(options)
+    names = list(names) if names is not None else [type(b).__name__ for b in bots]
+    if len(names) != players:
+        raise ValueError(f"{len(names)} names for {players} bots")
+    state = game_obj.new_state(resolved, seed, players)
+    records = [SeatRecord(name) for name in names]
+    log: list[dict[str, Any]] = []
+    played = PlayedGame(replay={}, state=state)
+    perf = time.perf_counter_ns
+
+    def bot_fault(seat: int, exc: Exception) -> dict[str, Any]:
+        if isinstance(exc, BotFault):
+            fault = {"status": exc.status, "reason": exc.reason}
+            records[seat].fault(exc.status, exc.reason, exc.forfeit)
+        else:
+            fault = {"status": "crash", "reason": f"{type(exc).__name__}: {exc}"[:300]}
+            records[seat].fault(fault["status"], fault["reason"])
+        return fault
+
+    for seat, bot in enumerate(bots):
+        hello = {
+            "game": game,
+            "seat": seat,
+            "players": players,
+            "options": dict(resolved),
+            "seed": bot_seed(seed, seat),
+        }
+        try:
+            bot.setup(hello)
+        except Exception as exc:
+            played.faults.append({"seat": seat, "during": "setup", **bot_fault(seat, exc)})
+
+    sent = 0  # state.events before this index are logged and delivered
+
+    def deliver() -> None:
+        nonlocal sent
+        events = state.events
+        while sent < len(events):
+            event = events[sent]
+            sent += 1
+            entry = event.as_json()
+            log.append(entry)
+            if on_entry is not None:
+                on_entry(entry)
+            message = event.as_json()  # a separate copy: a bot cannot alter the log
+            for seat, bot in enumerate(bots):
+                if event.visible_to(seat):
+                    try:
+                        bot.on_event(message)
+                    except Exception as exc:
+                        played.faults.append({"seat": seat, "during": "event", **bot_fault(seat, exc)})
+
+    deliver()
+    while (pending := state.pending()) is not None:
+        if played.decisions >= max_decisions:
+            raise RuntimeError(f"{game} seed {seed} did not end after {max_decisions} decisions")
+        seat, kind = pending.seat, pending.kind
+        t0 = perf()
+        observation = state.observation(seat)
+        played.observation_ns += perf() - t0
+        fault = None
+        try:
+            answer = bots[seat].decide(kind, observation)
+        except Exception as exc:
+            fault = bot_fault(seat, exc)
+        else:
+            try:
+                decision = _as_json(answer)
+            except (TypeError, ValueError) as exc:
+                fault = {"status": "illegal", "reason": f"not a JSON value: {exc}"}
+            else:
+                t0 = perf()
+                reason = _validate(state, seat, decision)
+                if reason is None:
+                    state.apply(seat, decision)
+                played.engine_ns += perf() - t0
+                if reason is not None:
+                    fault = {"status": "illegal", "reason": reason, "attempted": decision}
+            if fault is not None:
+                records[seat].fault("illegal", fault["reason"])
+        if fault is not None:
+            decision = state.default_decision()
+            t0 = perf()
+            state.apply(seat, decision)  # an illegal default is a rules bug: let it raise
+            played.engine_ns += perf() - t0
+            played.faults.append({"seat": seat, "during": kind, **fault})
+        entry = {"seat": seat, "kind": kind, "decision": decision}
+        if fault is not None:
+            entry["fault"] = fault
+        log.append(entry)
+        if on_entry is not None:
+            on_entry(entry)
+        played.decisions += 1
+        deliver()
+
+    forfeited = [s for s, r in enumerate(records) if r.forfeit]
+    played.replay = make_replay(
+        game=game,
+        options=resolved,
+        seed=seed,
+        players=players,
+        seats=[r.as_json(s) for s, r in enumerate(records)],
+        log=log,
+        results=results_of(state, names, forfeited),
+        sandbox=sandbox,
+    )
+    return played
+
+
+def default_bot_names(game: str, players: int) -> list[str]:
+    """Alternate the game's other built-ins with "random": a mixed table by default."""
+    names = builtin_names(game)
+    others = [n for n in names if n != "random"] or names
+    lineup = [others[0], "random"] if "random" in names and others != ["random"] else others[:1]
+    return [lineup[i % len(lineup)] for i in range(players)]
+
+
+def make_bots(game: str, names: Sequence[str]) -> list[Any]:
+    """Fresh instances of built-in bots; raises KeyError naming the choices for an unknown one."""
+    return [load_builtin(game, name)() for name in names]
+
+
+def play_builtin(
+    game: str, names: Sequence[str], *, seed: int, options: Mapping[str, Any] | None = None, **kwargs: Any
+) -> PlayedGame:
+    get_game(game)  # an unknown game is reported as such, not as an unknown bot
+    return play_game(game, make_bots(game, names), seed=seed, options=options, names=names, **kwargs)

@@ -1,0 +1,177 @@
+from pathlib import Path
+
+import pytest
+
+from ladder.games.base import OptionError
+from ladder.play import BotFault, bot_seed, default_bot_names, make_bots, play_builtin, play_game
+from ladder.replay import dumps_replay, verify_replay
+
+
+@pytest.fixture
+def toy(monkeypatch):
+    monkeypatch.syspath_prepend(str(Path(__file__).parent))  # tests/ holds toygame.py
+    import toygame
+
+    toygame.register(monkeypatch)
+    return toygame
+
+
+def test_a_game_ends_with_results_for_every_seat(toy):
+    played = play_builtin("toy", ["random", "fixed", "random"], seed=5)
+    assert played.state.is_terminal()
+    assert [r["seat"] for r in played.results] == [0, 1, 2]
+    assert [r["bot"] for r in played.results] == ["random", "fixed", "random"]
+    assert [r["score"] for r in played.results] == played.state.scores()
+    assert [r["rank"] for r in played.results] == played.state.ranks()
+    assert all(s["status"] == "ok" and s["faults"] == 0 for s in played.seats)
+    assert played.decisions == sum("decision" in e for e in played.replay["log"])
+    assert played.engine_ns > 0 and played.observation_ns > 0
+
+
+def test_the_log_holds_every_decision_and_event_in_order(toy):
+    played = play_builtin("toy", ["fixed", "fixed"], seed=1, options={"pile": 7})
+    log = played.replay["log"]
+    assert [e["type"] for e in log[:3]] == ["start", "secret", "secret"]
+    assert log[1]["to"] == [0] and log[2]["to"] == [1]
+    # fixed bots take the most they may: 3, 3, then 1 from a pile of 7
+    takes = [(e["seat"], e["decision"]) for e in log if e.get("kind") == "take"]
+    assert takes == [(0, {"n": 3}), (1, {"n": 3}), (0, {"n": 1})]
+    assert [e["type"] for e in log if "type" in e] == [ev.type for ev in played.state.events]
+
+
+def test_same_seed_same_bytes_other_seed_other_game(toy):
+    a = play_builtin("toy", ["random"] * 4, seed=11)
+    b = play_builtin("toy", ["random"] * 4, seed=11)
+    c = play_builtin("toy", ["random"] * 4, seed=12)
+    assert dumps_replay(a.replay) == dumps_replay(b.replay)
+    assert a.replay["log"] != c.replay["log"]
+
+
+def test_bots_see_only_events_addressed_to_them(toy):
+    bots = make_bots("toy", ["random", "random", "random"])
+    play_game("toy", bots, seed=2)
+    for seat, bot in enumerate(bots):
+        secrets = [e for e in bot.events if e["type"] == "secret"]
+        assert [e["data"]["seat"] for e in secrets] == [seat]
+        assert bot.seat == seat and bot.num_players == 3
+        assert bot.options == {"pile": 12, "bonus": 2, "style": "plain"}
+
+
+def test_bots_get_their_own_seed_not_the_game_seed(toy):
+    bots = make_bots("toy", ["random", "random"])
+    seen = []
+    for bot in bots:
+        bot.setup = seen.append
+    play_game("toy", bots, seed=2)
+    assert [h["seed"] for h in seen] == [bot_seed(2, 0), bot_seed(2, 1)]
+    assert 2 not in {h["seed"] for h in seen} and bot_seed(2, 0) != bot_seed(2, 1)
+
+
+@pytest.mark.parametrize(
+    ("bad", "status", "reason"),
+    [
+        ("crash", "crash", "RuntimeError: boom"),
+        ("illegal", "illegal", "counters, not 99"),
+        ("notjson", "illegal", "not a JSON value"),
+    ],
+)
+def test_a_faulty_bot_gets_the_default_decision_and_a_status(toy, bad, status, reason):
+    played = play_builtin("toy", ["fixed", bad], seed=4, options={"pile": 9})
+    faulted = [e for e in played.replay["log"] if "fault" in e]
+    assert faulted and all(e["seat"] == 1 and e["kind"] == "take" for e in faulted)
+    assert all(e["decision"] == {"n": 1} for e in faulted)  # toy's default_decision
+    assert all(e["fault"]["status"] == status and reason in e["fault"]["reason"] for e in faulted)
+    seat = played.seats[1]
+    assert (seat["status"], seat["faults"], seat["forfeit"]) == (status, len(faulted), False)
+    assert reason in seat["reason"]
+    assert played.seats[0]["status"] == "ok"
+    assert verify_replay(played.replay).ok
+
+
+def test_an_illegal_answer_is_kept_as_attempted(toy):
+    played = play_builtin("toy", ["illegal", "fixed"], seed=4)
+    fault = next(e["fault"] for e in played.replay["log"] if "fault" in e)
+    assert fault["attempted"] == {"n": 99}
+
+
+class Proxy:
+    """What the sandbox runner will pass: a seat that reports its own faults."""
+
+    def __init__(self, forfeit_after):
+        self.calls = 0
+        self.forfeit_after = forfeit_after
+
+    def setup(self, hello):
+        pass
+
+    def on_event(self, event):
+        raise OSError("pipe closed")
+
+    def decide(self, kind, observation):
+        self.calls += 1
+        forfeit = self.calls >= self.forfeit_after
+        raise BotFault("timeout", f"no answer in time (call {self.calls})", forfeit=forfeit)
+
+
+def test_a_proxy_fault_keeps_its_status_and_a_forfeit_ranks_last(toy):
+    bots = [*make_bots("toy", ["fixed", "fixed"]), Proxy(forfeit_after=2)]
+    played = play_game("toy", bots, seed=3, names=["a", "b", "proxy"], options={"pile": 30})
+    seat = played.seats[2]
+    assert seat["forfeit"] is True and seat["status"] == "timeout"
+    assert seat["reason"] == "no answer in time (call 2)"  # the fault that forfeited
+    assert played.results[2]["rank"] == 3
+    assert sorted(r["rank"] for r in played.results[:2]) in ([1, 1], [1, 2])
+    # on_event failures are faults too, outside the log
+    assert any(f["during"] == "event" and f["status"] == "crash" for f in played.faults)
+    assert verify_replay(played.replay).ok
+
+
+class Winner(Proxy):
+    """Takes the whole pile, then forfeits (e.g. its process died) when asked to bet."""
+
+    def on_event(self, event):
+        pass
+
+    def decide(self, kind, observation):
+        if kind == "take":
+            return {"n": observation["request"]["max"]}
+        raise BotFault("crash", "exit 1", forfeit=True)
+
+
+def test_forfeit_ranks_a_higher_score_last(toy):
+    bots = [Winner(forfeit_after=1), *make_bots("toy", ["fixed"])]
+    played = play_game("toy", bots, seed=0, names=["winner", "fixed"], options={"pile": 3, "bonus": 0})
+    assert [r["score"] for r in played.results] == [3, 0]
+    assert [r["rank"] for r in played.results] == [2, 1]
+    assert verify_replay(played.replay).ok
+    played.replay["seats"][0]["forfeit"] = False
+    assert "results[0].rank: expected 1, found 2" in verify_replay(played.replay).difference
+
+
+def test_errors_are_option_errors(toy):
+    with pytest.raises(OptionError, match="unknown game"):
+        play_builtin("nope", ["random"], seed=0)
+    with pytest.raises(OptionError, match="takes 2-5 players, not 1"):
+        play_builtin("toy", ["random"], seed=0)
+    with pytest.raises(OptionError, match="unknown option 'size'"):
+        play_builtin("toy", ["random", "random"], seed=0, options={"size": 3})
+    with pytest.raises(OptionError, match=r"allowed range is 3\.\.60"):
+        play_builtin("toy", ["random", "random"], seed=0, options={"pile": "2"})
+    with pytest.raises(KeyError, match="no built-in bot 'smart' for toy"):
+        make_bots("toy", ["smart"])
+
+
+def test_a_game_that_never_ends_is_stopped(toy):
+    with pytest.raises(RuntimeError, match="did not end after 5 decisions"):
+        play_builtin("toy", ["fixed", "fixed"], seed=0, options={"pile": 60}, max_decisions=5)
+
+
+def test_on_entry_sees_the_log_as_it_grows(toy):
+    seen = []
+    played = play_builtin("toy", ["random", "random"], seed=8, on_entry=seen.append)
+    assert seen == played.replay["log"]
+
+
+def test_default_bot_names_mix_the_builtins_with_random(toy):
+    names = default_bot_names("toy", 4)
+    assert len(names) == 4 and names[1] == names[3] == "random" and names[0] != "random"
