@@ -1,0 +1,34 @@
+"""Drachengold (Bruno Faidutti), the ladder's edition: ../shared/design/drachengold.md."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ladder.games.base import Game, Option
+
+KINDS = ("magic", "attack", "propose", "vote", "theft_victim", "theft_pick", "market_offer", "market_answer",
+         "divide", "choose")
+
+
+class Drachengold(Game):
+    name = "drachengold"
+    title = "Drachengold"
+    min_players = 3
+    max_players = 6
+    default_players = 4
+    decision_kinds = KINDS
+    options = {
+        "rules": Option("basic", choices=("basic", "advanced-a", "advanced-b"),
+                        help="basic; advanced-a (printings 000/001); advanced-b (printing 002)"),
+        "split": Option("negotiation", choices=("negotiation", "strategic"),
+                        help="negotiate splits in rounds, or the strategic divide-and-choose variant"),
+        "negotiation_rounds": Option(8, minimum=1, maximum=50, help="rounds before an unagreed treasure is lost"),
+        "market_rounds": Option(3, minimum=1, maximum=20, help="rounds of trading when the market opens"),
+    }
+
+    def new_state(self, options: Mapping[str, Any] | None, seed: int, num_players: int):
+        from ladder.games.drachengold.state import DrachengoldState
+
+        self.check_players(num_players)
+        return DrachengoldState(self, self.resolve_options(options), seed, num_players)

@@ -1,0 +1,28 @@
+"""The card and token data of the ladder's Drachengold edition, loaded from deck.json."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+DECK: dict[str, Any] = json.loads(resources.files(__package__).joinpath("deck.json").read_text())
+
+# Token i has colour TOKEN_COLOURS[i]; its id on the wire is "t<i>".
+TOKEN_COLOURS: tuple[str, ...] = tuple(c for c, k in DECK["tokens"].items() for _ in range(k))
+COLOURS: tuple[str, ...] = tuple(DECK["tokens"])
+_IDS = tuple(f"t{i}" for i in range(len(TOKEN_COLOURS)))
+_INDEX = {tid: i for i, tid in enumerate(_IDS)}
+
+
+def token_id(index: int) -> str:
+    return _IDS[index]
+
+
+def token_index(value: Any) -> int | None:
+    """The token index for a wire id, or None when `value` names no token."""
+    return _INDEX.get(value) if isinstance(value, str) else None
+
+
+def tokens_json(tokens: list[int]) -> list[dict[str, str]]:
+    return [{"id": _IDS[t], "colour": TOKEN_COLOURS[t]} for t in tokens]

@@ -1,0 +1,61 @@
+"""Shape checks shared by the decision validators: each returns a reason or None."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ladder.games.drachengold.data import token_index
+
+if TYPE_CHECKING:
+    from ladder.games.drachengold.state import DrachengoldState
+
+
+def token_list(value: Any, what: str) -> tuple[list[int] | None, str | None]:
+    """Parse a list of distinct token ids."""
+    if not isinstance(value, list):
+        return None, f"{what} must be a list of token ids"
+    out = []
+    for item in value:
+        index = token_index(item)
+        if index is None:
+            return None, f"{what}: {item!r} is not a token id"
+        out.append(index)
+    if len(set(out)) != len(out):
+        return None, f"{what} names a token twice"
+    return out, None
+
+
+def is_int(value: Any) -> bool:
+    """A JSON integer (bool and float are not: 1.0 would pass `in` checks and then fail as an index)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def seat_value(value: Any, n: int) -> int | None:
+    """A seat number from an int or a decimal string (JSON object keys are strings)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if 0 <= value < n else None
+    if isinstance(value, str) and value.isdigit() and len(value) < 3:
+        return seat_value(int(value), n)
+    return None
+
+
+def attack_checker(state: DrachengoldState, seat: int):
+    available = set(state.available(seat))
+
+    def check(d: dict[str, Any]) -> str | None:
+        adv, dragon = d.get("adventurer"), d.get("dragon")
+        if adv not in available:
+            return f"adventurer {adv!r} is not one of your face-up adventurers ({', '.join(sorted(available))})"
+        if not isinstance(dragon, str) or state.slot_of(dragon) is None:
+            return f"dragon {dragon!r} is not on the table"
+        return None
+
+    return check
+
+
+def attack_default(state: DrachengoldState, seat: int) -> dict[str, Any]:
+    """Safe default: the first face-up adventurer against the first dragon on the table."""
+    first = next(s for s in state.table if s is not None)
+    return {"adventurer": state.available(seat)[0], "dragon": first.dragon["id"]}

@@ -1,0 +1,145 @@
+"""The market: M rounds of private offers between players, opened after the 7th drawn dragon.
+
+An offer gives named tokens from the proposer's hoard and wants colour counts back (the proposer
+cannot see the other hoard). The addressee accepts by naming the tokens it pays with. Accepted
+offers run in a fixed order (round, proposer's seat, offer number); one whose tokens have moved
+meanwhile is skipped and both parties are told. The table only learns that two players traded
+and how many tokens changed hands.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ladder.games.drachengold.data import COLOURS, TOKEN_COLOURS, token_id, tokens_json
+from ladder.games.drachengold.decisions import is_int, token_list
+from ladder.games.drachengold.flow import Flow, Request
+
+if TYPE_CHECKING:
+    from ladder.games.drachengold.state import DrachengoldState
+
+MAX_OFFERS = 3
+
+
+def run_market(state: DrachengoldState) -> Flow:
+    rounds = state.options["market_rounds"]
+    n = state.num_players
+    ctx: dict[str, Any] = {"round": 0, "rounds": rounds, "step": "offer"}
+    state.phase, state.market_state, state.market_status = "market", ctx, "open"
+    state.emit("market_open", {"rounds": rounds})
+    for r in range(1, rounds + 1):
+        ctx["round"], ctx["step"] = r, "offer"
+        offers: list[dict[str, Any]] = []
+        for seat in range(n):
+            choice = yield Request(seat, "market_offer", _offer_checker(state, seat), {"max_offers": MAX_OFFERS},
+                                   {"offers": []})
+            for k, o in enumerate(choice["offers"]):
+                offer = {"id": f"o{r}.{seat}.{k}", "from": seat, "to": o["to"], "give": list(o.get("give", [])),
+                         "want": {c: o["want"][c] for c in sorted(o.get("want") or {}) if o["want"][c]}}
+                offers.append(offer)
+        state.emit("market_round", {"round": r, "offers": len(offers)})
+        if not offers:
+            break
+        for o in offers:
+            state.emit("offer", _offer_json(o), (o["from"], o["to"]))
+        ctx["step"] = "answer"
+        accepted: list[tuple[dict[str, Any], list[int]]] = []
+        for seat in range(n):
+            mine = [o for o in offers if o["to"] == seat]
+            if not mine:
+                continue
+            info = {"offers": [_offer_json(o) for o in mine]}
+            choice = yield Request(seat, "market_answer", _answer_checker(state, seat, mine), info, {"accept": []})
+            by_id = {o["id"]: o for o in mine}
+            for a in choice["accept"]:
+                accepted.append((by_id[a["offer"]], token_list(a.get("pay", []), "pay")[0]))
+        accepted.sort(key=lambda item: offers.index(item[0]))
+        for offer, pay in accepted:
+            _execute(state, offer, pay)
+    state.emit("market_close", {})
+    state.market_state, state.market_status = None, "closed"
+
+
+def _offer_json(o: dict[str, Any]) -> dict[str, Any]:
+    give = [int(t[1:]) for t in o["give"]]
+    return {"id": o["id"], "from": o["from"], "to": o["to"], "give": tokens_json(give), "want": o["want"]}
+
+
+def _execute(state: DrachengoldState, offer: dict[str, Any], pay: list[int]) -> None:
+    a, b = offer["from"], offer["to"]
+    give = [int(t[1:]) for t in offer["give"]]
+    parties = (a, b)
+    if not set(give) <= set(state.hoards[a]) or not set(pay) <= set(state.hoards[b]):
+        state.emit("trade_skipped", {"offer": offer["id"], "from": a, "to": b}, parties)
+        return
+    for t in give:
+        state.hoards[a].remove(t)
+        state.hoards[b].append(t)
+    for t in pay:
+        state.hoards[b].remove(t)
+        state.hoards[a].append(t)
+    state.emit("trade", {"from": a, "to": b, "given": len(give), "paid": len(pay)})
+    state.emit("trade_done", {"offer": offer["id"], "from": a, "to": b, "give": tokens_json(give),
+                              "pay": tokens_json(pay)}, parties)
+
+
+def _offer_checker(state: DrachengoldState, seat: int):
+    own = set(state.hoards[seat])
+    n = state.num_players
+
+    def check(d: dict[str, Any]) -> str | None:
+        offers = d.get("offers")
+        if not isinstance(offers, list) or len(offers) > MAX_OFFERS:
+            return f'offers must be a list of at most {MAX_OFFERS} offers {{"to", "give", "want"}}'
+        for o in offers:
+            if not isinstance(o, dict):
+                return "each offer must be an object"
+            to = o.get("to")
+            if not is_int(to) or not 0 <= to < n or to == seat:
+                return f"offer to {to!r}: must be another player's seat"
+            give, reason = token_list(o.get("give", []), "give")
+            if reason:
+                return reason
+            if not set(give) <= own:
+                return f"give: {sorted(token_id(t) for t in set(give) - own)} are not in your hoard"
+            want = o.get("want") or {}
+            if not isinstance(want, dict):
+                return 'want must be an object {"<colour>": count}'
+            for colour, count in want.items():
+                if colour not in COLOURS or not is_int(count) or not 0 <= count <= len(TOKEN_COLOURS):
+                    return f"want: {colour!r}: {count!r} is not a colour with a count"
+            if not give and not any(want.values()):
+                return "an offer must give or want something"
+        return None
+
+    return check
+
+
+def _answer_checker(state: DrachengoldState, seat: int, mine: list[dict[str, Any]]):
+    own = set(state.hoards[seat])
+    by_id = {o["id"]: o for o in mine}
+
+    def check(d: dict[str, Any]) -> str | None:
+        accept = d.get("accept")
+        if not isinstance(accept, list):
+            return 'an answer is {"accept": [{"offer": id, "pay": [token ids]}]}'
+        used: set[int] = set()
+        for a in accept:
+            if not isinstance(a, dict) or not isinstance(a.get("offer"), str) or a["offer"] not in by_id:
+                return f"{a!r} does not accept an offer addressed to you"
+            pay, reason = token_list(a.get("pay", []), "pay")
+            if reason:
+                return reason
+            if not set(pay) <= own or used.intersection(pay):
+                return f"pay for {a['offer']}: tokens must be yours and used once"
+            used.update(pay)
+            paid: dict[str, int] = {}
+            for t in pay:
+                paid[TOKEN_COLOURS[t]] = paid.get(TOKEN_COLOURS[t], 0) + 1
+            if paid != by_id[a["offer"]]["want"]:
+                return f"pay for {a['offer']} must be exactly {by_id[a['offer']]['want']}, not {paid}"
+        if len({a["offer"] for a in accept}) != len(accept):
+            return "an offer is accepted twice"
+        return None
+
+    return check

@@ -1,0 +1,57 @@
+"""What one seat may see (../shared/design/drachengold.md, "What each player may see").
+
+Public: dragons and their tokens, every adventurer, hoard sizes, bag and pile counts, the
+negotiation's proposals once the round's proposals are in, card counts. Private to the seat:
+its own hoard and hand, and the request it must answer. Others' hoard colours, the bag, the pile
+order and others' hands never appear.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ladder.games.drachengold import magic
+from ladder.games.drachengold.data import tokens_json
+
+if TYPE_CHECKING:
+    from ladder.games.drachengold.flow import Request
+    from ladder.games.drachengold.state import DrachengoldState
+
+
+def build_observation(state: DrachengoldState, seat: int, request: Request | None) -> dict[str, Any]:
+    obs: dict[str, Any] = {
+        "game": "drachengold",
+        "seat": seat,
+        "players": state.num_players,
+        "options": state.options,
+        "turn": state.turn,
+        "current": state.current,
+        "phase": state.phase,
+        "dragons": [state.dragon_json(s) if s else None for s in state.table],
+        "adventurers": [
+            [{"id": a.id, "attack": a.attack, "role": a.role, "face": "up" if a.up else "down", "dragon": a.dragon}
+             for a in advs.values()]
+            for advs in state.advs
+        ],
+        "hoard": tokens_json(sorted(state.hoards[seat])),
+        "hoard_sizes": [len(h) for h in state.hoards],
+        "hand": magic.hand_json(state, seat),
+        "hand_sizes": [len(h) for h in state.hands],
+        "bag": len(state.bag),
+        "pile": len(state.pile),
+        "box": len(state.box),
+        "dead": list(state.dead),
+        "market": state.market_status,
+    }
+    if state.negotiation is not None:
+        obs["negotiation"] = state.negotiation
+    if state.strategic is not None:
+        obs["strategic"] = state.strategic
+    if state.market_state is not None:
+        obs["market_round"] = state.market_state
+    if state.phase == "over":
+        obs["hoards"] = [tokens_json(sorted(h)) for h in state.hoards]
+        obs["scores"] = state.scores()
+    if request is not None and request.seat == seat:
+        obs["request"] = {"kind": request.kind, **request.info}
+    return obs

@@ -1,0 +1,110 @@
+"""Sharing a dead dragon's treasure: solo kill, the lone wizard, the split, then thefts."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ladder.games.drachengold import magic
+from ladder.games.drachengold.data import TOKEN_COLOURS, token_id, token_index, tokens_json
+from ladder.games.drachengold.decisions import is_int
+from ladder.games.drachengold.flow import Flow, Request
+from ladder.games.drachengold.negotiation import negotiate
+from ladder.games.drachengold.strategic import divide_and_choose
+
+if TYPE_CHECKING:
+    from ladder.games.drachengold.state import DrachengoldState, Slot
+
+
+def share_treasure(state: DrachengoldState, slot: Slot, involved: list[int]) -> Flow:
+    """Move the dragon's tokens; returns seat -> tokens received (for the wizard's card draws)."""
+    # Tokens stay on the dragon (slot.tokens) until they are handed out.
+    pool = list(slot.tokens)
+    dragon = slot.dragon["id"]
+    if len(involved) == 1:
+        slot.tokens = []
+        state.give(involved[0], pool)
+        state.emit("treasure_taken", {"dragon": dragon, "seat": involved[0], "tokens": tokens_json(pool)})
+        return {involved[0]: pool}
+    shares: dict[int, list[int]] = {s: [] for s in involved}
+    wizards = [s for s, a, _ in slot.attackers if a == "wizard"]
+    if not state.advanced and len(wizards) == 1:
+        reds = [t for t in pool if TOKEN_COLOURS[t] == "red"]
+        pool = [t for t in pool if TOKEN_COLOURS[t] != "red"]
+        if reds:
+            slot.tokens = list(pool)
+            state.give(wizards[0], reds)
+            shares[wizards[0]].extend(reds)
+            state.emit("wizard_seizes", {"dragon": dragon, "seat": wizards[0], "tokens": tokens_json(reds)})
+    if not pool:
+        return shares
+    if state.options["split"] == "strategic":
+        agreed = yield from divide_and_choose(state, slot, involved, pool)
+    else:
+        agreed = yield from negotiate(state, slot, involved, pool)
+    slot.tokens = []
+    if agreed is None:
+        state.box.extend(pool)
+        state.emit("split_failed", {"dragon": dragon, "tokens": tokens_json(pool)})
+        return shares
+    for seat, tokens in agreed.items():
+        state.give(seat, tokens)
+        shares[seat].extend(tokens)
+    state.emit(
+        "split",
+        {"dragon": dragon, "shares": {str(s): tokens_json(t) for s, t in sorted(agreed.items())}},
+    )
+    return shares
+
+
+def thefts(state: DrachengoldState, slot: Slot, involved: list[int]) -> Flow:
+    """Each thief in play order steals one token from another involved player's hoard."""
+    state.phase = "theft"
+    thieves = [s for s, a, _ in slot.attackers if a == "thief"]
+    for thief in thieves:
+        wizard_helps = any(s == thief and a == "wizard" for s, a, _ in slot.attackers)
+        candidates = [s for s in involved if s != thief and state.hoards[s]]
+        if not candidates:
+            state.emit("theft_skipped", {"seat": thief, "dragon": slot.dragon["id"]})
+            continue
+        choice = yield _victim_request(state, thief, candidates, wizard_helps)
+        victim = choice["victim"]
+        if magic.take_ward(state, victim):
+            state.emit("ward", {"seat": victim, "thief": thief})
+            continue
+        if wizard_helps:
+            pick = yield _pick_request(state, thief, victim)
+            token = token_index(pick["token"])
+        else:
+            token = state.rng.choice(sorted(state.hoards[victim]))
+        state.hoards[victim].remove(token)
+        state.hoards[thief].append(token)
+        state.emit("theft", {"seat": thief, "victim": victim, "chosen": wizard_helps})
+        state.emit(
+            "stolen", {"seat": thief, "victim": victim, "token": token_id(token), "colour": TOKEN_COLOURS[token]},
+            (thief, victim),
+        )
+
+
+def _victim_request(state: DrachengoldState, thief: int, candidates: list[int], chosen: bool):
+    def check(d: dict[str, Any]) -> str | None:
+        victim = d.get("victim")
+        if not is_int(victim) or victim not in candidates:
+            return f"victim must be one of {candidates} (other involved players holding a token), not {victim!r}"
+        return None
+
+    info = {"candidates": candidates, "hoard_sizes": {str(s): len(state.hoards[s]) for s in candidates},
+            "chosen": chosen}
+    return Request(thief, "theft_victim", check, info, {"victim": candidates[0]})
+
+
+def _pick_request(state: DrachengoldState, thief: int, victim: int):
+    hoard = sorted(state.hoards[victim])
+    allowed = {token_id(t) for t in hoard}
+
+    def check(d: dict[str, Any]) -> str | None:
+        if d.get("token") not in allowed:
+            return f"token {d.get('token')!r} is not in seat {victim}'s hoard"
+        return None
+
+    info = {"victim": victim, "hoard": tokens_json(hoard)}
+    return Request(thief, "theft_pick", check, info, {"token": token_id(hoard[0])})

@@ -1,0 +1,280 @@
+"""Drachengold game state and turn flow.
+
+The flow is one generator: every `yield Request(...)` is a decision the game waits for, and
+`apply` sends the (validated) decision back in. Kills, negotiations, thefts and the market are
+sub-generators (`yield from`), so the whole game reads top to bottom like the rulebook.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ladder.games.base import Event, IllegalDecision, Pending, State
+from ladder.games.drachengold import decisions, magic, market, sharing
+from ladder.games.drachengold.data import DECK, TOKEN_COLOURS, tokens_json
+from ladder.games.drachengold.flow import Flow, Request
+from ladder.games.drachengold.observation import build_observation
+from ladder.games.drachengold.scoring import score_hoards
+
+
+@dataclass(slots=True)
+class Adventurer:
+    id: str
+    attack: int
+    role: str
+    up: bool = True
+    dragon: str | None = None  # the dragon it attacks, None when in front of its owner
+
+
+@dataclass(slots=True)
+class Slot:
+    dragon: Mapping[str, Any]
+    tokens: list[int]
+    # (seat, adventurer id, bonus) in the order they were played
+    attackers: list[tuple[int, str, int]] = field(default_factory=list)
+
+    def total(self, advs: list[dict[str, Adventurer]]) -> int:
+        return sum(advs[s][a].attack + bonus for s, a, bonus in self.attackers)
+
+
+
+class DrachengoldState(State):
+    def __init__(self, game: Any, options: dict[str, Any], seed: int, num_players: int) -> None:
+        self.game = game
+        self.options = options
+        self.seed = seed
+        self.num_players = n = num_players
+        self.rng = random.Random(seed)
+        self.events: list[Event] = []
+        self.advanced = options["rules"] != "basic"
+        self.turn = 0
+        self.current = 0
+        self.phase = "turn"
+        self.end_reason: str | None = None
+        self.kills = 0
+        self.negotiation: dict[str, Any] | None = None
+        self.strategic: dict[str, Any] | None = None
+        self.market_state: dict[str, Any] | None = None
+        self.market_status = "closed-pending"
+        self.dead: list[str] = []
+        self.box: list[int] = []
+        self.hoards: list[list[int]] = [[] for _ in range(n)]
+        self.advs = [
+            {a["id"]: Adventurer(a["id"], a["attack"], a["role"]) for a in DECK["adventurers"]} for _ in range(n)
+        ]
+        self.bag = list(range(len(TOKEN_COLOURS)))
+        self.rng.shuffle(self.bag)
+        self.pile = [dict(d) for d in DECK["dragons"]]
+        self.rng.shuffle(self.pile)
+        self.drawn = 0
+        self.table: list[Slot | None] = []
+        for _ in range(DECK["table_size"]):
+            dragon = self.pile.pop(0)
+            self.table.append(Slot(dragon, self.draw(dragon["known"])))
+        self.emit("setup", {"players": n, "dragons": [self.dragon_json(s) for s in self.table if s]})
+        magic.setup(self)
+        self._flow = self._play()
+        self._request: Request | None = next(self._flow)
+
+    # ---- State interface -------------------------------------------------------------
+    def pending(self) -> Pending | None:
+        r = self._request
+        return None if r is None else Pending(r.seat, r.kind)
+
+    def validate(self, seat: int, decision: Any) -> str | None:
+        r = self._request
+        if r is None:
+            return "the game is over"
+        if seat != r.seat:
+            return f"it is seat {r.seat}'s decision ({r.kind}), not seat {seat}'s"
+        if not isinstance(decision, dict):
+            return "a decision must be a JSON object"
+        return r.check(decision)
+
+    def apply(self, seat: int, decision: Any) -> None:
+        reason = self.validate(seat, decision)
+        if reason is not None:
+            raise IllegalDecision(reason)
+        try:
+            self._request = self._flow.send(decision)
+        except StopIteration:
+            self._request = None
+
+    def default_decision(self) -> Any:
+        r = self._request
+        if r is None:
+            raise IllegalDecision("the game is over")
+        return r.default
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        return build_observation(self, seat, self._request)
+
+    def scores(self) -> list[int]:
+        return [b["total"] for b in self.breakdown()]
+
+    def breakdown(self) -> list[dict[str, Any]]:
+        hoards = [self.colour_counts(s) for s in range(self.num_players)]
+        return score_hoards(hoards, DECK["scoring"][self.options["rules"]], DECK["gems"])
+
+    # ---- helpers used by the phase modules ---------------------------------------------
+    def emit(self, type_: str, data: dict[str, Any], to: tuple[int, ...] | None = None) -> None:
+        self.events.append(Event(type_, data, to))
+
+    def draw(self, count: int) -> list[int]:
+        """Up to `count` tokens from the bag (fewer when it runs short)."""
+        count = min(count, len(self.bag))
+        drawn = self.bag[len(self.bag) - count :]
+        del self.bag[len(self.bag) - count :]
+        return drawn
+
+    def colour_counts(self, seat: int) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for t in self.hoards[seat]:
+            c = TOKEN_COLOURS[t]
+            counts[c] = counts.get(c, 0) + 1
+        return counts
+
+    def dragon_json(self, slot: Slot) -> dict[str, Any]:
+        d = slot.dragon
+        return {
+            "id": d["id"],
+            "strength": d["strength"],
+            "known": d["known"],
+            "hidden": d["hidden"],
+            "tokens": tokens_json(slot.tokens),
+            "attackers": [
+                {"seat": s, "adventurer": a, "attack": self.advs[s][a].attack + b} for s, a, b in slot.attackers
+            ],
+            "total": slot.total(self.advs),
+        }
+
+    def slot_of(self, dragon_id: str) -> int | None:
+        for i, slot in enumerate(self.table):
+            if slot is not None and slot.dragon["id"] == dragon_id:
+                return i
+        return None
+
+    def available(self, seat: int) -> list[str]:
+        return [a.id for a in self.advs[seat].values() if a.up and a.dragon is None]
+
+    def give(self, seat: int, tokens: list[int]) -> None:
+        self.hoards[seat].extend(tokens)
+
+    # ---- the flow ---------------------------------------------------------------------
+    def _play(self) -> Flow:
+        n = self.num_players
+        lost_in_a_row = 0
+        while not self._table_empty():
+            if self.turn >= DECK["turn_cap"]:
+                self._end_early("turn_cap")
+                break
+            seat = self.current
+            self.turn += 1
+            played = yield from self._turn(seat)
+            lost_in_a_row = 0 if played else lost_in_a_row + 1
+            if lost_in_a_row >= n:
+                self._end_early("deadlock")
+                break
+            self.current = (seat + 1) % n
+        self._finish()
+
+    def _table_empty(self) -> bool:
+        return all(s is None for s in self.table)
+
+    def _turn(self, seat: int) -> Flow:
+        self.phase = "turn"
+        if not self.available(seat):
+            flipped = [a.id for a in self.advs[seat].values() if a.dragon is None and not a.up]
+            for a in flipped:
+                self.advs[seat][a].up = True
+            if flipped:
+                self.emit("refresh", {"seat": seat, "adventurers": flipped})
+        if not self.available(seat):
+            self.emit("turn_lost", {"seat": seat, "turn": self.turn})
+            return False
+        self.emit("turn", {"seat": seat, "turn": self.turn})
+        effects = magic.TurnEffects()
+        if self.advanced and magic.playable(self, seat):
+            choice = yield Request(seat, "magic", magic.checker(self, seat), magic.info(self, seat), {"card": None})
+            magic.play(self, seat, choice, effects)
+        yield from self._attack(seat, effects.might)
+        if effects.double_strike and not self._table_empty() and self.available(seat):
+            self.emit("double_strike", {"seat": seat})
+            yield from self._attack(seat, 0)
+        return True
+
+    def _attack(self, seat: int, bonus: int) -> Flow:
+        choice = yield Request(
+            seat,
+            "attack",
+            decisions.attack_checker(self, seat),
+            {"adventurers": self.available(seat), "dragons": [s.dragon["id"] for s in self.table if s]},
+            decisions.attack_default(self, seat),
+        )
+        index = self.slot_of(choice["dragon"])
+        slot = self.table[index]
+        adv = self.advs[seat][choice["adventurer"]]
+        adv.dragon = slot.dragon["id"]
+        slot.attackers.append((seat, adv.id, bonus))
+        total = slot.total(self.advs)
+        self.emit(
+            "attack",
+            {"seat": seat, "adventurer": adv.id, "dragon": adv.dragon, "bonus": bonus, "total": total,
+             "strength": slot.dragon["strength"]},
+        )
+        if total >= slot.dragon["strength"]:
+            yield from self._kill(index)
+
+    def _kill(self, index: int) -> Flow:
+        slot = self.table[index]
+        dragon = slot.dragon
+        hidden = self.draw(dragon["hidden"])
+        slot.tokens.extend(hidden)
+        involved = sorted({s for s, _, _ in slot.attackers})
+        self.emit(
+            "kill",
+            {"dragon": dragon["id"], "involved": involved, "hidden": tokens_json(hidden),
+             "tokens": tokens_json(slot.tokens), "bag": len(self.bag)},
+        )
+        shares = yield from sharing.share_treasure(self, slot, involved)
+        magic.wizard_draws(self, slot, shares)
+        yield from sharing.thefts(self, slot, involved)
+        for s, a, _ in slot.attackers:
+            adv = self.advs[s][a]
+            adv.dragon, adv.up = None, False
+        self.table[index] = None
+        self.dead.append(dragon["id"])
+        self.kills += 1
+        self.phase = "turn"
+        if self.bag and self.pile:
+            new = self.pile.pop(0)
+            self.table[index] = Slot(new, self.draw(new["known"]))
+            self.drawn += 1
+            self.emit("dragon", {"slot": index, **self.dragon_json(self.table[index]), "bag": len(self.bag)})
+            if self.drawn == DECK["market_after"]:
+                yield from market.run_market(self)
+
+    def _end_early(self, reason: str) -> None:
+        for slot in self.table:
+            if slot is not None:
+                self.box.extend(slot.tokens)
+                slot.tokens = []
+        self.end_reason = reason
+
+    def _finish(self) -> None:
+        self.phase = "over"
+        self.end_reason = self.end_reason or ("bag_empty" if not self.bag else "pile_empty")
+        breakdown = self.breakdown()
+        self.emit(
+            "game_over",
+            {
+                "reason": self.end_reason,
+                "hoards": [tokens_json(sorted(h)) for h in self.hoards],
+                "scores": [b["total"] for b in breakdown],
+                "ranks": self.ranks(),
+            },
+        )
+

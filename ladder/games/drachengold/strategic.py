@@ -1,0 +1,87 @@
+"""The strategic variant: the weakest fighter divides, the strongest chooses first."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ladder.games.drachengold.data import token_id, tokens_json
+from ladder.games.drachengold.decisions import is_int, token_list
+from ladder.games.drachengold.flow import Flow, Request
+
+if TYPE_CHECKING:
+    from ladder.games.drachengold.state import DrachengoldState, Slot
+
+
+def strength_order(state: DrachengoldState, slot: Slot, involved: list[int]) -> list[int]:
+    """Strongest first: by total attack; on equal totals, who placed on this dragon first."""
+    total = dict.fromkeys(involved, 0)
+    first: dict[int, int] = {}
+    for i, (s, a, bonus) in enumerate(slot.attackers):
+        total[s] += state.advs[s][a].attack + bonus
+        first.setdefault(s, i)
+    return sorted(involved, key=lambda s: (-total[s], first[s]))
+
+
+def divide_and_choose(state: DrachengoldState, slot: Slot, involved: list[int], pool: list[int]) -> Flow:
+    order = strength_order(state, slot, involved)
+    divider, choosers = order[-1], order[:-1]
+    k = len(involved)
+    dragon = slot.dragon["id"]
+    ctx: dict[str, Any] = {"dragon": dragon, "divider": divider, "choosers": choosers,
+                           "tokens": tokens_json(pool), "shares": None, "taken": {}}
+    state.phase, state.strategic = "strategic", ctx
+    state.emit("divide", {"dragon": dragon, "divider": divider, "order": choosers, "tokens": ctx["tokens"]})
+    choice = yield Request(divider, "divide", _divide_checker(pool, k), {"shares": k}, _default_division(pool, k))
+    shares = [token_list(share, "share")[0] for share in choice["shares"]]
+    ctx["shares"] = [[token_id(t) for t in share] for share in shares]
+    state.emit("division", {"dragon": dragon, "divider": divider, "shares": ctx["shares"]})
+    remaining = list(range(k))
+    result: dict[int, list[int]] = {}
+    for seat in choosers:
+        choice = yield Request(seat, "choose", _choose_checker(remaining), {"remaining": list(remaining)},
+                               {"share": remaining[0]})
+        index = choice["share"]
+        remaining.remove(index)
+        result[seat] = shares[index]
+        ctx["taken"][str(seat)] = index
+        state.emit("chosen", {"dragon": dragon, "seat": seat, "share": index})
+    result[divider] = shares[remaining[0]]
+    ctx["taken"][str(divider)] = remaining[0]
+    state.strategic = None
+    return result
+
+
+def _default_division(pool: list[int], k: int) -> dict[str, Any]:
+    """Deal the tokens round-robin in id order."""
+    ordered = sorted(pool)
+    return {"shares": [[token_id(t) for t in ordered[i::k]] for i in range(k)]}
+
+
+def _divide_checker(pool: list[int], k: int):
+    def check(d: dict[str, Any]) -> str | None:
+        shares = d.get("shares")
+        if not isinstance(shares, list) or len(shares) != k:
+            return f"shares must be a list of exactly {k} lists of token ids"
+        seen: list[int] = []
+        for share in shares:
+            parsed, reason = token_list(share, "share")
+            if reason:
+                return reason
+            if not parsed and len(pool) >= k:
+                return "every share needs at least one token when there are enough tokens"
+            seen.extend(parsed)
+        if sorted(seen) != sorted(pool):
+            return "the shares must hold every token being shared exactly once"
+        return None
+
+    return check
+
+
+def _choose_checker(remaining: list[int]):
+    def check(d: dict[str, Any]) -> str | None:
+        share = d.get("share")
+        if not is_int(share) or share not in remaining:
+            return f"share must be one of the remaining shares {remaining}, not {share!r}"
+        return None
+
+    return check
