@@ -54,6 +54,10 @@ def test_random_games_end_and_their_replays_verify(game, players, options):
         result = verify_replay(loads_replay(data))
         assert result.ok, f"seed {seed}: {result.difference}"
         assert (result.decisions, result.events) == (played.decisions, len(played.state.events))
-        if seed == SEEDS[0]:  # same seed, same game, byte for byte
+        if seed == SEEDS[0]:  # same seed, same game, byte for byte; and a tampered copy fails
             again = play_builtin(game, ["random"] * players, seed=seed, options=options)
             assert dumps_replay(again.replay) == data
+            tampered = loads_replay(data)
+            index = max(i for i, e in enumerate(tampered["log"]) if "type" in e)  # the last event
+            tampered["log"][index]["data"]["tampered"] = True
+            assert verify_replay(tampered).difference.startswith(f"log entry {index}: expected event")
