@@ -51,11 +51,11 @@ def _lineup(game: str, bots: str | None, players: int | None) -> list[str]:
 
 
 def _breakdown_text(breakdown: Any) -> str:
-    """Compact: `key value, ...`; a nested object shows its non-zero entries in brackets."""
+    """Compact: `key value, ...` of the non-zero entries; a nested object goes in brackets."""
     if isinstance(breakdown, dict):
         parts = []
         for key, value in breakdown.items():
-            if key == "seat":  # already its own column
+            if key == "seat" or value in (0, None):  # seat has its own column; zeros say nothing
                 continue
             if isinstance(value, dict):
                 inner = ", ".join(f"{k} {_breakdown_text(v)}" for k, v in value.items() if v not in (0, None))
