@@ -1,0 +1,201 @@
+"""Per-bot cgroups (v1: memory, pids, cpu, cpuacct, freezer) for the strict sandbox.
+
+Each bot gets one group per controller, created under the worker's own group in that hierarchy (so a
+worker's own limits still cover its bots) inside a `ladder-sandbox` directory. Group names carry
+the owner's pid and start time: a worker sweeping at start-up removes only groups whose owner is
+gone, never those of another worker running beside it. Files and directories only; the process
+that joins a group is started by workers/sandbox.py.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import secrets
+import signal
+import time
+from pathlib import Path
+
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+CONTROLLERS = ("memory", "pids", "cpu", "cpuacct", "freezer")
+PARENT_NAME = "ladder-sandbox"
+CFS_PERIOD_US = 100_000
+_NAME_RE = re.compile(r"^bot-(\d+)-(\d+)-s(\d+)-[0-9a-f]+$")
+
+
+class CgroupError(RuntimeError):
+    pass
+
+
+def _own_paths() -> dict[str, str]:
+    """This process's group in each v1 hierarchy, from /proc/self/cgroup."""
+    paths = {}
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        _, names, path = line.split(":", 2)
+        for name in names.split(","):
+            paths[name] = path
+    return paths
+
+
+def parent_dirs() -> dict[str, Path]:
+    own = _own_paths()
+    return {c: CGROUP_ROOT / c / own.get(c, "/").lstrip("/") / PARENT_NAME for c in CONTROLLERS}
+
+
+def unavailable_reason() -> str | None:
+    """None when every controller is mounted (v1) and writable here, else why not."""
+    if os.geteuid() != 0:
+        return "not root: per-bot cgroups need root"
+    for c in CONTROLLERS:
+        if not (CGROUP_ROOT / c / "cgroup.procs").exists():
+            return f"cgroup v1 controller {c!r} is not mounted under {CGROUP_ROOT}"
+    try:
+        for path in parent_dirs().values():
+            path.mkdir(exist_ok=True)
+    except OSError as exc:
+        return f"cannot create cgroups: {exc}"
+    return None
+
+
+def _start_time(pid: int) -> int | None:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return int(stat.rsplit(")", 1)[1].split()[19])  # field 22: start time in clock ticks
+
+
+def _write(path: Path, value: str) -> None:
+    with open(path, "w") as f:
+        f.write(value)
+
+
+class BotCgroup:
+    def __init__(self, paths: dict[str, Path]):
+        self.paths = paths
+
+    @classmethod
+    def create(cls, slot: int, memory_bytes: int, pids: int, cpus: float) -> BotCgroup:
+        pid = os.getpid()
+        name = f"bot-{pid}-{_start_time(pid)}-s{slot}-{secrets.token_hex(4)}"
+        group = cls({c: parent / name for c, parent in parent_dirs().items()})
+        try:
+            for path in group.paths.values():
+                path.parent.mkdir(exist_ok=True)
+                path.mkdir()
+            mem = group.paths["memory"]
+            _write(mem / "memory.limit_in_bytes", str(memory_bytes))
+            if (mem / "memory.memsw.limit_in_bytes").exists():  # no swapping around the limit
+                _write(mem / "memory.memsw.limit_in_bytes", str(memory_bytes))
+            _write(group.paths["pids"] / "pids.max", str(pids))
+            _write(group.paths["cpu"] / "cpu.cfs_period_us", str(CFS_PERIOD_US))
+            _write(group.paths["cpu"] / "cpu.cfs_quota_us", str(max(1000, int(cpus * CFS_PERIOD_US))))
+        except OSError as exc:
+            group.remove()
+            raise CgroupError(f"cannot set up cgroup {name}: {exc}") from exc
+        return group
+
+    def procs_files(self) -> list[str]:
+        """The files a new process writes its pid to, before running anything else."""
+        return [str(p / "cgroup.procs") for p in self.paths.values()]
+
+    def pids(self) -> list[int]:
+        try:
+            text = (self.paths["freezer"] / "cgroup.procs").read_text()
+        except OSError:
+            return []
+        return [int(x) for x in text.split()]
+
+    def freeze(self, timeout: float = 1.0) -> bool:
+        state = self.paths["freezer"] / "freezer.state"
+        _write(state, "FROZEN")
+        end = time.monotonic() + timeout
+        pause = 0.00005
+        while state.read_text().strip() != "FROZEN":
+            if time.monotonic() > end:
+                return False
+            time.sleep(pause)
+            pause = min(pause * 2, 0.005)
+        return True
+
+    def thaw(self) -> None:
+        _write(self.paths["freezer"] / "freezer.state", "THAWED")
+
+    def cpu_seconds(self) -> float:
+        return int((self.paths["cpuacct"] / "cpuacct.usage").read_text()) / 1e9
+
+    def events(self) -> dict[str, int]:
+        """Counters that tell why a bot died: OOM kills, memory limit hits, refused forks."""
+        out = {}
+        with contextlib.suppress(OSError, ValueError):
+            for line in (self.paths["memory"] / "memory.oom_control").read_text().splitlines():
+                key, value = line.split()
+                if key == "oom_kill":
+                    out["oom_kills"] = int(value)
+            out["memory_failcnt"] = int((self.paths["memory"] / "memory.failcnt").read_text())
+            out["memory_peak_bytes"] = int((self.paths["memory"] / "memory.max_usage_in_bytes").read_text())
+            out["pids_refused"] = int((self.paths["pids"] / "pids.events").read_text().split()[1])
+        return out
+
+    def kill_all(self, timeout: float = 5.0) -> bool:
+        """Freeze, SIGKILL every member, thaw (the kills land on thaw), wait until empty."""
+        end = time.monotonic() + timeout
+        while True:
+            members = self.pids()
+            if not members:
+                return True
+            if time.monotonic() > end:
+                return False
+            with contextlib.suppress(OSError):
+                self.freeze(timeout=0.5)  # nothing can fork while we collect the pids
+            for pid in self.pids():
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                self.thaw()
+            time.sleep(0.002)
+
+    def remove(self, timeout: float = 2.0) -> bool:
+        """Remove every directory; an rmdir can fail briefly while the last task is reaped."""
+        end = time.monotonic() + timeout
+        left = [p for p in self.paths.values() if p.exists()]
+        while left:
+            for path in list(left):
+                try:
+                    path.rmdir()
+                    left.remove(path)
+                except FileNotFoundError:
+                    left.remove(path)
+                except OSError:
+                    pass
+            if left:
+                if time.monotonic() > end:
+                    return False
+                time.sleep(0.005)
+        return True
+
+
+def sweep_stale() -> int:
+    """Kill and remove groups left by workers that died; returns how many were removed."""
+    removed = 0
+    stale: dict[str, dict[str, Path]] = {}
+    for controller, parent in parent_dirs().items():
+        if not parent.is_dir():
+            continue
+        for child in parent.iterdir():
+            m = _NAME_RE.match(child.name)
+            if m and _start_time(int(m.group(1))) != int(m.group(2)):
+                stale.setdefault(child.name, {})[controller] = child
+    for paths in stale.values():
+        group = BotCgroup(paths)
+        if "freezer" in paths:
+            group.kill_all()
+        else:
+            for path in paths.values():
+                with contextlib.suppress(OSError):
+                    for pid in (path / "cgroup.procs").read_text().split():
+                        with contextlib.suppress(ProcessLookupError):
+                            os.kill(int(pid), signal.SIGKILL)
+        removed += group.remove()
+    return removed
