@@ -144,6 +144,8 @@ def play_game(
             "seat": seat,
             "players": players,
             "options": dict(resolved),
+            # docs/protocol.md names it bot_seed; bots/sdk.py reads seed: same value under both
+            "bot_seed": bot_seed(seed, seat),
             "seed": bot_seed(seed, seat),
         }
         try:

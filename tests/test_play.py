@@ -64,6 +64,7 @@ def test_bots_get_their_own_seed_not_the_game_seed(toy):
         bot.setup = seen.append
     play_game("toy", bots, seed=2)
     assert [h["seed"] for h in seen] == [bot_seed(2, 0), bot_seed(2, 1)]
+    assert [h["bot_seed"] for h in seen] == [h["seed"] for h in seen]
     assert 2 not in {h["seed"] for h in seen} and bot_seed(2, 0) != bot_seed(2, 1)
 
 
