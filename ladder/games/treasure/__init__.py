@@ -35,6 +35,4 @@ class Treasure(Game):
         """A new game. `layout` (49 tile kinds, row-major) and `max_turns` are for tests and tools:
         by default the tiles are shuffled with the state's rng and the safety cap is MAX_TURNS."""
         self.check_players(num_players)
-        return TreasureState(
-            self, self.resolve_options(options), seed, num_players, layout=layout, max_turns=max_turns
-        )
+        return TreasureState(self, self.resolve_options(options), seed, num_players, layout=layout, max_turns=max_turns)

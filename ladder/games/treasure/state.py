@@ -196,9 +196,7 @@ class TreasureState(State):
             self.grid[square] = None
         self.hoards[self.current].update(won)
         self.flipped = [i for i in self.flipped if i not in set(kept)]
-        self._emit(
-            "keep", seat=self.current, tiles=dict(sorted(won.items())), squares=[square_json(i) for i in kept]
-        )
+        self._emit("keep", seat=self.current, tiles=dict(sorted(won.items())), squares=[square_json(i) for i in kept])
         self._end_turn("stop")
         if all(tile in (None, SPIDER) for tile in self.grid):
             self._finish("only_spiders")
