@@ -25,12 +25,13 @@ def get_game(name: str) -> Game:
 
 
 def available_games() -> list[str]:
-    """Games whose module is present (a game may be registered before it lands)."""
+    """Games whose class loads (a game may be registered before it lands)."""
     out = []
     for name, target in GAMES.items():
+        module, cls = target.split(":")
         try:
-            importlib.import_module(target.split(":")[0])
-        except ModuleNotFoundError:
+            getattr(importlib.import_module(module), cls)
+        except (ModuleNotFoundError, AttributeError):
             continue
         out.append(name)
     return out
