@@ -114,6 +114,18 @@ class State:
         """None when `decision` is legal for `seat` now, else a one-line reason."""
         raise NotImplementedError
 
+    def turn_error(self, seat: int, decision: JSON) -> str | None:
+        """The checks every game makes first: the game runs, it is `seat`'s turn, and the
+        decision is a JSON object (every decision on the wire is one)."""
+        pending = self.pending()
+        if pending is None:
+            return "the game is over"
+        if seat != pending.seat:
+            return f"it is seat {pending.seat}'s decision ({pending.kind}), not seat {seat}'s"
+        if not isinstance(decision, dict):
+            return "a decision must be a JSON object"
+        return None
+
     def apply(self, seat: int, decision: JSON) -> None:
         """Apply a decision; raises IllegalDecision (with the reason) when it is not legal."""
         raise NotImplementedError

@@ -85,14 +85,7 @@ class DrachengoldState(State):
         return None if r is None else Pending(r.seat, r.kind)
 
     def validate(self, seat: int, decision: Any) -> str | None:
-        r = self._request
-        if r is None:
-            return "the game is over"
-        if seat != r.seat:
-            return f"it is seat {r.seat}'s decision ({r.kind}), not seat {seat}'s"
-        if not isinstance(decision, dict):
-            return "a decision must be a JSON object"
-        return r.check(decision)
+        return self.turn_error(seat, decision) or self._request.check(decision)
 
     def apply(self, seat: int, decision: Any) -> None:
         reason = self.validate(seat, decision)

@@ -104,10 +104,9 @@ class TreasureState(State):
 
     def _check(self, seat: int, decision: JSON) -> Parsed | str:
         """The parsed decision when legal, else the reason it is not."""
-        if self._pending is None:
-            return "the game is over"
-        if seat != self._pending.seat:
-            return f"it is seat {self._pending.seat}'s decision ({self._pending.kind}), not seat {seat}'s"
+        error = self.turn_error(seat, decision)
+        if error is not None:
+            return error
         if self._pending.kind == FLIP:
             parsed = parse_flip(decision)
             if isinstance(parsed, str):
