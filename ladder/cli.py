@@ -221,6 +221,8 @@ def _compact(value: Any) -> str:
             return "+".join(f"{n} {colour}" if n > 1 else colour for colour, n in counts.items())
         if all(isinstance(v, dict) and "id" in v for v in value):
             return ",".join(str(v["id"]) for v in value) or "-"
+        if all(isinstance(v, list) and len(v) == 2 and all(isinstance(x, int) for x in v) for v in value):
+            return " ".join(f"[{r},{c}]" for r, c in value)  # grid squares
         if all(isinstance(v, list) for v in value):
             return ",".join(str(len(v)) for v in value)
         return ",".join(_compact(v) for v in value) or "-"
