@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bots.sdk import Bot
+from bots.sdk import Bot, run
 
 # Rough worth of a token: face value, with gems counted for their share of majority bonuses.
 VALUE = {"silver": 1, "gold": 3, "red": 1.5, "blue": 2.5, "green": 2.5, "purple": 2.5, "yellow": 2.5,
@@ -138,3 +138,7 @@ class GreedyBot(Bot):
                 free = [t for t in free if t not in pay]
                 accept.append({"offer": offer["id"], "pay": [t["id"] for t in pay]})
         return {"accept": accept}
+
+
+if __name__ == "__main__":
+    run(GreedyBot)

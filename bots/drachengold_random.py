@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bots.sdk import Bot
+from bots.sdk import Bot, run
 
 
 class RandomBot(Bot):
@@ -87,3 +87,7 @@ class RandomBot(Bot):
                 free = [t for t in free if t not in pay]
                 accept.append({"offer": offer["id"], "pay": [t["id"] for t in pay]})
         return {"accept": accept}
+
+
+if __name__ == "__main__":
+    run(RandomBot)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from bots.sdk import Bot
+from bots.sdk import Bot, run
 
 DRAGON, SPIDER = "dragon", "spider"
 # The most Dragons at the end takes the 3 Spiders, so a Dragon is worth a little more than a tile.
@@ -126,3 +126,7 @@ class CarefulBot(Bot):
         if safe:
             return {"square": list(safe[0])}
         return {"square": list(self.rng.choice(unknown or sorted(known)))}
+
+
+if __name__ == "__main__":
+    run(CarefulBot)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bots.sdk import Bot
+from bots.sdk import Bot, run
 
 STOP_CHANCE = 0.3
 
@@ -23,3 +23,7 @@ class RandomBot(Bot):
     def move_spider(self, observation: dict[str, Any]) -> dict[str, Any]:
         # Leaving the Spider where it is (null) is as legal as any empty square.
         return {"square": self.rng.choice([*observation["request"]["squares"], None])}
+
+
+if __name__ == "__main__":
+    run(RandomBot)

@@ -1,0 +1,240 @@
+"""Bot packages: check them, then stage them into a fresh read-only directory for the sandbox.
+
+A bot is one `.py` file, or a `.zip` or a directory with `main.py` (or `main.js`) at its root and
+any other files beside it. Nothing is written until every member has been checked, and extraction
+counts the bytes it really writes (a zip's declared sizes can lie). Every refusal is a
+`PackagingError` whose message tells the author what to fix.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import tempfile
+import zipfile
+import zlib
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+MAX_FILE_BYTES = 1 << 20  # a single-file bot
+MAX_ARCHIVE_BYTES = 10 << 20  # the .zip as uploaded
+MAX_MEMBER_BYTES = 20 << 20  # one file once unpacked
+MAX_TOTAL_BYTES = 50 << 20  # everything once unpacked
+MAX_MEMBERS = 1000
+MAX_RATIO = 100  # unpacked / packed size of one member: more is an archive bomb
+RATIO_FLOOR = 1 << 20  # members smaller than this may compress as well as they like
+MAX_DEPTH = 16
+MAX_NAME_BYTES = 255
+SKIPPED_DIRS = {"__pycache__", ".git"}  # a local bot directory's clutter: not copied
+
+# The runtime is chosen by the entry point's name (docs/bots.md); paths are as seen in the sandbox.
+PYTHON = "/usr/bin/python3"
+NODE = "/usr/bin/node"
+ENTRY_POINTS = {"main.py": [PYTHON, "-s", "main.py"], "main.js": [NODE, "main.js"]}
+
+
+class PackagingError(ValueError):
+    """A bot package the ladder refuses; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class StagedBot:
+    path: Path  # a read-only directory holding the bot's files
+    entry: str  # main.py or main.js
+    command: list[str]
+
+
+def _check_name(raw: bytes | str, where: str) -> PurePosixPath:
+    """A member path: valid UTF-8, relative, no `..`, no odd characters, not too deep."""
+    try:
+        name = raw.decode("utf-8") if isinstance(raw, bytes) else raw.encode("utf-8").decode("utf-8")
+    except UnicodeError:
+        raise PackagingError(f"{where}: a file name is not valid UTF-8 ({raw!r})") from None
+    if any(ord(c) < 32 or c == "\x7f" for c in name) or "\\" in name:
+        raise PackagingError(f"{where}: file name {name!r} has control characters or a backslash")
+    if name.startswith("/") or (len(name) > 1 and name[1] == ":"):
+        raise PackagingError(f"{where}: {name!r} is an absolute path; use paths relative to the bot's root")
+    path = PurePosixPath(name)
+    if not path.parts or path.parts == (".",):
+        raise PackagingError(f"{where}: an entry has an empty name")
+    if ".." in path.parts:
+        raise PackagingError(f"{where}: {name!r} climbs out of the bot's directory with '..'")
+    if len(path.parts) > MAX_DEPTH or any(len(p.encode()) > MAX_NAME_BYTES for p in path.parts):
+        raise PackagingError(f"{where}: {name!r} is nested too deep or has a name over {MAX_NAME_BYTES} bytes")
+    return path
+
+
+def _entry(names: set[str], where: str) -> str:
+    found = [e for e in ENTRY_POINTS if e in names]
+    if len(found) == 1:
+        return found[0]
+    if len(found) > 1:
+        raise PackagingError(f"{where}: has both main.py and main.js at its root; keep only the one to run")
+    nested = sorted(n for n in names if PurePosixPath(n).name in ENTRY_POINTS)
+    hint = f" (found {nested[0]}: pack the folder's contents, not the folder)" if nested else ""
+    raise PackagingError(f"{where}: no main.py (or main.js) at the root{hint}")
+
+
+def _fresh_dir(parent: str | Path | None) -> Path:
+    dest = Path(tempfile.mkdtemp(prefix="ladder-bot-", dir=parent))
+    dest.chmod(0o755)
+    return dest
+
+
+def _seal(root: Path) -> None:
+    """Make the staged tree read-only for everyone (files 0444, directories 0555)."""
+    for dirpath, dirnames, filenames in os.walk(root, topdown=False):
+        for name in filenames:
+            os.chmod(os.path.join(dirpath, name), 0o444)
+        for name in dirnames:
+            os.chmod(os.path.join(dirpath, name), 0o555)
+    root.chmod(0o555)
+
+
+def remove_staged(path: str | Path) -> None:
+    """Delete a staged directory (it is read-only, so open it up first)."""
+    path = Path(path)
+    if not path.exists():
+        return
+    for dirpath, _dirs, _files in os.walk(path):
+        os.chmod(dirpath, 0o755)
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def stage(source: str | Path, parent: str | Path | None = None) -> StagedBot:
+    """Check the bot at `source` and copy it into a fresh read-only directory under `parent`."""
+    src = Path(source)
+    if not src.exists():
+        raise PackagingError(f"{source}: no such file or directory")
+    if src.is_dir():
+        plan = _plan_directory(src)
+    elif not src.is_file():
+        raise PackagingError(f"{source}: not a regular file")
+    elif src.name.endswith(".zip"):
+        plan = None
+    elif src.name.endswith(".py"):
+        size = src.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise PackagingError(f"{source}: {size} bytes; a single-file bot may have {MAX_FILE_BYTES}")
+        plan = {"main.py": src}
+    else:
+        raise PackagingError(f"{source}: a bot is a .py file, a .zip, or a directory with main.py")
+    dest = _fresh_dir(parent)
+    try:
+        if plan is None:
+            entry = _extract_zip(src, dest)
+        else:
+            entry = _entry(set(plan), str(source))
+            for name, path in plan.items():
+                _copy(path, dest / name)
+        _seal(dest)
+    except BaseException:
+        remove_staged(dest)
+        raise
+    return StagedBot(dest, entry, list(ENTRY_POINTS[entry]))
+
+
+def _copy(src: Path, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(src, "rb") as fin, open(target, "xb") as fout:
+        shutil.copyfileobj(fin, fout)
+
+
+def _plan_directory(root: Path) -> dict[str, Path]:
+    """relative name -> file, after checking every entry (no symlinks or special files, caps)."""
+    plan: dict[str, Path] = {}
+    total = 0
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIPPED_DIRS)
+        for name in sorted(filenames) + dirnames:
+            path = Path(dirpath) / name
+            rel = path.relative_to(root).as_posix()
+            _check_name(os.fsencode(rel), str(root))
+            mode = path.lstat().st_mode
+            if stat.S_ISLNK(mode):
+                raise PackagingError(f"{root}: {rel} is a symbolic link; bots may only hold regular files")
+            if stat.S_ISDIR(mode):
+                continue
+            if not stat.S_ISREG(mode):
+                raise PackagingError(f"{root}: {rel} is not a regular file")
+            size = path.lstat().st_size
+            if size > MAX_MEMBER_BYTES:
+                raise PackagingError(f"{root}: {rel} has {size} bytes; one file may have {MAX_MEMBER_BYTES}")
+            total += size
+            plan[rel] = path
+            if len(plan) > MAX_MEMBERS or total > MAX_TOTAL_BYTES:
+                raise PackagingError(
+                    f"{root}: more than {MAX_MEMBERS} files or {MAX_TOTAL_BYTES} bytes; ship only what the bot needs"
+                )
+    return plan
+
+
+def _raw_name(info: zipfile.ZipInfo) -> bytes:
+    """The name's bytes as stored: zipfile decodes names without the UTF-8 flag as cp437."""
+    if info.flag_bits & 0x800:
+        return info.filename.encode("utf-8")
+    return info.orig_filename.encode("cp437")
+
+
+def _check_zip(zf: zipfile.ZipFile, where: str) -> list[tuple[zipfile.ZipInfo, PurePosixPath]]:
+    infos = zf.infolist()
+    if len(infos) > MAX_MEMBERS:
+        raise PackagingError(f"{where}: {len(infos)} entries; a bot may have {MAX_MEMBERS}")
+    members, seen, total = [], set(), 0
+    for info in infos:
+        path = _check_name(_raw_name(info), where)
+        kind = stat.S_IFMT(info.external_attr >> 16)
+        if kind == stat.S_IFLNK:
+            raise PackagingError(f"{where}: {path} is a symbolic link; bots may only hold regular files")
+        if kind not in (0, stat.S_IFREG, stat.S_IFDIR):
+            raise PackagingError(f"{where}: {path} is not a regular file")
+        if info.flag_bits & 0x1:
+            raise PackagingError(f"{where}: {path} is encrypted; upload an unencrypted zip")
+        key = path.as_posix()
+        if key in seen:
+            raise PackagingError(f"{where}: {key} appears twice")
+        seen.add(key)
+        if info.is_dir():
+            continue
+        if info.file_size > MAX_MEMBER_BYTES:
+            raise PackagingError(f"{where}: {key} unpacks to {info.file_size} bytes; one file may have "
+                                 f"{MAX_MEMBER_BYTES}")
+        if info.file_size > RATIO_FLOOR and info.file_size > MAX_RATIO * max(info.compress_size, 1):
+            raise PackagingError(f"{where}: {key} expands more than {MAX_RATIO}x (an archive bomb?)")
+        total += info.file_size
+        if total > MAX_TOTAL_BYTES:
+            raise PackagingError(f"{where}: unpacks to more than {MAX_TOTAL_BYTES} bytes")
+        members.append((info, path))
+    packed = sum(i.compress_size for i, _ in members)
+    if total > RATIO_FLOOR and total > MAX_RATIO * max(packed, 1):
+        raise PackagingError(f"{where}: expands more than {MAX_RATIO}x (an archive bomb?)")
+    return members
+
+
+def _extract_zip(src: Path, dest: Path) -> str:
+    where = str(src)
+    size = src.stat().st_size
+    if size > MAX_ARCHIVE_BYTES:
+        raise PackagingError(f"{where}: {size} bytes; an uploaded bot may have {MAX_ARCHIVE_BYTES}")
+    try:
+        with zipfile.ZipFile(src) as zf:
+            members = _check_zip(zf, where)
+            entry = _entry({p.as_posix() for _, p in members}, where)
+            written = 0
+            for info, path in members:
+                target = dest.joinpath(*path.parts)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                with zf.open(info) as fin, open(target, "xb") as fout:
+                    left = info.file_size  # never trust it: stop at the declared size plus one byte
+                    while chunk := fin.read(min(1 << 16, left + 1)):
+                        left -= len(chunk)
+                        written += len(chunk)
+                        if left < 0 or written > MAX_TOTAL_BYTES:
+                            raise PackagingError(f"{where}: {path} unpacks to more than it declares")
+                        fout.write(chunk)
+    except zipfile.BadZipFile as exc:
+        raise PackagingError(f"{where}: not a valid zip archive ({exc})") from None
+    except (zipfile.LargeZipFile, NotImplementedError, RuntimeError, EOFError, OSError, zlib.error) as exc:
+        raise PackagingError(f"{where}: cannot unpack ({exc})") from None
+    return entry

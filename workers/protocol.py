@@ -1,0 +1,178 @@
+"""The bot protocol's wire format (docs/protocol.md): one JSON object per line, both ways.
+
+Encoding is for what the ladder sends (hello, request, event, error, end); decoding is for what a
+bot sends (ready, answers) and never raises: any bytes come back as a value or a `Fault` with its
+documented code. Limits, time allowances and fault codes live here so the runner, the SDK docs and
+the tests share one set of numbers.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from typing import Any
+
+PROTOCOL_VERSION = 1
+MAX_LINE_BYTES = 1 << 20  # one line from the bot
+LOG_BYTES = 64 << 10  # the tail of stderr kept in the replay, per seat
+STRIKES = 3  # refused answers before the fallback takes the seat
+END_GRACE_MS = 1000  # after `end`, the bot may take this long to exit before it is killed
+CPU_BACKSTOP_S = 600  # RLIMIT_CPU per process: far above any fair match, it only stops a runaway
+
+# fault code -> result status (docs/protocol.md, "Faults")
+STATUS = {
+    "bad_json": "protocol_error",
+    "wrong_id": "protocol_error",
+    "illegal": "illegal",
+    "oversized": "protocol_error",
+    "timeout": "timeout",
+    "exited": "protocol_error",
+    "crash": "crash",
+    "startup": "protocol_error",
+    "error": "error",  # the ladder could not run the bot (sandbox failure): not the bot's fault
+}
+STRIKE_CODES = frozenset({"bad_json", "wrong_id", "illegal"})
+TAKEOVER_CODES = frozenset(STATUS) - STRIKE_CODES
+RESULT_STATUSES = ("ok", "timeout", "crash", "illegal", "protocol_error", "error")
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """Time allowances in milliseconds; sent to the bot in hello as `time`."""
+
+    decision_ms: int = 1000
+    bank_ms: int = 10000
+    startup_ms: int = 5000
+
+    def as_json(self) -> dict[str, int]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Fault:
+    code: str
+    reason: str
+
+    @property
+    def status(self) -> str:
+        return STATUS[self.code]
+
+    @property
+    def strike(self) -> bool:
+        return self.code in STRIKE_CODES
+
+
+def limits_json(max_line_bytes: int = MAX_LINE_BYTES, strikes: int = STRIKES, log_bytes: int = LOG_BYTES) -> dict:
+    return {"max_line_bytes": max_line_bytes, "strikes": strikes, "log_bytes": log_bytes}
+
+
+# --- ladder -> bot ---------------------------------------------------------------------------
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    """One compact line. ASCII-only (non-ASCII escaped), so no bot has to care about encodings."""
+    return json.dumps(message, separators=(",", ":"), allow_nan=False).encode("ascii") + b"\n"
+
+
+def hello(
+    *,
+    game: str,
+    seat: int,
+    players: int,
+    options: dict[str, Any],
+    bot_seed: int,
+    time: TimeControl,
+    limits: dict[str, int] | None = None,
+) -> dict[str, Any]:
+    return {
+        "type": "hello",
+        "protocol": PROTOCOL_VERSION,
+        "game": game,
+        "seat": seat,
+        "players": players,
+        "options": options,
+        "bot_seed": bot_seed,
+        "time": time.as_json(),
+        "limits": limits or limits_json(),
+    }
+
+
+def request(request_id: int, kind: str, observation: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "request", "id": request_id, "kind": kind, "observation": observation}
+
+
+def event(game_event: dict[str, Any]) -> dict[str, Any]:
+    """An engine event {type, data, to} as the bot sees it: {type, data} (it knows who it is)."""
+    return {"type": "event", "event": {"type": game_event["type"], "data": game_event["data"]}}
+
+
+def error(request_id: int, code: str, reason: str, default: Any) -> dict[str, Any]:
+    return {"type": "error", "id": request_id, "code": code, "reason": reason, "default": default}
+
+
+def end(results: list[dict[str, Any]], you: int) -> dict[str, Any]:
+    keep = ("seat", "score", "rank", "status")
+    return {"type": "end", "results": [{k: r[k] for k in keep} for r in results], "you": you}
+
+
+# --- bot -> ladder ---------------------------------------------------------------------------
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse_object(line: bytes) -> tuple[dict[str, Any] | None, Fault | None]:
+    """A line as a JSON object, or a bad_json fault. Never raises."""
+    if len(line) > MAX_LINE_BYTES:
+        return None, Fault("oversized", f"a line of {len(line)} bytes (limit {MAX_LINE_BYTES})")
+    try:
+        text = line.decode("utf-8")
+        value = json.loads(text, parse_constant=_reject_constant)
+    except UnicodeDecodeError as exc:
+        return None, Fault("bad_json", f"not UTF-8 at byte {exc.start}: {_preview(line)}")
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError, huge ints, NaN, deep nesting
+        return None, Fault("bad_json", f"not JSON ({_first_line(exc)}): {_preview(line)}")
+    if not isinstance(value, dict):
+        return None, Fault("bad_json", f"a JSON {type(value).__name__}, not an object: {_preview(line)}")
+    return value, None
+
+
+def decode_ready(line: bytes) -> tuple[dict[str, Any] | None, Fault | None]:
+    """The bot's first line: {"type": "ready"}; name/version kept when they are short strings."""
+    value, fault = parse_object(line)
+    if fault is not None:
+        return None, Fault("startup", f"expected ready, got {fault.reason}")
+    assert value is not None
+    if value.get("type") != "ready":
+        return None, Fault("startup", f'expected {{"type": "ready"}}, got {_preview(line)}')
+    info = {k: value[k][:100] for k in ("name", "version") if isinstance(value.get(k), str)}
+    return info, None
+
+
+def decode_answer(line: bytes, request_id: int) -> tuple[dict[str, Any] | None, Fault | None]:
+    """The decision in an answer line to request `request_id`, or the fault. Never raises."""
+    value, fault = parse_object(line)
+    if fault is not None:
+        return None, fault
+    assert value is not None
+    got = value.get("id")
+    if type(got) is not int or got != request_id:
+        shown = "no id" if "id" not in value else f"id {_preview(json.dumps(got).encode())}"
+        return None, Fault("wrong_id", f"answer to request {request_id} has {shown}")
+    if "decision" not in value:
+        return None, Fault("bad_json", f'answer to request {request_id} has no "decision"')
+    if not isinstance(value["decision"], dict):
+        return None, Fault("bad_json", f"decision must be a JSON object: {_preview(line)}")
+    return value["decision"], None
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).splitlines() or [type(exc).__name__])[0][:120]
+
+
+def _preview(data: bytes, limit: int = 80) -> str:
+    """A short printable quote of what the bot wrote, for reasons and logs."""
+    text = data[:limit].decode("utf-8", "replace")
+    text = "".join(c if c.isprintable() else "?" for c in text)
+    return repr(text + ("..." if len(data) > limit else ""))

@@ -1,0 +1,185 @@
+"""Run one match with every bot as a sandboxed process: what `ladder match` and the workers call.
+
+Steps: check and stage every bot (workers.packaging) into a fresh read-only directory, start them
+all through workers.sandbox (from the calling thread, which must be the main thread for the
+sandboxes), then let `ladder.play.play_game` drive the game through one `SandboxedSeat` per bot.
+Faults never stop the match: a seat that fails for good is played by the built-in fallback and
+ranks last, and every other seat's result stands. The replay records the sandbox mode, and per
+seat the strikes, the takeover, the time per decision, the exit and the tail of stderr.
+
+A bot spec is a path to a `.py` file, a `.zip`, a bot directory, or `builtin:NAME` (a starter bot
+of the game, run as a process from its own file exactly as an author's copy would run).
+"""
+
+from __future__ import annotations
+
+import inspect
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import bots.sdk
+from bots import load_builtin
+from ladder.games import get_game
+from ladder.play import play_game
+from ladder.replay import results_of, write_replay
+from workers import packaging, protocol
+from workers.protocol import TimeControl
+from workers.runner_seat import SandboxedSeat
+
+SDK_MOUNT = "/sdk"  # where a bot finds `bots.sdk` (PYTHONPATH); its own files come first
+
+
+class RunnerError(RuntimeError):
+    """The match cannot be run as asked (sandbox unavailable, ranked without strict, bad bot)."""
+
+
+@dataclass
+class MatchResult:
+    game: str
+    seed: int
+    sandbox: str
+    results: list[dict[str, Any]]  # seat, bot, score, rank, status, reason
+    replay: dict[str, Any]
+    replay_path: Path | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "seed": self.seed,
+            "sandbox": self.sandbox,
+            "results": self.results,
+            "replay": str(self.replay_path) if self.replay_path else None,
+        }
+
+
+def choose_mode(sandbox: str, *, ranked: bool = False, require_strict: bool = True) -> str:
+    """The sandbox mode to use: `auto` picks strict, else user (never none, which must be asked)."""
+    from workers.sandbox import MODES, sandbox_available
+
+    if sandbox == "auto":
+        sandbox = next((m for m in ("strict", "user") if sandbox_available(m)[0]), "")
+        if not sandbox:
+            raise RunnerError(
+                f"no sandbox available here (strict: {sandbox_available('strict')[1]}; user: "
+                f"{sandbox_available('user')[1]}); use --sandbox none for local debugging of your own bots"
+            )
+    if sandbox not in MODES:
+        raise RunnerError(f"unknown sandbox mode {sandbox!r} (choose {', '.join(MODES)} or auto)")
+    if ranked and require_strict and sandbox != "strict":
+        raise RunnerError(f"ranked matches need the strict sandbox, not {sandbox!r}")
+    ok, why = sandbox_available(sandbox)
+    if not ok:
+        raise RunnerError(f"sandbox mode {sandbox!r} is unavailable here: {why}")
+    return sandbox
+
+
+def _stage_sdk(root: Path) -> Path:
+    """A read-only copy of the SDK package (bots/sdk.py with an empty bots/__init__.py)."""
+    sdk = root / "sdk"
+    (sdk / "bots").mkdir(parents=True)
+    (sdk / "bots" / "__init__.py").write_text('"""The ladder\'s bot SDK as provided to bot processes."""\n')
+    shutil.copyfile(inspect.getsourcefile(bots.sdk), sdk / "bots" / "sdk.py")
+    for path in (sdk / "bots" / "__init__.py", sdk / "bots" / "sdk.py"):
+        path.chmod(0o444)
+    for path in (sdk / "bots", sdk):
+        path.chmod(0o555)
+    return sdk
+
+
+def builtin_source(game: str, name: str) -> Path:
+    """The file of a built-in starter bot; raises KeyError naming the choices."""
+    return Path(inspect.getsourcefile(load_builtin(game, name)))
+
+
+def stage_bot(spec: str, game: str, parent: Path) -> packaging.StagedBot:
+    if spec.startswith("builtin:"):
+        try:
+            source = builtin_source(game, spec.removeprefix("builtin:"))
+        except KeyError as exc:
+            raise RunnerError(str(exc.args[0])) from None
+        return packaging.stage(source, parent)
+    return packaging.stage(spec, parent)
+
+
+def run_match(
+    specs: Sequence[str],
+    *,
+    game: str = "drachengold",
+    seed: int = 1,
+    options: Mapping[str, Any] | None = None,
+    sandbox: str = "strict",
+    clock: TimeControl | None = None,
+    strikes: int = protocol.STRIKES,
+    ranked: bool = False,
+    require_strict: bool = True,
+    replay_path: str | Path | None = None,
+    names: Sequence[str] | None = None,
+    on_entry: Callable[[dict[str, Any]], None] | None = None,
+) -> MatchResult:
+    """Play one match, seat i played by specs[i]. Raises RunnerError/PackagingError/OptionError
+    before any bot starts when the match cannot be run; once it runs, it always finishes."""
+    from workers.sandbox import BotProcess, Limits
+
+    mode = choose_mode(sandbox, ranked=ranked, require_strict=require_strict)
+    game_obj = get_game(game)
+    game_obj.check_players(len(specs))
+    game_obj.resolve_options(options)
+    clock = clock or TimeControl()
+    names = list(names) if names is not None else list(specs)
+    limits = Limits(
+        line_bytes=protocol.MAX_LINE_BYTES, stderr_bytes=protocol.LOG_BYTES, cpu_seconds=protocol.CPU_BACKSTOP_S
+    )
+    root = Path(tempfile.mkdtemp(prefix="ladder-match-"))
+    root.chmod(0o755)  # the bots' uids must reach their staged files
+    seats: list[SandboxedSeat] = []
+    try:
+        sdk = _stage_sdk(root)
+        staged = [stage_bot(spec, game, root) for spec in specs]
+        for name, bot in zip(names, staged, strict=True):
+            seat = SandboxedSeat(name, game, mode, clock, strikes)
+
+            def factory(bot: packaging.StagedBot = bot) -> Any:
+                return BotProcess.start(
+                    bot.command, bot.path, mode=mode, limits=limits,
+                    extra_ro_binds={SDK_MOUNT: sdk}, env={"PYTHONPATH": SDK_MOUNT},
+                )
+
+            seat.start(factory)
+            seats.append(seat)
+
+        def route(entry: dict[str, Any]) -> None:
+            if "fault" in entry:
+                seats[entry["seat"]].refused(entry)
+            if on_entry is not None:
+                on_entry(entry)
+
+        played = play_game(game, seats, seed=seed, options=options, names=names, sandbox=mode, on_entry=route)
+        replay = played.replay
+        forfeited = [i for i, s in enumerate(seats) if s.takeover is not None or replay["seats"][i]["forfeit"]]
+        replay["results"] = results_of(played.state, names, forfeited)
+        results = [
+            {**{k: r[k] for k in ("seat", "bot", "score", "rank")}, "status": s.status, "reason": s.reason}
+            for r, s in zip(replay["results"], seats, strict=True)
+        ]
+        for seat in seats:
+            seat.send_end(results, protocol.END_GRACE_MS / 1000)
+        deadline = time.monotonic() + protocol.END_GRACE_MS / 1000
+        for seat in seats:
+            seat.wait_exit(deadline)
+    finally:
+        for seat in seats:
+            seat.close()
+        for path in root.iterdir():
+            packaging.remove_staged(path)
+        packaging.remove_staged(root)
+    for i, seat in enumerate(seats):
+        replay["seats"][i].update(
+            status=seat.status, reason=seat.reason, forfeit=i in forfeited, sandbox=mode, **seat.record()
+        )
+    path = write_replay(replay, replay_path) if replay_path is not None else None
+    return MatchResult(game, seed, mode, results, replay, path)
