@@ -46,7 +46,8 @@ def attack_checker(state: DrachengoldState, seat: int):
 
     def check(d: dict[str, Any]) -> str | None:
         adv, dragon = d.get("adventurer"), d.get("dragon")
-        if adv not in available:
+        # isinstance first: a list or dict would raise TypeError in a set lookup.
+        if not isinstance(adv, str) or adv not in available:
             return f"adventurer {adv!r} is not one of your face-up adventurers ({', '.join(sorted(available))})"
         if not isinstance(dragon, str) or state.slot_of(dragon) is None:
             return f"dragon {dragon!r} is not on the table"

@@ -102,7 +102,7 @@ def _pick_request(state: DrachengoldState, thief: int, victim: int):
     allowed = {token_id(t) for t in hoard}
 
     def check(d: dict[str, Any]) -> str | None:
-        if d.get("token") not in allowed:
+        if not isinstance(d.get("token"), str) or d.get("token") not in allowed:
             return f"token {d.get('token')!r} is not in seat {victim}'s hoard"
         return None
 
