@@ -1,0 +1,149 @@
+"""One typed settings object, read from the environment once and passed around.
+
+Every setting comes from a `LADDER_*` variable, plus the conventional `DATABASE_URL` and
+`REDIS_URL`. With nothing set the ladder runs embedded: an SQLite file and a local broker under
+the instance directory. Outside development (`LADDER_ENV=production`) placeholder secrets are
+refused at start-up rather than discovered later.
+
+Tests build `Settings(...)` or `Settings.from_env({...})` and pass it in; nothing reads a global.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from sqlalchemy.engine import make_url
+
+ENV_PREFIX = "LADDER_"
+DEV_SECRET_KEY = "dev-only-secret-key"  # the development default; refused anywhere else
+# Values people leave in .env files and compose files; never acceptable as a real secret.
+PLACEHOLDERS = frozenset({
+    "", DEV_SECRET_KEY, "dev", "secret", "changeme", "change-me", "change_me", "changethis",
+    "password", "postgres", "example", "xxx", "todo",
+})
+MIN_SECRET_LENGTH = 32
+RELAXED_ENVS = ("development", "test")  # where defaults and placeholders are allowed
+
+
+class ConfigError(ValueError):
+    """The environment describes a configuration the ladder refuses to run with."""
+
+
+class Settings(BaseModel):
+    """Everything the ladder reads from its environment. Immutable once built."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    env: Literal["development", "test", "production"] = "development"
+    instance_dir: Path = Path("instance")
+    secret_key: str = DEV_SECRET_KEY
+    database_url: str | None = None  # DATABASE_URL; None: SQLite file in instance_dir
+    redis_url: str | None = None  # REDIS_URL; None: the embedded local broker
+    sql_echo: bool = False
+
+    # matches and workers
+    sandbox_mode: Literal["strict", "user", "none"] = "strict"
+    match_stale_after: int = Field(default=900, gt=0)  # seconds running before the sweeper requeues
+    match_max_attempts: int = Field(default=3, ge=1)  # claims before a match is given up as failed
+    placement_games: int = Field(default=10, ge=0)  # rated games a new version plays first
+    max_upload_bytes: int = Field(default=1 << 20, gt=0)
+    max_log_chars: int = Field(default=64 * 1024, gt=0)  # stderr kept per seat and match
+
+    # matchmaking
+    house_username: str = "house"  # the system user owning the starter bots
+    scheduler_interval: float = Field(default=5.0, gt=0)  # seconds between scheduler ticks
+    tables_per_tick: int = Field(default=4, ge=1)
+    queue_target: int = Field(default=8, ge=0)  # queued matches per game the scheduler keeps
+
+    @field_validator("database_url", "redis_url")
+    @classmethod
+    def _blank_is_unset(cls, value: str | None) -> str | None:
+        return (value.strip() or None) if value is not None else None
+
+    @model_validator(mode="after")
+    def _refuse_placeholders(self) -> Settings:
+        if self.env in RELAXED_ENVS:
+            return self
+        if self.secret_key.strip().lower() in PLACEHOLDERS or len(self.secret_key) < MIN_SECRET_LENGTH:
+            raise ValueError(
+                f"LADDER_SECRET_KEY must be set to a random value of at least {MIN_SECRET_LENGTH} characters "
+                f"when LADDER_ENV={self.env} (e.g. python -c 'import secrets; print(secrets.token_urlsafe(48))')"
+            )
+        for name in ("database_url", "redis_url"):
+            password = _url_password(getattr(self, name))
+            if password is not None and password.strip().lower() in PLACEHOLDERS:
+                raise ValueError(f"{name.upper()} uses a placeholder password when LADDER_ENV={self.env}")
+        return self
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:
+        """Settings from `environ` (default: os.environ), then keyword `overrides` on top."""
+        environ = os.environ if environ is None else environ
+        values: dict[str, object] = {}
+        known = set(cls.model_fields)
+        for key, value in environ.items():
+            if not key.startswith(ENV_PREFIX):
+                continue
+            name = key[len(ENV_PREFIX):].lower()
+            if name in ("database_url", "redis_url"):
+                continue  # read from their conventional names only, so there is one source
+            if name not in known:
+                continue  # other LADDER_* variables belong to tests and tools (LADDER_REQUIRE_SERVICES)
+            values[name] = value
+        for key in ("DATABASE_URL", "REDIS_URL"):
+            if key in environ:
+                values[key.lower()] = environ[key]
+        values.update(overrides)
+        try:
+            return cls(**values)
+        except ValidationError as exc:
+            raise ConfigError(_explain(exc)) from None
+
+    @property
+    def development(self) -> bool:
+        return self.env in RELAXED_ENVS
+
+    @property
+    def sqlalchemy_url(self) -> str:
+        """The database URL for SQLAlchemy, with the psycopg (v3) driver for PostgreSQL."""
+        if self.database_url is None:
+            return f"sqlite:///{(self.instance_dir / 'ladder.sqlite3').resolve()}"
+        url = self.database_url
+        for prefix in ("postgres://", "postgresql://"):  # Heroku-style and bare URLs mean psycopg here
+            if url.startswith(prefix):
+                return "postgresql+psycopg://" + url[len(prefix):]
+        return url
+
+    @property
+    def embedded(self) -> bool:
+        """True when no external services are configured (`ladder up` runs everything itself)."""
+        return self.database_url is None and self.redis_url is None
+
+    @property
+    def broker_url(self) -> str:
+        """Redis when REDIS_URL is set, else a broker in an SQLite file (kombu's SQLAlchemy transport)."""
+        if self.redis_url is not None:
+            return self.redis_url
+        return f"sqla+sqlite:///{(self.instance_dir / 'broker.sqlite3').resolve()}"
+
+
+def _url_password(url: str | None) -> str | None:
+    if url is None:
+        return None
+    try:
+        return make_url(url).password
+    except Exception:  # an unparsable URL fails later, with the driver's own message
+        return None
+
+
+def _explain(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors():
+        loc = ".".join(str(p) for p in err["loc"])
+        name = loc.upper() if loc in ("database_url", "redis_url") else f"{ENV_PREFIX}{loc.upper()}" if loc else ""
+        parts.append(f"{name}: {err['msg']}" if name else err["msg"].removeprefix("Value error, "))
+    return "; ".join(parts)

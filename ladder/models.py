@@ -1,0 +1,362 @@
+"""Tables, and the models that cross the web/API boundary.
+
+Per entity (SQLModel's pattern): a base with the fields a user may set, the table, a `*Create`
+model for input and a `*Public` model for output, so a form or the API never writes or shows a
+column it should not (password and token hashes, code bytes, claim bookkeeping).
+
+Ratings are integers in milli-points (ladder/ratings.py). Statuses are short strings, listed in the
+StrEnums below and enforced by CHECK constraints. Timestamps are timezone-aware UTC everywhere.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
+
+import sqlalchemy as sa
+from pydantic import field_validator
+from sqlalchemy import JSON, BigInteger, CheckConstraint, DateTime, Index, LargeBinary, Text, UniqueConstraint
+from sqlalchemy.types import TypeDecorator
+from sqlmodel import Field, SQLModel
+
+from ladder.ratings import INITIAL_RATING
+
+metadata = SQLModel.metadata
+
+
+class MatchStatus(StrEnum):
+    QUEUED = "queued"
+    RUNNING = "running"
+    FINISHED = "finished"
+    FAILED = "failed"  # infrastructure failure: never rated
+
+
+class MatchKind(StrEnum):
+    LADDER = "ladder"
+    VALIDATION = "validation"  # a new version against starter bots, unranked
+    CHALLENGE = "challenge"  # requested by an owner, unranked
+
+
+class SeatStatus(StrEnum):
+    OK = "ok"
+    TIMEOUT = "timeout"
+    CRASH = "crash"
+    ILLEGAL = "illegal"
+    PROTOCOL_ERROR = "protocol_error"
+    ERROR = "error"
+
+
+class VersionStatus(StrEnum):
+    PENDING = "pending"  # stored, waiting for its validation game
+    VALIDATING = "validating"
+    ACTIVE = "active"  # plays on the ladder; at most one per bot
+    REJECTED = "rejected"
+    RETIRED = "retired"
+
+
+def _check(column: str, enum: type[StrEnum], name: str) -> CheckConstraint:
+    values = ", ".join(f"'{v.value}'" for v in enum)
+    return CheckConstraint(f"{column} IN ({values})", name=name)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator):
+    """Aware UTC datetimes in and out; SQLite stores naive text, so UTC is normalised here."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value, dialect):
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime: pass an aware UTC datetime")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value, dialect):
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def _when(nullable: bool = False, **kw):
+    if nullable:
+        return Field(default=None, sa_type=UTCDateTime, **kw)
+    return Field(default_factory=utcnow, sa_type=UTCDateTime, **kw)
+
+
+# --- users -----------------------------------------------------------------------------------
+
+
+class UserBase(SQLModel):
+    username: str = Field(min_length=3, max_length=32, regex=r"^[a-z0-9][a-z0-9_-]*$")
+    email: str | None = Field(default=None, max_length=254)
+
+    @field_validator("username", mode="before")
+    @classmethod
+    def _canonical_username(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value  # "Alice" and "alice" are one user
+
+
+class User(UserBase, table=True):
+    __tablename__ = "users"
+    id: int | None = Field(default=None, primary_key=True)
+    username: str = Field(max_length=32, unique=True)
+    password_hash: str = Field(max_length=255)
+    token_hash: str | None = Field(default=None, max_length=64, unique=True)  # sha256 of the API token
+    token_created_at: datetime | None = _when(nullable=True)
+    is_admin: bool = False
+    is_system: bool = False  # owns the starter bots; cannot log in
+    created_at: datetime = _when()
+
+
+class UserCreate(UserBase):
+    password: str = Field(min_length=8, max_length=256)
+
+
+class UserPublic(SQLModel):
+    id: int
+    username: str
+    is_system: bool
+    created_at: datetime
+
+
+# --- bots and versions -----------------------------------------------------------------------
+
+
+class BotBase(SQLModel):
+    name: str = Field(min_length=1, max_length=40, regex=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+    game: str = Field(max_length=32)
+    description: str = Field(default="", max_length=2000, sa_type=Text)
+
+
+class Bot(BotBase, table=True):
+    __tablename__ = "bots"
+    __table_args__ = (UniqueConstraint("owner_id", "game", "name", name="uq_bots_owner_game_name"),)
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=40)
+    game: str = Field(max_length=32, index=True)
+    owner_id: int = Field(foreign_key="users.id", index=True)
+    retired: bool = False
+    builtin: str | None = Field(default=None, max_length=40)  # starter bot name in bots.BUILTIN
+    created_at: datetime = _when()
+
+
+class BotCreate(BotBase):
+    pass
+
+
+class BotPublic(BotBase):
+    id: int
+    owner_id: int
+    retired: bool
+    builtin: str | None
+    created_at: datetime
+
+
+class BotVersion(SQLModel, table=True):
+    """One upload, immutable: the code and its hash never change (enforced below)."""
+
+    __tablename__ = "bot_versions"
+    __table_args__ = (
+        UniqueConstraint("bot_id", "number", name="uq_bot_versions_bot_number"),
+        Index("ix_bot_versions_status_bot", "status", "bot_id"),
+        _check("status", VersionStatus, "ck_bot_versions_status"),
+    )
+    id: int | None = Field(default=None, primary_key=True)
+    bot_id: int = Field(foreign_key="bots.id")
+    number: int  # 1, 2, ... per bot
+    filename: str = Field(max_length=255)  # tells the runner how to unpack `code` (.py, .zip, .tar.gz)
+    code: bytes = Field(sa_type=LargeBinary)
+    sha256: str = Field(max_length=64)
+    size: int
+    status: str = Field(default=VersionStatus.PENDING, max_length=16)
+    rejection_reason: str | None = Field(default=None, sa_type=Text)
+    placement_owed: int = 0
+    validation_match_id: int | None = Field(default=None, foreign_key="matches.id")
+    created_at: datetime = _when()
+
+
+class BotVersionPublic(SQLModel):
+    id: int
+    bot_id: int
+    number: int
+    filename: str
+    sha256: str
+    size: int
+    status: str
+    rejection_reason: str | None
+    placement_owed: int
+    validation_match_id: int | None
+    created_at: datetime
+
+
+_IMMUTABLE_VERSION_FIELDS = ("bot_id", "number", "filename", "code", "sha256", "size")
+
+
+@sa.event.listens_for(BotVersion, "before_update")
+def _versions_are_immutable(_mapper, _connection, target: BotVersion) -> None:
+    state = sa.inspect(target)
+    for name in _IMMUTABLE_VERSION_FIELDS:
+        if state.attrs[name].history.has_changes():
+            raise ValueError(f"bot version {target.id}: {name} is immutable; upload a new version")
+
+
+# --- matches ---------------------------------------------------------------------------------
+
+
+class Match(SQLModel, table=True):
+    __tablename__ = "matches"
+    __table_args__ = (
+        Index("ix_matches_status_id", "status", "id"),  # the queue, oldest first
+        Index("ix_matches_status_claimed_at", "status", "claimed_at"),  # the sweeper
+        Index("ix_matches_game_id", "game", "id"),  # recent matches per game
+        _check("status", MatchStatus, "ck_matches_status"),
+        _check("kind", MatchKind, "ck_matches_kind"),
+    )
+    id: int | None = Field(default=None, primary_key=True)
+    game: str = Field(max_length=32)
+    options: dict = Field(default_factory=dict, sa_type=JSON)
+    seed: int = Field(sa_type=BigInteger)
+    status: str = Field(default=MatchStatus.QUEUED, max_length=16)
+    kind: str = Field(default=MatchKind.LADDER, max_length=16)
+    ranked: bool = True
+    sandbox: str = Field(default="strict", max_length=16)
+    attempts: int = 0  # claims so far; the sweeper gives up after settings.match_max_attempts
+    requested_by: int | None = Field(default=None, foreign_key="users.id")
+    claimed_by: str | None = Field(default=None, max_length=200)  # worker id holding the claim
+    claimed_at: datetime | None = _when(nullable=True)
+    created_at: datetime = _when()
+    started_at: datetime | None = _when(nullable=True)
+    finished_at: datetime | None = _when(nullable=True)
+    failure_reason: str | None = Field(default=None, sa_type=Text)
+
+
+class MatchPublic(SQLModel):
+    id: int
+    game: str
+    options: dict
+    seed: int
+    status: str
+    kind: str
+    ranked: bool
+    sandbox: str
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    failure_reason: str | None
+
+
+class Seat(SQLModel, table=True):
+    """Who sat where (written at queue time) and how it went (written with the result)."""
+
+    __tablename__ = "seats"
+    __table_args__ = (
+        Index("ix_seats_bot_match", "bot_id", "match_id"),  # a bot's recent matches
+        Index("ix_seats_version", "bot_version_id"),
+        _check("status", SeatStatus, "ck_seats_status"),
+    )
+    match_id: int = Field(foreign_key="matches.id", primary_key=True, ondelete="CASCADE")
+    seat: int = Field(primary_key=True)
+    bot_id: int = Field(foreign_key="bots.id")  # denormalised from the version: per-bot pages
+    bot_version_id: int = Field(foreign_key="bot_versions.id")
+    score: int | None = None
+    rank: int | None = None  # as the game ranked it; forfeits are applied by the rating maths
+    status: str | None = Field(default=None, max_length=16)
+    reason: str | None = Field(default=None, sa_type=Text)
+    forfeited: bool = False
+
+
+class SeatPublic(SQLModel):
+    seat: int
+    bot_id: int
+    bot_version_id: int
+    score: int | None
+    rank: int | None
+    status: str | None
+    reason: str | None
+    forfeited: bool
+
+
+class Replay(SQLModel, table=True):
+    __tablename__ = "replays"
+    match_id: int = Field(foreign_key="matches.id", primary_key=True, ondelete="CASCADE")
+    data: bytes = Field(sa_type=LargeBinary)  # gzip of the replay JSON (ladder.replay format)
+    size: int  # uncompressed bytes
+    created_at: datetime = _when()
+
+
+class BotLog(SQLModel, table=True):
+    """A seat's stderr for one match, truncated; shown to the bot's owner only."""
+
+    __tablename__ = "bot_logs"
+    match_id: int = Field(foreign_key="matches.id", primary_key=True, ondelete="CASCADE")
+    seat: int = Field(primary_key=True)
+    text: str = Field(sa_type=Text)
+    truncated: bool = False
+
+
+# --- ratings ---------------------------------------------------------------------------------
+
+
+class RatingChange(SQLModel, table=True):
+    """One bot's change in one rated match; `sequence` is the order ratings were applied in."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (
+        UniqueConstraint("match_id", "bot_id", name="uq_rating_changes_match_bot"),
+        Index("ix_rating_changes_sequence_seat", "sequence", "seat"),
+        Index("ix_rating_changes_bot_sequence", "bot_id", "sequence"),
+    )
+    id: int | None = Field(default=None, primary_key=True)
+    sequence: int = Field(sa_type=BigInteger)
+    match_id: int = Field(foreign_key="matches.id")
+    bot_id: int = Field(foreign_key="bots.id")
+    seat: int
+    rank: int  # after forfeits: what the rating maths used
+    forfeited: bool
+    before: int
+    delta: int
+    after: int
+    games_before: int
+    created_at: datetime = _when()
+
+
+class Rating(SQLModel, table=True):
+    """A bot's current rating; the sum of its rating changes, kept for fast pages."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_game_rating", "game", "rating", "bot_id"),)
+    bot_id: int = Field(foreign_key="bots.id", primary_key=True)
+    game: str = Field(max_length=32)
+    rating: int = INITIAL_RATING
+    games: int = 0
+    wins: int = 0  # rated matches finished first (shared first place counts)
+    last_played_at: datetime | None = _when(nullable=True)
+    last_sequence: int | None = Field(default=None, sa_type=BigInteger)
+
+
+class RatingClock(SQLModel, table=True):
+    """One row. Rating updates lock it first, which serialises them and numbers them in order."""
+
+    __tablename__ = "rating_clock"
+    id: int = Field(default=1, primary_key=True)
+    applied: int = Field(default=0, sa_type=BigInteger)
+
+
+class HeadToHead(SQLModel, table=True):
+    """Per ordered pair of bots, their rated meetings: keeps the bot page independent of history size."""
+
+    __tablename__ = "head_to_head"
+    __table_args__ = (Index("ix_head_to_head_bot_meetings", "bot_id", "meetings"),)
+    bot_id: int = Field(foreign_key="bots.id", primary_key=True)
+    opponent_id: int = Field(foreign_key="bots.id", primary_key=True)
+    meetings: int = 0
+    wins: int = 0  # bot ranked above opponent
+    losses: int = 0
+    ties: int = 0
+    last_match_id: int | None = None

@@ -1,0 +1,89 @@
+"""Database fixtures: every database test runs on SQLite and on a real PostgreSQL.
+
+`db_url` is an EMPTY database: a fresh SQLite file, or a PostgreSQL database created once per test
+session (per xdist worker) under a unique name, wiped before each test and dropped at the end.
+`engine` is that database migrated to head; `session` a session on it.
+
+PostgreSQL is found at LADDER_TEST_POSTGRES (default postgresql://postgres@127.0.0.1:5432/postgres,
+trust auth). When it is unreachable the postgresql cases are skipped, unless
+LADDER_REQUIRE_SERVICES=1 (CI), where they fail with the reason.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from ladder.config import Settings
+from ladder.db import make_engine, session_factory, upgrade
+
+PG_ADMIN_URL = os.environ.get("LADDER_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
+REQUIRE_SERVICES = os.environ.get("LADDER_REQUIRE_SERVICES") == "1"
+
+
+def _psycopg(url: str) -> str:
+    return Settings(database_url=url).sqlalchemy_url
+
+
+@pytest.fixture(scope="session")
+def postgres_database():
+    """A uniquely named PostgreSQL database for this test session, dropped afterwards; None when
+    PostgreSQL is unreachable (and that is allowed)."""
+    admin = create_engine(_psycopg(PG_ADMIN_URL), isolation_level="AUTOCOMMIT")
+    name = f"ladder_test_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    try:
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+    except Exception as exc:  # connection refused, auth, missing role: all mean "no PostgreSQL here"
+        admin.dispose()
+        yield f"unreachable: {PG_ADMIN_URL}: {type(exc).__name__}: {str(exc).splitlines()[0]}"
+        return
+    try:
+        yield make_url(_psycopg(PG_ADMIN_URL)).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request, tmp_path) -> str:
+    """An empty database of each kind."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'ladder.sqlite3'}"
+    url = request.getfixturevalue("postgres_database")
+    if url.startswith("unreachable: "):
+        message = f"PostgreSQL {url}"
+        if REQUIRE_SERVICES:
+            pytest.fail(f"{message} (LADDER_REQUIRE_SERVICES=1: PostgreSQL is required)")
+        pytest.skip(message)
+    wipe = create_engine(url)
+    with wipe.begin() as conn:  # a clean slate for this test, as cheap as a new database
+        conn.execute(text("DROP SCHEMA public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
+    wipe.dispose()
+    return url
+
+
+@pytest.fixture
+def engine(db_url):
+    engine = make_engine(db_url)
+    upgrade(engine)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def sessions(engine):
+    """The session factory, for tests that need several sessions (threads, workers)."""
+    return session_factory(engine)
+
+
+@pytest.fixture
+def session(sessions):
+    with sessions() as session:
+        yield session
