@@ -12,6 +12,8 @@ import importlib
 BUILTIN: dict[tuple[str, str], str] = {
     ("drachengold", "random"): "bots.drachengold_random:RandomBot",
     ("drachengold", "greedy"): "bots.drachengold_greedy:GreedyBot",
+    ("drachengold", "bargainer"): "bots.drachengold_bargainer:BargainerBot",
+    ("drachengold", "trader"): "bots.drachengold_trader:TraderBot",
     ("treasure", "random"): "bots.treasure_random:RandomBot",
     ("treasure", "careful"): "bots.treasure_careful:CarefulBot",
 }

@@ -203,6 +203,25 @@ def play(game, players, seed, bots, option_pairs, replay_path, as_json, games) -
             console.print(f"replays written to {_indexed(replay_path, 0)} .. {_indexed(replay_path, games - 1)}")
 
 
+# --- match -----------------------------------------------------------------------------------
+
+
+@main.command()
+@click.argument("bots", nargs=-1, required=True)
+@click.option("--game", default="drachengold", show_default=True, help="Registered game name.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Game seed.")
+@click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help="Game option, repeatable.")
+@click.option("--sandbox", type=click.Choice(["auto", "strict", "user", "none"]), default="auto", show_default=True,
+              help="auto: strict when available (root), else user. none: no isolation, your own bots only.")
+@click.option("--replay", "replay_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the replay.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
+def match(bots, game, seed, option_pairs, sandbox, replay_path, as_json) -> None:
+    """Play one game, each BOT a sandboxed process: a .py file, a .zip, a directory, or builtin:NAME."""
+    from workers.match_cli import run_match_command
+
+    run_match_command(bots, game, seed, _parse_options(option_pairs), sandbox, replay_path, as_json)
+
+
 # --- demo ------------------------------------------------------------------------------------
 
 DEMO_BOTS = {"drachengold": ["greedy", "greedy", "random", "random"]}
@@ -323,6 +342,12 @@ def bench_engine(games: int, repeats: int, only_game: str | None, seed: int) -> 
         f"Target: engine under {TARGET_US} µs per decision (validate+apply), so the engine is never "
         "the bottleneck next to a sandboxed bot's round trip (about 75 µs)."
     )
+
+
+# the service's commands (up, web, worker, scheduler, migrate, ratings, bench service)
+from ladder.commands import register as _register_service_commands  # noqa: E402
+
+_register_service_commands(main)
 
 
 if __name__ == "__main__":
