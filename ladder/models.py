@@ -93,7 +93,7 @@ def _when(nullable: bool = False, **kw):
 
 
 class UserBase(SQLModel):
-    username: str = Field(min_length=3, max_length=32, regex=r"^[a-z0-9][a-z0-9_-]*$")
+    username: str = Field(min_length=3, max_length=32, schema_extra={"pattern": r"^[a-z0-9][a-z0-9_-]*$"})
     email: str | None = Field(default=None, max_length=254)
 
     @field_validator("username", mode="before")
@@ -129,7 +129,7 @@ class UserPublic(SQLModel):
 
 
 class BotBase(SQLModel):
-    name: str = Field(min_length=1, max_length=40, regex=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+    name: str = Field(min_length=1, max_length=40, schema_extra={"pattern": r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"})
     game: str = Field(max_length=32)
     description: str = Field(default="", max_length=2000, sa_type=Text)
 

@@ -1,0 +1,261 @@
+"""The match queue: matchmaking input, queueing, claiming, failing and sweeping matches.
+
+A match moves queued -> running -> finished | failed. Every move is one conditional UPDATE
+(`... WHERE status = 'queued'`) whose row count says whether this caller won: two workers racing
+for a match both send the UPDATE, the database serialises them on the row, and the second one
+matches no row. So a match never runs twice, on SQLite or PostgreSQL, without any lock held open.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import update
+from sqlmodel import Session, select
+
+from ladder.games import OptionError, get_game
+from ladder.matchmaking import Candidate, Table
+from ladder.models import Bot, BotVersion, Match, MatchKind, MatchStatus, Rating, Seat, VersionStatus, utcnow
+from ladder.services.common import atomic, fetch
+from ladder.services.errors import Conflict, Forbidden, Invalid, NotFound
+from ladder.services.users import get_user_by_name
+
+BUSY = (MatchStatus.QUEUED, MatchStatus.RUNNING)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchmakingPool:
+    """What ladder.matchmaking.make_tables needs for one game; `Candidate.bot` is a version id."""
+
+    candidates: list[Candidate]
+    busy: set[int]  # version ids queued or playing: pass as `exclude`
+    house_owner: int | None  # pass as `house_owner`
+
+
+def matchmaking_pool(*, session: Session, game: str, house_username: str = "house") -> MatchmakingPool:
+    """Active versions of the game's bots that are not retired, with their bots' ratings."""
+    query = (
+        select(BotVersion.id, Bot.owner_id, BotVersion.placement_owed, Rating.rating, Rating.games,
+               Rating.last_played_at)
+        .join(Bot, Bot.id == BotVersion.bot_id)
+        .outerjoin(Rating, Rating.bot_id == Bot.id)
+        .where(BotVersion.status == VersionStatus.ACTIVE, Bot.game == game, Bot.retired == False)  # noqa: E712
+    )
+    candidates = [
+        Candidate(bot=vid, owner=owner, game=game, rating=rating if rating is not None else 1_500_000,
+                  games=games or 0, placement_owed=owed, last_played=None if last is None else last.timestamp())
+        for vid, owner, owed, rating, games, last in session.exec(query)
+    ]
+    busy = set(session.exec(
+        select(Seat.bot_version_id).join(Match, Match.id == Seat.match_id)
+        .where(Match.status.in_(BUSY), Match.game == game)
+    ))
+    house = get_user_by_name(session=session, username=house_username)
+    return MatchmakingPool(candidates, busy, house.id if house is not None and house.is_system else None)
+
+
+def queue_match(
+    *,
+    session: Session,
+    game: str,
+    seats: Table | Sequence[int],
+    options: Mapping[str, object] | None = None,
+    seed: int | None = None,
+    kind: str = MatchKind.LADDER,
+    ranked: bool | None = None,
+    sandbox: str = "strict",
+    requested_by: int | None = None,
+) -> Match:
+    """Queue a match between bot versions (a matchmaking Table, or version ids in seat order).
+
+    Ladder matches are ranked and need active versions; validation and challenge matches are
+    unranked. Options are resolved against the game (defaults filled in) before they are stored.
+    """
+    version_ids = list(seats.bots if isinstance(seats, Table) else seats)
+    ranked = kind == MatchKind.LADDER if ranked is None else ranked
+    if kind not in set(MatchKind):
+        raise Invalid(f"unknown match kind {kind!r}")
+    try:
+        game_obj = get_game(game)
+        game_obj.check_players(len(version_ids))
+        resolved = game_obj.resolve_options(options)
+    except OptionError as exc:
+        raise Invalid(str(exc)) from None
+    match = Match(game=game, options=resolved, seed=secrets.randbits(63) if seed is None else seed, kind=kind,
+                  ranked=ranked, sandbox=sandbox, requested_by=requested_by)
+    with atomic(session):
+        rows = session.exec(
+            select(BotVersion, Bot).join(Bot, Bot.id == BotVersion.bot_id).where(BotVersion.id.in_(version_ids))
+        ).all()
+        found = {v.id: (v, b) for v, b in rows}
+        missing = [v for v in version_ids if v not in found]
+        if missing:
+            raise NotFound(f"no bot version {missing[0]}")
+        if len({found[v][1].id for v in version_ids}) != len(version_ids):
+            raise Invalid("a bot cannot hold two seats of one match")
+        for vid in version_ids:
+            version, bot = found[vid]
+            if bot.game != game:
+                raise Invalid(f"bot {bot.name!r} plays {bot.game}, not {game}")
+            if kind == MatchKind.LADDER and (version.status != VersionStatus.ACTIVE or bot.retired):
+                raise Invalid(f"version {vid} of {bot.name!r} is {version.status}, not active")
+        session.add(match)
+        session.flush()
+        for index, vid in enumerate(version_ids):
+            session.add(Seat(match_id=match.id, seat=index, bot_id=found[vid][1].id, bot_version_id=vid))
+    return match
+
+
+def queue_validation_match(
+    *, session: Session, version_id: int, players: int | None = None, seed: int | None = None,
+    house_username: str = "house", sandbox: str = "strict",
+) -> Match:
+    """The unranked game a pending version plays against starter bots before it joins the ladder.
+
+    Seat 0 is the new version, the other seats go to the game's active starter bots (one seat
+    each), so the table has the game's default size or 1 + the number of starter bots if smaller.
+    The version is `validating` until record_result activates or rejects it.
+    """
+    version = fetch(session, BotVersion, version_id, "bot version")
+    bot = fetch(session, Bot, version.bot_id, "bot")
+    if version.status not in (VersionStatus.PENDING, VersionStatus.VALIDATING):
+        raise Conflict(f"version {version.number} of {bot.name!r} is {version.status}")
+    pool = matchmaking_pool(session=session, game=bot.game, house_username=house_username)
+    house = sorted(c.bot for c in pool.candidates if c.owner == pool.house_owner)
+    game_obj = get_game(bot.game)
+    count = min(players or game_obj.default_players, 1 + len(house))
+    if count < game_obj.min_players:
+        raise Conflict(f"no starter bots to validate a {bot.game} bot against; seed them first")
+    match = queue_match(session=session, game=bot.game, seats=[version_id, *house[: count - 1]], seed=seed,
+                        kind=MatchKind.VALIDATION, sandbox=sandbox)
+    with atomic(session):
+        version.status = VersionStatus.VALIDATING
+        version.validation_match_id = match.id
+        session.add(version)
+    return match
+
+
+def queue_challenge(
+    *, session: Session, user_id: int, version_ids: Sequence[int], options: Mapping[str, object] | None = None,
+    seed: int | None = None, sandbox: str = "strict",
+) -> Match:
+    """An unranked match an owner asks for: one of the seats must be theirs, all must be active."""
+    rows = session.exec(
+        select(BotVersion, Bot).join(Bot, Bot.id == BotVersion.bot_id).where(BotVersion.id.in_(version_ids))
+    ).all()
+    if not any(b.owner_id == user_id for _, b in rows):
+        raise Forbidden("a challenge needs one of your own bots at the table")
+    if any(v.status != VersionStatus.ACTIVE for v, _ in rows):
+        raise Invalid("every version in a challenge must be active")
+    games = {b.game for _, b in rows}
+    if len(games) != 1:
+        raise Invalid("the bots of a challenge must play the same game")
+    return queue_match(session=session, game=games.pop(), seats=version_ids, options=options, seed=seed,
+                       kind=MatchKind.CHALLENGE, ranked=False, sandbox=sandbox, requested_by=user_id)
+
+
+def claim_match(*, session: Session, match_id: int, worker_id: str, now: datetime | None = None) -> Match | None:
+    """Move a queued match to running for `worker_id`; None when it was not queued (someone else
+    has it, or it is finished): the caller then does nothing."""
+    now = now or utcnow()
+    stmt = (
+        update(Match)
+        .where(Match.id == match_id, Match.status == MatchStatus.QUEUED)
+        .values(status=MatchStatus.RUNNING, claimed_by=worker_id, claimed_at=now, started_at=now,
+                attempts=Match.attempts + 1)
+        .execution_options(synchronize_session=False)
+    )
+    match = None
+    with atomic(session):
+        if session.exec(stmt).rowcount == 1:
+            match = _reload(session, match_id)
+    return match  # loaded inside the transaction, so no read transaction is left open
+
+
+def _reload(session: Session, match_id: int) -> Match:
+    return session.exec(select(Match).where(Match.id == match_id).execution_options(populate_existing=True)).one()
+
+
+def claim_next_match(
+    *, session: Session, worker_id: str, game: str | None = None, now: datetime | None = None
+) -> Match | None:
+    """Claim the oldest queued match (of `game`), or None when the queue is empty."""
+    for _ in range(10):  # another worker may win the race for the head of the queue: take the next
+        query = select(Match.id).where(Match.status == MatchStatus.QUEUED).order_by(Match.id).limit(1)
+        if game is not None:
+            query = query.where(Match.game == game)
+        match_id = session.exec(query).first()
+        session.commit()  # end the read: the claim is its own transaction
+        if match_id is None:
+            return None
+        match = claim_match(session=session, match_id=match_id, worker_id=worker_id, now=now)
+        if match is not None:
+            return match
+    return None
+
+
+def mark_failed(
+    *, session: Session, match_id: int, reason: str, worker_id: str | None = None, now: datetime | None = None
+) -> Match:
+    """An infrastructure failure (worker, sandbox, broker): the match ends `failed`, unrated.
+
+    Conflict when the match already finished or failed, or when `worker_id` no longer holds it.
+    A validation game that failed this way sends its version back to `pending`, to be retried.
+    """
+    stmt = update(Match).where(Match.id == match_id, Match.status.in_(BUSY))
+    if worker_id is not None:
+        stmt = stmt.where(Match.claimed_by == worker_id)
+    stmt = stmt.values(status=MatchStatus.FAILED, failure_reason=reason, finished_at=now or utcnow())
+    with atomic(session):
+        if session.exec(stmt.execution_options(synchronize_session=False)).rowcount != 1:
+            fetch(session, Match, match_id, "match")
+            raise Conflict(f"match {match_id} is not queued or running{' for ' + worker_id if worker_id else ''}")
+        _validation_back_to_pending(session, [match_id], reason)
+        match = _reload(session, match_id)
+    return match
+
+
+def _validation_back_to_pending(session: Session, match_ids: Sequence[int], reason: str) -> None:
+    if not match_ids:
+        return
+    session.exec(
+        update(BotVersion)
+        .where(BotVersion.validation_match_id.in_(match_ids), BotVersion.status == VersionStatus.VALIDATING)
+        .values(status=VersionStatus.PENDING, rejection_reason=f"validation game failed: {reason}")
+        .execution_options(synchronize_session=False)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SweepResult:
+    requeued: list[int]
+    failed: list[int]  # gave up: claimed max_attempts times already
+
+
+def requeue_stale(
+    *, session: Session, stale_after: timedelta | float, max_attempts: int = 3, now: datetime | None = None
+) -> SweepResult:
+    """Matches left `running` longer than `stale_after` (their worker died) go back to the queue,
+    or fail once they have been claimed `max_attempts` times. A late result from the dead worker
+    is then refused by record_result, because the claim it names is gone."""
+    if not isinstance(stale_after, timedelta):
+        stale_after = timedelta(seconds=stale_after)
+    now = now or utcnow()
+    stale = (Match.status == MatchStatus.RUNNING, Match.claimed_at < now - stale_after)
+    with atomic(session):
+        gave_up = list(session.exec(
+            update(Match).where(*stale, Match.attempts >= max_attempts)
+            .values(status=MatchStatus.FAILED, finished_at=now,
+                    failure_reason=f"abandoned: no result after {max_attempts} attempts")
+            .returning(Match.id).execution_options(synchronize_session=False)
+        ).scalars())
+        requeued = list(session.exec(
+            update(Match).where(*stale)
+            .values(status=MatchStatus.QUEUED, claimed_by=None, claimed_at=None, started_at=None)
+            .returning(Match.id).execution_options(synchronize_session=False)
+        ).scalars())
+        _validation_back_to_pending(session, gave_up, "abandoned by its workers")
+    return SweepResult(sorted(requeued), sorted(gave_up))

@@ -1,0 +1,220 @@
+"""Read-only data for pages and the API: leaderboard, bot page, match page, replay and logs.
+
+Each query reads a bounded number of rows through an index (ratings by game and rating; seats by
+bot and match; rating changes by bot and sequence; head-to-head by bot and meetings), so a page
+costs the same with a thousand matches stored or a million.
+"""
+
+from __future__ import annotations
+
+import gzip
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import func
+from sqlalchemy.orm import aliased, defer
+from sqlmodel import Session, select
+
+from ladder.models import (
+    Bot,
+    BotLog,
+    BotVersion,
+    HeadToHead,
+    Match,
+    Rating,
+    RatingChange,
+    Replay,
+    Seat,
+    User,
+)
+from ladder.ratings import is_provisional
+from ladder.services.common import fetch
+from ladder.services.errors import Forbidden, Invalid, NotFound
+
+MAX_PER_PAGE = 200
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    rank: int
+    bot_id: int
+    bot_name: str
+    owner_id: int
+    owner_name: str
+    house: bool  # a starter bot: the fixed reference points
+    rating: int  # milli-points
+    games: int
+    wins: int
+    provisional: bool
+    last_played_at: datetime | None
+
+    @property
+    def win_rate(self) -> float | None:
+        return self.wins / self.games if self.games else None
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardPage:
+    game: str
+    rows: list[LeaderboardRow]
+    page: int
+    per_page: int
+    total: int
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.total // self.per_page))
+
+
+def leaderboard(*, session: Session, game: str, page: int = 1, per_page: int = 50) -> LeaderboardPage:
+    """One page of a game's leaderboard: bots not retired, best rating first (ties: older bot first)."""
+    if page < 1 or not 1 <= per_page <= MAX_PER_PAGE:
+        raise Invalid(f"page must be >= 1 and per_page in 1..{MAX_PER_PAGE}")
+    where = (Rating.game == game, Bot.retired == False)  # noqa: E712
+    counted = select(func.count()).select_from(Rating).join(Bot, Bot.id == Rating.bot_id)
+    total = session.exec(counted.where(*where)).one()
+    query = (
+        select(Rating, Bot.name, Bot.owner_id, User.username, User.is_system)
+        .join(Bot, Bot.id == Rating.bot_id).join(User, User.id == Bot.owner_id)
+        .where(*where).order_by(Rating.rating.desc(), Rating.bot_id)
+        .offset((page - 1) * per_page).limit(per_page)
+    )
+    rows = [
+        LeaderboardRow(
+            rank=(page - 1) * per_page + i + 1, bot_id=r.bot_id, bot_name=name, owner_id=owner_id,
+            owner_name=owner, house=system, rating=r.rating, games=r.games, wins=r.wins,
+            provisional=is_provisional(r.games), last_played_at=r.last_played_at,
+        )
+        for i, (r, name, owner_id, owner, system) in enumerate(session.exec(query))
+    ]
+    return LeaderboardPage(game, rows, page, per_page, total)
+
+
+@dataclass(frozen=True, slots=True)
+class RatingPoint:
+    sequence: int
+    match_id: int
+    before: int
+    delta: int
+    after: int
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class RecentMatch:
+    match: Match
+    seat: Seat
+    seats: int
+
+
+@dataclass(frozen=True, slots=True)
+class HeadToHeadRow:
+    opponent_id: int
+    opponent_name: str
+    owner_name: str
+    meetings: int
+    wins: int
+    losses: int
+    ties: int
+
+
+@dataclass(frozen=True, slots=True)
+class BotPage:
+    bot: Bot
+    owner: User
+    rating: Rating | None
+    versions: list[BotVersion]  # newest first, code not loaded
+    history: list[RatingPoint]  # oldest first, the last `history` points
+    recent: list[RecentMatch]  # newest first
+    head_to_head: list[HeadToHeadRow]  # most frequent opponents first
+
+
+def bot_page(
+    *, session: Session, bot_id: int, history: int = 200, recent: int = 20, opponents: int = 20
+) -> BotPage:
+    bot = fetch(session, Bot, bot_id, "bot")
+    owner = fetch(session, User, bot.owner_id, "user")
+    versions = list(session.exec(
+        select(BotVersion).options(defer(BotVersion.code)).where(BotVersion.bot_id == bot_id)
+        .order_by(BotVersion.number.desc())
+    ))
+    changes = session.exec(
+        select(RatingChange).where(RatingChange.bot_id == bot_id).order_by(RatingChange.sequence.desc()).limit(history)
+    ).all()
+    points = [RatingPoint(c.sequence, c.match_id, c.before, c.delta, c.after, c.created_at) for c in reversed(changes)]
+    seat_rows = session.exec(
+        select(Seat, Match).join(Match, Match.id == Seat.match_id).where(Seat.bot_id == bot_id)
+        .order_by(Seat.match_id.desc()).limit(recent)
+    ).all()
+    counts = dict(session.exec(
+        select(Seat.match_id, func.count()).where(Seat.match_id.in_([m.id for _, m in seat_rows]))
+        .group_by(Seat.match_id)
+    ).all())
+    opponent, opponent_owner = aliased(Bot), aliased(User)
+    h2h = [
+        HeadToHeadRow(h.opponent_id, name, owner_name, h.meetings, h.wins, h.losses, h.ties)
+        for h, name, owner_name in session.exec(
+            select(HeadToHead, opponent.name, opponent_owner.username)
+            .join(opponent, opponent.id == HeadToHead.opponent_id)
+            .join(opponent_owner, opponent_owner.id == opponent.owner_id)
+            .where(HeadToHead.bot_id == bot_id)
+            .order_by(HeadToHead.meetings.desc(), HeadToHead.opponent_id).limit(opponents)
+        )
+    ]
+    return BotPage(
+        bot=bot, owner=owner, rating=session.get(Rating, bot_id), versions=versions, history=points,
+        recent=[RecentMatch(m, s, counts.get(m.id, 0)) for s, m in seat_rows], head_to_head=h2h,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSeatView:
+    seat: Seat
+    bot_name: str
+    owner_id: int
+    owner_name: str
+    version_number: int
+    rating_delta: int | None  # milli-points; None when the match was not rated
+
+
+@dataclass(frozen=True, slots=True)
+class MatchView:
+    match: Match
+    seats: list[MatchSeatView]
+    has_replay: bool
+
+
+def match_detail(*, session: Session, match_id: int) -> MatchView:
+    match = fetch(session, Match, match_id, "match")
+    deltas = dict(session.exec(
+        select(RatingChange.seat, RatingChange.delta).where(RatingChange.match_id == match_id)
+    ).all())
+    rows = session.exec(
+        select(Seat, Bot.name, Bot.owner_id, User.username, BotVersion.number)
+        .join(Bot, Bot.id == Seat.bot_id).join(User, User.id == Bot.owner_id)
+        .join(BotVersion, BotVersion.id == Seat.bot_version_id)
+        .where(Seat.match_id == match_id).order_by(Seat.seat)
+    ).all()
+    seats = [MatchSeatView(s, name, oid, owner, number, deltas.get(s.seat)) for s, name, oid, owner, number in rows]
+    has_replay = session.exec(select(func.count()).select_from(Replay).where(Replay.match_id == match_id)).one() > 0
+    return MatchView(match, seats, has_replay)
+
+
+def replay_json(*, session: Session, match_id: int) -> bytes:
+    """The replay's JSON bytes (decompressed); NotFound when the match has none."""
+    replay = session.get(Replay, match_id)
+    if replay is None:
+        raise NotFound(f"match {match_id} has no replay")
+    return gzip.decompress(replay.data)
+
+
+def bot_log(*, session: Session, match_id: int, seat: int, viewer_id: int | None) -> BotLog | None:
+    """A seat's stderr for the bot's owner (or an admin); Forbidden for anyone else."""
+    row = session.exec(select(Seat, Bot.owner_id).join(Bot, Bot.id == Seat.bot_id)
+                       .where(Seat.match_id == match_id, Seat.seat == seat)).first()
+    if row is None:
+        raise NotFound(f"match {match_id} has no seat {seat}")
+    viewer = session.get(User, viewer_id) if viewer_id is not None else None
+    if viewer is None or (viewer.id != row[1] and not viewer.is_admin):
+        raise Forbidden("a bot's logs are visible to its owner only")
+    return session.get(BotLog, (match_id, seat))

@@ -1,0 +1,147 @@
+"""Ratings bookkeeping: the rating clock, applying one match, and recomputing from history.
+
+Elo depends on order, so the stored history must say in which order ratings were applied. Every
+rating update first increments the single `rating_clock` row: that UPDATE holds the row's lock
+until the transaction ends (on SQLite the database write lock, taken by BEGIN IMMEDIATE), so two
+workers can never interleave their read-modify-write of ratings, and the value it returns numbers
+the match in the order ratings were actually applied (`rating_changes.sequence`). Recomputing
+replays matches in that order and must reproduce every stored integer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from itertools import combinations, groupby
+
+from sqlalchemy import update
+from sqlmodel import Session, select
+
+from ladder.models import BotVersion, HeadToHead, Match, Rating, RatingChange, RatingClock, Seat
+from ladder.ratings import INITIAL_RATING, RatingBook, SeatResult, ranks_with_forfeits
+
+
+def take_rating_clock(session: Session) -> int:
+    """Lock the rating clock for the rest of this transaction and return the next sequence number."""
+    stmt = update(RatingClock).where(RatingClock.id == 1).values(applied=RatingClock.applied + 1)
+    value = session.exec(stmt.returning(RatingClock.applied)).scalar_one_or_none()
+    if value is None:  # a database made with create_all rather than the migration: no row yet
+        session.add(RatingClock(id=1, applied=1))
+        session.flush()
+        value = 1
+    return value
+
+
+def apply_ratings(session: Session, match: Match, seats: Sequence[Seat], sequence: int, now: datetime) -> list[
+        RatingChange]:
+    """Rate one finished match inside the caller's transaction (which holds the rating clock).
+
+    Writes a RatingChange per seat, updates each bot's Rating (rating, games, wins, last played)
+    and the head-to-head table, and counts a placement game for each version still owing some.
+    """
+    bot_ids = [s.bot_id for s in seats]
+    query = select(Rating).where(Rating.bot_id.in_(bot_ids)).with_for_update()
+    current = {r.bot_id: r for r in session.exec(query.execution_options(populate_existing=True))}
+    for bot_id in bot_ids:
+        if bot_id not in current:
+            current[bot_id] = Rating(bot_id=bot_id, game=match.game)
+    book = RatingBook(
+        ratings={b: r.rating for b, r in current.items()}, games={b: r.games for b, r in current.items()}
+    )
+    rated = book.apply(match.id, [SeatResult(s.bot_id, s.rank, s.forfeited) for s in seats])
+    ranks = ranks_with_forfeits([s.rank for s in seats], [s.forfeited for s in seats])
+    changes = []
+    for seat, change, rank in zip(seats, rated.changes, ranks, strict=True):
+        row = RatingChange(
+            sequence=sequence, match_id=match.id, bot_id=seat.bot_id, seat=seat.seat, rank=rank,
+            forfeited=seat.forfeited, before=change.before, delta=change.delta, after=change.after,
+            games_before=change.games_before, created_at=now,
+        )
+        session.add(row)
+        changes.append(row)
+        rating = current[seat.bot_id]
+        rating.rating = change.after
+        rating.games = change.games_before + 1
+        rating.wins += rank == 1
+        rating.last_played_at = now
+        rating.last_sequence = sequence
+        session.add(rating)
+    _update_head_to_head(session, match.id, bot_ids, ranks)
+    for version in session.exec(
+        select(BotVersion).where(BotVersion.id.in_([s.bot_version_id for s in seats]), BotVersion.placement_owed > 0)
+    ):
+        version.placement_owed -= 1
+        session.add(version)
+    return changes
+
+
+def _update_head_to_head(session: Session, match_id: int, bot_ids: list[int], ranks: list[int]) -> None:
+    query = select(HeadToHead).where(HeadToHead.bot_id.in_(bot_ids), HeadToHead.opponent_id.in_(bot_ids))
+    rows = {(h.bot_id, h.opponent_id): h for h in session.exec(query.execution_options(populate_existing=True))}
+    for (a, ra), (b, rb) in combinations(zip(bot_ids, ranks, strict=True), 2):
+        for me, mine, other, theirs in ((a, ra, b, rb), (b, rb, a, ra)):
+            row = rows.get((me, other))
+            if row is None:
+                row = rows[(me, other)] = HeadToHead(bot_id=me, opponent_id=other)
+            row.meetings += 1
+            row.wins += mine < theirs
+            row.losses += mine > theirs
+            row.ties += mine == theirs
+            row.last_match_id = match_id
+            session.add(row)
+
+
+@dataclass(frozen=True, slots=True)
+class RatingDifference:
+    """A stored number that the replayed history does not reproduce."""
+
+    bot_id: int
+    match_id: int | None  # None: the bot's current rating row
+    field: str
+    stored: int | None
+    recomputed: int | None
+
+
+def recompute_ratings(*, session: Session, batch: int = 5000) -> list[RatingDifference]:
+    """Replay every rated match in applied order from the seats' ranks and forfeits, and list every
+    stored number (each change's before/delta/games, each bot's rating/games/wins) that differs.
+
+    Uses ladder.ratings.RatingBook, the engine of ladder.ratings.recompute, fed one match at a
+    time: the same arithmetic without holding a million matches in memory. Read-only.
+    """
+    query = (
+        select(
+            RatingChange.sequence, RatingChange.match_id, RatingChange.bot_id, RatingChange.rank,
+            RatingChange.before, RatingChange.delta, RatingChange.games_before, Seat.rank, Seat.forfeited,
+        )
+        .join(Seat, (Seat.match_id == RatingChange.match_id) & (Seat.seat == RatingChange.seat))
+        .order_by(RatingChange.sequence, RatingChange.seat)
+        .execution_options(yield_per=batch)
+    )
+    book = RatingBook()
+    wins: dict[int, int] = {}
+    diffs: list[RatingDifference] = []
+    for _, rows in groupby(session.exec(query), key=lambda r: r[0]):
+        rows = list(rows)
+        match_id = rows[0][1]
+        rated = book.apply(match_id, [SeatResult(r[2], r[7], r[8]) for r in rows])
+        ranks = ranks_with_forfeits([r[7] for r in rows], [r[8] for r in rows])
+        for row, change, rank in zip(rows, rated.changes, ranks, strict=True):
+            wins[row[2]] = wins.get(row[2], 0) + (rank == 1)
+            for name, stored, fresh in (("rank", row[3], rank), ("before", row[4], change.before),
+                                        ("delta", row[5], change.delta), ("games_before", row[6], change.games_before)):
+                if stored != fresh:
+                    diffs.append(RatingDifference(row[2], match_id, name, stored, fresh))
+    stored_rows = {r.bot_id: r for r in session.exec(select(Rating))}
+    for bot_id in sorted(set(stored_rows) | set(book.ratings)):
+        row = stored_rows.get(bot_id)
+        pairs = (
+            ("rating", row.rating if row else None, book.ratings.get(bot_id, INITIAL_RATING)),
+            ("games", row.games if row else None, book.games.get(bot_id, 0)),
+            ("wins", row.wins if row else None, wins.get(bot_id, 0)),
+        )
+        for name, stored, fresh in pairs:
+            if stored != fresh and not (row is None and fresh in (INITIAL_RATING, 0)):
+                diffs.append(RatingDifference(bot_id, None, name, stored, fresh))
+    return diffs

@@ -1,0 +1,166 @@
+"""Recording a played match: seats, replay, logs, ratings and validation, in ONE transaction.
+
+The transaction first takes the rating clock (see services/ratings.py), then moves the match from
+running to finished with a conditional UPDATE. If that UPDATE matches no row the match was already
+recorded, failed, or requeued by the sweeper, and the whole transaction rolls back: recording twice
+is refused with AlreadyRecorded, and ratings are applied exactly once.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import update
+from sqlmodel import Session, select
+
+from ladder.models import (
+    BotLog,
+    BotVersion,
+    Match,
+    MatchKind,
+    MatchStatus,
+    Replay,
+    Seat,
+    SeatStatus,
+    VersionStatus,
+    utcnow,
+)
+from ladder.ratings import is_rated
+from ladder.replay import dumps_replay
+from ladder.services.bots import activate
+from ladder.services.common import atomic
+from ladder.services.errors import AlreadyRecorded, Invalid, NotFound
+from ladder.services.ratings import apply_ratings, take_rating_clock
+
+DEFAULT_MAX_LOG_CHARS = 64 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class SeatOutcome:
+    """How one seat did. `rank` is the game's rank (1 best); forfeits are applied by the ratings."""
+
+    rank: int
+    score: int | None = None
+    status: str = SeatStatus.OK
+    reason: str | None = None
+    forfeited: bool = False
+    log: str | None = None  # the bot's stderr; truncated when stored
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOutcome:
+    seats: Sequence[SeatOutcome]  # in seat order
+    replay: Mapping | bytes | None = None  # a replay dict (ladder.replay format) or its bytes
+
+
+def outcome_from_replay(replay: Mapping, logs: Sequence[str | None] | None = None) -> MatchOutcome:
+    """The outcome a replay describes (its `seats` statuses and `results` ranks and scores)."""
+    seats = sorted(replay["seats"], key=lambda s: s["seat"])
+    results = {r["seat"]: r for r in replay["results"]}
+    out = []
+    for i, seat in enumerate(seats):
+        result = results[seat["seat"]]
+        out.append(SeatOutcome(
+            rank=result["rank"], score=result.get("score"), status=seat.get("status") or SeatStatus.OK,
+            reason=seat.get("reason"), forfeited=bool(seat.get("forfeit")), log=logs[i] if logs else None,
+        ))
+    return MatchOutcome(out, replay)
+
+
+def compress_replay(replay: Mapping | bytes) -> tuple[bytes, int]:
+    """(gzip bytes, uncompressed size); a dict is written in ladder.replay's canonical form."""
+    if isinstance(replay, bytes | bytearray):
+        raw = gzip.decompress(replay) if replay[:2] == b"\x1f\x8b" else bytes(replay)
+    else:
+        try:
+            raw = dumps_replay(dict(replay))
+        except (TypeError, ValueError):
+            raw = json.dumps(replay, sort_keys=True).encode()
+    return gzip.compress(raw, compresslevel=6, mtime=0), len(raw)
+
+
+def truncate_log(text: str, limit: int) -> tuple[str, bool]:
+    """Keep the end of a log (where the traceback is), marking what was cut."""
+    if len(text) <= limit:
+        return text, False
+    cut = len(text) - limit
+    return f"[... {cut} characters cut ...]\n" + text[cut:], True
+
+
+def _check(outcome: MatchOutcome) -> None:
+    statuses = {s.value for s in SeatStatus}
+    for i, seat in enumerate(outcome.seats):
+        if seat.status not in statuses:
+            raise Invalid(f"seat {i}: unknown status {seat.status!r} (one of {', '.join(sorted(statuses))})")
+        if not isinstance(seat.rank, int) or seat.rank < 1 or seat.rank > len(outcome.seats):
+            raise Invalid(f"seat {i}: rank {seat.rank!r} outside 1..{len(outcome.seats)}")
+
+
+def record_result(
+    *,
+    session: Session,
+    match_id: int,
+    outcome: MatchOutcome,
+    worker_id: str | None = None,
+    now: datetime | None = None,
+    max_log_chars: int = DEFAULT_MAX_LOG_CHARS,
+) -> Match:
+    """Store a played match and rate it if it is rated. With `worker_id`, only the worker holding
+    the claim may record (a worker the sweeper gave up on cannot). AlreadyRecorded otherwise."""
+    _check(outcome)
+    now = now or utcnow()
+    guard = update(Match).where(Match.id == match_id, Match.status == MatchStatus.RUNNING)
+    if worker_id is not None:
+        guard = guard.where(Match.claimed_by == worker_id)
+    guard = guard.values(status=MatchStatus.FINISHED, finished_at=now).execution_options(synchronize_session=False)
+    with atomic(session):
+        sequence = take_rating_clock(session)  # first: serialises rating updates, numbers this one
+        if session.exec(guard).rowcount != 1:
+            match = session.get(Match, match_id)
+            if match is None:
+                raise NotFound(f"no match {match_id}")
+            holder = f" (claimed by {match.claimed_by})" if match.claimed_by else ""
+            raise AlreadyRecorded(f"match {match_id} is {match.status}{holder}; result refused")
+        match = session.exec(select(Match).where(Match.id == match_id).execution_options(populate_existing=True)).one()
+        seats = list(session.exec(
+            select(Seat).where(Seat.match_id == match_id).order_by(Seat.seat).execution_options(populate_existing=True)
+        ))
+        if len(seats) != len(outcome.seats):
+            raise Invalid(f"match {match_id} has {len(seats)} seats; the result has {len(outcome.seats)}")
+        for seat, result in zip(seats, outcome.seats, strict=True):
+            seat.rank, seat.score, seat.status = result.rank, result.score, result.status
+            seat.reason, seat.forfeited = result.reason, result.forfeited
+            session.add(seat)
+            if result.log:
+                text, truncated = truncate_log(result.log, max_log_chars)
+                session.add(BotLog(match_id=match_id, seat=seat.seat, text=text, truncated=truncated))
+        if outcome.replay is not None:
+            data, size = compress_replay(outcome.replay)
+            session.add(Replay(match_id=match_id, data=data, size=size, created_at=now))
+        session.flush()
+        if is_rated(MatchStatus.FINISHED, ranked=match.ranked, forfeited=[s.forfeited for s in seats]):
+            apply_ratings(session, match, seats, sequence, now)
+        if match.kind == MatchKind.VALIDATION:
+            _settle_validation(session, match, seats)
+    return match
+
+
+def _settle_validation(session: Session, match: Match, seats: list[Seat]) -> None:
+    """The version under validation joins the ladder if its seat played cleanly, else is rejected."""
+    for version in session.exec(
+        select(BotVersion).where(BotVersion.validation_match_id == match.id)
+        .execution_options(populate_existing=True)
+    ):
+        seat = next((s for s in seats if s.bot_version_id == version.id), None)
+        if seat is None or version.status != VersionStatus.VALIDATING:
+            continue
+        if seat.status == SeatStatus.OK and not seat.forfeited:
+            activate(session, version)
+        else:
+            version.status = VersionStatus.REJECTED
+            version.rejection_reason = f"validation game {match.id}: {seat.status}: {seat.reason or 'no reason given'}"
+            session.add(version)

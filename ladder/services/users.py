@@ -1,0 +1,131 @@
+"""Accounts: sign up, log in, personal API tokens, the system user that owns the starter bots.
+
+Passwords are hashed with argon2id (argon2-cffi defaults, rehashed on login when the defaults
+move). API tokens are random and shown once; only their SHA-256 is stored, which is enough for a
+token with 256 bits of entropy and lets a request find its user with one indexed lookup.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from pydantic import ValidationError
+from sqlmodel import Session, select
+
+from ladder.models import User, UserCreate, utcnow
+from ladder.services.common import atomic, fetch
+from ladder.services.errors import Conflict, Invalid
+
+TOKEN_PREFIX = "ldr_"  # recognisable in logs and secret scanners
+UNUSABLE_PASSWORD = "!"  # never a valid argon2 hash: the system user cannot log in
+
+_hasher = PasswordHasher()
+_DUMMY_HASH = _hasher.hash("timing equaliser")  # unknown users cost as much time as known ones
+
+
+def hash_password(password: str) -> str:
+    return _hasher.hash(password)
+
+
+def sign_up(*, session: Session, data: UserCreate | dict) -> User:
+    """A new user; Invalid for a bad name or password, Conflict when the name is taken."""
+    try:
+        data = UserCreate.model_validate(data if isinstance(data, dict) else data.model_dump())
+    except ValidationError as exc:
+        raise Invalid("; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())) from None
+    if get_user_by_name(session=session, username=data.username) is not None:
+        raise Conflict(f"the name {data.username!r} is taken")
+    user = User(username=data.username, email=data.email, password_hash=hash_password(data.password))
+    with atomic(session, conflict=f"the name {data.username!r} is taken"):
+        session.add(user)
+    return user
+
+
+def authenticate(*, session: Session, username: str, password: str) -> User | None:
+    """The user when the password matches, else None (same answer for an unknown name)."""
+    user = get_user_by_name(session=session, username=username)
+    if user is None or user.is_system:
+        _verify(_DUMMY_HASH, password)
+        return None
+    if not _verify(user.password_hash, password):
+        return None
+    if _hasher.check_needs_rehash(user.password_hash):
+        with atomic(session):
+            user.password_hash = hash_password(password)
+            session.add(user)
+    return user
+
+
+def _verify(hashed: str, password: str) -> bool:
+    try:
+        return _hasher.verify(hashed, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def change_password(*, session: Session, user_id: int, old: str, new: str) -> User:
+    user = fetch(session, User, user_id, "user")
+    if user.is_system or not _verify(user.password_hash, old):
+        raise Invalid("the current password is wrong")
+    UserCreate(username=user.username, password=new)  # same length rules as at sign-up
+    with atomic(session):
+        user.password_hash = hash_password(new)
+        session.add(user)
+    return user
+
+
+def get_user(*, session: Session, user_id: int) -> User:
+    return fetch(session, User, user_id, "user")
+
+
+def get_user_by_name(*, session: Session, username: str) -> User | None:
+    return session.exec(select(User).where(User.username == username.strip().lower())).first()
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def issue_api_token(*, session: Session, user_id: int) -> str:
+    """A new personal API token (replacing any previous one); returned once, stored hashed."""
+    user = fetch(session, User, user_id, "user")
+    if user.is_system:
+        raise Invalid("the system user has no API token")
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    with atomic(session):
+        user.token_hash = _token_hash(token)
+        user.token_created_at = utcnow()
+        session.add(user)
+    return token
+
+
+def revoke_api_token(*, session: Session, user_id: int) -> None:
+    user = fetch(session, User, user_id, "user")
+    with atomic(session):
+        user.token_hash = None
+        user.token_created_at = None
+        session.add(user)
+
+
+def user_for_token(*, session: Session, token: str) -> User | None:
+    """The token's user, or None for an unknown, revoked or malformed token."""
+    if not token or not token.startswith(TOKEN_PREFIX):
+        return None
+    # comparing digests in SQL leaks nothing useful: the digest of a guess says nothing of the token
+    return session.exec(select(User).where(User.token_hash == _token_hash(token))).first()
+
+
+def ensure_system_user(*, session: Session, username: str = "house") -> User:
+    """The system user (created on first use); it owns the starter bots and cannot log in."""
+    user = get_user_by_name(session=session, username=username)
+    if user is not None:
+        if not user.is_system:
+            raise Conflict(f"{username!r} is a normal user; choose another LADDER_HOUSE_USERNAME")
+        return user
+    user = User(username=username, password_hash=UNUSABLE_PASSWORD, is_system=True)
+    with atomic(session, conflict=f"the system user {username!r} was created concurrently; retry"):
+        session.add(user)
+    return user

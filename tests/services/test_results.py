@@ -1,0 +1,169 @@
+"""Recording results: one transaction, refused twice, rated once, validation settled."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from sqlmodel import func, select
+
+from ladder.models import BotLog, BotVersion, Match, Rating, RatingChange, Seat, VersionStatus, utcnow
+from ladder.play import play_builtin
+from ladder.ratings import INITIAL_RATING
+from ladder.replay import dumps_replay, loads_replay
+from ladder.services import bots, matches, pages, results
+from ladder.services.errors import AlreadyRecorded, Invalid
+from ladder.services.results import MatchOutcome, SeatOutcome, outcome_from_replay
+
+
+def _count(session, model) -> int:
+    return session.exec(select(func.count()).select_from(model)).one()
+
+
+def _running(world, session, n=3, worker="w1"):
+    versions = [world.bot()[1] for _ in range(n)]
+    match = matches.queue_match(session=session, game="treasure", seats=[v.id for v in versions])
+    matches.claim_match(session=session, match_id=match.id, worker_id=worker)
+    return match, versions
+
+
+def _outcome(ranks, forfeited=None):
+    forfeited = forfeited or [False] * len(ranks)
+    return MatchOutcome([SeatOutcome(rank=r, score=9 - r, forfeited=f, status="timeout" if f else "ok")
+                         for r, f in zip(ranks, forfeited, strict=True)])
+
+
+def test_a_real_game_is_recorded_with_replay_logs_and_ratings(world, session):
+    match, _ = _running(world, session, n=3)
+    played = play_builtin("treasure", ["careful", "random", "careful"], seed=match.seed, options=match.options)
+    logs = ["starting\n", "x" * 5000 + "Traceback: boom\n", None]
+    outcome = outcome_from_replay(played.replay, logs)
+    done = results.record_result(session=session, match_id=match.id, outcome=outcome, worker_id="w1",
+                                 max_log_chars=1000)
+    assert done.status == "finished" and done.finished_at is not None
+    seats = session.exec(select(Seat).where(Seat.match_id == match.id).order_by(Seat.seat)).all()
+    assert [(s.rank, s.score) for s in seats] == [(r["rank"], r["score"]) for r in played.results]
+    assert loads_replay(pages.replay_json(session=session, match_id=match.id)) == played.replay
+    assert pages.replay_json(session=session, match_id=match.id) == dumps_replay(played.replay)
+    stored_logs = {log.seat: log for log in session.exec(select(BotLog).where(BotLog.match_id == match.id))}
+    assert stored_logs[0].text == "starting\n" and not stored_logs[0].truncated
+    assert stored_logs[1].truncated and stored_logs[1].text.endswith("Traceback: boom\n")
+    assert len(stored_logs[1].text) < 1100 and 2 not in stored_logs
+    changes = session.exec(select(RatingChange).where(RatingChange.match_id == match.id)).all()
+    assert len(changes) == 3 and sum(c.delta for c in changes) == 0
+    for c in changes:
+        assert session.get(Rating, c.bot_id).rating == c.after == INITIAL_RATING + c.delta
+
+
+def test_recording_twice_is_refused_and_rates_once(world, session):
+    match, versions = _running(world, session)
+    results.record_result(session=session, match_id=match.id, outcome=_outcome([1, 2, 3]), worker_id="w1")
+    before = {v.bot_id: session.get(Rating, v.bot_id).rating for v in versions}
+    with pytest.raises(AlreadyRecorded, match="finished"):
+        results.record_result(session=session, match_id=match.id, outcome=_outcome([3, 2, 1]), worker_id="w1")
+    session.expire_all()
+    assert {v.bot_id: session.get(Rating, v.bot_id).rating for v in versions} == before
+    assert {v.bot_id: session.get(Rating, v.bot_id).games for v in versions} == dict.fromkeys(before, 1)
+    assert _count(session, RatingChange) == 3
+    seats = session.exec(select(Seat).where(Seat.match_id == match.id).order_by(Seat.seat))
+    assert [s.rank for s in seats] == [1, 2, 3]
+
+
+def test_two_workers_recording_the_same_match_apply_ratings_once(world, session, sessions):
+    match, versions = _running(world, session, n=4)
+    barrier = threading.Barrier(2)
+    outcomes: list = []
+
+    def record(ranks):
+        with sessions() as s:
+            barrier.wait()
+            try:
+                results.record_result(session=s, match_id=match.id, outcome=_outcome(ranks))
+                outcomes.append("recorded")
+            except AlreadyRecorded:
+                outcomes.append("refused")
+
+    threads = [threading.Thread(target=record, args=(r,)) for r in ([1, 2, 3, 4], [4, 3, 2, 1])]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert sorted(outcomes) == ["recorded", "refused"]
+    session.expire_all()
+    assert _count(session, RatingChange) == 4
+    assert all(session.get(Rating, v.bot_id).games == 1 for v in versions)
+
+
+def test_a_result_from_a_worker_that_lost_its_claim_is_refused(world, session):
+    match, _ = _running(world, session, worker="dead")
+    matches.requeue_stale(session=session, stale_after=0, now=utcnow() + timedelta(seconds=1))
+    session.expire_all()
+    assert session.get(Match, match.id).status == "queued"
+    matches.claim_match(session=session, match_id=match.id, worker_id="alive")
+    with pytest.raises(AlreadyRecorded, match="alive"):
+        results.record_result(session=session, match_id=match.id, outcome=_outcome([1, 2, 3]), worker_id="dead")
+    results.record_result(session=session, match_id=match.id, outcome=_outcome([1, 2, 3]), worker_id="alive")
+    assert _count(session, RatingChange) == 3
+
+
+def test_bad_results_change_nothing(world, session):
+    match, _ = _running(world, session)
+    with pytest.raises(Invalid, match="seats"):
+        results.record_result(session=session, match_id=match.id, outcome=_outcome([1, 2]))
+    with pytest.raises(Invalid, match="status"):
+        results.record_result(session=session, match_id=match.id,
+                              outcome=MatchOutcome([SeatOutcome(rank=1, status="won")] * 3))
+    with pytest.raises(Invalid, match="rank"):
+        results.record_result(session=session, match_id=match.id, outcome=_outcome([1, 2, 4]))
+    session.expire_all()
+    assert session.get(Match, match.id).status == "running"  # rolled back: still recordable
+    results.record_result(session=session, match_id=match.id, outcome=_outcome([1, 1, 3]))
+
+
+def test_unranked_failed_and_all_forfeited_matches_are_not_rated(world, session):
+    (_, a), (_, b) = world.bot(), world.bot()
+    world.play([a.id, b.id], [1, 2], kind="challenge", ranked=False)
+    world.play([a.id, b.id], [1, 2], forfeited=[True, True])
+    failed = matches.queue_match(session=session, game="treasure", seats=[a.id, b.id])
+    matches.claim_match(session=session, match_id=failed.id, worker_id="w")
+    matches.mark_failed(session=session, match_id=failed.id, reason="broker down")
+    assert _count(session, RatingChange) == 0
+    assert session.get(Rating, a.bot_id).games == 0
+    world.play([a.id, b.id], [1, 2], forfeited=[True, False])  # one forfeit: rated, forfeiter last
+    change = session.exec(select(RatingChange).where(RatingChange.bot_id == a.bot_id)).one()
+    assert change.rank == 2 and change.forfeited and change.delta < 0
+
+
+def test_placement_games_count_down_on_rated_matches(world, session):
+    _, a = world.bot(placement=2)
+    _, b = world.bot()
+    for expected in (1, 0, 0):
+        world.play([a.id, b.id], [2, 1])
+        session.expire_all()
+        assert session.get(BotVersion, a.id).placement_owed == expected
+
+
+def _validate(world, session, seat_status):
+    bots.seed_house_bots(session=session)
+    bot, old = world.bot()
+    version = bots.add_version(session=session, bot_id=bot.id, code=b"new", filename="b.py")
+    match = matches.queue_validation_match(session=session, version_id=version.id)
+    matches.claim_match(session=session, match_id=match.id, worker_id="w")
+    seats = [SeatOutcome(rank=1 + i, status=seat_status if i == 0 else "ok", forfeited=i == 0 and seat_status != "ok",
+                         reason=None if seat_status == "ok" else "no reply in 2.0 s") for i in range(3)]
+    results.record_result(session=session, match_id=match.id, outcome=MatchOutcome(seats))
+    session.expire_all()
+    return session.get(BotVersion, version.id), session.get(BotVersion, old.id)
+
+
+def test_a_clean_validation_game_activates_the_version(world, session):
+    new, old = _validate(world, session, "ok")
+    assert (new.status, old.status) == (VersionStatus.ACTIVE, VersionStatus.RETIRED)
+    assert _count(session, RatingChange) == 0  # validation games are unranked
+
+
+def test_a_faulty_validation_game_rejects_the_version_with_the_reason(world, session):
+    new, old = _validate(world, session, "timeout")
+    assert new.status == VersionStatus.REJECTED and "timeout: no reply in 2.0 s" in new.rejection_reason
+    assert old.status == VersionStatus.ACTIVE

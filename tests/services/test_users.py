@@ -1,0 +1,86 @@
+"""Accounts: hashed passwords, one name per user, API tokens stored hashed, the system user."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from ladder.models import User, UserCreate
+from ladder.services import users
+from ladder.services.errors import Conflict, Invalid
+
+
+def test_sign_up_stores_an_argon2_hash_never_the_password(session):
+    user = users.sign_up(session=session, data=UserCreate(username="Alice", password="correct horse"))
+    stored = session.get(User, user.id)
+    assert stored.username == "alice"  # names are case-insensitive: stored lowercase
+    assert stored.password_hash.startswith("$argon2id$") and "correct horse" not in stored.password_hash
+
+
+def test_authenticate_accepts_only_the_right_password(session):
+    users.sign_up(session=session, data={"username": "alice", "password": "correct horse"})
+    assert users.authenticate(session=session, username="ALICE", password="correct horse").username == "alice"
+    assert users.authenticate(session=session, username="alice", password="wrong horse") is None
+    assert users.authenticate(session=session, username="nobody", password="correct horse") is None
+
+
+def test_names_are_unique_whatever_the_case(session):
+    users.sign_up(session=session, data={"username": "alice", "password": "correct horse"})
+    with pytest.raises(Conflict, match="taken"):
+        users.sign_up(session=session, data={"username": "Alice", "password": "another one"})
+
+
+@pytest.mark.parametrize(
+    ("name", "password", "field"),
+    [("al", "correct horse", "username"), ("al ice", "correct horse", "username"), ("alice", "short", "password")],
+)
+def test_sign_up_refuses_bad_input(session, name, password, field):
+    with pytest.raises(Invalid, match=field):
+        users.sign_up(session=session, data={"username": name, "password": password})
+
+
+def test_api_token_is_shown_once_and_stored_hashed(session):
+    user = users.sign_up(session=session, data={"username": "alice", "password": "correct horse"})
+    token = users.issue_api_token(session=session, user_id=user.id)
+    assert token.startswith(users.TOKEN_PREFIX) and len(token) > 40
+    stored = session.get(User, user.id)
+    assert stored.token_hash == hashlib.sha256(token.encode()).hexdigest() and token not in stored.token_hash
+    assert users.user_for_token(session=session, token=token).id == user.id
+    assert users.user_for_token(session=session, token=token + "x") is None
+    assert users.user_for_token(session=session, token="") is None
+
+
+def test_a_new_token_replaces_the_old_and_revoking_ends_it(session):
+    user = users.sign_up(session=session, data={"username": "alice", "password": "correct horse"})
+    old = users.issue_api_token(session=session, user_id=user.id)
+    new = users.issue_api_token(session=session, user_id=user.id)
+    assert users.user_for_token(session=session, token=old) is None
+    assert users.user_for_token(session=session, token=new).id == user.id
+    users.revoke_api_token(session=session, user_id=user.id)
+    assert users.user_for_token(session=session, token=new) is None
+
+
+def test_change_password_needs_the_old_one(session):
+    user = users.sign_up(session=session, data={"username": "alice", "password": "correct horse"})
+    with pytest.raises(Invalid):
+        users.change_password(session=session, user_id=user.id, old="wrong horse", new="battery staple")
+    users.change_password(session=session, user_id=user.id, old="correct horse", new="battery staple")
+    assert users.authenticate(session=session, username="alice", password="battery staple") is not None
+    assert users.authenticate(session=session, username="alice", password="correct horse") is None
+
+
+def test_system_user_exists_once_and_cannot_log_in(session):
+    house = users.ensure_system_user(session=session, username="house")
+    assert users.ensure_system_user(session=session, username="house").id == house.id
+    assert house.is_system
+    assert users.authenticate(session=session, username="house", password="") is None
+    assert users.authenticate(session=session, username="house", password=users.UNUSABLE_PASSWORD) is None
+    with pytest.raises(Invalid):
+        users.issue_api_token(session=session, user_id=house.id)
+
+
+def test_a_normal_user_cannot_become_the_system_user(session):
+    users.sign_up(session=session, data={"username": "house", "password": "correct horse"})
+    with pytest.raises(Conflict):
+        users.ensure_system_user(session=session, username="house")
