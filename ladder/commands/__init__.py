@@ -1,0 +1,20 @@
+"""Commands of the ladder service (web, workers, scheduler, `ladder up`, ratings, service bench).
+
+They live here rather than in ladder/cli.py so the service's owners can change them without
+touching the engine's commands; `register(main)` adds them to the `ladder` group. Each command
+imports what it needs when it runs, so `ladder --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import click
+
+
+def register(main: click.Group) -> None:
+    from ladder.commands import service
+
+    for command in (service.up, service.web, service.worker, service.scheduler, service.migrate, service.ratings):
+        main.add_command(command)
+    bench = main.commands.get("bench")
+    if isinstance(bench, click.Group):
+        bench.add_command(service.bench_service)

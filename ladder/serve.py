@@ -1,0 +1,211 @@
+"""Running the ladder's processes: the web site under gunicorn, and `ladder up`'s supervisor.
+
+`ladder up` prepares the instance (migrations, starter bots, the embedded broker's tables, matches
+a previous run left `running`), then starts web, worker and scheduler as child processes, each in
+its own process group and told by the kernel to stop if the supervisor dies. On Ctrl-C or SIGTERM
+it asks each child to stop, waits a grace period, then kills whatever is left of each group.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ladder.config import Settings
+
+_PR_SET_PDEATHSIG = 1
+
+
+def prepare_instance(settings: Settings, *, requeue_running: bool) -> dict[str, int]:
+    """Migrate, seed the starter bots, create the embedded broker's tables; with `requeue_running`
+    (only this machine runs workers) put back in the queue every match a dead run left running."""
+    from ladder.db import make_engine, session_factory, session_scope, upgrade
+    from ladder.services.bots import seed_house_bots
+    from ladder.services.matches import requeue_stale
+
+    engine = make_engine(settings)
+    try:
+        upgrade(engine)
+        with session_scope(session_factory(engine)) as session:
+            bots = seed_house_bots(session=session, username=settings.house_username)
+            requeued = []
+            if requeue_running:
+                requeued = requeue_stale(session=session, stale_after=0,
+                                         max_attempts=settings.match_max_attempts).requeued
+    finally:
+        engine.dispose()
+    if settings.redis_url is None:
+        from workers.celery_app import configure
+
+        with configure(settings).connection_for_write() as conn:
+            conn.default_channel  # noqa: B018 (opening the channel creates the broker's tables once)
+    return {"starter_bots": len(bots), "requeued": len(requeued)}
+
+
+def web_app(settings: Settings | None = None):
+    """The Flask app with dispatch wired to Celery: matches a view queues are sent to the workers."""
+    from ladder import create_app
+    from workers.tasks import dispatch_matches
+
+    settings = settings or Settings.from_env()
+    return create_app({"settings": settings, "LADDER_DISPATCH": dispatch_matches})
+
+
+def run_gunicorn(settings: Settings, *, host: str, port: int, workers: int, threads: int = 4,
+                 graceful_timeout: int = 10) -> None:
+    """Serve the site with gunicorn (threads per process: page views wait on the database)."""
+    from gunicorn.app.base import BaseApplication
+
+    class Server(BaseApplication):
+        def load_config(self) -> None:
+            for key, value in {
+                "bind": f"{host}:{port}", "workers": workers, "threads": threads, "worker_class": "gthread",
+                "graceful_timeout": graceful_timeout, "accesslog": "-", "errorlog": "-",
+                "proc_name": "ladder-web", "forwarded_allow_ips": os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
+            }.items():
+                self.cfg.set(key, value)
+            if "control_socket_disable" in self.cfg.settings:  # gunicorn 25+: no shared socket under ~
+                self.cfg.set("control_socket_disable", True)
+
+        def load(self):
+            return web_app(settings)
+
+    Server().run()
+
+
+# --- the supervisor --------------------------------------------------------------------------
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: SIGTERM when the supervisor goes away, even by SIGKILL."""
+    with contextlib.suppress(OSError, AttributeError):  # not Linux: the supervisor's shutdown still works
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+
+
+@dataclass
+class Child:
+    name: str
+    argv: list[str]
+    proc: subprocess.Popen | None = None
+    pgid: int | None = None
+
+    def start(self, env: Mapping[str, str]) -> None:
+        self.proc = subprocess.Popen(self.argv, env=dict(env), start_new_session=True, preexec_fn=_die_with_parent)
+        self.pgid = self.proc.pid  # the leader of its own new session and process group
+
+    def signal_group(self, sig: int) -> None:
+        if self.pgid is None:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pgid, sig)
+
+
+@dataclass
+class Supervisor:
+    children: list[Child]
+    env: Mapping[str, str]
+    grace: float = 20.0
+    say: Callable[[str], None] = print
+    stopping: bool = field(default=False, init=False)
+
+    def request_stop(self, signum: int, _frame: object = None) -> None:
+        if not self.stopping:
+            self.say(f"{signal.Signals(signum).name}: stopping web, worker and scheduler ...")
+        self.stopping = True
+
+    def run(self, ready: Callable[[], bool] | None = None, on_ready: Callable[[], None] | None = None) -> int:
+        """Start every child, wait for a stop request or a child's death, stop them all. Exit status:
+        0 after a requested stop, 1 when a child died on its own."""
+        previous = {s: signal.signal(s, self.request_stop) for s in (signal.SIGINT, signal.SIGTERM)}
+        code = 0
+        try:
+            for child in self.children:
+                child.start(self.env)
+            announced = ready is None
+            while not self.stopping:
+                dead = [c for c in self.children if c.proc.poll() is not None]
+                if dead:
+                    self.say(", ".join(f"{c.name} exited with status {c.proc.returncode}" for c in dead)
+                             + "; stopping the rest")
+                    code = 1
+                    break
+                if not announced and ready():
+                    announced = True
+                    if on_ready is not None:
+                        on_ready()
+                time.sleep(0.2)
+        finally:
+            self.stop_all()
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+        return code
+
+    def stop_all(self) -> None:
+        """SIGTERM each leader (gunicorn and Celery then stop their own workers warmly: a running
+        match finishes), wait up to `grace`, then SIGKILL each whole group, so pool processes
+        that outlived their leader go too."""
+        for child in self.children:
+            if child.proc is not None and child.proc.poll() is None:
+                child.proc.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + self.grace
+        for child in self.children:
+            if child.proc is None:
+                continue
+            try:
+                child.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                self.say(f"{child.name} did not stop within {self.grace:.0f} s; killing it")
+            child.signal_group(signal.SIGKILL)
+            child.proc.wait()
+
+
+def child_commands(*, host: str, port: int, concurrency: int, web_workers: int = 1) -> list[Child]:
+    """The three processes of `ladder up`, each a `ladder` subcommand run by this interpreter."""
+    ladder = [sys.executable, "-m", "ladder.cli"]
+    return [
+        Child("web", [*ladder, "web", "--host", host, "--port", str(port), "--workers", str(web_workers),
+                      "--graceful-timeout", "5"]),
+        Child("worker", [*ladder, "worker", "--concurrency", str(concurrency)]),
+        Child("scheduler", [*ladder, "scheduler"]),
+    ]
+
+
+def child_env(settings: Settings, base: Mapping[str, str] | None = None, **extra: str) -> dict[str, str]:
+    """The children read the same settings from their environment: pin what the supervisor chose."""
+    env = dict(os.environ if base is None else base)
+    env["LADDER_INSTANCE_DIR"] = str(Path(settings.instance_dir).resolve())
+    env["LADDER_SANDBOX_MODE"] = settings.sandbox_mode
+    env["LADDER_ENV"] = settings.env
+    env["PYTHONUNBUFFERED"] = "1"
+    env.update(extra)
+    return env
+
+
+def http_ok(url: str, timeout: float = 2.0) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:  # our own loopback URL
+            return 200 <= response.status < 400
+    except OSError:
+        return False
+
+
+def strongest_sandbox(modes: Sequence[str] = ("strict", "user", "none")) -> tuple[str, str]:
+    """The first sandbox mode this machine can run, and why the stronger ones cannot."""
+    from workers.sandbox import sandbox_available
+
+    reasons = []
+    for mode in modes:
+        ok, why = sandbox_available(mode)
+        if ok:
+            return mode, "; ".join(reasons)
+        reasons.append(f"{mode}: {why}")
+    return modes[-1], "; ".join(reasons)

@@ -1,0 +1,134 @@
+"""What the Celery tasks do, as plain functions over a session factory and the settings.
+
+`play_match` is the whole life of one match on a worker: claim it with the guarded status change
+(nobody else can hold it then), play it through `workers.runner` with each seat's stored code,
+and record seats, replay, logs and rating changes with `services.results.record_result`, one
+transaction that only the claim holder can commit. A match that cannot be played (sandbox
+missing, a bot that does not unpack, the soft time limit) is marked failed, which is never rated.
+
+This module is the adapter between the stored match and the runner, which takes bot files.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.orm import sessionmaker
+from sqlmodel import Session, select
+
+from ladder.config import Settings
+from ladder.db import session_scope
+from ladder.models import Bot, BotVersion, Seat, User
+from ladder.services.errors import ServiceError
+from ladder.services.matches import claim_match, mark_failed
+from ladder.services.results import MatchOutcome, outcome_from_replay, record_result
+
+log = logging.getLogger(__name__)
+
+# (specs, game, seed, options, sandbox, ranked, require_strict, names) -> MatchResult-like object
+Runner = Callable[..., Any]
+
+
+@dataclass(frozen=True, slots=True)
+class JobResult:
+    match_id: int
+    status: str  # "finished", "failed", "skipped" (not claimed), "refused" (claim lost before recording)
+    detail: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        return {"match": self.match_id, "status": self.status, "detail": self.detail}
+
+
+def default_runner(specs: list[str], **kwargs: Any) -> Any:
+    from workers.runner import run_match
+
+    return run_match(specs, **kwargs)
+
+
+def _stage_code(session: Session, match_id: int, root: Path) -> tuple[list[str], list[str]]:
+    """Write each seat's stored code to `root/<seat>/<filename>`: (paths in seat order, seat names)."""
+    rows = session.exec(
+        select(Seat.seat, BotVersion.filename, BotVersion.code, BotVersion.number, Bot.name, User.username)
+        .join(BotVersion, BotVersion.id == Seat.bot_version_id)
+        .join(Bot, Bot.id == Seat.bot_id)
+        .join(User, User.id == Bot.owner_id)
+        .where(Seat.match_id == match_id)
+        .order_by(Seat.seat)
+    ).all()
+    specs, names = [], []
+    for seat, filename, code, number, bot_name, owner in rows:
+        folder = root / str(seat)
+        folder.mkdir(mode=0o755)
+        path = folder / Path(filename).name  # stored names are plain file names; never trust a path
+        path.write_bytes(code)
+        path.chmod(0o644)
+        specs.append(str(path))
+        names.append(f"{owner}/{bot_name} v{number}")
+    return specs, names
+
+
+def split_logs(replay: dict[str, Any]) -> list[str | None]:
+    """Take each seat's stderr out of the replay: replays are public, a bot's log is its owner's."""
+    logs = []
+    for seat in replay.get("seats", []):
+        text = seat.pop("stderr", None) if isinstance(seat, dict) else None
+        logs.append(text or None)
+    return logs
+
+
+def play_match(
+    match_id: int,
+    *,
+    sessions: sessionmaker[Session],
+    settings: Settings,
+    worker_id: str,
+    runner: Runner = default_runner,
+) -> JobResult:
+    """Claim, play and record one match; safe to call any number of times for the same id."""
+    with session_scope(sessions) as session:
+        match = claim_match(session=session, match_id=match_id, worker_id=worker_id)
+        if match is None:
+            return JobResult(match_id, "skipped", "not queued: another worker has it, or it is done")
+        root = Path(tempfile.mkdtemp(prefix=f"ladder-match-{match_id}-"))
+        root.chmod(0o755)  # the sandboxed bots' uids read their files through here
+        try:
+            specs, names = _stage_code(session, match_id, root)
+            session.commit()  # end the read: no transaction stays open while the bots play
+            result = runner(
+                specs, game=match.game, seed=match.seed, options=match.options, sandbox=match.sandbox,
+                ranked=match.ranked, require_strict=not settings.development, names=names,
+            )
+            replay = dict(result.replay)
+            outcome = outcome_from_replay(replay, split_logs(replay))
+        except Exception as exc:  # anything before a result is an infrastructure failure
+            session.rollback()
+            reason = f"{type(exc).__name__}: {exc}"[:2000]
+            log.warning("match %s failed before a result: %s", match_id, reason)
+            return _fail(session, match_id, reason, worker_id)
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+        return _record(session, match_id, outcome, worker_id, settings)
+
+
+def _fail(session: Session, match_id: int, reason: str, worker_id: str) -> JobResult:
+    try:
+        mark_failed(session=session, match_id=match_id, reason=reason, worker_id=worker_id)
+    except ServiceError as exc:  # the sweeper took it back meanwhile: its next run decides
+        return JobResult(match_id, "refused", str(exc))
+    return JobResult(match_id, "failed", reason)
+
+
+def _record(session: Session, match_id: int, outcome: MatchOutcome, worker_id: str, settings: Settings) -> JobResult:
+    try:
+        record_result(session=session, match_id=match_id, outcome=outcome, worker_id=worker_id,
+                      max_log_chars=settings.max_log_chars)
+    except ServiceError as exc:  # AlreadyRecorded: our claim was swept; nothing was written
+        log.warning("match %s: result refused: %s", match_id, exc)
+        return JobResult(match_id, "refused", str(exc))
+    return JobResult(match_id, "finished")

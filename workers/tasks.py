@@ -1,0 +1,106 @@
+"""Thin Celery tasks: each receives ids, opens the process's database, calls workers.jobs or
+workers.scheduler (which call the services), and sends new work to the broker only after the
+database committed it. All of them are idempotent: a duplicate or redelivered message finds the
+match already claimed or done and does nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterable
+from typing import Any
+
+from celery.exceptions import SoftTimeLimitExceeded
+
+from workers.celery_app import MATCH_QUEUE, PRIORITY_QUEUE, QUEUES, app, worker_id
+
+log = logging.getLogger(__name__)
+
+_db: dict[int, Any] = {}  # pid -> session factory: each pool process opens its own connections
+
+
+def sessions():
+    """This process's session factory (created on first use, again after a fork)."""
+    pid = os.getpid()
+    if pid not in _db:
+        from ladder.db import make_engine, session_factory
+
+        _db.clear()  # a forked child must not reuse its parent's connections
+        _db[pid] = session_factory(make_engine(app.settings))
+    return _db[pid]
+
+
+def dispatch_matches(match_ids: Iterable[int], queue: str = PRIORITY_QUEUE) -> int:
+    """Send run_match for committed, queued matches; the web site's LADDER_DISPATCH. Never raises:
+    a message that cannot be sent is re-sent by the sweeper, which finds the match still queued."""
+    sent = 0
+    for match_id in match_ids:
+        try:
+            run_match.apply_async((int(match_id),), queue=queue)
+            sent += 1
+        except Exception as exc:  # the broker is down: the database keeps the match
+            log.warning("match %s queued but not sent (%s); the sweeper will send it", match_id, exc)
+    return sent
+
+
+def _send(queued) -> dict[str, int]:
+    return {"ladder": dispatch_matches(queued.ladder, MATCH_QUEUE),
+            "priority": dispatch_matches(queued.priority, PRIORITY_QUEUE)}
+
+
+@app.task(bind=True, name="workers.tasks.run_match")
+def run_match(self, match_id: int) -> dict[str, Any]:
+    """Claim, play and record one match (see workers.jobs.play_match)."""
+    from workers.jobs import play_match
+
+    claim = f"{worker_id()}:{(self.request.id or 'local')[:8]}"  # names this delivery, not just the process
+    try:
+        result = play_match(match_id, sessions=sessions(), settings=app.settings, worker_id=claim)
+    except SoftTimeLimitExceeded:  # raised while recording: the sweeper requeues the running match
+        log.error("match %s: time limit reached while recording", match_id)
+        raise
+    log.info("match %s: %s %s", match_id, result.status, result.detail)
+    return result.as_json()
+
+
+@app.task(name="workers.tasks.schedule_matches")
+def schedule_matches() -> dict[str, int]:
+    """A scheduler tick: queue validation games and ladder tables, then send them."""
+    from workers.scheduler import schedule
+
+    return _send(schedule(sessions(), app.settings))
+
+
+@app.task(name="workers.tasks.sweep_stale")
+def sweep_stale() -> dict[str, Any]:
+    """Requeue matches whose worker died, re-send matches whose message was lost, send them."""
+    from workers.scheduler import sweep
+
+    queued, failed = sweep(sessions(), app.settings, broker_idle=broker_waiting() == 0)
+    return {**_send(queued), "failed": failed}
+
+
+@app.task(name="workers.tasks.validate_version")
+def validate_version(version_id: int) -> int | None:
+    """Check an uploaded version's package and queue its validation game (sent at once)."""
+    from ladder.db import session_scope
+    from workers.scheduler import validate_version as validate
+
+    with session_scope(sessions()) as session:
+        match_id = validate(session, version_id, app.settings)
+    if match_id is not None:
+        dispatch_matches([match_id], PRIORITY_QUEUE)
+    return match_id
+
+
+def broker_waiting() -> int | None:
+    """Messages waiting (not yet taken by a worker) in the ladder's queues; None if unknown."""
+    try:
+        with app.connection_for_read() as conn:
+            channel = conn.default_channel
+            # not passive: Redis drops an empty list, and a passive declare of it would fail
+            return sum(channel.queue_declare(queue=q).message_count for q in QUEUES)
+    except Exception as exc:  # the broker is down
+        log.info("broker queue length unknown: %s", exc)
+        return None
