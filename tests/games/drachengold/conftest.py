@@ -170,11 +170,11 @@ class Kit:
 
     # ---- scripted decisions -----------------------------------------------------------
     @staticmethod
-    def act(st: DrachengoldState, kind: str, seat: int | None = None, **decision: Any) -> int:
-        """Apply one decision of `kind` for the pending seat (checked against `seat` if given)."""
+    def act(st: DrachengoldState, kind: str, by: int | None = None, **decision: Any) -> int:
+        """Apply one decision of `kind` for the pending seat (checked to be `by` if given)."""
         pending = st.pending()
         assert pending is not None and pending.kind == kind, f"expected {kind}, pending is {pending}"
-        assert seat is None or pending.seat == seat, f"expected seat {seat}, pending is {pending}"
+        assert by is None or pending.seat == by, f"expected seat {by}, pending is {pending}"
         st.apply(pending.seat, decision)
         return pending.seat
 

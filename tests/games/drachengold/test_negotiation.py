@@ -254,9 +254,9 @@ def test_the_proposal_order_rotates_from_dragon_to_dragon(dg):
 
 def test_proposals_are_ranked_by_that_rotated_order(dg):
     st = kill(dg, kills=1)  # order 1, 2, 0
-    dg.act(st, "propose", seat=1, shares={"1": pool(st)})
-    dg.act(st, "propose", seat=2)
-    dg.act(st, "propose", seat=0, shares={"0": pool(st)})
+    dg.act(st, "propose", by=1, shares={"1": pool(st)})
+    dg.act(st, "propose", by=2)
+    dg.act(st, "propose", by=0, shares={"0": pool(st)})
     for _ in range(3):
         dg.act(st, "vote", accept=["p1", "p2"])
     assert dg.events(st, "agreement")[0].data["proposal"] == "p1"  # seat 1's, first in this order

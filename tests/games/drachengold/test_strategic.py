@@ -36,11 +36,11 @@ def test_the_strongest_chooses_first_then_the_next_and_the_divider_takes_the_las
     # totals: 2 -> 4, 1 -> 3, 0 -> 2, 3 -> 1: seat 3 divides, 2 chooses, then 1, then 0
     t = tokens(st)
     shares = [t[0:1], t[1:3], t[3:4], t[4:]]
-    dg.act(st, "divide", seat=3, shares=shares)
-    dg.act(st, "choose", seat=2, share=1)
+    dg.act(st, "divide", by=3, shares=shares)
+    dg.act(st, "choose", by=2, share=1)
     assert st.observation(1)["request"]["remaining"] == [0, 2, 3]
-    dg.act(st, "choose", seat=1, share=3)
-    dg.act(st, "choose", seat=0, share=0)
+    dg.act(st, "choose", by=1, share=3)
+    dg.act(st, "choose", by=0, share=0)
     assert st.pending().kind != "choose"
     for seat, share in ((2, 1), (1, 3), (0, 0), (3, 2)):
         assert sorted(dg.ids(st.hoards[seat])) == sorted(shares[share])
@@ -78,8 +78,8 @@ def test_shares_may_be_empty_only_when_tokens_are_fewer_than_fighters(dg):
     t = tokens(st)
     assert len(t) == 2 and st.validate(0, {"shares": [t, [], []]}) is None
     dg.act(st, "divide", shares=[[], t, []])
-    dg.act(st, "choose", seat=1, share=1)
-    dg.act(st, "choose", seat=2, share=0)
+    dg.act(st, "choose", by=1, share=1)
+    dg.act(st, "choose", by=2, share=0)
     assert len(st.hoards[1]) == 2 and st.hoards[0] == st.hoards[2] == []
 
 
@@ -96,7 +96,7 @@ def test_a_share_already_taken_cannot_be_chosen(dg):
     st = kill(dg, [(1, "k4"), (2, "k3"), (0, "wizard")], (0, "thief"))
     t = tokens(st)
     dg.act(st, "divide", shares=[t[:5], t[5:6], t[6:]])
-    dg.act(st, "choose", seat=1, share=0)
+    dg.act(st, "choose", by=1, share=0)
     assert "remaining shares [1, 2]" in st.validate(2, {"share": 0})
 
 
