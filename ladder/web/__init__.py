@@ -1,0 +1,79 @@
+"""The web site: one blueprint per feature, server-rendered pages that work without JavaScript.
+
+`init_app` wires the pieces every page needs: CSRF protection on every form (the JSON API, which
+authenticates with a bearer token and never with the session cookie, is exempt), Flask-Login
+sessions, the request's database session, template helpers and error pages.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, jsonify, render_template, request
+from flask_login import LoginManager
+from flask_wtf.csrf import CSRFError, CSRFProtect
+
+from ladder.web.common import ago, close_db, rating_text
+
+csrf = CSRFProtect()
+login_manager = LoginManager()
+login_manager.login_view = "auth.login"
+login_manager.login_message = "Please log in to do that."
+login_manager.login_message_category = "error"
+login_manager.session_protection = "strong"
+
+
+def init_app(app: Flask) -> None:
+    # blueprints load here, not at import: helpers like ladder.web.steps import without Flask routes
+    from ladder.web import api, auth, bots, leaderboard, matches, users
+
+    csrf.init_app(app)
+    login_manager.init_app(app)
+    login_manager.user_loader(auth.load_user)
+    for module in (auth, leaderboard, bots, matches, users, api):
+        app.register_blueprint(module.bp)
+    csrf.exempt(api.bp)
+    app.teardown_appcontext(close_db)
+    app.add_template_filter(ago, "ago")
+    app.add_template_filter(rating_text, "rating")
+    app.context_processor(_template_globals)
+    for code in (400, 403, 404, 405, 409, 413, 500):
+        app.register_error_handler(code, _error_page)
+    app.register_error_handler(CSRFError, _csrf_error)
+
+
+def _template_globals() -> dict:
+    from ladder.web.queries import game_titles
+
+    return {"game_titles": game_titles()}
+
+
+MESSAGES = {
+    400: "The request was not understood.",
+    403: "You may not do that.",
+    404: "There is nothing here.",
+    405: "That method is not allowed here.",
+    409: "That clashes with the current state.",
+    413: "The upload is too large.",
+    500: "Something broke on our side; it has been logged.",
+}
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def _error_page(exc):
+    code = getattr(exc, "code", 500) or 500
+    message = getattr(exc, "description", None) if code not in (404, 500) else None
+    if code == 413:
+        from ladder.web.common import settings
+
+        message = f"The upload is too large: a bot may have at most {settings().max_upload_bytes} bytes."
+    text = message or MESSAGES.get(code, "Error")
+    if _wants_json():
+        return jsonify(error=text, status=code), code
+    return render_template("error.html", code=code, message=text), code
+
+
+def _csrf_error(exc: CSRFError):
+    text = f"The form was refused: {exc.description} Reload the page and try again."
+    return render_template("error.html", code=400, message=text), 400

@@ -1,0 +1,206 @@
+"""The JSON API under /api/v1 (docs/api.md): reads are public; uploads need a personal API token in
+`Authorization: Bearer <token>`. The session cookie never authorises a write here, which is why
+this blueprint can be exempt from CSRF."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, g, jsonify, request, url_for
+
+from ladder.models import BotPublic, BotVersionPublic, MatchPublic, SeatPublic, UserPublic
+from ladder.replay import dumps_replay
+from ladder.services import bots as bot_service
+from ladder.services import pages
+from ladder.services import users as user_service
+from ladder.services.errors import Forbidden, NotFound, ServiceError
+from ladder.web.common import db, dispatch, settings, status_for, user_id
+from ladder.web.matches import load_replay_for
+from ladder.web.queries import game_titles, recent_matches, upload_bot, user_bots, version_of
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+def _dump(model: type, row: Any) -> dict[str, Any]:
+    return model.model_validate(row, from_attributes=True).model_dump(mode="json")
+
+
+@bp.before_request
+def _authenticate() -> Response | None:
+    header = request.headers.get("Authorization", "")
+    if not header:
+        return None
+    scheme, _, token = header.partition(" ")
+    user = user_service.user_for_token(session=db(), token=token.strip()) if scheme.lower() == "bearer" else None
+    if user is None:
+        return _error(401, "the API token is missing, malformed or revoked")
+    g.api_user = user
+    return None
+
+
+def _error(status: int, message: str) -> Response:
+    response = jsonify(error=message, status=status)
+    response.status_code = status
+    if status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="ladder"'
+    return response
+
+
+@bp.errorhandler(ServiceError)
+def _refused(exc: ServiceError):
+    db().rollback()
+    return _error(status_for(exc), str(exc))
+
+
+def _token_user():
+    user = g.get("api_user")
+    if user is None:
+        abort(_error(401, "this endpoint needs a personal API token: Authorization: Bearer <token>"))
+    return user
+
+
+def _int_arg(name: str, default: int, low: int, high: int) -> int:
+    value = request.args.get(name, default, type=int)
+    if value is None or not low <= value <= high:
+        abort(_error(400, f"{name} must be a whole number in {low}..{high}"))
+    return value
+
+
+@bp.get("/")
+def index():
+    return jsonify(version=1, docs="docs/api.md", endpoints=sorted(
+        f"{','.join(sorted(r.methods - {'HEAD', 'OPTIONS'}))} {r.rule}"
+        for r in current_app.url_map.iter_rules() if r.endpoint.startswith("api.")))
+
+
+@bp.get("/games")
+def games():
+    return jsonify(games=[{"name": n, "title": t, "leaderboard": url_for(".leaderboard", game=n, _external=True)}
+                          for n, t in game_titles().items()])
+
+
+@bp.get("/leaderboards/<game>")
+def leaderboard(game: str):
+    if game not in game_titles():
+        raise NotFound(f"unknown game {game!r}")
+    board = pages.leaderboard(session=db(), game=game, page=_int_arg("page", 1, 1, 10**6),
+                              per_page=_int_arg("per_page", 50, 1, pages.MAX_PER_PAGE))
+    rows = [{
+        "rank": r.rank, "bot_id": r.bot_id, "bot": r.bot_name, "owner": r.owner_name, "starter": r.house,
+        "rating": r.rating / 1000, "games": r.games, "wins": r.wins, "win_rate": r.win_rate,
+        "provisional": r.provisional, "last_played_at": r.last_played_at.isoformat() if r.last_played_at else None,
+    } for r in board.rows]
+    return jsonify(game=game, page=board.page, per_page=board.per_page, total=board.total, pages=board.pages,
+                   rows=rows)
+
+
+@bp.get("/bots/<int:bot_id>")
+def bot(bot_id: int):
+    data = pages.bot_page(session=db(), bot_id=bot_id, history=50, recent=20)
+    rating = data.rating
+    return jsonify(
+        bot=_dump(BotPublic, data.bot), owner=data.owner.username,
+        rating=None if rating is None else {"rating": rating.rating / 1000, "games": rating.games,
+                                            "wins": rating.wins},
+        versions=[_dump(BotVersionPublic, v) for v in data.versions],
+        history=[{"match_id": p.match_id, "before": p.before / 1000, "after": p.after / 1000,
+                  "at": p.at.isoformat()} for p in data.history],
+        recent_matches=[{"match_id": r.match.id, "kind": r.match.kind, "status": r.match.status,
+                         "rank": r.seat.rank, "score": r.seat.score, "seats": r.seats} for r in data.recent],
+        head_to_head=[{"opponent_id": h.opponent_id, "opponent": h.opponent_name, "meetings": h.meetings,
+                       "wins": h.wins, "losses": h.losses, "ties": h.ties} for h in data.head_to_head],
+    )
+
+
+@bp.get("/bots/<int:bot_id>/versions")
+def versions(bot_id: int):
+    bot_service.get_bot(session=db(), bot_id=bot_id)
+    return jsonify(versions=[_dump(BotVersionPublic, v) for v in bot_service.list_versions(session=db(),
+                                                                                            bot_id=bot_id)])
+
+
+@bp.get("/versions/<int:version_id>")
+def version(version_id: int):
+    row = version_of(session=db(), version_id=version_id)
+    if row is None:
+        raise NotFound(f"no bot version {version_id}")
+    return jsonify(version=_dump(BotVersionPublic, row))
+
+
+@bp.get("/matches")
+def matches():
+    game = request.args.get("game") or None
+    before = request.args.get("before", type=int)
+    rows = recent_matches(session=db(), game=game, before=before, limit=_int_arg("limit", 50, 1, 200))
+    return jsonify(matches=[_dump(MatchPublic, m) for m in rows])
+
+
+@bp.get("/matches/<int:match_id>")
+def match(match_id: int):
+    view = pages.match_detail(session=db(), match_id=match_id)
+    seats = [{**_dump(SeatPublic, s.seat), "bot": s.bot_name, "owner": s.owner_name, "version": s.version_number,
+              "rating_delta": None if s.rating_delta is None else s.rating_delta / 1000} for s in view.seats]
+    replay = url_for(".replay", match_id=match_id, _external=True) if view.has_replay else None
+    return jsonify(match=_dump(MatchPublic, view.match), seats=seats, replay=replay)
+
+
+@bp.get("/matches/<int:match_id>/replay")
+def replay(match_id: int):
+    view = pages.match_detail(session=db(), match_id=match_id)
+    viewer = user_id()
+    data = load_replay_for(match_id, {s.seat.seat for s in view.seats if viewer is not None and s.owner_id == viewer})
+    if data is None:
+        raise NotFound(f"match {match_id} has no replay")
+    return Response(dumps_replay(data), mimetype="application/json")
+
+
+@bp.get("/matches/<int:match_id>/seats/<int:seat>/log")
+def seat_log(match_id: int, seat: int):
+    try:
+        log = pages.bot_log(session=db(), match_id=match_id, seat=seat, viewer_id=_token_user().id)
+    except Forbidden:
+        raise NotFound(f"no log of seat {seat} of match {match_id} for you") from None
+    return jsonify(match_id=match_id, seat=seat, text=log.text if log else "", truncated=bool(log and log.truncated))
+
+
+@bp.get("/me")
+def me():
+    user = _token_user()
+    return jsonify(user=_dump(UserPublic, user), bots=[
+        {**_dump(BotPublic, b.bot), "rating": b.rating.rating / 1000 if b.rating else None,
+         "active_version": b.active.number if b.active else None} for b in user_bots(session=db(), user_id=user.id)])
+
+
+def _upload(bot_id: int | None):
+    user = _token_user()
+    file = request.files.get("file")
+    if file is None:
+        return _error(400, "send the bot as a multipart form field named 'file'")
+    name, game = request.form.get("name", "").strip(), request.form.get("game", "").strip()
+    if bot_id is not None:
+        existing = bot_service.get_bot(session=db(), bot_id=bot_id)
+        name, game = existing.name, game or existing.game
+    if not name or not game:
+        return _error(400, "the form needs 'name' and 'game' fields")
+    result = upload_bot(session=db(), settings=settings(), owner_id=user.id, name=name, game=game,
+                        code=file.stream.read(settings().max_upload_bytes + 1), filename=file.filename,
+                        description=request.form.get("description", ""), bot_id=bot_id)
+    if result.match is not None:
+        dispatch([result.match.id])
+    status = 422 if result.version.status == "rejected" else 201
+    return jsonify(
+        bot=_dump(BotPublic, result.bot), version=_dump(BotVersionPublic, result.version),
+        validation_match=result.match.id if result.match else None, note=result.note,
+        url=url_for("bots.page", bot_id=result.bot.id, _external=True),
+    ), status
+
+
+@bp.post("/bots")
+def upload():
+    """Upload a bot (a new bot, or a new version of your bot with that name and game)."""
+    return _upload(None)
+
+
+@bp.post("/bots/<int:bot_id>/versions")
+def upload_version(bot_id: int):
+    return _upload(bot_id)

@@ -1,0 +1,165 @@
+"""Bots: the upload form, the bot page (versions, rating chart, recent matches, head-to-head), and the
+owner's actions: a new version, retiring the bot or a version, unranked challenges."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_login import current_user, login_required
+from sqlmodel import select
+
+from ladder.models import BotVersion, Match
+from ladder.services import bots as bot_service
+from ladder.services import matches as match_service
+from ladder.services import pages
+from ladder.services.errors import NotFound
+from ladder.web.common import db, dispatch, refusals, require_owner, settings
+from ladder.web.forms import ActionForm, ChallengeForm, UploadForm, VersionUploadForm
+from ladder.web.queries import Upload, challenge_candidates, game_titles, upload_bot
+from ladder.web.svg import rating_chart
+
+bp = Blueprint("bots", __name__, url_prefix="/bots")
+
+
+def _read(file_storage) -> bytes:
+    # one byte over the limit is enough to say "too big" without holding a huge body in memory
+    return file_storage.stream.read(settings().max_upload_bytes + 1)
+
+
+def _announce(upload: Upload) -> None:
+    v = upload.version
+    if upload.match is not None:
+        dispatch([upload.match.id])
+        flash(f"Version {v.number} of {upload.bot.name} is stored; its validation game (match "
+              f"{upload.match.id}) is queued against the starter bots.", "ok")
+    elif v.status == "rejected":
+        flash(f"Version {v.number} was refused: {v.rejection_reason}", "error")
+    else:
+        flash(f"Version {v.number} is stored; its validation game is not queued yet ({upload.note}).", "error")
+
+
+@bp.route("/upload", methods=["GET", "POST"])
+@login_required
+def upload():
+    form = UploadForm()
+    form.game.choices = list(game_titles().items())
+    form.game.validate_choice = False  # the upload service names the known games in its refusal
+    if not form.is_submitted():
+        form.game.data = request.args.get("game") or next(iter(game_titles()), None)
+        form.name.data = request.args.get("name") or form.name.data
+    if form.validate_on_submit():
+        with refusals() as refused:
+            result = upload_bot(
+                session=db(), settings=settings(), owner_id=current_user.id, name=form.name.data.strip(),
+                game=form.game.data, code=_read(form.file.data), filename=form.file.data.filename,
+                description=form.description.data or "")
+        if not refused:
+            _announce(result)
+            return redirect(url_for(".page", bot_id=result.bot.id))
+        return render_template("bots/upload.html", form=form), 400
+    return render_template("bots/upload.html", form=form), 400 if form.errors else 200
+
+
+def _bot_or_404(bot_id: int):
+    try:
+        return pages.bot_page(session=db(), bot_id=bot_id)
+    except NotFound:
+        abort(404)
+
+
+@bp.get("/<int:bot_id>")
+def page(bot_id: int):
+    data = _bot_or_404(bot_id)
+    owner = current_user.is_authenticated and current_user.id == data.bot.owner_id
+    chart = rating_chart([(p.match_id, p.after) for p in data.history],
+                         lambda match_id: url_for("matches.page", match_id=match_id))
+    context = {"data": data, "bot": data.bot, "owner": owner, "chart": chart}
+    if owner:
+        ids = [v.validation_match_id for v in data.versions if v.validation_match_id]
+        context["validations"] = {m.id: m for m in db().exec(select(Match).where(Match.id.in_(ids)))} if ids else {}
+        context["upload_form"] = VersionUploadForm()
+        context["action_form"] = ActionForm()
+        context["challenge_form"] = _challenge_form(data.bot)
+    return render_template("bots/page.html", **context)
+
+
+def _challenge_form(bot) -> ChallengeForm:
+    form = ChallengeForm()
+    form.opponents.choices = [(vid, f"{name} ({owner}, {round(rating / 1000)})")
+                              for vid, name, owner, rating in challenge_candidates(session=db(), bot=bot)]
+    return form
+
+
+@bp.post("/<int:bot_id>/versions")
+@login_required
+def new_version(bot_id: int):
+    bot = _owned_bot(bot_id)
+    form = VersionUploadForm()
+    if not form.validate_on_submit():
+        flash("; ".join(e for errors in form.errors.values() for e in errors), "error")
+        return redirect(url_for(".page", bot_id=bot_id))
+    with refusals() as refused:
+        result = upload_bot(session=db(), settings=settings(), owner_id=current_user.id, name=bot.name,
+                            game=bot.game, code=_read(form.file.data), filename=form.file.data.filename,
+                            bot_id=bot.id)
+    if not refused:
+        _announce(result)
+    return redirect(url_for(".page", bot_id=bot_id))
+
+
+def _owned_bot(bot_id: int):
+    try:
+        bot = bot_service.get_bot(session=db(), bot_id=bot_id)
+    except NotFound:
+        abort(404)
+    require_owner(bot.owner_id)
+    return bot
+
+
+@bp.post("/<int:bot_id>/retire")
+@login_required
+def retire(bot_id: int):
+    bot = _owned_bot(bot_id)
+    if ActionForm().validate_on_submit():
+        with refusals() as refused:
+            bot_service.retire_bot(session=db(), bot_id=bot.id, acting_user_id=current_user.id)
+        if not refused:
+            flash(f"{bot.name} is retired: it leaves the leaderboard; its history stays.", "ok")
+    return redirect(url_for(".page", bot_id=bot_id))
+
+
+@bp.post("/<int:bot_id>/versions/<int:version_id>/retire")
+@login_required
+def retire_version(bot_id: int, version_id: int):
+    bot = _owned_bot(bot_id)
+    version = db().get(BotVersion, version_id)
+    if version is None or version.bot_id != bot.id:
+        abort(404)
+    if ActionForm().validate_on_submit():
+        with refusals() as refused:
+            bot_service.retire_version(session=db(), version_id=version_id, acting_user_id=current_user.id)
+        if not refused:
+            flash(f"Version {version.number} is retired.", "ok")
+    return redirect(url_for(".page", bot_id=bot_id))
+
+
+@bp.post("/<int:bot_id>/challenge")
+@login_required
+def challenge(bot_id: int):
+    bot = _owned_bot(bot_id)
+    form = _challenge_form(bot)
+    if not form.validate_on_submit():
+        flash("; ".join(e for errors in form.errors.values() for e in errors), "error")
+        return redirect(url_for(".page", bot_id=bot_id))
+    mine = bot_service.active_version(session=db(), bot_id=bot.id)
+    if mine is None:
+        flash(f"{bot.name} has no active version to play with yet.", "error")
+        return redirect(url_for(".page", bot_id=bot_id))
+    with refusals() as refused:
+        match = match_service.queue_challenge(session=db(), user_id=current_user.id,
+                                              version_ids=[mine.id, *form.opponents.data],
+                                              sandbox=settings().sandbox_mode)
+    if not refused:
+        dispatch([match.id])
+        flash(f"Challenge queued: match {match.id} (unranked).", "ok")
+        return redirect(url_for("matches.page", match_id=match.id))
+    return redirect(url_for(".page", bot_id=bot_id))

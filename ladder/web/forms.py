@@ -1,0 +1,45 @@
+"""The site's forms (Flask-WTF: each carries its CSRF token). Validation here is about shape only;
+the services decide what is allowed and say why not."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+from wtforms import BooleanField, PasswordField, SelectField, SelectMultipleField, StringField, TextAreaField
+from wtforms.validators import DataRequired, EqualTo, Length, Optional
+
+
+class SignUpForm(FlaskForm):
+    username = StringField("User name", validators=[DataRequired(), Length(3, 32)],
+                           description="3 to 32 characters: lowercase letters, digits, - and _")
+    email = StringField("E-mail (optional)", validators=[Optional(), Length(max=254)])
+    password = PasswordField("Password", validators=[DataRequired(), Length(8, 256)],
+                             description="at least 8 characters")
+    confirm = PasswordField("Password again", validators=[DataRequired(), EqualTo("password", "the passwords differ")])
+
+
+class LogInForm(FlaskForm):
+    username = StringField("User name", validators=[DataRequired()])
+    password = PasswordField("Password", validators=[DataRequired()])
+    remember = BooleanField("Keep me logged in")
+
+
+class ActionForm(FlaskForm):
+    """A button that changes something (log out, retire, revoke): only the CSRF token."""
+
+
+class UploadForm(FlaskForm):
+    file = FileField("Bot file", validators=[FileRequired("choose a file to upload")],
+                     description="one .py file, or a .zip with main.py at its root")
+    name = StringField("Bot name", validators=[DataRequired(), Length(1, 40)],
+                       description="letters, digits, . _ - (a new version when you already have a bot of this name)")
+    game = SelectField("Game", validators=[DataRequired()])
+    description = TextAreaField("Description", validators=[Optional(), Length(max=2000)])
+
+
+class VersionUploadForm(FlaskForm):
+    file = FileField("New version", validators=[FileRequired("choose a file to upload")])
+
+
+class ChallengeForm(FlaskForm):
+    opponents = SelectMultipleField("Opponents", coerce=int, validators=[DataRequired("choose at least one opponent")])

@@ -1,0 +1,44 @@
+"""Leaderboards: one per game, paginated; the starter bots stand on it as fixed reference points."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+
+from ladder.services import pages
+from ladder.web.common import db
+from ladder.web.queries import game_titles, recent_matches, seat_names
+
+bp = Blueprint("leaderboard", __name__)
+
+
+def page_number() -> int:
+    try:
+        page = int(request.args.get("page", 1))
+    except ValueError:
+        abort(400, "page must be a whole number")
+    if page < 1:
+        abort(400, "page must be 1 or more")
+    return page
+
+
+@bp.get("/")
+def index():
+    """The front page: every game's top ten and the latest matches."""
+    titles = game_titles()
+    if len(titles) == 1:
+        return redirect(url_for(".game", game=next(iter(titles))))
+    boards = {name: pages.leaderboard(session=db(), game=name, per_page=10) for name in titles}
+    latest = recent_matches(session=db(), limit=10)
+    return render_template("leaderboard/index.html", boards=boards, latest=latest,
+                           names=seat_names(session=db(), match_ids=[m.id for m in latest]))
+
+
+@bp.get("/leaderboard/<game>")
+def game(game: str):
+    if game not in game_titles():
+        abort(404)
+    board = pages.leaderboard(session=db(), game=game, page=page_number(),
+                              per_page=current_app.config["LEADERBOARD_PAGE_SIZE"])
+    if board.page > board.pages:
+        abort(404)
+    return render_template("leaderboard/game.html", board=board, title=game_titles()[game])

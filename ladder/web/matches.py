@@ -1,0 +1,121 @@
+"""Match pages: seats and results, the scoring breakdown, the moves step by step, the replay download,
+and each bot's stderr for its owner only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, abort, render_template, request
+
+from ladder.replay import ReplayError, dumps_replay, loads_replay
+from ladder.services import pages
+from ladder.services.errors import Forbidden, NotFound
+from ladder.web.common import db, user_id
+from ladder.web.queries import game_titles, recent_matches, seat_names
+from ladder.web.steps import steps
+
+bp = Blueprint("matches", __name__, url_prefix="/matches")
+PRIVATE_SEAT_KEYS = ("stderr",)  # the runner may keep a stderr tail in the replay: it is the owner's
+
+
+@bp.get("/")
+def recent():
+    game = request.args.get("game") or None
+    if game is not None and game not in game_titles():
+        abort(404)
+    before = request.args.get("before", type=int)
+    latest = recent_matches(session=db(), game=game, before=before, limit=50)
+    return render_template("matches/recent.html", matches=latest, game=game,
+                           names=seat_names(session=db(), match_ids=[m.id for m in latest]),
+                           older=latest[-1].id if len(latest) == 50 else None)
+
+
+def load_replay_for(match_id: int, viewer_owns: set[int]) -> dict[str, Any] | None:
+    """The stored replay, with other owners' private seat data removed; None when there is none."""
+    try:
+        replay = loads_replay(pages.replay_json(session=db(), match_id=match_id))
+    except NotFound:
+        return None
+    except ReplayError:
+        abort(500)
+    for seat in replay.get("seats", []):
+        if seat.get("seat") not in viewer_owns:
+            for key in PRIVATE_SEAT_KEYS:
+                seat.pop(key, None)
+    return replay
+
+
+def breakdown_table(results: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
+    """Columns and rows for the scoring breakdown: one row per seat, nested parts as 'k v' lists."""
+    columns: list[str] = []
+    for result in results:
+        for key in (result.get("breakdown") or {}):
+            if key not in columns and key not in ("seat", "total"):
+                columns.append(key)
+    rows = []
+    for result in results:
+        parts = result.get("breakdown") or {}
+        cells = []
+        for key in columns:
+            value = parts.get(key)
+            if isinstance(value, dict):
+                value = ", ".join(f"{k} {v}" for k, v in value.items() if v) or "—"
+            cells.append("—" if value in (None, "") else str(value))
+        rows.append(cells)
+    totals = [str((r.get("breakdown") or {}).get("total", r.get("score"))) for r in results]
+    return [*columns, "total"], [[*cells, total] for cells, total in zip(rows, totals, strict=True)]
+
+
+@bp.get("/<int:match_id>")
+def page(match_id: int):
+    try:
+        view = pages.match_detail(session=db(), match_id=match_id)
+    except NotFound:
+        abort(404)
+    viewer = user_id()
+    owned = {s.seat.seat for s in view.seats if viewer is not None and s.owner_id == viewer}
+    replay = load_replay_for(match_id, owned) if view.has_replay else None
+    logs = {}
+    for seat in sorted(owned):
+        try:
+            logs[seat] = pages.bot_log(session=db(), match_id=match_id, seat=seat, viewer_id=viewer)
+        except (Forbidden, NotFound):
+            continue
+    names = [s.bot_name for s in view.seats]
+    columns, rows = breakdown_table(replay.get("results", [])) if replay else ([], [])
+    return render_template(
+        "matches/page.html", view=view, match=view.match,
+        ordered=sorted(view.seats, key=lambda s: (s.seat.rank is None, s.seat.rank or 0, s.seat.seat)),
+        replay=replay, owned=owned, logs=logs,
+        sections=steps(replay, names) if replay else [], columns=columns, breakdown=rows,
+        replay_seats={s.get("seat"): s for s in (replay or {}).get("seats", [])},
+    )
+
+
+@bp.get("/<int:match_id>/replay.json")
+def replay_download(match_id: int):
+    """The replay as JSON (see ladder/replay.py), re-simulatable with `ladder replay verify`."""
+    try:
+        view = pages.match_detail(session=db(), match_id=match_id)
+    except NotFound:
+        abort(404)
+    viewer = user_id()
+    owned = {s.seat.seat for s in view.seats if viewer is not None and s.owner_id == viewer}
+    replay = load_replay_for(match_id, owned)
+    if replay is None:
+        abort(404)
+    return Response(dumps_replay(replay), mimetype="application/json", headers={
+        "Content-Disposition": f'attachment; filename="match-{match_id}.json"'})
+
+
+@bp.get("/<int:match_id>/seats/<int:seat>/log")
+def seat_log(match_id: int, seat: int):
+    """One seat's stderr as plain text: the bot's owner only (404 for everyone else)."""
+    try:
+        log = pages.bot_log(session=db(), match_id=match_id, seat=seat, viewer_id=user_id())
+    except (Forbidden, NotFound):
+        abort(404)
+    text = log.text if log is not None else ""
+    if log is not None and log.truncated:
+        text = "[earlier output truncated]\n" + text
+    return Response(text, mimetype="text/plain", headers={"X-Content-Type-Options": "nosniff"})

@@ -1,0 +1,183 @@
+"""What the pages need that the services do not offer (yet): small reads and the upload use case.
+
+`upload_bot` strings the services together for the form and the API alike: check the package
+(workers.packaging's pure checks: they read bytes, they never run them), create the bot when it is
+new, store the version, queue its validation game. Everything else here is a bounded read.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from dataclasses import dataclass
+from functools import cache
+from pathlib import PurePosixPath
+
+from sqlalchemy import func
+from sqlmodel import Session, select
+
+from ladder.config import Settings
+from ladder.games import available_games, get_game
+from ladder.models import Bot, BotVersion, Match, Rating, Seat, User, VersionStatus
+from ladder.services import bots as bot_service
+from ladder.services import matches as match_service
+from ladder.services.errors import Conflict, Forbidden, Invalid
+
+UPLOAD_SUFFIXES = (".py", ".zip")
+
+
+@cache
+def game_titles() -> dict[str, str]:
+    return {name: get_game(name).title for name in sorted(available_games())}
+
+
+def check_package(code: bytes, filename: str) -> None:
+    """Raise ValueError with the author-facing reason when the upload is not a bot package."""
+    from workers import packaging  # pure: inspects names and sizes; never imports the sandbox
+
+    checker = getattr(packaging, "check_bytes", None)
+    if checker is not None:
+        checker(code, filename)
+        return
+    if filename.endswith(".py"):
+        try:
+            code.decode("utf-8")
+        except UnicodeDecodeError:
+            raise packaging.PackagingError(f"{filename}: a .py bot must be UTF-8 text") from None
+        return
+    if not filename.endswith(".zip"):
+        raise packaging.PackagingError(f"{filename}: a bot is a .py file or a .zip with main.py at its root")
+    try:
+        with zipfile.ZipFile(io.BytesIO(code)) as zf:
+            members = packaging._check_zip(zf, filename)
+            packaging._entry({p.as_posix() for _, p in members}, filename)
+    except zipfile.BadZipFile:
+        raise packaging.PackagingError(f"{filename}: not a valid zip archive") from None
+
+
+@dataclass(frozen=True)
+class Upload:
+    bot: Bot
+    version: BotVersion
+    match: Match | None  # the validation game, when it could be queued
+    note: str | None = None  # why it was not
+
+
+def _clean_filename(raw: str | None) -> str:
+    name = PurePosixPath((raw or "").replace("\\", "/")).name.strip()
+    if not name.lower().endswith(UPLOAD_SUFFIXES):
+        raise Invalid(f"{name or 'the file'}: a bot is one .py file or a .zip with main.py at its root")
+    return name
+
+
+def upload_bot(
+    *, session: Session, settings: Settings, owner_id: int, name: str, game: str, code: bytes,
+    filename: str | None, description: str = "", bot_id: int | None = None,
+) -> Upload:
+    """A new version of the owner's bot `name` for `game` (the bot is created on its first upload).
+
+    A brand-new bot whose first upload is refused is not created: the refusal is raised as Invalid.
+    A further version that fails the package check is stored `rejected` with the reason, as the
+    bots service does, so the owner sees it in the bot's history.
+    """
+    if game not in game_titles():
+        raise Invalid(f"unknown game {game!r}: choose one of {', '.join(game_titles())}")
+    filename = _clean_filename(filename)
+    if not code:
+        raise Invalid("the upload is empty")
+    if len(code) > settings.max_upload_bytes:
+        raise Invalid(f"the upload is {len(code)} bytes; a bot may have at most {settings.max_upload_bytes}")
+    if bot_id is not None:
+        bot = bot_service.get_bot(session=session, bot_id=bot_id)
+        if bot.owner_id != owner_id:
+            raise Forbidden("only the bot's owner may upload versions")
+        if bot.game != game:
+            raise Invalid(f"{bot.name!r} plays {bot.game}; this upload was for {game}")
+    else:
+        bot = session.exec(select(Bot).where(Bot.owner_id == owner_id, Bot.game == game, Bot.name == name)).first()
+    if bot is None:
+        try:
+            check_package(code, filename)
+        except ValueError as exc:
+            raise Invalid(str(exc)) from None
+        bot = bot_service.create_bot(session=session, owner_id=owner_id,
+                                     data={"name": name, "game": game, "description": description or ""})
+    version = bot_service.add_version(
+        session=session, bot_id=bot.id, code=code, filename=filename, validator=check_package,
+        acting_user_id=owner_id, max_bytes=settings.max_upload_bytes, placement_games=settings.placement_games,
+    )
+    if version.status != VersionStatus.PENDING:
+        return Upload(bot, version, None, version.rejection_reason)
+    try:
+        match = match_service.queue_validation_match(
+            session=session, version_id=version.id, house_username=settings.house_username,
+            sandbox=settings.sandbox_mode)
+    except Conflict as exc:
+        return Upload(bot, version, None, str(exc))
+    session.refresh(version)
+    return Upload(bot, version, match)
+
+
+def recent_matches(*, session: Session, game: str | None = None, limit: int = 50, before: int | None = None) -> list[
+        Match]:
+    """The newest matches (of `game`), newest first; `before` pages by id (the primary key index)."""
+    query = select(Match).order_by(Match.id.desc()).limit(limit)
+    if game is not None:
+        query = query.where(Match.game == game)
+    if before is not None:
+        query = query.where(Match.id < before)
+    return list(session.exec(query))
+
+
+def seat_names(*, session: Session, match_ids: list[int]) -> dict[int, list[str]]:
+    """Per match, the bot names in seat order (for match lists)."""
+    if not match_ids:
+        return {}
+    out: dict[int, list[str]] = {}
+    rows = session.exec(
+        select(Seat.match_id, Bot.name).join(Bot, Bot.id == Seat.bot_id)
+        .where(Seat.match_id.in_(match_ids)).order_by(Seat.match_id, Seat.seat)
+    )
+    for match_id, name in rows:
+        out.setdefault(match_id, []).append(name)
+    return out
+
+
+@dataclass(frozen=True)
+class OwnedBot:
+    bot: Bot
+    rating: Rating | None
+    active: BotVersion | None
+    versions: int
+
+
+def user_bots(*, session: Session, user_id: int) -> list[OwnedBot]:
+    bots = bot_service.list_bots(session=session, owner_id=user_id)
+    ids = [b.id for b in bots]
+    ratings = {r.bot_id: r for r in session.exec(select(Rating).where(Rating.bot_id.in_(ids)))} if ids else {}
+    counts = dict(session.exec(
+        select(BotVersion.bot_id, func.count()).where(BotVersion.bot_id.in_(ids)).group_by(BotVersion.bot_id)
+    ).all()) if ids else {}
+    return [OwnedBot(b, ratings.get(b.id), bot_service.active_version(session=session, bot_id=b.id),
+                     counts.get(b.id, 0)) for b in bots]
+
+
+def challenge_candidates(*, session: Session, bot: Bot, limit: int = 200) -> list[tuple[int, str, str, int]]:
+    """(active version id, bot name, owner name, rating) for the game's other active bots, best first."""
+    query = (
+        select(BotVersion.id, Bot.name, User.username, Rating.rating)
+        .join(Bot, Bot.id == BotVersion.bot_id).join(User, User.id == Bot.owner_id)
+        .outerjoin(Rating, Rating.bot_id == Bot.id)
+        .where(BotVersion.status == VersionStatus.ACTIVE, Bot.game == bot.game, Bot.retired == False,  # noqa: E712
+               Bot.id != bot.id)
+        .order_by(Rating.rating.desc(), Bot.id).limit(limit)
+    )
+    return [(vid, name, owner, rating or 0) for vid, name, owner, rating in session.exec(query)]
+
+
+def user_by_name(*, session: Session, username: str) -> User | None:
+    return session.exec(select(User).where(User.username == username.strip().lower())).first()
+
+
+def version_of(*, session: Session, version_id: int) -> BotVersion | None:
+    return session.get(BotVersion, version_id)

@@ -1,0 +1,120 @@
+"""The upload form: a good bot is stored and its validation game queued; every broken upload is
+refused with a message that says what to fix; the validation result and logs reach the owner."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from markupsafe import escape
+from sqlmodel import select
+
+from web.conftest import GOOD_BOT, make_zip
+from ladder.models import Bot, BotVersion, Match, MatchKind, VersionStatus
+
+
+def _versions(sessions, owner_bot_name: str) -> list[BotVersion]:
+    with sessions() as session:
+        bot = session.exec(select(Bot).where(Bot.name == owner_bot_name)).first()
+        if bot is None:
+            return []
+        return list(session.exec(select(BotVersion).where(BotVersion.bot_id == bot.id)))
+
+
+def test_upload_stores_the_version_and_queues_its_validation_game(site, sessions, dispatched):
+    site.signup("alice")
+    response = site.upload(GOOD_BOT, "careful.py", name="carefulbot", description="stops early")
+    assert response.status_code == 302
+    page = site.client.get(response.headers["Location"])
+    html = page.get_data(as_text=True)
+    assert "validation game" in html and "is queued" in html
+    [version] = _versions(sessions, "carefulbot")
+    assert version.status == VersionStatus.VALIDATING
+    with sessions() as session:
+        match = session.get(Match, version.validation_match_id)
+    assert match.kind == MatchKind.VALIDATION and not match.ranked
+    assert dispatched == [match.id]  # handed to the workers after the commit
+
+
+def test_a_zip_with_main_py_at_the_root_is_accepted(site, sessions):
+    site.signup("alice")
+    response = site.upload(make_zip({"main.py": GOOD_BOT, "lib/helpers.py": b"X = 1\n"}), "bot.zip", name="zipped")
+    assert response.status_code == 302
+    [version] = _versions(sessions, "zipped")
+    assert version.filename == "bot.zip" and version.status == VersionStatus.VALIDATING
+
+
+BROKEN = {
+    "too big": (b"#" * (64 * 1024 + 1), "main.py", "treasure", "a bot may have at most 65536"),
+    "not a zip": (b"this is not a zip archive", "bot.zip", "treasure", "not a valid zip archive"),
+    "symlink": (make_zip({"main.py": GOOD_BOT}, links={"secrets": "/etc/shadow"}), "bot.zip", "treasure",
+                "is a symbolic link"),
+    "dotdot path": (make_zip({"main.py": GOOD_BOT, "../escape.py": b"x"}), "bot.zip", "treasure",
+                    "climbs out of the bot's directory"),
+    "no main.py": (make_zip({"bot/main.py": GOOD_BOT}), "bot.zip", "treasure", "no main.py"),
+    "wrong game": (GOOD_BOT, "main.py", "chess", "unknown game"),
+    "wrong file type": (b"MZ\x90\x00", "bot.exe", "treasure", "a bot is one .py file or a .zip"),
+    "empty": (b"", "main.py", "treasure", "the upload is empty"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BROKEN))
+def test_broken_uploads_are_refused_with_a_clear_reason(site, sessions, dispatched, case):
+    code, filename, game, reason = BROKEN[case]
+    site.signup("alice")
+    response = site.upload(code, filename, name="broken", game=game)
+    assert response.status_code == 400
+    assert str(escape(reason)) in response.get_data(as_text=True)  # the page shows it, escaped
+    assert _versions(sessions, "broken") == []  # a refused first upload creates no bot
+    assert dispatched == []
+
+
+def test_a_broken_new_version_is_kept_as_rejected_with_its_reason(site, sessions):
+    site.signup("alice")
+    bot_url = site.upload(GOOD_BOT, name="evolving").headers["Location"]
+    bad = make_zip({"README": b"no entry point"})
+    response = site.post(f"{bot_url}/versions", {"file": (io.BytesIO(bad), "v2.zip")},
+                         page=bot_url, content_type="multipart/form-data", follow_redirects=True)
+    html = response.get_data(as_text=True)
+    assert "Version 2 was refused" in html and "no main.py" in html
+    statuses = sorted((v.number, v.status) for v in _versions(sessions, "evolving"))
+    assert statuses == [(1, "validating"), (2, "rejected")]
+
+
+def test_uploading_for_another_game_to_an_existing_bot_is_refused(site, client):
+    site.signup("alice")
+    bot_url = site.upload(GOOD_BOT, name="onegame", game="treasure").headers["Location"]
+    bot_id = int(bot_url.rsplit("/", 1)[1])
+    token = site.client.post("/users/me/token", data={"csrf_token": site.token("/users/alice")})
+    api_token = re.search(r'id="api-token">([^<]+)<', token.get_data(as_text=True)).group(1)
+    response = client.post(f"/api/v1/bots/{bot_id}/versions", headers={"Authorization": f"Bearer {api_token}"},
+                           data={"file": (io.BytesIO(GOOD_BOT), "main.py"), "game": "drachengold"},
+                           content_type="multipart/form-data")
+    assert response.status_code == 400
+    assert "plays treasure; this upload was for drachengold" in response.get_json()["error"]
+
+
+def test_the_owner_sees_the_validation_result_and_logs(site, other_site, sessions, play):
+    site.signup("alice")
+    bot_url = site.upload(GOOD_BOT, name="crashy").headers["Location"]
+    [version] = _versions(sessions, "crashy")
+    play(version.validation_match_id, crash=(0,))
+    html = site.text(bot_url)
+    assert "rejected" in html and "ZeroDivisionError" in html  # the refusal reason, for the owner
+    match_html = site.text(f"/matches/{version.validation_match_id}")
+    assert "seat 0 says hello &lt;b&gt;from stderr&lt;/b&gt;" in match_html  # own log, escaped
+    assert "seat 1 says hello" not in match_html  # the starter bot's log is the house's
+    other_site.signup("bob")
+    assert "ZeroDivisionError" not in other_site.text(bot_url).split("<h2>Versions</h2>")[1]
+    assert "says hello" not in other_site.text(f"/matches/{version.validation_match_id}")
+
+
+def test_a_clean_validation_game_puts_the_bot_on_the_leaderboard(site, sessions, play):
+    site.signup("alice")
+    site.upload(GOOD_BOT, name="solid")
+    [version] = _versions(sessions, "solid")
+    play(version.validation_match_id)
+    [version] = _versions(sessions, "solid")
+    assert version.status == VersionStatus.ACTIVE
+    assert "solid" in site.text("/leaderboard/treasure")
