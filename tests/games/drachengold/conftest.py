@@ -126,7 +126,7 @@ class Kit:
         st.phase, st.end_reason, st.events = "turn", None, []
         self.check_tokens(st)
         st._flow = st._play()
-        st._request = next(st._flow)
+        st._request = next(st._flow, None)  # None: the arranged position ends the game at once
         return st
 
     # ---- reading positions ------------------------------------------------------------
