@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from ladder.models import BotCreate, UserCreate
-from ladder.services import bots, matches, results, users
+from ladder.models import BotCreate, User
+from ladder.services import bots, matches, results
 from ladder.services.results import MatchOutcome, SeatOutcome
 
 
@@ -18,10 +18,13 @@ class World:
         self.session = session
         self._n = 0
 
-    def user(self, name: str | None = None):
+    def user(self, name: str | None = None, *, admin: bool = False):
+        """A user row; no password hashing here (test_users covers sign-up), so tests stay fast."""
         self._n += 1
-        return users.sign_up(session=self.session, data=UserCreate(username=name or f"user{self._n}",
-                                                                   password="correct horse"))
+        user = User(username=name or f"user{self._n}", password_hash="!", is_admin=admin)
+        self.session.add(user)
+        self.session.commit()
+        return user
 
     def bot(self, owner=None, game: str = "treasure", name: str | None = None, placement: int = 0):
         """A bot whose first version is active (validation skipped), owing `placement` games."""
@@ -34,6 +37,12 @@ class World:
         bots.activate_version(session=self.session, version_id=version.id)
         return bot, version
 
+    @staticmethod
+    def random_ranks(rng: random.Random, n: int) -> list[int]:
+        """Competition ranks ("1224") from random scores, ties included."""
+        scores = [rng.randint(0, 3) for _ in range(n)]
+        return [1 + sum(1 for o in scores if o > s) for s in scores]
+
     def play(self, version_ids, ranks, *, forfeited=None, worker="w1", ranked=True, kind="ladder", logs=None):
         """Queue, claim and record a match with the given ranks; returns the match."""
         match = matches.queue_match(session=self.session, game="treasure", seats=version_ids, ranked=ranked, kind=kind)
@@ -45,12 +54,6 @@ class World:
             for i, (r, f) in enumerate(zip(ranks, forfeited, strict=True))
         ])
         return results.record_result(session=self.session, match_id=match.id, outcome=outcome, worker_id=worker)
-
-
-def random_ranks(rng: random.Random, n: int) -> list[int]:
-    """Competition ranks ("1224") from random scores, ties included."""
-    scores = [rng.randint(0, 3) for _ in range(n)]
-    return [1 + sum(1 for o in scores if o > s) for s in scores]
 
 
 @pytest.fixture

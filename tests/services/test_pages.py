@@ -1,0 +1,93 @@
+"""Page data: leaderboard, bot page, match page, replays and owner-only logs."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import inspect
+from sqlmodel import select
+
+from ladder.models import Rating, RatingChange
+from ladder.ratings import INITIAL_RATING
+from ladder.services import bots, pages
+from ladder.services.errors import Forbidden, Invalid, NotFound
+
+
+def test_leaderboard_orders_pages_and_describes_each_bot(world, session):
+    bots.seed_house_bots(session=session, games=["treasure"])
+    entries = [world.bot() for _ in range(5)]
+    versions = [v.id for _, v in entries]
+    world.play(versions, [1, 2, 3, 4, 5])
+    world.play(versions[:2], [1, 2])
+    retired, _ = entries[4]
+    bots.retire_bot(session=session, bot_id=retired.id)
+
+    first = pages.leaderboard(session=session, game="treasure", page=1, per_page=3)
+    second = pages.leaderboard(session=session, game="treasure", page=2, per_page=3)
+    rows = first.rows + second.rows
+    assert first.total == second.total == 6 and first.pages == 2  # 4 live bots + 2 starter bots
+    assert [r.rank for r in rows] == [1, 2, 3, 4, 5, 6]
+    assert [r.rating for r in rows] == sorted((r.rating for r in rows), reverse=True)
+    assert retired.id not in {r.bot_id for r in rows}
+    top = rows[0]
+    assert (top.bot_id, top.games, top.wins, top.win_rate, top.provisional) == (entries[0][0].id, 2, 2, 1.0, True)
+    assert top.owner_name.startswith("user") and not top.house and top.last_played_at is not None
+    house = [r for r in rows if r.house]
+    assert {r.bot_name for r in house} == {"careful", "random"}
+    assert all(r.rating == INITIAL_RATING and r.games == 0 and r.win_rate is None for r in house)
+    assert pages.leaderboard(session=session, game="drachengold").rows == []
+    with pytest.raises(Invalid):
+        pages.leaderboard(session=session, game="treasure", per_page=10_000)
+
+
+def test_bot_page_shows_versions_history_recent_matches_and_head_to_head(world, session):
+    alice = world.user()
+    bot, v1 = world.bot(owner=alice, name="smaug")
+    (other, o1), (_, t1) = world.bot(name="glaurung"), world.bot(name="fafnir")
+    bots.add_version(session=session, bot_id=bot.id, code=b"v2", filename="b.py")
+    played = [world.play([v1.id, o1.id], [1, 2]), world.play([o1.id, v1.id], [1, 2]),
+              world.play([v1.id, o1.id, t1.id], [1, 1, 3])]
+
+    session.expunge_all()  # a fresh request: nothing cached in the session
+    page = pages.bot_page(session=session, bot_id=bot.id, history=2, recent=2)
+    assert (page.bot.name, page.owner.id) == ("smaug", alice.id)
+    assert [v.number for v in page.versions] == [2, 1]
+    assert all("code" not in inspect(v).dict for v in page.versions)  # the code is not loaded
+    assert [p.match_id for p in page.history] == [played[1].id, played[2].id]  # the last two, oldest first
+    assert page.history[-1].after == page.rating.rating == session.get(Rating, bot.id).rating
+    assert [r.match.id for r in page.recent] == [played[2].id, played[1].id]
+    assert [(r.seat.rank, r.seats) for r in page.recent] == [(1, 3), (2, 2)]
+    h2h = {row.opponent_name: row for row in page.head_to_head}
+    glaurung = h2h["glaurung"]
+    assert (glaurung.meetings, glaurung.wins, glaurung.losses, glaurung.ties) == (3, 1, 1, 1)
+    assert (h2h["fafnir"].meetings, h2h["fafnir"].wins) == (1, 1)
+    assert [row.opponent_name for row in page.head_to_head] == ["glaurung", "fafnir"]  # most met first
+    mirror = {row.opponent_id: row for row in pages.bot_page(session=session, bot_id=other.id).head_to_head}
+    assert (mirror[bot.id].wins, mirror[bot.id].losses) == (1, 1)
+    with pytest.raises(NotFound):
+        pages.bot_page(session=session, bot_id=999_999)
+
+
+def test_match_detail_and_replay(world, session):
+    (_, a), (_, b) = world.bot(), world.bot()
+    match = world.play([a.id, b.id], [2, 1])
+    view = pages.match_detail(session=session, match_id=match.id)
+    assert view.match.status == "finished" and not view.has_replay
+    assert [(s.seat.seat, s.seat.rank, s.version_number) for s in view.seats] == [(0, 2, 1), (1, 1, 1)]
+    query = select(RatingChange.seat, RatingChange.delta).where(RatingChange.match_id == match.id)
+    deltas = dict(session.exec(query).all())
+    assert [s.rating_delta for s in view.seats] == [deltas[0], deltas[1]] and deltas[0] < 0 < deltas[1]
+    with pytest.raises(NotFound, match="no replay"):
+        pages.replay_json(session=session, match_id=match.id)
+
+
+def test_logs_are_for_the_owner_and_admins_only(world, session):
+    alice, admin, mallory = world.user(), world.user(admin=True), world.user()
+    (_, a), (_, b) = world.bot(owner=alice), world.bot()
+    match = world.play([a.id, b.id], [1, 2], logs=["alice's stderr", None])
+    assert pages.bot_log(session=session, match_id=match.id, seat=0, viewer_id=alice.id).text == "alice's stderr"
+    assert pages.bot_log(session=session, match_id=match.id, seat=0, viewer_id=admin.id).text == "alice's stderr"
+    for viewer in (mallory.id, None):
+        with pytest.raises(Forbidden):
+            pages.bot_log(session=session, match_id=match.id, seat=0, viewer_id=viewer)
+    with pytest.raises(NotFound):
+        pages.bot_log(session=session, match_id=match.id, seat=5, viewer_id=alice.id)
