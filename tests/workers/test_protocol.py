@@ -89,7 +89,7 @@ def test_a_line_that_is_not_ready_is_a_startup_fault():
 
 def test_every_fault_code_maps_to_a_result_status():
     assert set(protocol.STATUS.values()) <= set(protocol.RESULT_STATUSES)
-    assert protocol.STRIKE_CODES | protocol.TAKEOVER_CODES == set(protocol.STATUS)
+    assert set(protocol.STATUS) == protocol.STRIKE_CODES | protocol.TAKEOVER_CODES
     assert {Fault(c, "").strike for c in ("bad_json", "wrong_id", "illegal")} == {True}
     assert not Fault("timeout", "").strike and Fault("timeout", "").status == "timeout"
 
