@@ -92,6 +92,34 @@ def refuses(st, decision, match=None):
     assert st.pending() == pending and len(st.events) == events
 
 
+DOCUMENTED_DEFAULTS = {  # docs/protocol.md, "Decisions"
+    "magic": {"card": None},
+    "attack": {"adventurer": "k4", "dragon": "D9"},
+    "propose": {},
+    "vote": {"accept": []},
+    "theft_victim": {"victim": 1},
+    "choose": {"share": 0},
+    "market_offer": {"offers": []},
+    "market_answer": {"accept": []},
+}
+
+
+@pytest.mark.parametrize("kind", sorted(DOCUMENTED_DEFAULTS))
+def test_each_default_is_the_documented_one(dg, kind):
+    assert reach(dg, kind).default_decision() == DOCUMENTED_DEFAULTS[kind]
+
+
+def test_the_theft_pick_default_is_the_first_token_of_the_victims_hoard(dg):
+    st = reach(dg, "theft_pick")
+    assert st.default_decision() == {"token": st.observation(0)["request"]["hoard"][0]["id"]}
+
+
+def test_the_division_default_deals_the_tokens_round_robin_in_id_order(dg):
+    st = reach(dg, "divide")
+    ids = sorted((t["id"] for t in st.strategic["tokens"]), key=lambda t: int(t[1:]))
+    assert st.default_decision() == {"shares": [ids[0::3], ids[1::3], ids[2::3]]}
+
+
 NOT_OBJECTS = [None, [], "attack", 3, 1.5, True, [{"adventurer": "k4", "dragon": "D9"}]]
 
 
