@@ -1,0 +1,218 @@
+"""Helpers for the tests of the ladder service's processes (workers, `ladder up`, the bench).
+
+Redis: each test takes a Redis database of its own (1..14 on LADDER_TEST_REDIS, default
+redis://127.0.0.1:6379/0) by a lock key, so parallel test processes never consume each other's
+messages. PostgreSQL: the root conftest's `postgres_database`, wiped per test. Unreachable services
+skip, except with LADDER_REQUIRE_SERVICES=1, where they fail with the reason.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, func, text
+from sqlmodel import Session, select
+
+from ladder.models import Bot, BotCreate, BotVersion, Match, RatingChange, User
+from ladder.services import bots as bot_services
+
+REDIS_BASE = os.environ.get("LADDER_TEST_REDIS", "redis://127.0.0.1:6379/0")
+REQUIRE_SERVICES = os.environ.get("LADDER_REQUIRE_SERVICES") == "1"
+LADDER = [sys.executable, "-m", "ladder.cli"]
+
+# A Treasure bot that plays like the random starter bot, slowly: a match lasts seconds, so a test
+# can kill its worker in the middle of it.
+SLOW_BOT = b'''"""Random Treasure play, DELAY seconds per decision."""
+import time
+
+from bots.sdk import Bot, run
+
+DELAY = 0.08
+
+
+class SlowBot(Bot):
+    def flip(self, observation):
+        time.sleep(DELAY)
+        request = observation["request"]
+        if request["can_stop"] and self.rng.random() < 0.3:
+            return {"stop": True}
+        return {"square": self.rng.choice(request["squares"])}
+
+    def move_spider(self, observation):
+        time.sleep(DELAY)
+        return {"square": self.rng.choice([*observation["request"]["squares"], None])}
+
+
+if __name__ == "__main__":
+    run(SlowBot)
+'''
+
+
+def unavailable(reason: str) -> None:
+    if REQUIRE_SERVICES:
+        pytest.fail(f"{reason} (LADDER_REQUIRE_SERVICES=1: the service is required)")
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def redis_url():
+    """A Redis database (by URL) that only this test uses, empty at the start and at the end."""
+    import redis
+
+    admin = redis.Redis.from_url(REDIS_BASE, socket_timeout=3)
+    try:
+        admin.ping()
+    except redis.RedisError as exc:
+        unavailable(f"Redis unreachable at {REDIS_BASE}: {exc}")
+    token = uuid.uuid4().hex
+    for number in range(1, 15):
+        if admin.set(f"ladder-test-db-lock:{number}", token, nx=True, ex=3600):
+            break
+    else:
+        pytest.fail("no free Redis database (1..14) for this test")
+    url = REDIS_BASE.rsplit("/", 1)[0] + f"/{number}"
+    redis.Redis.from_url(url).flushdb()
+    try:
+        yield url
+    finally:
+        redis.Redis.from_url(url).flushdb()
+        if admin.get(f"ladder-test-db-lock:{number}") == token.encode():
+            admin.delete(f"ladder-test-db-lock:{number}")
+
+
+@pytest.fixture
+def pg_url(request) -> str:
+    """An empty PostgreSQL database (the root conftest's, wiped) for processes started by the test."""
+    url = request.getfixturevalue("postgres_database")
+    if url.startswith("unreachable: "):
+        unavailable(f"PostgreSQL {url}")
+    wipe = create_engine(url)
+    with wipe.begin() as conn:
+        conn.execute(text("DROP SCHEMA public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
+    wipe.dispose()
+    return url
+
+
+def add_user_bot(session: Session, *, username: str, code: bytes, filename: str = "main.py",
+                 game: str = "treasure", name: str = "slow", active: bool = True) -> BotVersion:
+    """A user's bot with one version, active (validation skipped) or left pending."""
+    user = User(username=username, password_hash="!")
+    session.add(user)
+    session.commit()
+    bot = bot_services.create_bot(session=session, owner_id=user.id, data=BotCreate(name=name, game=game))
+    version = bot_services.add_version(session=session, bot_id=bot.id, code=code, filename=filename,
+                                       placement_games=0)
+    if active:
+        bot_services.activate_version(session=session, version_id=version.id)
+    return version
+
+
+def house_versions(session: Session, game: str) -> list[int]:
+    """The active versions of the game's starter bots, by bot name."""
+    rows = session.exec(
+        select(BotVersion.id).join(Bot, Bot.id == BotVersion.bot_id)
+        .where(Bot.game == game, Bot.builtin.is_not(None), BotVersion.status == "active").order_by(Bot.name)
+    ).all()
+    return list(rows)
+
+
+def service_env(*, database_url: str | None, redis_url: str | None, instance: Path, sandbox: str,
+                **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env.update(LADDER_ENV="test", LADDER_INSTANCE_DIR=str(instance), LADDER_SANDBOX_MODE=sandbox,
+               PYTHONUNBUFFERED="1")
+    if database_url:
+        env["DATABASE_URL"] = database_url
+    if redis_url:
+        env["REDIS_URL"] = redis_url
+    env.update(extra)
+    return env
+
+
+def start(argv: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
+    """A `ladder` subcommand in its own process group (so the test can kill all of it), output to `log`."""
+    with open(log, "ab") as out:
+        return subprocess.Popen([*LADDER, *argv], env=env, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+
+
+def kill_group(proc: subprocess.Popen, sig: int = signal.SIGKILL) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, sig)
+    proc.wait(timeout=30)
+
+
+def stop(proc: subprocess.Popen, timeout: float = 30) -> int:
+    """SIGTERM (a warm shutdown), then SIGKILL the group if it lingers; the exit status."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=timeout)
+    kill_group(proc)
+    return proc.returncode
+
+
+def wait_until(predicate: Callable[[], object], timeout: float, what: str, logs: list[Path] = (),
+               interval: float = 0.1):
+    """Poll `predicate` until it returns something truthy; fail naming `what` and showing the logs."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            tails = "\n".join(f"--- {p.name}\n{p.read_text(errors='replace')[-4000:]}" for p in logs if p.exists())
+            pytest.fail(f"timed out after {timeout:.0f} s waiting for {what}\n{tails}")
+        time.sleep(interval)
+
+
+def rating_changes_per_match(session: Session) -> dict[int, int]:
+    session.rollback()  # a fresh snapshot, and no lock kept on SQLite afterwards
+    rows = session.exec(select(RatingChange.match_id, func.count()).group_by(RatingChange.match_id)).all()
+    session.rollback()
+    return dict(rows)
+
+
+def match_row(session: Session, match_id: int) -> Match:
+    session.rollback()
+    row = session.exec(select(Match).where(Match.id == match_id).execution_options(populate_existing=True)).one()
+    session.rollback()
+    return row
+
+
+def descendants(pid: int) -> set[int]:
+    """Every live process below `pid` (from /proc), to check that none survives a shutdown."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry.name))
+    found, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"

@@ -1,0 +1,223 @@
+"""The workers' jobs and tasks on SQLite and PostgreSQL, in-process: claiming, recording once,
+failing unrated, refusing a swept claim, splitting logs from replays, scheduling, sweeping, and the
+tasks themselves through Celery in eager mode with the real sandboxed runner."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import random
+import zipfile
+from datetime import timedelta
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from service_support import SLOW_BOT, add_user_bot, house_versions, match_row, rating_changes_per_match
+from sqlalchemy import update
+from sqlmodel import select
+
+from ladder.config import Settings
+from ladder.models import BotLog, BotVersion, Match, Rating, Replay, utcnow
+from ladder.replay import loads_replay, verify_replay
+from ladder.services.bots import seed_house_bots
+from ladder.services.matches import claim_match, queue_match, requeue_stale
+from ladder.services.ratings import recompute_ratings
+from workers import celery_app, tasks
+from workers.jobs import play_match
+from workers.scheduler import schedule, sweep
+
+
+@pytest.fixture
+def settings(tmp_path, db_url) -> Settings:
+    return Settings(env="test", instance_dir=tmp_path, database_url=None if db_url.startswith("sqlite") else db_url,
+                    sandbox_mode="strict", match_stale_after=60, queue_target=4, tables_per_tick=2)
+
+
+@pytest.fixture
+def house(session, settings):
+    seed_house_bots(session=session, username=settings.house_username)
+    return {game: house_versions(session, game) for game in ("treasure", "drachengold")}
+
+
+def fake_replay(n: int, ranks: list[int], stderr: list[str] | None = None) -> dict:
+    return {
+        "seats": [{"seat": i, "bot": f"b{i}", "status": "ok", "reason": None, "forfeit": False,
+                   "stderr": (stderr or [""] * n)[i]} for i in range(n)],
+        "results": [{"seat": i, "bot": f"b{i}", "rank": ranks[i], "score": 10 - ranks[i]} for i in range(n)],
+    }
+
+
+class FakeRunner:
+    def __init__(self, ranks=(1, 2), stderr=None, during=None, error=None):
+        self.calls, self.ranks, self.stderr, self.during, self.error = [], list(ranks), stderr, during, error
+
+    def __call__(self, specs, **kwargs):
+        self.calls.append((specs, kwargs))
+        if self.during is not None:
+            self.during()
+        if self.error is not None:
+            raise self.error
+        return SimpleNamespace(replay=fake_replay(len(specs), self.ranks, self.stderr))
+
+
+def test_a_match_is_played_and_rated_once_however_often_it_is_sent(session, sessions, settings, house):
+    match = queue_match(session=session, game="treasure", seats=house["treasure"])
+    runner = FakeRunner(ranks=[2, 1])
+    first = play_match(match.id, sessions=sessions, settings=settings, worker_id="w1", runner=runner)
+    again = play_match(match.id, sessions=sessions, settings=settings, worker_id="w2", runner=runner)
+    assert (first.status, again.status) == ("finished", "skipped")
+    assert len(runner.calls) == 1
+    specs, kwargs = runner.calls[0]
+    assert len(specs) == 2 and kwargs["seed"] == match.seed and kwargs["sandbox"] == "strict"
+    assert kwargs["ranked"] is True and kwargs["require_strict"] is False  # a test env is a development env
+    assert rating_changes_per_match(session) == {match.id: 2}
+    row = match_row(session, match.id)
+    assert (row.status, row.attempts, row.claimed_by) == ("finished", 1, "w1")
+    assert recompute_ratings(session=session) == []
+
+
+def test_the_runner_gets_each_seats_stored_code(session, sessions, settings, house):
+    version = add_user_bot(session, username="alice", code=SLOW_BOT)
+    match = queue_match(session=session, game="treasure", seats=[version.id, house["treasure"][0]])
+    seen = []
+
+    def runner(specs, **kwargs):
+        seen.extend(Path(path).read_bytes() for path in specs)
+        seen.append(kwargs["names"])
+        return SimpleNamespace(replay=fake_replay(2, [1, 2]))
+
+    assert play_match(match.id, sessions=sessions, settings=settings, worker_id="w", runner=runner).status == "finished"
+    house_code = session.get(BotVersion, house["treasure"][0]).code
+    assert seen[:2] == [SLOW_BOT, house_code]
+    assert seen[2][0] == "alice/slow v1"
+
+
+def test_a_runner_failure_fails_the_match_unrated(session, sessions, settings, house):
+    match = queue_match(session=session, game="treasure", seats=house["treasure"])
+    runner = FakeRunner(error=RuntimeError("sandbox mode 'strict' is unavailable here"))
+    result = play_match(match.id, sessions=sessions, settings=settings, worker_id="w1", runner=runner)
+    assert result.status == "failed" and "unavailable" in result.detail
+    row = match_row(session, match.id)
+    assert row.status == "failed" and "RuntimeError" in row.failure_reason
+    assert rating_changes_per_match(session) == {}
+
+
+def test_a_result_after_the_sweeper_took_the_match_back_is_refused(session, sessions, settings, house):
+    match = queue_match(session=session, game="treasure", seats=house["treasure"])
+
+    def sweeper_decides_the_worker_died():
+        with sessions() as other:
+            swept = requeue_stale(session=other, stale_after=0, now=utcnow() + timedelta(seconds=1))
+            assert swept.requeued == [match.id]
+
+    slow = FakeRunner(during=sweeper_decides_the_worker_died)
+    assert play_match(match.id, sessions=sessions, settings=settings, worker_id="w1", runner=slow).status == "refused"
+    assert rating_changes_per_match(session) == {}
+    assert match_row(session, match.id).status == "queued"
+    assert play_match(match.id, sessions=sessions, settings=settings, worker_id="w2", runner=FakeRunner()).status \
+        == "finished"
+    assert rating_changes_per_match(session) == {match.id: 2}
+    assert match_row(session, match.id).attempts == 2
+
+
+def test_bot_logs_are_kept_for_their_owner_and_out_of_the_public_replay(session, sessions, settings, house):
+    match = queue_match(session=session, game="treasure", seats=house["treasure"])
+    runner = FakeRunner(stderr=["thinking hard\n", ""])
+    play_match(match.id, sessions=sessions, settings=settings, worker_id="w", runner=runner)
+    logs = session.exec(select(BotLog).where(BotLog.match_id == match.id)).all()
+    assert [(log.seat, log.text) for log in logs] == [(0, "thinking hard\n")]
+    stored = json.loads(gzip.decompress(session.get(Replay, match.id).data))
+    assert all("stderr" not in seat for seat in stored["seats"])
+
+
+def _zip(files: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as zf:
+        for name, data in files.items():
+            zf.writestr(name, data)
+    return buffer.getvalue()
+
+
+def test_a_tick_queues_validation_games_and_ladder_tables(session, sessions, settings, house):
+    good = add_user_bot(session, username="alice", code=SLOW_BOT, active=False)
+    bad = add_user_bot(session, username="bob", code=_zip({"helper.py": b"x = 1\n"}), filename="bot.zip",
+                       active=False)
+    queued = schedule(sessions, settings, random.Random(1))
+    session.rollback()
+    session.expire_all()
+    assert session.get(BotVersion, bad.id).status == "rejected"
+    assert "main.py" in session.get(BotVersion, bad.id).rejection_reason
+    validating = session.get(BotVersion, good.id)
+    assert validating.status == "validating" and queued.priority == [validating.validation_match_id]
+    ladder = [session.get(Match, i) for i in queued.ladder]
+    # the treasure starter bots sit at the validation game, so only drachengold gets a table
+    assert [m.game for m in ladder] == ["drachengold"]
+    assert all(m.kind == "ladder" and m.status == "queued" and m.sandbox == "strict" for m in ladder)
+    assert schedule(sessions, settings, random.Random(2)).ladder == []  # every bot is booked already
+
+
+def test_the_sweeper_requeues_dead_workers_matches_and_resends_lost_messages(session, sessions, settings, house):
+    stale = queue_match(session=session, game="treasure", seats=house["treasure"])
+    claim_match(session=session, match_id=stale.id, worker_id="dead", now=utcnow() - timedelta(seconds=120))
+    lost = queue_match(session=session, game="drachengold", seats=house["drachengold"])
+    session.exec(update(Match).where(Match.id == lost.id).values(created_at=utcnow() - timedelta(seconds=120)))
+    session.commit()
+    busy_broker, failed = sweep(sessions, settings, broker_idle=False)
+    assert (busy_broker.ladder, failed) == ([stale.id], [])
+    assert match_row(session, stale.id).status == "queued"
+    idle_broker, _ = sweep(sessions, settings, broker_idle=True)
+    assert idle_broker.ladder == [lost.id]  # the requeued one was sent by the first sweep already
+
+
+def test_celery_is_configured_for_long_tasks_that_must_not_be_lost(tmp_path):
+    redis = celery_app.celery_config(Settings(env="test", redis_url="redis://h:6379/0", match_stale_after=900))
+    soft, hard = redis["task_soft_time_limit"], redis["task_time_limit"]
+    assert soft < hard < 900 < redis["broker_transport_options"]["visibility_timeout"]
+    assert redis["task_acks_late"] and redis["worker_prefetch_multiplier"] == 1
+    assert redis["accept_content"] == ["json"] and redis["task_serializer"] == "json"
+    assert redis["broker_url"] == "redis://h:6379/0"
+    embedded = celery_app.celery_config(Settings(env="test", instance_dir=tmp_path, match_stale_after=5))
+    assert embedded["broker_url"] == f"sqla+sqlite:///{tmp_path.resolve() / 'broker.sqlite3'}"
+    assert 0 < embedded["task_soft_time_limit"] < embedded["task_time_limit"] < 5
+    beat = {entry["task"] for entry in embedded["beat_schedule"].values()}
+    assert beat == {"workers.tasks.schedule_matches", "workers.tasks.sweep_stale"}
+
+
+@pytest.fixture
+def eager(settings):
+    """The real Celery app, run in-process: apply_async executes the task at once."""
+    saved = (celery_app.app.ladder_settings, dict(celery_app.app.conf))
+    celery_app.configure(settings)
+    celery_app.app.conf.update(task_always_eager=True, task_eager_propagates=True)
+    tasks._db.clear()
+    yield celery_app.app
+    tasks._db.clear()
+    celery_app.app.ladder_settings = saved[0]
+    celery_app.app.conf.update(saved[1])
+
+
+def test_tasks_play_real_sandboxed_matches_end_to_end(session, settings, house, eager, strict_sandbox):
+    version = add_user_bot(session, username="alice", code=SLOW_BOT.replace(b"DELAY = 0.08", b"DELAY = 0"),
+                           active=False)
+    match_id = tasks.validate_version.delay(version.id).get()
+    assert match_id is not None
+    session.rollback()  # a fresh snapshot
+    session.expire_all()
+    assert session.get(BotVersion, version.id).status == "active"  # its validation game was played cleanly
+    session.rollback()
+    sent = tasks.schedule_matches.delay().get()  # eager: the dispatched matches are played inline
+    assert sent["ladder"] >= 2
+    session.rollback()
+    finished = session.exec(select(Match).where(Match.status == "finished")).all()
+    assert len(finished) == 1 + sent["ladder"]
+    for match in finished:
+        replay = loads_replay(gzip.decompress(session.get(Replay, match.id).data))
+        assert replay["seats"][0]["sandbox"] == "strict"
+        assert verify_replay(replay).ok
+    rated = rating_changes_per_match(session)
+    assert set(rated) == {m.id for m in finished if m.ranked}
+    assert sum(r.games for r in session.exec(select(Rating))) == sum(rated.values())
+    assert recompute_ratings(session=session) == []
+    assert tasks.run_match.delay(finished[0].id).get()["status"] == "skipped"
