@@ -158,20 +158,10 @@ class BotPublic(BotBase):
     created_at: datetime
 
 
-class BotVersion(SQLModel, table=True):
-    """One upload, immutable: the code and its hash never change (enforced below)."""
-
-    __tablename__ = "bot_versions"
-    __table_args__ = (
-        UniqueConstraint("bot_id", "number", name="uq_bot_versions_bot_number"),
-        Index("ix_bot_versions_status_bot", "status", "bot_id"),
-        _check("status", VersionStatus, "ck_bot_versions_status"),
-    )
-    id: int | None = Field(default=None, primary_key=True)
+class BotVersionBase(SQLModel):
     bot_id: int = Field(foreign_key="bots.id")
     number: int  # 1, 2, ... per bot
     filename: str = Field(max_length=255)  # tells the runner how to unpack `code` (.py, .zip, .tar.gz)
-    code: bytes = Field(sa_type=LargeBinary)
     sha256: str = Field(max_length=64)
     size: int
     status: str = Field(default=VersionStatus.PENDING, max_length=16)
@@ -181,18 +171,21 @@ class BotVersion(SQLModel, table=True):
     created_at: datetime = _when()
 
 
-class BotVersionPublic(SQLModel):
+class BotVersion(BotVersionBase, table=True):
+    """One upload, immutable: the code and its hash never change (enforced below)."""
+
+    __tablename__ = "bot_versions"
+    __table_args__ = (
+        UniqueConstraint("bot_id", "number", name="uq_bot_versions_bot_number"),
+        Index("ix_bot_versions_status_bot", "status", "bot_id"),
+        _check("status", VersionStatus, "ck_bot_versions_status"),
+    )
+    id: int | None = Field(default=None, primary_key=True)
+    code: bytes = Field(sa_type=LargeBinary)
+
+
+class BotVersionPublic(BotVersionBase):
     id: int
-    bot_id: int
-    number: int
-    filename: str
-    sha256: str
-    size: int
-    status: str
-    rejection_reason: str | None
-    placement_owed: int
-    validation_match_id: int | None
-    created_at: datetime
 
 
 _IMMUTABLE_VERSION_FIELDS = ("bot_id", "number", "filename", "code", "sha256", "size")
@@ -209,7 +202,21 @@ def _versions_are_immutable(_mapper, _connection, target: BotVersion) -> None:
 # --- matches ---------------------------------------------------------------------------------
 
 
-class Match(SQLModel, table=True):
+class MatchBase(SQLModel):
+    game: str = Field(max_length=32)
+    options: dict = Field(default_factory=dict, sa_type=JSON)
+    seed: int = Field(sa_type=BigInteger)
+    status: str = Field(default=MatchStatus.QUEUED, max_length=16)
+    kind: str = Field(default=MatchKind.LADDER, max_length=16)
+    ranked: bool = True
+    sandbox: str = Field(default="strict", max_length=16)
+    created_at: datetime = _when()
+    started_at: datetime | None = _when(nullable=True)
+    finished_at: datetime | None = _when(nullable=True)
+    failure_reason: str | None = Field(default=None, sa_type=Text)
+
+
+class Match(MatchBase, table=True):
     __tablename__ = "matches"
     __table_args__ = (
         Index("ix_matches_status_id", "status", "id"),  # the queue, oldest first
@@ -219,39 +226,27 @@ class Match(SQLModel, table=True):
         _check("kind", MatchKind, "ck_matches_kind"),
     )
     id: int | None = Field(default=None, primary_key=True)
-    game: str = Field(max_length=32)
-    options: dict = Field(default_factory=dict, sa_type=JSON)
-    seed: int = Field(sa_type=BigInteger)
-    status: str = Field(default=MatchStatus.QUEUED, max_length=16)
-    kind: str = Field(default=MatchKind.LADDER, max_length=16)
-    ranked: bool = True
-    sandbox: str = Field(default="strict", max_length=16)
     attempts: int = 0  # claims so far; the sweeper gives up after settings.match_max_attempts
     requested_by: int | None = Field(default=None, foreign_key="users.id")
     claimed_by: str | None = Field(default=None, max_length=200)  # worker id holding the claim
     claimed_at: datetime | None = _when(nullable=True)
-    created_at: datetime = _when()
-    started_at: datetime | None = _when(nullable=True)
-    finished_at: datetime | None = _when(nullable=True)
-    failure_reason: str | None = Field(default=None, sa_type=Text)
 
 
-class MatchPublic(SQLModel):
+class MatchPublic(MatchBase):
     id: int
-    game: str
-    options: dict
-    seed: int
-    status: str
-    kind: str
-    ranked: bool
-    sandbox: str
-    created_at: datetime
-    started_at: datetime | None
-    finished_at: datetime | None
-    failure_reason: str | None
 
 
-class Seat(SQLModel, table=True):
+class SeatBase(SQLModel):
+    bot_id: int = Field(foreign_key="bots.id")  # denormalised from the version: per-bot pages
+    bot_version_id: int = Field(foreign_key="bot_versions.id")
+    score: int | None = None
+    rank: int | None = None  # as the game ranked it; forfeits are applied by the rating maths
+    status: str | None = Field(default=None, max_length=16)
+    reason: str | None = Field(default=None, sa_type=Text)
+    forfeited: bool = False
+
+
+class Seat(SeatBase, table=True):
     """Who sat where (written at queue time) and how it went (written with the result)."""
 
     __tablename__ = "seats"
@@ -262,24 +257,10 @@ class Seat(SQLModel, table=True):
     )
     match_id: int = Field(foreign_key="matches.id", primary_key=True, ondelete="CASCADE")
     seat: int = Field(primary_key=True)
-    bot_id: int = Field(foreign_key="bots.id")  # denormalised from the version: per-bot pages
-    bot_version_id: int = Field(foreign_key="bot_versions.id")
-    score: int | None = None
-    rank: int | None = None  # as the game ranked it; forfeits are applied by the rating maths
-    status: str | None = Field(default=None, max_length=16)
-    reason: str | None = Field(default=None, sa_type=Text)
-    forfeited: bool = False
 
 
-class SeatPublic(SQLModel):
+class SeatPublic(SeatBase):
     seat: int
-    bot_id: int
-    bot_version_id: int
-    score: int | None
-    rank: int | None
-    status: str | None
-    reason: str | None
-    forfeited: bool
 
 
 class Replay(SQLModel, table=True):
