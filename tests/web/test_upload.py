@@ -9,8 +9,8 @@ import re
 import pytest
 from markupsafe import escape
 from sqlmodel import select
+from web.helpers import GOOD_BOT, make_zip
 
-from web.conftest import GOOD_BOT, make_zip
 from ladder.models import Bot, BotVersion, Match, MatchKind, VersionStatus
 
 

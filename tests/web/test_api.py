@@ -1,0 +1,135 @@
+"""The JSON API: public reads, uploads with a personal API token (Bearer), clear errors."""
+
+from __future__ import annotations
+
+import io
+import re
+
+from web.helpers import GOOD_BOT, make_zip
+
+from ladder.services import users
+
+
+def _token(build, sessions, username="alice") -> str:
+    user = build.user(username)
+    with sessions() as session:
+        return users.issue_api_token(session=session, user_id=user.id)
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _upload(client, token, code=GOOD_BOT, filename="main.py", **form):
+    data = {"name": "apibot", "game": "treasure", **form, "file": (io.BytesIO(code), filename)}
+    return client.post("/api/v1/bots", data=data, headers=_auth(token), content_type="multipart/form-data")
+
+
+def test_upload_with_a_token_queues_validation(client, build, sessions, dispatched):
+    token = _token(build, sessions)
+    response = _upload(client, token, description="scripted")
+    assert response.status_code == 201
+    body = response.get_json()
+    assert body["bot"]["name"] == "apibot" and body["version"]["number"] == 1
+    assert body["version"]["status"] == "validating"
+    assert dispatched == [body["validation_match"]]
+    assert "code" not in body["version"]  # the public model never carries the code
+    again = client.post(f"/api/v1/bots/{body['bot']['id']}/versions", headers=_auth(token),
+                        data={"file": (io.BytesIO(GOOD_BOT), "main.py")}, content_type="multipart/form-data")
+    assert again.status_code == 201 and again.get_json()["version"]["number"] == 2
+
+
+def test_upload_without_or_with_a_bad_token_is_401(client, build, sessions):
+    data = {"name": "x", "game": "treasure", "file": (io.BytesIO(GOOD_BOT), "main.py")}
+    anonymous = client.post("/api/v1/bots", data=data, content_type="multipart/form-data")
+    assert anonymous.status_code == 401
+    assert anonymous.headers["WWW-Authenticate"].startswith("Bearer")
+    assert _upload(client, "ldr_not-a-real-token").status_code == 401
+    token = _token(build, sessions)
+    with sessions() as session:
+        users.revoke_api_token(session=session, user_id=build.user("alice").id)
+    assert _upload(client, token).status_code == 401
+
+
+def test_the_session_cookie_does_not_authorise_api_writes(site):
+    site.signup("alice")  # logged in by cookie, but the API is CSRF-exempt: it must want a token
+    response = site.client.post("/api/v1/bots", data={"name": "x", "game": "treasure",
+                                                      "file": (io.BytesIO(GOOD_BOT), "main.py")},
+                                content_type="multipart/form-data")
+    assert response.status_code == 401
+
+
+def test_broken_uploads_get_clear_json_errors(client, build, sessions):
+    token = _token(build, sessions)
+    cases = [
+        (dict(code=b"#" * (64 * 1024 + 1)), 400, "at most 65536"),
+        (dict(code=b"nope", filename="bot.zip"), 400, "not a valid zip"),
+        (dict(code=make_zip({"x/main.py": GOOD_BOT}), filename="bot.zip"), 400, "no main.py"),
+        (dict(game="chess"), 400, "unknown game"),
+        (dict(name="<script>"), 400, "name"),
+    ]
+    for kwargs, status, message in cases:
+        response = _upload(client, token, **kwargs)
+        assert response.status_code == status, (kwargs, response.get_json())
+        assert message in response.get_json()["error"]
+    missing = client.post("/api/v1/bots", headers=_auth(token), data={"name": "x", "game": "treasure"})
+    assert missing.status_code == 400 and "'file'" in missing.get_json()["error"]
+
+
+def test_token_page_shows_the_token_once_and_it_works(site):
+    site.signup("alice")
+    page = site.post("/users/me/token", page="/users/alice").get_data(as_text=True)
+    token = re.search(r'id="api-token">([^<]+)<', page).group(1)
+    assert token.startswith("ldr_")
+    assert token not in site.text("/users/alice")  # shown once
+    me = site.client.get("/api/v1/me", headers=_auth(token))
+    assert me.status_code == 200 and me.get_json()["user"]["username"] == "alice"
+    assert "password_hash" not in me.get_data(as_text=True) and "token_hash" not in me.get_data(as_text=True)
+
+
+def test_public_reads(client, build, play):
+    bot, mine = build.bot("alice", "alpha")
+    match_id = build.match([mine.id, *build.starters()[:2]])
+    play(match_id)
+    games = client.get("/api/v1/games").get_json()["games"]
+    assert {g["name"] for g in games} >= {"treasure", "drachengold"}
+    board = client.get("/api/v1/leaderboards/treasure?per_page=2").get_json()
+    assert board["per_page"] == 2 and len(board["rows"]) == 2 and board["total"] >= 3
+    assert {"rank", "bot", "owner", "rating", "games", "win_rate", "provisional", "starter",
+            "last_played_at"} <= set(board["rows"][0])
+    assert client.get("/api/v1/leaderboards/chess").status_code == 404
+    assert client.get("/api/v1/leaderboards/treasure?per_page=0").status_code == 400
+    detail = client.get(f"/api/v1/bots/{bot.id}").get_json()
+    assert detail["bot"]["name"] == "alpha" and detail["owner"] == "alice"
+    assert detail["rating"]["games"] == 1 and len(detail["history"]) == 1
+    assert detail["recent_matches"][0]["match_id"] == match_id
+    versions = client.get(f"/api/v1/bots/{bot.id}/versions").get_json()["versions"]
+    assert [v["number"] for v in versions] == [1]
+    assert client.get(f"/api/v1/versions/{mine.id}").get_json()["version"]["sha256"] == versions[0]["sha256"]
+    listing = client.get("/api/v1/matches?game=treasure").get_json()["matches"]
+    assert listing[0]["id"] == match_id and listing[0]["status"] == "finished"
+    match = client.get(f"/api/v1/matches/{match_id}").get_json()
+    assert len(match["seats"]) == 3 and match["replay"].endswith(f"/api/v1/matches/{match_id}/replay")
+    assert all(s["rank"] for s in match["seats"])
+    replay = client.get(f"/api/v1/matches/{match_id}/replay")
+    assert replay.status_code == 200 and replay.get_json()["game"] == "treasure"
+    assert client.get("/api/v1/bots/99999").status_code == 404
+    assert client.get("/api/v1/bots/99999").get_json()["error"]
+
+
+def test_logs_through_the_api_are_the_owners_only(client, build, sessions, play):
+    alice = _token(build, sessions, "alice")
+    bob = _token(build, sessions, "bob")
+    _, mine = build.bot("alice", "alpha")
+    match_id = build.match([mine.id, *build.starters()[:2]])
+    play(match_id)
+    url = f"/api/v1/matches/{match_id}/seats/0/log"
+    own = client.get(url, headers=_auth(alice))
+    assert own.status_code == 200 and "seat 0 says hello" in own.get_json()["text"]
+    assert client.get(url, headers=_auth(bob)).status_code == 404
+    assert client.get(url).status_code == 401
+
+
+def test_index_lists_the_endpoints(client):
+    endpoints = client.get("/api/v1/").get_json()["endpoints"]
+    assert "POST /api/v1/bots" in endpoints and "GET /api/v1/leaderboards/<game>" in endpoints

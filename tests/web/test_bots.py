@@ -1,0 +1,103 @@
+"""The bot page (versions, rating chart, recent matches, head-to-head) and the owner's actions:
+retire a bot or a version, request an unranked challenge. Another user gets 404 for each action."""
+
+from __future__ import annotations
+
+import re
+
+from sqlmodel import select
+from web.helpers import Site
+
+from ladder.models import BotVersion, Match, MatchKind, Seat
+
+
+def test_bot_page_shows_versions_chart_recent_matches_and_head_to_head(site, build, play):
+    bot, mine = build.bot("alice", "alpha", description="stops <early>")
+    starters = build.starters()
+    for _ in range(3):
+        play(build.match([mine.id, *starters[:2]]))
+    html = site.text(f"/bots/{bot.id}")
+    assert "stops &lt;early&gt;" in html
+    assert "v1" in html and "active" in html
+    chart = re.search(r'<svg class="chart".*?</svg>', html, flags=re.S).group(0)
+    assert chart.count("<circle") == 3  # one point per rated match
+    assert 'aria-label="Rating history over 3 rated matches"' in chart
+    recent = html.split("<h2>Recent matches</h2>", 1)[1].split("</table>", 1)[0]
+    assert recent.count("/matches/") == 3
+    h2h = html.split("<h2>Head to head</h2>", 1)[1].split("</table>", 1)[0]
+    assert h2h.count("/bots/") == 2
+    assert re.search(r'class="num">3</td>', h2h)  # met each starter three times
+
+
+def test_a_bot_without_rated_games_says_so(site, build):
+    bot, _ = build.bot("alice", "fresh")
+    html = site.text(f"/bots/{bot.id}")
+    assert "No rated matches yet" in html
+    assert site.client.get("/bots/99999").status_code == 404
+
+
+def test_owner_controls_are_shown_to_the_owner_only(site, other_site, build):
+    site.signup("alice")
+    bot, _ = build.bot("alice", "alpha")
+    assert "Retire this bot" in site.text(f"/bots/{bot.id}")
+    assert "Upload a new version" in site.text(f"/bots/{bot.id}")
+    other_site.signup("bob")
+    visitor = Site(site.client.application.test_client())
+    for page in (other_site.text(f"/bots/{bot.id}"), visitor.text(f"/bots/{bot.id}")):
+        assert "Retire this bot" not in page and "Queue the challenge" not in page
+
+
+def test_retire_a_version_and_the_bot(site, build, sessions):
+    site.signup("alice")
+    bot, version = build.bot("alice", "alpha")
+    page = f"/bots/{bot.id}"
+    response = site.post(f"/bots/{bot.id}/versions/{version.id}/retire", page=page, follow_redirects=True)
+    assert "Version 1 is retired" in response.get_data(as_text=True)
+    with sessions() as session:
+        assert session.get(BotVersion, version.id).status == "retired"
+    response = site.post(f"/bots/{bot.id}/retire", page=page, follow_redirects=True)
+    assert "is retired" in response.get_data(as_text=True)
+    assert ">alpha</a>" not in site.text("/leaderboard/treasure")
+
+
+def test_another_user_cannot_retire_upload_or_challenge(site, other_site, build, sessions):
+    bot, version = build.bot("alice", "alpha")
+    other_site.signup("mallory")
+    page = "/users/mallory"
+    assert other_site.post(f"/bots/{bot.id}/retire", page=page).status_code == 404
+    assert other_site.post(f"/bots/{bot.id}/versions/{version.id}/retire", page=page).status_code == 404
+    assert other_site.post(f"/bots/{bot.id}/challenge", {"opponents": build.starters()[0]},
+                           page=page).status_code == 404
+    assert other_site.post(f"/bots/{bot.id}/versions", page=page).status_code == 404
+    with sessions() as session:
+        assert session.get(BotVersion, version.id).status == "active"
+        assert session.exec(select(Match)).all() == []
+    # and logged out, every action sends you to the login page
+    visitor = site.client.application.test_client()
+    assert visitor.post(f"/bots/{bot.id}/retire").status_code in (302, 400)
+
+
+def test_owner_requests_an_unranked_challenge(site, build, sessions, dispatched):
+    site.signup("alice")
+    bot, mine = build.bot("alice", "alpha")
+    _, rival = build.bot("bob", "beta")
+    html = site.text(f"/bots/{bot.id}")
+    assert f'value="{rival.id}"' in html  # other active bots are offered
+    response = site.post(f"/bots/{bot.id}/challenge", {"opponents": [rival.id]}, page=f"/bots/{bot.id}")
+    assert response.status_code == 302
+    match_id = int(response.headers["Location"].rsplit("/", 1)[1])
+    with sessions() as session:
+        match = session.get(Match, match_id)
+        seats = session.exec(select(Seat.bot_version_id).where(Seat.match_id == match_id).order_by(Seat.seat)).all()
+    assert match.kind == MatchKind.CHALLENGE and not match.ranked
+    assert list(seats) == [mine.id, rival.id]
+    assert dispatched == [match_id]
+
+
+def test_a_challenge_needs_an_opponent(site, build, sessions):
+    site.signup("alice")
+    bot, _ = build.bot("alice", "alpha")
+    response = site.post(f"/bots/{bot.id}/challenge", {}, page=f"/bots/{bot.id}", follow_redirects=True)
+    assert "choose at least one opponent" in response.get_data(as_text=True)
+    with sessions() as session:
+        assert session.exec(select(Match)).all() == []

@@ -1,0 +1,91 @@
+"""Leaderboards: starter bots as reference points, rating order, the columns, pagination, escaping."""
+
+from __future__ import annotations
+
+import re
+
+from bots import builtin_names
+from ladder.models import Bot, BotVersion, Rating
+
+
+def _rows(html: str) -> list[str]:
+    body = html.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    return re.findall(r"<tr.*?</tr>", body, flags=re.S)
+
+
+def test_starter_bots_stand_on_every_leaderboard(client):
+    for game in ("treasure", "drachengold"):
+        starters = builtin_names(game)
+        html = client.get(f"/leaderboard/{game}").get_data(as_text=True)
+        rows = _rows(html)
+        assert len(rows) == len(starters) >= 2
+        for name in starters:
+            assert f">{name}</a>" in html
+        assert all('class="house"' in row and "starter" in row for row in rows)
+        assert all("1500" in row for row in rows)  # nobody has played: everyone at the initial rating
+
+
+def test_front_page_lists_each_game(client):
+    html = client.get("/").get_data(as_text=True)
+    assert "Treasure of the Dragons" in html and "Drachengold" in html
+    assert "Latest matches" in html
+
+
+def test_rated_matches_order_the_board_and_fill_the_columns(client, build, play, sessions):
+    _, mine = build.bot("alice", "alpha")
+    first, second = build.starters()[:2]
+    match_id = build.match([mine.id, first, second])
+    play(match_id, crash=(2,))  # seat 2 crashes: ranked last; alpha and seat 1 share first
+    html = client.get("/leaderboard/treasure").get_data(as_text=True)
+    rows = _rows(html)
+    assert len(rows) == 1 + len(builtin_names("treasure"))
+    names = [re.search(r'/bots/\d+">([^<]+)</a>', row).group(1) for row in rows]
+    with sessions() as session:
+        loser = session.get(BotVersion, second)
+        assert names[-1] == session.get(Bot, loser.bot_id).name  # the forfeit lost rating: last
+    alpha = next(row for row in rows if ">alpha</a>" in row)
+    cells = [re.sub(r"<.*?>", "", c).strip() for c in re.findall(r"<td.*?</td>", alpha, flags=re.S)]
+    _rank, _bot, owner, elo, games, win_rate, last = cells
+    assert owner == "alice"
+    assert int(elo) > 1500 and games == "1" and win_rate == "100%"
+    assert last in ("just now",) or last.endswith("s ago")
+    assert "provisional" in alpha and "starter" not in alpha
+
+
+def test_pagination(app, client, build):
+    app.config["LEADERBOARD_PAGE_SIZE"] = 2
+    starters = len(builtin_names("treasure"))
+    for i in range(5 - starters):  # five bots: pages of 2, 2 and 1
+        build.bot("alice", f"bot{i}")
+    first = client.get("/leaderboard/treasure").get_data(as_text=True)
+    assert "page 1 of 3" in first and "next →" in first and "← previous" not in first
+    last = client.get("/leaderboard/treasure?page=3").get_data(as_text=True)
+    assert len(_rows(last)) == 1 and "← previous" in last and "next →" not in last
+    ranks = [re.search(r'class="num">(\d+)</td>', row).group(1) for row in _rows(last)]
+    assert ranks == ["5"]  # ranks continue across pages
+    assert client.get("/leaderboard/treasure?page=4").status_code == 404
+    assert client.get("/leaderboard/treasure?page=zero").status_code == 400
+    assert client.get("/leaderboard/chess").status_code == 404
+
+
+def test_retired_bots_leave_the_board(client, build, sessions):
+    bot, _ = build.bot("alice", "oldtimer")
+    assert ">oldtimer</a>" in client.get("/leaderboard/treasure").get_data(as_text=True)
+    from ladder.services.bots import retire_bot
+
+    with sessions() as session:
+        retire_bot(session=session, bot_id=bot.id)
+    assert ">oldtimer</a>" not in client.get("/leaderboard/treasure").get_data(as_text=True)
+
+
+def test_names_are_escaped_on_the_board(client, build, sessions):
+    owner = build.user("alice")
+    with sessions() as session:  # straight into the table: the pages must escape whatever is stored
+        bot = Bot(name="<script>alert(1)</script>", game="treasure", owner_id=owner.id)
+        session.add(bot)
+        session.commit()
+        session.add(Rating(bot_id=bot.id, game="treasure"))
+        session.commit()
+    html = client.get("/leaderboard/treasure").get_data(as_text=True)
+    assert "<script>alert(1)</script>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html

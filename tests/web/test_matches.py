@@ -1,0 +1,103 @@
+"""The match page: seats, ranks, scores, statuses and reasons, the scoring breakdown, the moves
+(the Treasure grid turn by turn, the Drachengold negotiation transcript), the replay download,
+and each bot's stderr for its owner only."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from ladder.replay import loads_replay, verify_replay
+
+
+def _treasure_match(build, play, crash=()):
+    bot, mine = build.bot("alice", "alpha")
+    starters = build.starters()
+    match_id = build.match([mine.id, *starters[:2]])
+    play(match_id, crash=crash)
+    return bot, match_id
+
+
+def test_match_page_shows_seats_results_breakdown_and_the_grid(site, build, play):
+    _, match_id = _treasure_match(build, play, crash=(2,))
+    html = site.text(f"/matches/{match_id}")
+    seats = html.split('<table class="board seats">', 1)[1].split("</table>", 1)[0]
+    assert seats.count("<tr") == 4  # header + three seats
+    assert ">alpha</a>" in seats and "alice" in seats
+    assert "crash" in seats and "ZeroDivisionError" in seats and "forfeit" in seats  # status and reason
+    assert re.search(r'class="up">\+\d+\.\d</span>', seats)  # a rated match shows the Elo change
+    breakdown = html.split('<table class="board breakdown">', 1)[1].split("</table>", 1)[0]
+    for column in ("tiles", "dragons", "spider_bonus", "total"):
+        assert f"<th>{column}</th>" in breakdown
+    steps = html.split("<h2>Moves</h2>", 1)[1]
+    assert "<h3>Turn 1: " in steps and "flips " in steps
+    assert steps.count('<table class="grid"') >= 2  # the cave after each turn
+    assert 'class="kept' in steps or 'class="flipped' in steps
+    assert "replay.json" in html
+
+
+def test_replay_download_is_a_verifiable_replay_without_bot_logs(site, build, play):
+    _, match_id = _treasure_match(build, play)
+    response = site.client.get(f"/matches/{match_id}/replay.json")
+    assert response.status_code == 200
+    assert response.mimetype == "application/json"
+    assert f'filename="match-{match_id}.json"' in response.headers["Content-Disposition"]
+    replay = loads_replay(response.data)
+    assert verify_replay(replay).ok
+    assert all("stderr" not in seat for seat in replay["seats"])
+    assert site.client.get("/matches/99999/replay.json").status_code == 404
+
+
+def test_owner_sees_own_stderr_others_get_404(site, other_site, build, play, sessions):
+    site.signup("alice")
+    _, match_id = _treasure_match(build, play)
+    own = site.client.get(f"/matches/{match_id}/seats/0/log")
+    assert own.status_code == 200 and own.mimetype == "text/plain"
+    assert "seat 0 says hello" in own.get_data(as_text=True)
+    assert site.client.get(f"/matches/{match_id}/seats/1/log").status_code == 404  # the house's seat
+    page = site.text(f"/matches/{match_id}")
+    assert "only you see this" in page and "seat 0 says hello &lt;b&gt;" in page
+    other_site.signup("bob")
+    assert other_site.client.get(f"/matches/{match_id}/seats/0/log").status_code == 404
+    assert "says hello" not in other_site.text(f"/matches/{match_id}")
+    visitor = site.client.application.test_client()
+    assert visitor.get(f"/matches/{match_id}/seats/0/log").status_code == 404
+
+
+def test_drachengold_page_has_the_negotiation_transcript(site, build, play):
+    starters = build.starters("drachengold")
+    _, mine = build.bot("alice", "haggler", game="drachengold")
+    for seed in range(1, 6):  # most games have a shared kill; take the first seed that does
+        match_id = build.match([mine.id, *starters[:3]], game="drachengold", seed=seed)
+        play(match_id)
+        html = site.text(f"/matches/{match_id}")
+        if 'class="transcript"' in html:
+            break
+    else:
+        pytest.fail("no negotiation in five seeded games")
+    transcript = html.split('class="transcript"', 1)[1].split("</div>", 1)[0]
+    assert "Negotiation over D" in transcript and " proposes p" in transcript and " votes: " in transcript
+    breakdown = html.split('<table class="board breakdown">', 1)[1].split("</table>", 1)[0]
+    assert "<th>majorities</th>" in breakdown
+
+
+def test_a_queued_match_page_and_the_match_list(site, build):
+    _, mine = build.bot("alice", "alpha")
+    match_id = build.match([mine.id, build.starters()[0]])
+    html = site.text(f"/matches/{match_id}")
+    assert "queued" in html and "reload the page" in html and "replay.json" not in html
+    assert site.client.get(f"/matches/{match_id}/replay.json").status_code == 404
+    listing = site.text("/matches/?game=treasure")
+    assert f"/matches/{match_id}" in listing and "alpha" in listing
+    assert f"/matches/{match_id}" not in site.text("/matches/?game=drachengold")
+    assert site.client.get("/matches/?game=chess").status_code == 404
+    assert site.client.get("/matches/99999").status_code == 404
+
+
+def test_api_and_page_agree_on_the_replay(site, build, play):
+    _, match_id = _treasure_match(build, play)
+    page = site.client.get(f"/matches/{match_id}/replay.json").data
+    api = site.client.get(f"/api/v1/matches/{match_id}/replay").data
+    assert json.loads(page) == json.loads(api)
