@@ -186,6 +186,7 @@ def rating_changes_per_match(session: Session) -> dict[int, int]:
 def match_row(session: Session, match_id: int) -> Match:
     session.rollback()
     row = session.exec(select(Match).where(Match.id == match_id).execution_options(populate_existing=True)).one()
+    session.expunge(row)  # a detached snapshot: the rollback below must not expire it
     session.rollback()
     return row
 
