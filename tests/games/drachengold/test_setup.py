@@ -3,13 +3,15 @@ place, the adventurers, the screens, Magic Object cards (advanced) and the optio
 
 from __future__ import annotations
 
+import json
 from collections import Counter
+from importlib import resources
 
 import pytest
 
 from ladder.games.base import OptionError, Pending
 from ladder.games.drachengold import Drachengold
-from ladder.games.drachengold.data import DECK, TOKEN_COLOURS
+from ladder.games.drachengold.data import DECK, TOKEN_COLOURS, token_id
 
 # The ladder's deck, copied from ../shared/design/drachengold.md (the spec, not the engine).
 DESIGN_DECK = {
@@ -171,3 +173,18 @@ def test_options_default_to_basic_negotiation_8_rounds_and_3_market_rounds():
 def test_bad_options_are_refused_with_a_reason(bad):
     with pytest.raises(OptionError, match=r"\S"):
         Drachengold().resolve_options(bad)
+
+
+def test_every_token_has_a_stable_id_and_colour(dg):
+    st = dg.arrange(dg.new(4), dragons=[{"id": "D6", "tokens": ["black", "white"], "attackers": [(0, "k4")]},
+                                        "D12", "D16", "D17"], bag=["gold", "red"])
+    on_dragon = {t["id"]: t["colour"] for t in st.observation(0)["dragons"][0]["tokens"]}
+    dg.attack(st, "k3", "D6")
+    in_hoard = {t["id"]: t["colour"] for t in st.observation(0)["hoard"]}
+    assert on_dragon.items() <= in_hoard.items()  # same ids, same colours, after the move
+    assert {f"t{i}" for i in range(126)} == {token_id(i) for i in range(126)}
+
+
+def test_the_deck_is_read_from_the_data_file():
+    path = resources.files("ladder.games.drachengold").joinpath("deck.json")
+    assert json.loads(path.read_text()) == DECK
