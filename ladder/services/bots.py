@@ -24,6 +24,7 @@ from ladder.games import GAMES
 from ladder.models import Bot, BotCreate, BotVersion, Rating, VersionStatus
 from ladder.services.common import atomic, fetch
 from ladder.services.errors import Forbidden, Invalid
+from ladder.services.ratings import take_rating_clock
 from ladder.services.users import ensure_system_user
 
 DEFAULT_MAX_BYTES = 1 << 20
@@ -145,6 +146,7 @@ def activate(session: Session, version: BotVersion) -> None:
 def activate_version(*, session: Session, version_id: int) -> BotVersion:
     version = fetch(session, BotVersion, version_id, "bot version")
     with atomic(session):
+        take_rating_clock(session)  # rating rows are created under the clock, like every rating write
         activate(session, version)
     return version
 
