@@ -215,7 +215,8 @@ class BotProcess:
                 check_readable_by_others(source)
             self._lease = sandbox_slots.acquire(slot)
             self.slot, self.uid = self._lease.slot, self._lease.uid
-            rlimits.append((resource.RLIMIT_NPROC, lim.pids))
+            # Per uid (leased to this bot alone); in strict mode the pids cgroup binds first.
+            rlimits.append((resource.RLIMIT_NPROC, lim.pids + 8))
         procs_files: list[str] = []
         if self.mode == "strict":
             global _swept
@@ -326,6 +327,12 @@ class BotProcess:
                 return self._cgroup.cpu_seconds()
         return _tree_cpu_seconds(self.pid) if self._proc else 0.0
 
+    def pids(self) -> list[int]:
+        """Host pids of every live process of the bot (bwrap's helpers included)."""
+        if self._cgroup is not None:
+            return self._cgroup.pids()
+        return _tree_pids(self.pid) if self._proc and self._proc.poll() is None else []
+
     def limit_events(self) -> dict[str, int]:
         """cgroup counters (oom_kills, memory_failcnt, pids_refused, ...); empty without cgroups."""
         return self._cgroup.events() if self._cgroup is not None else {}
@@ -395,13 +402,21 @@ def _first_child(pid: int) -> int | None:
     return int(children[0]) if children else None
 
 
-def _tree_cpu_seconds(root: int) -> float:
-    total, todo = 0, [root]
+def _tree_pids(root: int) -> list[int]:
+    found, todo = [], [root]
     while todo:
         pid = todo.pop()
+        found.append(pid)
+        with contextlib.suppress(OSError, ValueError):
+            for task in Path(f"/proc/{pid}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+def _tree_cpu_seconds(root: int) -> float:
+    total = 0
+    for pid in _tree_pids(root):
         with contextlib.suppress(OSError, ValueError, IndexError):
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
             total += int(fields[11]) + int(fields[12])  # utime, stime
-            for task in Path(f"/proc/{pid}/task").iterdir():
-                todo += [int(c) for c in (task / "children").read_text().split()]
     return total / _CLK_TCK

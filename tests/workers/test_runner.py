@@ -1,0 +1,269 @@
+"""The match runner against faulty bots: every fault is an outcome, the match always finishes."""
+
+import json
+import textwrap
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from ladder.play import play_builtin
+from ladder.replay import verify_replay
+from workers import protocol, runner
+from workers.protocol import TimeControl
+from workers.runner import RunnerError, choose_mode, run_match
+
+CLOCK = TimeControl(decision_ms=1000, bank_ms=1000, startup_ms=5000)
+SHORT = TimeControl(decision_ms=200, bank_ms=300, startup_ms=800)
+OTHERS = ("builtin:greedy", "builtin:random")
+JS_BOT = Path(__file__).parents[2] / "bots" / "examples" / "js"
+
+# A bot speaking the protocol by hand with always-legal Drachengold decisions; BEHAVIOUR runs for
+# every request with `n` (1, 2, ...), `msg` and `answer` (set answer = None to send nothing).
+TEMPLATE = '''
+import json, os, signal, sys, time
+
+
+def legal(kind, obs):
+    req = obs.get("request", {})
+    if kind == "attack":
+        return {"adventurer": req["adventurers"][0], "dragon": req["dragons"][0]}
+    if kind == "theft_victim":
+        return {"victim": req["candidates"][0]}
+    if kind == "theft_pick":
+        return {"token": req["hoard"][0]["id"]}
+    if kind == "divide":
+        shares = [[] for _ in range(req["shares"])]
+        for i, token in enumerate(obs["strategic"]["tokens"]):
+            shares[i % len(shares)].append(token["id"])
+        return {"shares": shares}
+    if kind == "choose":
+        return {"share": req["remaining"][0]}
+    return {"propose": {}, "vote": {"accept": []}, "market_offer": {"offers": []},
+            "market_answer": {"accept": []}}.get(kind, {"card": None})
+
+
+def say(message):
+    sys.stdout.write(json.dumps(message) + "\\n")
+    sys.stdout.flush()
+
+
+n = 0
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["type"] == "hello":
+READY
+    elif msg["type"] == "request":
+        n += 1
+        answer = {"id": msg["id"], "decision": legal(msg["kind"], msg["observation"])}
+BEHAVIOUR
+        if answer is not None:
+            say(answer)
+    elif msg["type"] in ("error", "end"):
+        sys.stderr.write(msg["type"].upper() + " " + line)
+        if msg["type"] == "end":
+            break
+'''
+ILLEGAL = {"accept": 5, "shares": 5, "adventurer": 5, "card": "zz", "victim": -1, "token": 5, "offers": 5,
+           "share": -1}
+
+
+def bot_source(behaviour: str = "pass", ready: str = 'say({"type": "ready"})') -> str:
+    return TEMPLATE.replace("READY", textwrap.indent(ready, " " * 8)).replace(
+        "BEHAVIOUR", textwrap.indent(textwrap.dedent(behaviour), " " * 8))
+
+
+def play(tmp_path, mode, behaviour="pass", *, clock=CLOCK, ready='say({"type": "ready"})', seed=3, **kw):
+    bot = tmp_path / "faulty.py"
+    bot.write_text(bot_source(behaviour, ready))
+    return run_match([str(bot), *OTHERS], seed=seed, sandbox=mode, clock=clock, **kw)
+
+
+def finished(result, mode="strict", started=True):
+    """Every seat has a result, the replay re-simulates, the other seats stand, nothing is left."""
+    replay = result.replay
+    assert verify_replay(replay).ok
+    assert replay["sandbox"] == result.sandbox == mode
+    assert len(result.results) == len(replay["seats"]) == 3
+    for seat in replay["seats"][0 if started else 1:]:
+        assert seat["clean"] is True, "a bot process or cgroup was left behind"
+        assert seat["sandbox"] == mode
+    for r, seat in zip(result.results[1:], replay["seats"][1:], strict=True):
+        assert (r["status"], r["reason"], seat["forfeit"], seat["strikes"]) == ("ok", None, False, [])
+    return replay["seats"][0]
+
+
+def taken_over(result, code, status, *words, started=True):
+    seat = finished(result, started=started)
+    r = result.results[0]
+    assert (r["status"], seat["status"], seat["forfeit"]) == (status, status, True)
+    assert r["reason"].startswith(f"{code}: ") and r["reason"] == seat["reason"]
+    for word in words:
+        assert word in r["reason"], r["reason"]
+    assert seat["takeover"]["code"] == code
+    assert r["rank"] == 3 and {x["rank"] for x in result.results[1:]} <= {1, 2}
+    # the fallback played on: seat 0 keeps deciding after the takeover, legally
+    log = [e for e in result.replay["log"] if e.get("seat") == 0 and "decision" in e]
+    after = log[seat["takeover"]["request"]:]
+    assert after and not any("fault" in e for e in after)
+    return seat
+
+
+def test_bots_as_processes_play_the_same_game_as_in_process(strict_sandbox):
+    names = ["greedy", "bargainer", "trader", "random"]
+    result = run_match([f"builtin:{n}" for n in names], seed=11, sandbox=strict_sandbox, clock=CLOCK)
+    expected = play_builtin("drachengold", names, seed=11)
+    assert [r["score"] for r in result.results] == [r["score"] for r in expected.results]
+    assert result.replay["log"] == expected.replay["log"]
+    for seat, r in zip(result.replay["seats"], result.results, strict=True):
+        decisions = sum(1 for e in expected.replay["log"] if e.get("seat") == r["seat"] and "decision" in e)
+        assert r["status"] == "ok" and len(seat["timings"]) == decisions and seat["exit"]["code"] == 0
+        assert seat["ready"]["name"] == {"greedy": "GreedyBot", "bargainer": "BargainerBot", "trader": "TraderBot",
+                                         "random": "RandomBot"}[seat["bot"].removeprefix("builtin:")]
+        assert all(wall >= 0 and cpu >= 0 for wall, cpu in seat["timings"])
+
+
+def test_garbage_lines_are_strikes_then_a_takeover(tmp_path, strict_sandbox):
+    garbage = 'answer = None\nsys.stdout.write("this is not json\\n")\nsys.stdout.flush()'
+    result = play(tmp_path, strict_sandbox, garbage)
+    seat = taken_over(result, "bad_json", "protocol_error", "3 strikes", "this is not json")
+    assert [s["code"] for s in seat["strikes"]] == ["bad_json"] * protocol.STRIKES
+    assert seat["takeover"]["request"] == 3 and len(seat["timings"]) == 3
+    errors = [json.loads(line[6:]) for line in seat["stderr"].splitlines() if line.startswith("ERROR ")]
+    assert [(e["id"], e["code"]) for e in errors] == [(1, "bad_json"), (2, "bad_json")]  # the 3rd: killed
+    assert all("default" in e for e in errors)
+
+
+def test_a_wrong_id_is_a_strike(tmp_path, strict_sandbox):
+    result = play(tmp_path, strict_sandbox, 'answer["id"] += 1000')
+    taken_over(result, "wrong_id", "protocol_error", "has id 1003")
+
+
+def test_illegal_answers_are_told_with_the_default_then_taken_over(tmp_path, strict_sandbox):
+    result = play(tmp_path, strict_sandbox, f'answer["decision"] = {ILLEGAL!r}')
+    seat = taken_over(result, "illegal", "illegal", "3 strikes")
+    first = json.loads(next(line for line in seat["stderr"].splitlines() if line.startswith("ERROR "))[6:])
+    fault = next(e for e in result.replay["log"] if "fault" in e)
+    assert (first["code"], first["reason"], first["default"]) == ("illegal", fault["fault"]["reason"],
+                                                                   fault["decision"])
+
+
+def test_one_illegal_answer_is_only_a_strike(tmp_path, strict_sandbox):
+    result = play(tmp_path, strict_sandbox, f'if n == 2:\n    answer["decision"] = {ILLEGAL!r}')
+    seat = finished(result)
+    assert (result.results[0]["status"], seat["status"], seat["forfeit"], seat["takeover"]) == ("ok", "ok",
+                                                                                                  False, None)
+    assert [(s["request"], s["code"]) for s in seat["strikes"]] == [(2, "illegal")]
+    assert seat["stderr"].count("ERROR ") == 1 and "END " in seat["stderr"]
+    assert len(seat["timings"]) == sum(1 for e in result.replay["log"] if e.get("seat") == 0 and "decision" in e)
+
+
+def test_an_early_exit_is_taken_over(tmp_path, strict_sandbox):
+    result = play(tmp_path, strict_sandbox, "if n == 3:\n    sys.exit(0)")
+    seat = taken_over(result, "exited", "protocol_error", "request 3")
+    assert seat["exit"] == {"code": 0, "signal": None}
+
+
+def test_a_crash_keeps_its_traceback(tmp_path, strict_sandbox):
+    result = play(tmp_path, strict_sandbox, 'if n == 3:\n    raise RuntimeError("bot bug here")')
+    seat = taken_over(result, "crash", "crash", "exited with code 1", "request 3")
+    assert "RuntimeError: bot bug here" in seat["stderr"]
+
+
+def test_a_bot_killed_by_a_signal_is_a_crash(tmp_path, strict_sandbox):
+    result = play(tmp_path, strict_sandbox, "if n == 2:\n    os.kill(os.getpid(), signal.SIGKILL)")
+    taken_over(result, "crash", "crash", "SIGKILL")
+
+
+def test_sleeping_past_deadline_and_bank_is_a_timeout(tmp_path, strict_sandbox):
+    result = play(tmp_path, strict_sandbox, "if n == 2:\n    time.sleep(30)", clock=SHORT)
+    seat = taken_over(result, "timeout", "timeout", "request 2")
+    assert seat["bank_left_ms"] == 0
+    assert SHORT.decision_ms + SHORT.bank_ms <= seat["timings"][1][0] < SHORT.decision_ms + SHORT.bank_ms + 1000
+
+
+def test_an_overrun_within_the_bank_is_fine(tmp_path, strict_sandbox):
+    clock = TimeControl(decision_ms=200, bank_ms=2000, startup_ms=5000)
+    result = play(tmp_path, strict_sandbox, "if n <= 2:\n    time.sleep(0.5)", clock=clock)
+    seat = finished(result)
+    assert result.results[0]["status"] == "ok" and seat["takeover"] is None
+    assert all(t[0] >= 500 for t in seat["timings"][:2])
+    spent = sum(t[0] - 200 for t in seat["timings"] if t[0] > 200)
+    assert seat["bank_left_ms"] == pytest.approx(2000 - spent, abs=0.1) and seat["bank_left_ms"] < 1400
+
+
+def test_flooding_stdout_without_newline_is_oversized(tmp_path, strict_sandbox):
+    result = play(tmp_path, strict_sandbox,
+                  'if n == 2:\n    answer = None\n    sys.stdout.write("x" * (3 << 20))\n    sys.stdout.flush()')
+    taken_over(result, "oversized", "protocol_error")
+
+
+def test_no_ready_is_a_startup_fault_and_the_fallback_plays_from_the_start(tmp_path, strict_sandbox):
+    result = play(tmp_path, strict_sandbox, ready="time.sleep(30)", clock=SHORT)
+    seat = taken_over(result, "startup", "protocol_error", f"no ready within {SHORT.startup_ms} ms")
+    assert seat["takeover"]["request"] == 0 and seat["timings"] == []
+
+
+def test_a_stderr_flood_is_capped_and_keeps_the_tail(tmp_path, strict_sandbox):
+    behaviour = 'if n <= 3:\n    sys.stderr.write("y" * 100000 + "\\n")\nif n == 3:\n    sys.stderr.write("MARK\\n")'
+    seat = finished(play(tmp_path, strict_sandbox, behaviour))
+    assert seat["stderr_bytes"] > 300000 and len(seat["stderr"].encode()) <= protocol.LOG_BYTES
+    assert "MARK" in seat["stderr"] and seat["stderr"].rstrip().splitlines()[-1].startswith("END ")
+    assert seat["status"] == "ok"
+
+
+def test_packaged_bots_zip_and_node_play_full_matches(tmp_path, strict_sandbox):
+    archive = tmp_path / "bot.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("main.py", "from helper import Bot\nfrom bots.sdk import run\nrun(Bot)\n")
+        zf.writestr("helper.py", bot_source().split("n = 0")[0] +
+                    "from bots.sdk import Bot as Base\n\nclass Bot(Base):\n"
+                    "    def decide(self, kind, obs):\n        return legal(kind, obs)\n")
+    result = run_match([str(archive), str(JS_BOT), "builtin:trader"], seed=5, sandbox=strict_sandbox, clock=CLOCK)
+    assert [r["status"] for r in result.results] == ["ok"] * 3
+    assert verify_replay(result.replay).ok
+    js = result.replay["seats"][1]
+    assert js["ready"] == {"name": "js-example"} and "game over: rank" in js["stderr"]
+    assert len(js["timings"]) == sum(1 for e in result.replay["log"] if e.get("seat") == 1 and "decision" in e)
+
+
+def test_ranked_matches_need_strict(monkeypatch):
+    with pytest.raises(RunnerError, match="ranked matches need the strict sandbox"):
+        choose_mode("user", ranked=True)
+    assert choose_mode("none", ranked=True, require_strict=False) == "none"
+    import workers.sandbox
+
+    monkeypatch.setattr(workers.sandbox, "sandbox_available",
+                        lambda mode: (mode != "strict", "no root here"))
+    assert choose_mode("auto") == "user"
+    with pytest.raises(RunnerError, match="unavailable here: no root here"):
+        choose_mode("strict", ranked=True)
+    with pytest.raises(RunnerError, match="ranked"):
+        run_match(["builtin:greedy"] * 3, sandbox="auto", ranked=True)
+    with pytest.raises(RunnerError, match="unknown sandbox mode"):
+        choose_mode("docker")
+
+
+def test_a_bot_the_sandbox_cannot_start_is_an_error_not_a_crash(tmp_path, monkeypatch, strict_sandbox):
+    from workers import sandbox
+
+    real = sandbox.BotProcess.start
+    calls = []
+
+    def flaky(*args, **kw):
+        calls.append(1)
+        if len(calls) == 1:
+            raise sandbox.SandboxError("no free slot")
+        return real(*args, **kw)
+
+    monkeypatch.setattr(sandbox.BotProcess, "start", flaky)
+    result = run_match(["builtin:random", *OTHERS], seed=2, sandbox=strict_sandbox, clock=CLOCK)
+    seat = taken_over(result, "error", "error", "no free slot", started=False)
+    assert (seat["clean"], seat["exit"], seat["takeover"]["request"]) == (None, {"code": None, "signal": None}, 0)
+
+
+def test_refused_specs_fail_before_anything_starts(tmp_path):
+    with pytest.raises(RunnerError, match="no built-in bot 'nope'"):
+        run_match(["builtin:nope", *OTHERS], sandbox="none")
+    with pytest.raises(runner.packaging.PackagingError, match="no such file"):
+        run_match([str(tmp_path / "absent.py"), *OTHERS], sandbox="none")
