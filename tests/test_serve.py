@@ -1,0 +1,97 @@
+"""`ladder up` as a user runs it (a subprocess on a free port with its own instance directory, no
+Redis or PostgreSQL): the leaderboard fills with rated matches, Ctrl-C stops it cleanly and no
+child process survives. And the supervisor's own rules, with small stand-in children."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+from service_support import LADDER, alive, descendants, wait_until
+
+from ladder.serve import Child, Supervisor
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def get(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.status, response.read().decode()
+    except OSError:
+        return 0, ""
+
+
+def rated_rows(base: str, game: str) -> list[dict]:
+    status, body = get(f"{base}/api/v1/leaderboards/{game}")
+    return [row for row in json.loads(body)["rows"] if row["games"] > 0] if status == 200 else []
+
+
+def test_ladder_up_fills_the_leaderboard_and_stops_cleanly(tmp_path):
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    log = tmp_path / "up.log"
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DATABASE_URL", "REDIS_URL", "LADDER_INSTANCE_DIR", "LADDER_SANDBOX_MODE")}
+    with open(log, "wb") as out:
+        up = subprocess.Popen([*LADDER, "up", "--port", str(port), "--instance", str(tmp_path / "instance")],
+                              env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        started = time.monotonic()
+        wait_until(lambda: rated_rows(base, "drachengold") and rated_rows(base, "treasure"), 90,
+                   "rated matches on both leaderboards", [log], interval=1)
+        filled_after = time.monotonic() - started
+        status, page = get(f"{base}/leaderboard/drachengold")
+        assert status == 200 and "greedy" in page
+        assert all(row["starter"] for row in rated_rows(base, "drachengold"))
+        family = descendants(up.pid)
+        assert len(family) >= 5, "expected web (master + worker), worker (main + pool) and beat"
+        up.send_signal(signal.SIGINT)  # what Ctrl-C in the terminal sends
+        assert up.wait(timeout=60) == 0
+    finally:
+        if up.poll() is None:
+            up.kill()
+            up.wait()
+    survivors = [pid for pid in family if alive(pid)]
+    assert survivors == [], f"left running after Ctrl-C: {survivors}"
+    assert "ladder up at" in log.read_text()
+    assert filled_after < 60, f"the leaderboard took {filled_after:.0f} s to fill"
+
+
+def test_supervisor_stops_everything_when_a_child_dies(tmp_path):
+    sleeper = [sys.executable, "-c", "import time; time.sleep(600)"]
+    quitter = [sys.executable, "-c", "import time; time.sleep(0.5); raise SystemExit(3)"]
+    said = []
+    supervisor = Supervisor([Child("steady", sleeper), Child("quitter", quitter)], env={}, grace=5, say=said.append)
+    assert supervisor.run() == 1
+    steady = supervisor.children[0]
+    assert steady.proc.returncode == -signal.SIGTERM  # asked to stop, not killed
+    assert any("quitter exited with status 3" in line for line in said)
+
+
+def test_supervisor_kills_a_child_that_ignores_sigterm_and_its_whole_group(tmp_path):
+    grandchild_pid = tmp_path / "grandchild"
+    stubborn = [sys.executable, "-c", (
+        "import signal, subprocess, sys, time\n"
+        "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+        "p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'])\n"
+        f"open({str(grandchild_pid)!r}, 'w').write(str(p.pid))\n"
+        "time.sleep(600)\n"
+    )]
+    supervisor = Supervisor([Child("stubborn", stubborn)], env={}, grace=1, say=lambda _: None)
+    supervisor.children[0].start({})
+    wait_until(grandchild_pid.exists, 10, "the grandchild")
+    time.sleep(0.2)
+    supervisor.stop_all()
+    assert supervisor.children[0].proc.returncode == -signal.SIGKILL
+    assert not alive(int(grandchild_pid.read_text()))
