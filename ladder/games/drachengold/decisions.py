@@ -36,7 +36,8 @@ def seat_value(value: Any, n: int) -> int | None:
         return None
     if isinstance(value, int):
         return value if 0 <= value < n else None
-    if isinstance(value, str) and value.isdigit() and len(value) < 3:
+    # ASCII only: str.isdigit() accepts "²" (int() then raises) and other scripts' digits.
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 3:
         return seat_value(int(value), n)
     return None
 

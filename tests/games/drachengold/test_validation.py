@@ -161,7 +161,7 @@ BAD = {
                 {"shares": {"x": []}}, {"shares": {"1": [1, 2]}}, {"shares": {"1": [1.0]}}, {"shares": {"1": [True]}},
                 {"shares": {"1": [["t0"]]}}, {"shares": {"1": [{"id": "t0"}]}}, {"withdraw": 1},
                 {"withdraw": "yes"}, {"withdraw": None}, {"shares": {"3": []}}, {"shares": {}},
-                {"shares": 5}],
+                {"shares": 5}, {"shares": {"²": []}}],
     "vote": [{}, {"accept": "p1"}, {"accept": None}, {"accept": ["p99"]}, {"accept": [1]}, {"accept": [True]},
              {"accept": [["p1"]]}, {"accept": [{"id": "p1"}]}, {"accept": {"p1": True}}],
     "theft_victim": [{}, {"victim": None}, {"victim": 1.0}, {"victim": True}, {"victim": "1"}, {"victim": [1]},
@@ -198,6 +198,14 @@ def test_malformed_decisions_are_refused_with_a_reason(dg, kind, decision):
 
 def test_an_adventurer_is_named_by_its_id_not_its_attack(dg):
     refuses(reach(dg, "attack"), {"adventurer": 4, "dragon": "D9"}, "not one of your face-up adventurers")
+
+
+@pytest.mark.parametrize("key", ["\u00b2", "\uff11", " 1", "1 ", "+1", "01x", "1.0", "", "\u0661"])
+def test_a_share_is_keyed_by_a_plain_seat_number(dg, key):
+    st = reach(dg, "propose")
+    tokens = [t["id"] for t in st.negotiation["tokens"]]
+    assert st.validate(0, {"shares": {"1": tokens}}) is None
+    refuses(st, {"shares": {key: tokens}}, "not an involved seat")
 
 
 def test_magic_object_targets_must_be_named(dg):
