@@ -158,7 +158,7 @@ def decode_answer(line: bytes, request_id: int) -> tuple[dict[str, Any] | None, 
     assert value is not None
     got = value.get("id")
     if type(got) is not int or got != request_id:
-        shown = "no id" if "id" not in value else f"id {_preview(json.dumps(got).encode())}"
+        shown = "no id" if "id" not in value else f"id {json.dumps(got)[:40]}"
         return None, Fault("wrong_id", f"answer to request {request_id} has {shown}")
     if "decision" not in value:
         return None, Fault("bad_json", f'answer to request {request_id} has no "decision"')

@@ -21,6 +21,7 @@ from workers import protocol
 from workers.protocol import Fault, TimeControl
 
 FALLBACK = {"drachengold": "greedy", "treasure": "careful"}
+STARTUP_GRACE_S = 0.25
 
 
 def _signal_name(number: int) -> str:
@@ -73,7 +74,9 @@ class SandboxedSeat:
             bot_seed=hello["bot_seed"], time=self.clock,
             limits=protocol.limits_json(strikes=self.max_strikes),
         )
-        deadline = self.started_at + self.clock.startup_ms / 1000
+        # Bots start together and are greeted one after another: a bot whose ready is already
+        # waiting must not lose its seat because the seat before it used its whole allowance.
+        deadline = max(self.started_at + self.clock.startup_ms / 1000, time.monotonic() + STARTUP_GRACE_S)
         ok, why = self.proc.send_line(protocol.encode(message), deadline)
         if not ok:
             self._fail(self._send_fault(why, "start-up"))
