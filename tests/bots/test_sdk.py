@@ -1,0 +1,106 @@
+import io
+import json
+
+from bots.sdk import Bot, run
+
+HELLO = {"type": "hello", "protocol": 1, "game": "drachengold", "seat": 2, "players": 3,
+         "options": {"rules": "basic"}, "bot_seed": 42, "time": {}, "limits": {}, "future": "ignored"}
+
+
+class Recorder(Bot):
+    def __init__(self):
+        super().__init__()
+        self.events, self.errors, self.ended = [], [], None
+
+    def on_event(self, event):
+        self.events.append(event)
+
+    def on_error(self, message):
+        self.errors.append(message)
+
+    def on_end(self, message):
+        self.ended = message
+
+    def attack(self, obs):
+        print("a stray print")  # must not reach the protocol's stdout
+        req = obs["request"]
+        return {"adventurer": req["adventurers"][0], "dragon": req["dragons"][-1]}
+
+    def vote(self, obs):
+        raise ValueError("a bug in the bot")
+
+
+def converse(*messages, bot_class=Recorder, raw=b""):
+    """Run the SDK loop over these messages; returns (bot, answers as dicts)."""
+    bots = []
+
+    class Tracked(bot_class):
+        def __init__(self):
+            super().__init__()
+            bots.append(self)
+
+    stdin = io.BytesIO(raw + b"".join(json.dumps(m).encode() + b"\n" for m in messages))
+    stdout = io.BytesIO()
+    run(Tracked, stdin, stdout)
+    lines = stdout.getvalue().splitlines()
+    assert all(line.endswith(b"}") for line in lines)
+    return bots[0], [json.loads(line) for line in lines]
+
+
+def request(rid, kind, **obs):
+    return {"type": "request", "id": rid, "kind": kind, "observation": obs}
+
+
+def test_hello_is_answered_with_ready_and_sets_up_the_bot():
+    bot, out = converse(HELLO)
+    assert out == [{"type": "ready", "name": "Tracked"}]
+    assert (bot.game, bot.seat, bot.num_players, bot.options) == ("drachengold", 2, 3, {"rules": "basic"})
+
+
+def test_the_bot_seed_seeds_the_generator_like_in_process():
+    bot, _ = converse(HELLO)
+    in_process = type(bot)()  # the class name is part of the seed
+    in_process.setup({**{k: v for k, v in HELLO.items() if k != "bot_seed"}, "seed": 42})  # older hellos
+    other = type(bot)()
+    other.setup({**HELLO, "bot_seed": 43})
+    first = bot.rng.random()
+    assert first == in_process.rng.random() and first != other.rng.random()
+
+
+def test_requests_are_answered_with_their_id_and_stray_prints_go_to_stderr(capsys):
+    attack = request(7, "attack", request={"adventurers": ["k4"], "dragons": ["D1", "D9"]})
+    _, out = converse(HELLO, attack)
+    assert out[1] == {"id": 7, "decision": {"adventurer": "k4", "dragon": "D9"}}
+    assert "a stray print" in capsys.readouterr().err
+
+
+def test_events_errors_and_end_reach_their_methods_and_end_stops_the_loop():
+    event = {"type": "event", "event": {"type": "kill", "data": {"dragon": "D9"}}, "extra": 1}
+    error = {"type": "error", "id": 3, "code": "illegal", "reason": "no", "default": {}}
+    end = {"type": "end", "results": [], "you": 2}
+    after = request(8, "attack", request={"adventurers": ["k4"], "dragons": ["D1"]})
+    bot, out = converse(HELLO, event, error, end, after)
+    assert bot.events == [{"type": "kill", "data": {"dragon": "D9"}}]
+    assert bot.errors == [error] and bot.ended == end
+    assert len(out) == 1  # nothing is answered after end
+
+
+def test_unknown_types_and_lines_that_are_not_json_are_ignored(capsys):
+    _, out = converse({"type": "telemetry", "x": 1}, [1, 2], HELLO, raw=b"not json\n")
+    assert out == [{"type": "ready", "name": "Tracked"}]
+    assert "not JSON" in capsys.readouterr().err
+
+
+def test_a_bug_in_the_bot_answers_an_empty_decision_and_logs_the_traceback(capsys):
+    _, out = converse(HELLO, request(4, "vote", request={"proposals": []}), request(5, "unknown_kind"))
+    assert out[1:] == [{"id": 4, "decision": {}}, {"id": 5, "decision": {}}]
+    err = capsys.readouterr().err
+    assert "ValueError: a bug in the bot" in err and "no method for decision kind 'unknown_kind'" in err
+
+
+def test_the_in_process_api_is_unchanged():
+    bot = Recorder()
+    bot.setup({"game": "drachengold", "seat": 1, "players": 4, "options": {}, "seed": 5})
+    assert bot.seat == 1 and bot.num_players == 4
+    assert bot.decide("attack", {"request": {"adventurers": ["k3"], "dragons": ["D2"]}}) == {
+        "adventurer": "k3", "dragon": "D2"}
