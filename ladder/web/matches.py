@@ -63,7 +63,8 @@ def breakdown_table(results: list[dict[str, Any]]) -> tuple[list[str], list[list
             cells.append("—" if value in (None, "") else str(value))
         rows.append(cells)
     totals = [str((r.get("breakdown") or {}).get("total", r.get("score"))) for r in results]
-    return [*columns, "total"], [[*cells, total] for cells, total in zip(rows, totals, strict=True)]
+    headers = [c.replace("_", " ") for c in columns]
+    return [*headers, "total"], [[*cells, total] for cells, total in zip(rows, totals, strict=True)]
 
 
 @bp.get("/<int:match_id>")

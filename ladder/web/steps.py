@@ -18,11 +18,36 @@ MAX_SECTIONS = 2000  # a page, not a dump: the replay download has everything
 
 
 @dataclass
-class Section:
-    title: str
+class Block:
+    talk: bool  # a negotiation or division transcript, shown as such
     lines: list[str] = field(default_factory=list)
-    transcript: list[str] = field(default_factory=list)  # Drachengold negotiations and divisions
+    label: str = ""
+
+
+@dataclass
+class Section:
+    """One turn: its lines in the order they happened, transcripts in place, and maybe a grid."""
+
+    title: str
+    blocks: list[Block] = field(default_factory=list)
     grid: list[list[dict[str, Any]]] | None = None  # Treasure: rows of cells at the end of the turn
+
+    def add(self, line: str, talk: bool = False, label: str = "") -> None:
+        if not self.blocks or self.blocks[-1].talk != talk or self.blocks[-1].label != label:
+            self.blocks.append(Block(talk, label=label))
+        self.blocks[-1].lines.append(line)
+
+    @property
+    def lines(self) -> list[str]:
+        return [line for b in self.blocks if not b.talk for line in b.lines]
+
+    @property
+    def transcript(self) -> list[str]:
+        return [line for b in self.blocks if b.talk for line in b.lines]
+
+    @property
+    def size(self) -> int:
+        return sum(len(b.lines) for b in self.blocks)
 
 
 def compact(value: Any) -> str:
@@ -62,10 +87,10 @@ def _generic_steps(log: Iterable[dict[str, Any]], who: Callable[[Any], str]) -> 
     section = Section("The game")
     for entry in log:
         if "kind" in entry:
-            section.lines.append(fault_line(entry, who) or f"{who(entry.get('seat'))} decides {entry['kind']}: "
-                                 f"{compact(entry.get('decision'))}")
+            section.add(fault_line(entry, who) or f"{who(entry.get('seat'))} decides {entry['kind']}: "
+                        f"{compact(entry.get('decision'))}")
         else:
-            section.lines.append(f"{entry.get('type')}: {compact(entry.get('data', {}))}")
+            section.add(f"{entry.get('type')}: {compact(entry.get('data', {}))}")
     return [section]
 
 
@@ -171,12 +196,12 @@ def _drachengold_steps(replay: dict[str, Any], names: Sequence[str]) -> list[Sec
         if "kind" in entry:
             line = fault_line(entry, who)
             if line:
-                sections[-1].lines.append(line)
+                sections[-1].add(line)
             continue
         kind, data = entry.get("type", "?"), entry.get("data", {})
         if kind == "turn":
             if len(sections) >= MAX_SECTIONS:
-                sections[-1].lines.append("… (the rest is in the replay download)")
+                sections[-1].add("… (the rest is in the replay download)")
                 break
             sections.append(Section(f"Turn {data.get('turn')}: {who(data.get('seat'))}"))
         elif kind == "market_open":
@@ -184,9 +209,11 @@ def _drachengold_steps(replay: dict[str, Any], names: Sequence[str]) -> list[Sec
         elif kind == "game_over":
             sections.append(Section("End"))
         if kind in TRANSCRIPT_EVENTS:
-            sections[-1].transcript.extend(_transcript_line(kind, data, who, colours))
+            label = "Division" if kind in ("divide", "division", "chosen") else "Negotiation"
+            for line in _transcript_line(kind, data, who, colours):
+                sections[-1].add(line, talk=True, label=label)
             continue
         line = _drachengold_line(kind, data, who, colours)
         if line:
-            sections[-1].lines.append(line)
-    return [s for s in sections if s.lines or s.transcript or s.grid]
+            sections[-1].add(line)
+    return [s for s in sections if s.blocks or s.grid]

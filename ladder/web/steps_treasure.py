@@ -12,8 +12,9 @@ from typing import Any
 
 from ladder.web.steps import MAX_SECTIONS, Section, compact, fault_line
 
-SYMBOL = {"chest": "C", "sword": "S", "scroll": "R", "potion": "P", "egg": "E", "diamond": "D",
-          "dragon": "🐉", "spider": "🕷"}
+# one letter per kind (no emoji: servers and headless browsers often lack the font); colours in CSS
+SYMBOL = {"chest": "C", "sword": "S", "scroll": "R", "potion": "P", "egg": "E", "diamond": "◆",
+          "dragon": "D", "spider": "✱"}
 
 
 def treasure_steps(replay: dict[str, Any], names: Sequence[str]) -> list[Section]:
@@ -46,17 +47,18 @@ def treasure_steps(replay: dict[str, Any], names: Sequence[str]) -> list[Section
         if "kind" in entry:
             line = fault_line(entry, who)
             if line:
-                current.lines.append(line)
+                current.add(line)
             continue
         kind, d = entry.get("type"), entry.get("data", {})
         if kind == "game_start":
             rows, cols = int(d.get("rows", 7)), int(d.get("cols", 7))
-            current.lines.append(f"{d.get('players')} players, a {rows} by {cols} grid of face-down tiles")
+            current.add(f"{d.get('players')} players, a {rows} by {cols} grid of face-down tiles")
         elif kind == "turn_start":
-            if current.lines or current.grid:
+            if current.blocks or current.grid:
                 sections.append(current)
             if len(sections) >= MAX_SECTIONS:
-                current = Section("…", ["the rest is in the replay download"])
+                current = Section("…")
+                current.add("the rest is in the replay download")
                 break
             this_turn.clear()
             current = Section(f"Turn {d.get('turn')}: {who(d.get('seat'))}")
@@ -64,23 +66,23 @@ def treasure_steps(replay: dict[str, Any], names: Sequence[str]) -> list[Section
             sq = tuple(d.get("square", (0, 0)))
             known[sq] = d.get("kind", "?")
             this_turn[sq] = "flipped"
-            current.lines.append(f"flips {_square(sq)}: {d.get('kind')}")
+            current.add(f"flips {_square(sq)}: {d.get('kind')}")
         elif kind == "keep":
             for sq in map(tuple, d.get("squares", [])):
                 this_turn[sq] = "kept"
                 empty.add(sq)
-            current.lines.append("keeps " + ", ".join(f"{n} {k}" for k, n in d.get("tiles", {}).items()))
+            current.add("keeps " + ", ".join(f"{n} {k}" for k, n in d.get("tiles", {}).items()))
         elif kind == "turn_end":
             reason = d.get("reason")
             if reason != "stop":
-                current.lines.append(f"a {reason}! {len(d.get('returned', []))} tiles go back face down")
+                current.add(f"a {reason}! {len(d.get('returned', []))} tiles go back face down")
             elif d.get("returned"):
-                current.lines.append(f"{len(d['returned'])} surplus tiles go back face down")
+                current.add(f"{len(d['returned'])} surplus tiles go back face down")
             current.grid = snapshot()
         elif kind == "spider_move":
             src, dst = d.get("from"), d.get("to")
             if src is None or dst is None:
-                current.lines.append("leaves the spider where it is")
+                current.add("leaves the spider where it is")
             else:
                 src, dst = tuple(src), tuple(dst)
                 known.pop(src, None)
@@ -88,7 +90,7 @@ def treasure_steps(replay: dict[str, Any], names: Sequence[str]) -> list[Section
                 empty.discard(dst)
                 known[dst] = "spider"
                 this_turn.pop(src, None)
-                current.lines.append(f"moves the spider from {_square(src)} to {_square(dst)}")
+                current.add(f"moves the spider from {_square(src)} to {_square(dst)}")
             current.grid = snapshot()
         elif kind == "game_end":
             sections.append(current)
@@ -99,12 +101,13 @@ def treasure_steps(replay: dict[str, Any], names: Sequence[str]) -> list[Section
                     empty.add(sq)
                 else:
                     known[sq] = "spider"
-            current = Section("End", [_end_line(d, who)])
+            current = Section("End")
+            current.add(_end_line(d, who))
             current.grid = snapshot()
         else:
-            current.lines.append(f"{kind}: {compact(d)}")
+            current.add(f"{kind}: {compact(d)}")
     sections.append(current)
-    return [s for s in sections if s.lines or s.grid]
+    return [s for s in sections if s.blocks or s.grid]
 
 
 def _square(sq: tuple[int, ...]) -> str:

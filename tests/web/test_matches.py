@@ -29,7 +29,7 @@ def test_match_page_shows_seats_results_breakdown_and_the_grid(site, build, play
     assert "crash" in seats and "ZeroDivisionError" in seats and "forfeit" in seats  # status and reason
     assert re.search(r'class="up">\+\d+\.\d</span>', seats)  # a rated match shows the Elo change
     breakdown = html.split('<table class="board breakdown">', 1)[1].split("</table>", 1)[0]
-    for column in ("tiles", "dragons", "spider_bonus", "total"):
+    for column in ("tiles", "dragons", "spider bonus", "total"):
         assert f"<th>{column}</th>" in breakdown
     steps = html.split("<h2>Moves</h2>", 1)[1]
     assert "<h3>Turn 1: " in steps and "flips " in steps
