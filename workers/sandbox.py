@@ -264,11 +264,13 @@ class BotProcess:
         After a timeout part of the line may have been written: the stream is out of step and the
         caller should give up on the bot.
         """
-        if self._proc is None or self._proc.stdin is None or self._proc.stdin.closed:
+        proc = self._proc
+        # After an exit bwrap's init may hold stdin for a moment longer: answer from what we know.
+        if proc is None or proc.stdin is None or proc.stdin.closed or proc.returncode is not None:
             return False, "closed"
         if not data.endswith(b"\n"):
             data += b"\n"
-        reason = write_all(self._proc.stdin.fileno(), data, deadline)
+        reason = write_all(proc.stdin.fileno(), data, deadline)
         return reason == "ok", reason
 
     def read_line(self, deadline: float) -> tuple[bytes | None, str]:
