@@ -227,7 +227,8 @@ class SandboxedSeat:
             "takeover": takeover,
             "timings": self.timings,
             "bank_left_ms": round(self.bank_ms, 2),
-            "stderr": self.stderr.decode("utf-8", "replace"),
+            # replacement characters are 3 bytes: re-cap so binary garbage cannot triple the log
+            "stderr": self.stderr.decode("utf-8", "replace").encode()[-protocol.LOG_BYTES:].decode("utf-8", "ignore"),
             "stderr_bytes": self.stderr_bytes,
             "exit": self.exit,
             "clean": self.clean,

@@ -205,7 +205,14 @@ def test_no_ready_is_a_startup_fault_and_the_fallback_plays_from_the_start(tmp_p
 
 
 def test_a_stderr_flood_is_capped_and_keeps_the_tail(tmp_path, strict_sandbox):
-    behaviour = 'if n <= 3:\n    sys.stderr.write("y" * 100000 + "\\n")\nif n == 3:\n    sys.stderr.write("MARK\\n")'
+    behaviour = """
+    if n <= 3:
+        sys.stderr.write("y" * 100000 + "\\n")
+    if n == 3:
+        sys.stderr.flush()
+        sys.stderr.buffer.write(b"\\xff" * 30000)  # binary: decoded with replacement characters
+        sys.stderr.write("MARK\\n")
+    """
     seat = finished(play(tmp_path, strict_sandbox, behaviour))
     assert seat["stderr_bytes"] > 300000 and len(seat["stderr"].encode()) <= protocol.LOG_BYTES
     assert "MARK" in seat["stderr"] and seat["stderr"].rstrip().splitlines()[-1].startswith("END ")
