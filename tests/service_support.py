@@ -217,3 +217,14 @@ def alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+@pytest.fixture
+def strict_mode() -> str:
+    """"strict" when this machine can run the strict sandbox (root, bubblewrap, cgroups)."""
+    from workers.sandbox import sandbox_available
+
+    ok, why = sandbox_available("strict")
+    if not ok:
+        unavailable(f"the strict sandbox is unavailable: {why}")
+    return "strict"
