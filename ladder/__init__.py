@@ -52,8 +52,9 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=settings.max_upload_bytes + (256 << 10),
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
-        SESSION_COOKIE_SECURE=not settings.development,
-        REMEMBER_COOKIE_SECURE=not settings.development,
+        # secure (HTTPS-only) cookies would lock everyone out of a plain-HTTP deployment such as
+        # docker compose on localhost; a site behind TLS passes SESSION_COOKIE_SECURE=True in `config`
+        REMEMBER_COOKIE_HTTPONLY=True,
         LEADERBOARD_PAGE_SIZE=50,
     )
     app.config.update(flask_config)

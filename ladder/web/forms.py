@@ -6,12 +6,14 @@ from __future__ import annotations
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import BooleanField, PasswordField, SelectField, SelectMultipleField, StringField, TextAreaField
-from wtforms.validators import DataRequired, EqualTo, Length, Optional
+from wtforms.validators import DataRequired, EqualTo, Length, Optional, Regexp
 
 
 class SignUpForm(FlaskForm):
-    username = StringField("User name", validators=[DataRequired(), Length(3, 32)],
-                           description="3 to 32 characters: lowercase letters, digits, - and _")
+    username = StringField("User name", description="3 to 32 characters: lowercase letters, digits, - and _",
+                           validators=[DataRequired(), Length(3, 32), Regexp(
+                               r"^[A-Za-z0-9][A-Za-z0-9_-]*$",
+                               message="use letters, digits, - and _ only, starting with a letter or digit")])
     email = StringField("E-mail (optional)", validators=[Optional(), Length(max=254)])
     password = PasswordField("Password", validators=[DataRequired(), Length(8, 256)],
                              description="at least 8 characters")

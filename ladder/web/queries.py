@@ -8,6 +8,7 @@ new, store the version, queue its validation game. Everything else here is a bou
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 from dataclasses import dataclass
 from functools import cache
@@ -24,6 +25,7 @@ from ladder.services import matches as match_service
 from ladder.services.errors import Conflict, Forbidden, Invalid
 
 UPLOAD_SUFFIXES = (".py", ".zip")
+BOT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")  # as models.BotBase, said in words
 
 
 @cache
@@ -82,11 +84,13 @@ def upload_bot(
     """
     if game not in game_titles():
         raise Invalid(f"unknown game {game!r}: choose one of {', '.join(game_titles())}")
+    if bot_id is None and not BOT_NAME.fullmatch(name or ""):
+        raise Invalid("a bot name is 1 to 40 letters, digits, '.', '_' or '-', starting with a letter or digit")
     filename = _clean_filename(filename)
     if not code:
         raise Invalid("the upload is empty")
-    if len(code) > settings.max_upload_bytes:
-        raise Invalid(f"the upload is {len(code)} bytes; a bot may have at most {settings.max_upload_bytes}")
+    if len(code) > settings.max_upload_bytes:  # callers read at most one byte past the limit
+        raise Invalid(f"the upload is too big: a bot may have at most {settings.max_upload_bytes} bytes")
     if bot_id is not None:
         bot = bot_service.get_bot(session=session, bot_id=bot_id)
         if bot.owner_id != owner_id:

@@ -66,7 +66,7 @@ def test_broken_uploads_get_clear_json_errors(client, build, sessions):
         (dict(code=b"nope", filename="bot.zip"), 400, "not a valid zip"),
         (dict(code=make_zip({"x/main.py": GOOD_BOT}), filename="bot.zip"), 400, "no main.py"),
         (dict(game="chess"), 400, "unknown game"),
-        (dict(name="<script>"), 400, "name"),
+        (dict(name="<script>"), 400, "a bot name is 1 to 40 letters"),
     ]
     for kwargs, status, message in cases:
         response = _upload(client, token, **kwargs)

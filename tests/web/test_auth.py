@@ -30,7 +30,7 @@ def test_signup_refuses_a_taken_name_and_a_bad_one(site):
     bad = site.post("/auth/signup", {"username": "a b!", "password": "x" * 10, "confirm": "x" * 10},
                     page="/auth/signup")
     assert bad.status_code == 400
-    assert "username" in bad.get_data(as_text=True)
+    assert "use letters, digits, - and _ only" in bad.get_data(as_text=True)
 
 
 def test_login_logout_and_wrong_password(site):

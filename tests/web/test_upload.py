@@ -46,7 +46,7 @@ def test_a_zip_with_main_py_at_the_root_is_accepted(site, sessions):
 
 
 BROKEN = {
-    "too big": (b"#" * (64 * 1024 + 1), "main.py", "treasure", "a bot may have at most 65536"),
+    "too big": (b"#" * (64 * 1024 + 1), "main.py", "treasure", "a bot may have at most 65536 bytes"),
     "not a zip": (b"this is not a zip archive", "bot.zip", "treasure", "not a valid zip archive"),
     "symlink": (make_zip({"main.py": GOOD_BOT}, links={"secrets": "/etc/shadow"}), "bot.zip", "treasure",
                 "is a symbolic link"),
