@@ -344,6 +344,17 @@ def bench_engine(games: int, repeats: int, only_game: str | None, seed: int) -> 
     )
 
 
+@bench.command("sandbox")
+@click.option("--mode", type=click.Choice(["strict", "user", "none"]), default="strict", show_default=True)
+@click.option("--round-trips", type=click.IntRange(min=50), default=2000, show_default=True)
+@click.option("--starts", type=click.IntRange(min=1), default=30, show_default=True)
+def bench_sandbox(mode: str, round_trips: int, starts: int) -> None:
+    """Sandboxed bot round trip and start-up against no sandbox (medians)."""
+    from ladder.bench.sandbox import run_sandbox_bench
+
+    run_sandbox_bench(mode=mode, round_trips=round_trips, starts=starts, echo=click.echo)
+
+
 # the service's commands (up, web, worker, scheduler, migrate, ratings, bench service)
 from ladder.commands import register as _register_service_commands  # noqa: E402
 

@@ -1,0 +1,212 @@
+"""`ladder bench sandbox`: what the bot sandbox costs, against the same work without it.
+
+- Round trip: one request line to an echo bot and its reply, through a sandboxed BotProcess, against
+  the same echo bot as a plain subprocess on plain pipes read with the same code (ratio, target < 2).
+- Start: from `BotProcess.start` to the echo bot's first reply, against running a bare
+  `python3 -I -c pass` to its exit (ratio, target < 1.6).
+- Freeze + thaw of the bot's cgroup, and what joining the five cgroups costs a new process (strict
+  only). On cgroup v1 the first move of a process into a group waits for an RCU grace period
+  (~10 ms with HZ=250); /sys/kernel/rcu_expedited=1 (or boot with rcupdate.rcu_expedited=1) cuts
+  that to well under a millisecond, which decides whether the start target is met.
+
+Samples of the two sides are interleaved so machine noise hits both alike; figures are medians.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from workers import sandbox_cgroup
+from workers.sandbox import PYTHON, BotProcess
+from workers.sandbox_io import LineReader, write_all
+
+ROUND_TRIP_TARGET = 2.0
+START_TARGET = 1.6
+ECHO_BOT = """import sys
+read, write, flush = sys.stdin.buffer.readline, sys.stdout.buffer.write, sys.stdout.buffer.flush
+while True:
+    line = read()
+    if not line:
+        break
+    write(line)
+    flush()
+"""
+REQUEST = b'{"id": 1, "type": "request", "kind": "attack", "observation": {"hand": [1, 2, 3]}}\n'
+
+
+@dataclass(frozen=True)
+class SandboxBench:
+    mode: str
+    round_trip_us: float
+    plain_round_trip_us: float
+    start_ms: float
+    bare_start_ms: float
+    freeze_thaw_ms: float | None
+    cgroup_join_ms: float | None
+
+    @property
+    def round_trip_ratio(self) -> float:
+        return self.round_trip_us / self.plain_round_trip_us
+
+    @property
+    def start_ratio(self) -> float:
+        return self.start_ms / self.bare_start_ms
+
+
+class _PlainEcho:
+    """The echo bot as a bare subprocess, spoken to with the sandbox's own pipe code."""
+
+    def __init__(self, script: Path):
+        self.proc = subprocess.Popen([PYTHON, "-I", str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     bufsize=0)
+        for stream in (self.proc.stdin, self.proc.stdout):
+            os.set_blocking(stream.fileno(), False)
+        self.reader = LineReader(self.proc.stdout.fileno(), 1 << 20)
+
+    def send_line(self, data: bytes, deadline: float) -> tuple[bool, str]:
+        reason = write_all(self.proc.stdin.fileno(), data, deadline)
+        return reason == "ok", reason
+
+    def read_line(self, deadline: float) -> tuple[bytes | None, str]:
+        return self.reader.read(deadline)
+
+    def close(self) -> None:
+        self.proc.kill()
+        self.proc.wait()
+        self.proc.stdin.close()
+        self.proc.stdout.close()
+
+
+def _round_trips(bot, n: int) -> list[float]:
+    samples = []
+    for _ in range(n):
+        t0 = time.perf_counter_ns()
+        bot.send_line(REQUEST, time.monotonic() + 5)
+        line, reason = bot.read_line(time.monotonic() + 5)
+        samples.append((time.perf_counter_ns() - t0) / 1000)
+        if line != REQUEST[:-1]:
+            raise RuntimeError(f"echo bot failed: {reason}")
+    return samples
+
+
+def _start_to_reply(bot_dir: Path, mode: str) -> float:
+    t0 = time.perf_counter_ns()
+    bp = BotProcess.start([PYTHON, "-I", "main.py"], bot_dir, mode=mode)
+    try:
+        bp.send_line(REQUEST, time.monotonic() + 10)
+        line, reason = bp.read_line(time.monotonic() + 10)
+        elapsed = (time.perf_counter_ns() - t0) / 1e6
+    finally:
+        bp.close()
+    if line != REQUEST[:-1]:
+        raise RuntimeError(f"echo bot failed to start: {reason}")
+    return elapsed
+
+
+def _bare_start() -> float:
+    t0 = time.perf_counter_ns()
+    subprocess.run([PYTHON, "-I", "-c", "pass"], check=True)
+    return (time.perf_counter_ns() - t0) / 1e6
+
+
+def _cgroup_join_ms(samples: int = 8) -> float:
+    """Median time to move one fresh process into all five controllers of a new bot group."""
+    times = []
+    for _ in range(samples):
+        group = sandbox_cgroup.BotCgroup.create(0, memory_bytes=64 << 20, pids=8, cpus=1)
+        sleeper = subprocess.Popen(["sleep", "30"])
+        try:
+            time.sleep(0.03)  # let the kernel leave the fast path a previous move left behind
+            t0 = time.perf_counter_ns()
+            for procs in group.procs_files():
+                with open(procs, "w") as f:
+                    f.write(str(sleeper.pid))
+            times.append((time.perf_counter_ns() - t0) / 1e6)
+        finally:
+            sleeper.kill()
+            sleeper.wait()
+            group.kill_all()
+            group.remove()
+    return statistics.median(times)
+
+
+def run_sandbox_bench(
+    mode: str = "strict", round_trips: int = 2000, starts: int = 30, echo: Callable[[str], None] = print
+) -> SandboxBench:
+    """Measure, print (through `echo`) and return the medians."""
+    bot_dir = Path(tempfile.mkdtemp(prefix="ladder-bench-bot-", dir="/tmp"))
+    try:
+        bot_dir.chmod(0o755)  # the sandbox's uid must reach it
+        (bot_dir / "main.py").write_text(ECHO_BOT)
+        (bot_dir / "main.py").chmod(0o644)
+        sandboxed = BotProcess.start([PYTHON, "-I", "main.py"], bot_dir, mode=mode)
+        plain = _PlainEcho(bot_dir / "main.py")
+        try:
+            _round_trips(sandboxed, 50)  # warm up both
+            _round_trips(plain, 50)
+            rt_box: list[float] = []
+            rt_plain: list[float] = []
+            blocks = max(1, min(20, round_trips // 50))
+            for _ in range(blocks):
+                rt_box += _round_trips(sandboxed, round_trips // blocks)
+                rt_plain += _round_trips(plain, round_trips // blocks)
+            freeze_thaw = []
+            if sandboxed.freeze():
+                sandboxed.thaw()
+                for _ in range(min(200, round_trips)):
+                    t0 = time.perf_counter_ns()
+                    sandboxed.freeze()
+                    sandboxed.thaw()
+                    freeze_thaw.append((time.perf_counter_ns() - t0) / 1e6)
+        finally:
+            sandboxed.close()
+            plain.close()
+        _start_to_reply(bot_dir, mode)  # warm caches for both sides
+        _bare_start()
+        box_starts, bare_starts = [], []
+        for _ in range(starts):
+            box_starts.append(_start_to_reply(bot_dir, mode))
+            bare_starts.append(_bare_start())
+    finally:
+        shutil.rmtree(bot_dir, ignore_errors=True)
+    result = SandboxBench(
+        mode=mode,
+        round_trip_us=statistics.median(rt_box),
+        plain_round_trip_us=statistics.median(rt_plain),
+        start_ms=statistics.median(box_starts),
+        bare_start_ms=statistics.median(bare_starts),
+        freeze_thaw_ms=statistics.median(freeze_thaw) if freeze_thaw else None,
+        cgroup_join_ms=_cgroup_join_ms() if mode == "strict" else None,
+    )
+    echo(render(result, round_trips=len(rt_box), starts=starts))
+    return result
+
+
+def render(r: SandboxBench, *, round_trips: int, starts: int) -> str:
+    lines = [
+        f"sandbox bench: mode {r.mode}, {round_trips} round trips, {starts} starts (medians)",
+        f"round trip     sandboxed {r.round_trip_us:9.1f} µs   plain pipe {r.plain_round_trip_us:9.1f} µs   "
+        f"ratio {r.round_trip_ratio:.2f} (target < {ROUND_TRIP_TARGET})",
+        f"start to reply sandboxed {r.start_ms:9.2f} ms   bare python3 -I -c pass {r.bare_start_ms:.2f} ms   "
+        f"ratio {r.start_ratio:.2f} (target < {START_TARGET})",
+    ]
+    if r.freeze_thaw_ms is not None:
+        lines.append(f"freeze + thaw  {r.freeze_thaw_ms:.3f} ms")
+    if r.cgroup_join_ms is not None:
+        lines.append(f"cgroup join    {r.cgroup_join_ms:.2f} ms of the start (rcu_expedited={_rcu_expedited()})")
+    return "\n".join(lines)
+
+
+def _rcu_expedited() -> str:
+    try:
+        return Path("/sys/kernel/rcu_expedited").read_text().strip()
+    except OSError:
+        return "?"
