@@ -19,6 +19,17 @@ BUILTIN: dict[tuple[str, str], str] = {
 }
 
 
+# Each game's sensible reference bot: the default opponent, the benchmark's "greedy-style"
+# line-up, and the fallback that plays a forfeited seat for the rest of a match.
+REFERENCE: dict[str, str] = {"drachengold": "greedy", "treasure": "careful"}
+
+
+def reference_bot(game: str) -> str:
+    """REFERENCE's entry, else the game's first built-in that is not "random"."""
+    others = [n for n in builtin_names(game) if n != "random"]
+    return REFERENCE.get(game) or (others[0] if others else "random")
+
+
 def builtin_names(game: str) -> list[str]:
     return sorted(name for (g, name) in BUILTIN if g == game)
 

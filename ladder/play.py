@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bots import builtin_names, load_builtin
+from bots import builtin_names, load_builtin, reference_bot
 from ladder.games import get_game
 from ladder.games.base import State
 from ladder.replay import make_replay, results_of
@@ -231,10 +231,10 @@ def play_game(
 
 
 def default_bot_names(game: str, players: int) -> list[str]:
-    """Alternate the game's other built-ins with "random": a mixed table by default."""
+    """Alternate the game's reference bot with "random": a mixed table by default."""
     names = builtin_names(game)
-    others = [n for n in names if n != "random"] or names
-    lineup = [others[0], "random"] if "random" in names and others != ["random"] else others[:1]
+    reference = reference_bot(game)
+    lineup = [reference, "random"] if "random" in names and reference != "random" else [reference]
     return [lineup[i % len(lineup)] for i in range(players)]
 
 

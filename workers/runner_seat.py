@@ -15,12 +15,11 @@ import signal
 import time
 from typing import Any
 
-from bots import load_builtin
+from bots import load_builtin, reference_bot
 from ladder.play import BotFault
 from workers import protocol
 from workers.protocol import Fault, TimeControl
 
-FALLBACK = {"drachengold": "greedy", "treasure": "careful"}
 STARTUP_GRACE_S = 0.25
 
 
@@ -177,7 +176,7 @@ class SandboxedSeat:
         self.takeover, self.takeover_at = fault, self.request_id
         self.pending.clear()
         self.close()
-        bot = load_builtin(self.game, FALLBACK.get(self.game, "random"))()
+        bot = load_builtin(self.game, reference_bot(self.game))()
         bot.setup(self.hello)
         for event in self.events:
             bot.on_event(event)

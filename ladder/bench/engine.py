@@ -14,15 +14,12 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from bots import builtin_names
+from bots import builtin_names, reference_bot
 from ladder.games import available_games, get_game
 from ladder.play import play_builtin
 
 TARGET_US = 20  # engine µs per decision; a sandboxed bot's round trip is about 75 µs
 SEATS = 4
-# The starter bot that plays like a sensible player, per game; other games use their first
-# non-random built-in.
-GREEDY_STYLE = {"drachengold": "greedy", "treasure": "careful"}
 
 
 @dataclass(frozen=True)
@@ -39,8 +36,7 @@ class BenchRow:
 
 def lineups(game: str) -> list[str]:
     names = builtin_names(game)
-    greedy = GREEDY_STYLE.get(game) or next((n for n in names if n != "random"), None)
-    return [n for n in (greedy, "random") if n is not None and n in names]
+    return [n for n in dict.fromkeys((reference_bot(game), "random")) if n in names]
 
 
 def bench_lineup(game: str, bot: str, *, games: int, repeats: int, seed: int = 0) -> BenchRow:

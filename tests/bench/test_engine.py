@@ -13,7 +13,9 @@ def toy(monkeypatch):
     import toygame
 
     toygame.register(monkeypatch)
-    monkeypatch.setitem(engine.GREEDY_STYLE, "toy", "fixed")
+    import bots
+
+    monkeypatch.setitem(bots.REFERENCE, "toy", "fixed")
     return toygame
 
 
