@@ -108,7 +108,7 @@ def _host_path(value: str, mapping: Mapping[str, str]) -> str:
     return ":".join(parts)
 
 
-def _preexec(procs_files: Sequence[str], rlimits: Sequence[tuple[int, int]], uid: int | None):
+def _preexec(join_files: Sequence[str], rlimits: Sequence[tuple[int, int]], uid: int | None):
     """Runs in the child between fork and exec: only plain system calls, nothing that locks.
 
     Joining the cgroups here, before anything of the bot runs, means no process of it can ever be
@@ -117,10 +117,9 @@ def _preexec(procs_files: Sequence[str], rlimits: Sequence[tuple[int, int]], uid
     """
 
     def run() -> None:
-        pid = str(os.getpid()).encode()
-        for path in procs_files:
+        for path in join_files:
             fd = os.open(path, os.O_WRONLY)
-            os.write(fd, pid)
+            os.write(fd, b"0")  # "0": this thread, i.e. this whole fresh process (see join_files)
             os.close(fd)
         for which, value in rlimits:
             resource.setrlimit(which, (value, value))
@@ -217,7 +216,7 @@ class BotProcess:
             self.slot, self.uid = self._lease.slot, self._lease.uid
             # Per uid (leased to this bot alone); in strict mode the pids cgroup binds first.
             rlimits.append((resource.RLIMIT_NPROC, lim.pids + 8))
-        procs_files: list[str] = []
+        join_files: list[str] = []
         if self.mode == "strict":
             global _swept
             if not _swept:
@@ -226,7 +225,7 @@ class BotProcess:
             self._cgroup = sandbox_cgroup.BotCgroup.create(
                 self.slot or 0, lim.memory_bytes, lim.pids, lim.cpus
             )
-            procs_files = self._cgroup.procs_files()
+            join_files = self._cgroup.join_files()
         else:
             rlimits.append((resource.RLIMIT_AS, lim.address_space_bytes or 4 * lim.memory_bytes))
         if lim.address_space_bytes and self.mode == "strict":
@@ -241,7 +240,7 @@ class BotProcess:
                 argv, env={},  # bwrap's own environment is visible inside as /proc/1/environ
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 bufsize=0, close_fds=True, pass_fds=(seccomp,),
-                preexec_fn=_preexec(procs_files, rlimits, self.uid),
+                preexec_fn=_preexec(join_files, rlimits, self.uid),
             )
         finally:
             os.close(seccomp)

@@ -96,9 +96,15 @@ class BotCgroup:
             raise CgroupError(f"cannot set up cgroup {name}: {exc}") from exc
         return group
 
-    def procs_files(self) -> list[str]:
-        """The files a new process writes its pid to, before running anything else."""
-        return [str(p / "cgroup.procs") for p in self.paths.values()]
+    def join_files(self) -> list[str]:
+        """The files a new, still single-threaded process writes "0" to, before running anything else.
+
+        "0" in `tasks` moves the calling thread only, which the kernel does without taking the global
+        threadgroup lock; writing a pid to cgroup.procs takes it and waits for an RCU grace period
+        (~10 ms here, more than the whole rest of a sandbox start). Right after fork the thread is
+        the whole process, and everything it starts later inherits the groups.
+        """
+        return [str(p / "tasks") for p in self.paths.values()]
 
     def pids(self) -> list[int]:
         try:

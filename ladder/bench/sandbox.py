@@ -5,9 +5,8 @@
 - Start: from `BotProcess.start` to the echo bot's first reply, against running a bare
   `python3 -I -c pass` to its exit (ratio, target < 1.6).
 - Freeze + thaw of the bot's cgroup, and what joining the five cgroups costs a new process (strict
-  only). On cgroup v1 the first move of a process into a group waits for an RCU grace period
-  (~10 ms with HZ=250); /sys/kernel/rcu_expedited=1 (or boot with rcupdate.rcu_expedited=1) cuts
-  that to well under a millisecond, which decides whether the start target is met.
+  only; moving a process by pid would wait for an RCU grace period, ~10 ms here, see
+  sandbox_cgroup.BotCgroup.join_files).
 
 Samples of the two sides are interleaved so machine noise hits both alike; figures are medians.
 """
@@ -118,21 +117,30 @@ def _bare_start() -> float:
 
 
 def _cgroup_join_ms(samples: int = 8) -> float:
-    """Median time to move one fresh process into all five controllers of a new bot group."""
+    """Median time a fresh child takes to join all five controllers of a new bot group, the way
+    workers/sandbox.py does it (writing "0" to each `tasks` file right after fork)."""
     times = []
     for _ in range(samples):
         group = sandbox_cgroup.BotCgroup.create(0, memory_bytes=64 << 20, pids=8, cpus=1)
-        sleeper = subprocess.Popen(["sleep", "30"])
+        r, w = os.pipe()
         try:
-            time.sleep(0.03)  # let the kernel leave the fast path a previous move left behind
-            t0 = time.perf_counter_ns()
-            for procs in group.procs_files():
-                with open(procs, "w") as f:
-                    f.write(str(sleeper.pid))
-            times.append((time.perf_counter_ns() - t0) / 1e6)
+            pid = os.fork()
+            if pid == 0:  # pragma: no cover - child
+                t0 = time.perf_counter_ns()
+                for path in group.join_files():
+                    fd = os.open(path, os.O_WRONLY)
+                    os.write(fd, b"0")
+                    os.close(fd)
+                os.write(w, str(time.perf_counter_ns() - t0).encode())
+                os._exit(0)
+            os.close(w)
+            w = -1
+            times.append(int(os.read(r, 64)) / 1e6)
+            os.waitpid(pid, 0)
         finally:
-            sleeper.kill()
-            sleeper.wait()
+            os.close(r)
+            if w >= 0:
+                os.close(w)
             group.kill_all()
             group.remove()
     return statistics.median(times)
@@ -201,12 +209,5 @@ def render(r: SandboxBench, *, round_trips: int, starts: int) -> str:
     if r.freeze_thaw_ms is not None:
         lines.append(f"freeze + thaw  {r.freeze_thaw_ms:.3f} ms")
     if r.cgroup_join_ms is not None:
-        lines.append(f"cgroup join    {r.cgroup_join_ms:.2f} ms of the start (rcu_expedited={_rcu_expedited()})")
+        lines.append(f"cgroup join    {r.cgroup_join_ms:.3f} ms of the start")
     return "\n".join(lines)
-
-
-def _rcu_expedited() -> str:
-    try:
-        return Path("/sys/kernel/rcu_expedited").read_text().strip()
-    except OSError:
-        return "?"

@@ -27,7 +27,7 @@ def test_limits_are_written(group):
 
 
 def test_join_freeze_kill_remove(group):
-    join = ";".join(f"echo $$ > {f}" for f in group.procs_files())
+    join = ";".join(f"echo 0 > {f}" for f in group.join_files())  # as the sandbox's child does
     proc = subprocess.Popen(["sh", "-c", f"{join}; exec sleep 60"])
     deadline = time.monotonic() + 5
     while proc.pid not in group.pids() and time.monotonic() < deadline:
