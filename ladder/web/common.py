@@ -26,7 +26,8 @@ def settings() -> Settings:
 
 
 def db() -> Session:
-    """The request's session: opened on first use, closed at teardown (see web.init_app)."""
+    """The request's session: opened on first use, closed at teardown (see web.init_app). Its reads
+    start deferred transactions (ladder/db.py), so a page never waits for a worker's write lock."""
     if "db" not in g:
         g.db = state().sessions()
     return g.db

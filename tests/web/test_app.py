@@ -5,6 +5,9 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
+import time
+
+from sqlalchemy import text
 
 from ladder import create_app
 from ladder.config import Settings
@@ -44,3 +47,15 @@ def test_a_body_far_over_the_limit_gets_a_clear_413(client, site):
                          page="/bots/upload", content_type="multipart/form-data")
     assert response.status_code == 413
     assert "a bot may have at most 65536 bytes" in response.get_data(as_text=True)
+
+
+def test_pages_render_while_a_worker_holds_a_write_transaction(client, engine):
+    # a worker recording a match holds the database's write lock (SQLite: BEGIN IMMEDIATE); page
+    # views only read, so they must not queue behind it
+    with engine.connect().execution_options(sqlite_begin="IMMEDIATE") as conn, conn.begin():
+        conn.execute(text("UPDATE ratings SET games = games"))
+        started = time.monotonic()
+        assert client.get("/leaderboard/treasure").status_code == 200
+        assert client.get("/").status_code == 200
+        assert time.monotonic() - started < 5
+        conn.rollback()
