@@ -234,8 +234,18 @@ def matches_per_minute(url: str, redis_url: str, versions: list[int], *, process
 
 
 def run_service_bench(*, bots: int, matches: int, small_matches: int, requests: int, celery_matches: int,
-                      database_url: str, redis_url: str, sandbox: str | None, keep: bool) -> None:
+                      database_url: str, redis_url: str, sandbox: str | None, keep: bool, pages: bool = True) -> None:
     console = Console()
+    if pages:
+        report_pages(database_url, bots=bots, matches=matches, small_matches=small_matches, requests=requests,
+                     keep=keep, console=console)
+    if celery_matches > 0:
+        report_workers(database_url, redis_url, celery_matches=celery_matches, sandbox=sandbox, keep=keep,
+                       console=console)
+
+
+def report_pages(database_url: str, *, bots: int, matches: int, small_matches: int, requests: int, keep: bool,
+                 console: Console) -> None:
     pages = measure_pages(database_url, bots=bots, matches=matches, small_matches=small_matches, requests=requests,
                           keep=keep, console=console)
     table = Table(title=f"Page latency: {bots:,} bots, {requests} requests per page and seed", title_justify="left")
@@ -249,8 +259,10 @@ def run_service_bench(*, bots: int, matches: int, small_matches: int, requests: 
                       end_section=True)
     console.print(table)
     console.print(f"Target: ratio under {PAGE_TARGET} (pages must not slow down as history grows).")
-    if celery_matches == 0:
-        return
+
+
+def report_workers(database_url: str, redis_url: str, *, celery_matches: int, sandbox: str | None, keep: bool,
+                   console: Console) -> None:
     if sandbox is None:
         from ladder.serve import strongest_sandbox
 

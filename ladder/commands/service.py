@@ -183,6 +183,7 @@ def ratings_recompute(show: int) -> None:
 @click.option("--redis-url", envvar="LADDER_BENCH_REDIS_URL", default="redis://127.0.0.1:6379/15", show_default=True,
               help="Redis for the throughput part (the bench flushes this database).")
 @click.option("--sandbox", type=click.Choice(SANDBOX_MODES), help="Sandbox for the throughput matches.")
+@click.option("--pages/--no-pages", default=True, show_default=True, help="Measure page latency (the seeding part).")
 @click.option("--keep", is_flag=True, help="Keep the seeded databases (named in the output).")
 def bench_service(**options) -> None:
     """Page latency with 1,000 vs 1,000,000 matches on PostgreSQL, and Celery matches/min with 1 vs 2 workers."""

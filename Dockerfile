@@ -1,0 +1,29 @@
+# One image for every part of the ladder: web, worker, scheduler, migrate (docker-compose.yml).
+# Debian's own python3 is both the ladder's interpreter (in a venv) and the bots' runtime: the
+# sandbox runs bots with /usr/bin/python3 (and /usr/bin/node for main.js bots).
+FROM debian:bookworm-slim
+
+ENV DEBIAN_FRONTEND=noninteractive \
+    PYTHONUNBUFFERED=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PATH=/opt/ladder/bin:$PATH \
+    LADDER_INSTANCE_DIR=/var/lib/ladder
+
+# bubblewrap, util-linux (setpriv) and libseccomp2: the strict sandbox; nodejs: JavaScript bots
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends python3 python3-venv bubblewrap util-linux libseccomp2 nodejs \
+    && rm -rf /var/lib/apt/lists/* \
+    && useradd --system --home-dir /var/lib/ladder --create-home --shell /usr/sbin/nologin ladder
+
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY ladder ladder
+COPY workers workers
+COPY bots bots
+RUN python3 -m venv /opt/ladder && /opt/ladder/bin/pip install --no-cache-dir .
+
+# web, scheduler and migrate run as `ladder`; the worker runs as root (compose sets it), because
+# the strict sandbox starts each bot under a per-slot uid inside cgroups of its own
+USER ladder
+EXPOSE 8000
+CMD ["ladder", "web", "--host", "0.0.0.0", "--port", "8000"]
