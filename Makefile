@@ -18,7 +18,7 @@ install-test: $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[test]'
 
 run: install
-	$(BIN)/ladder demo
+	$(BIN)/ladder up
 
 test: install-test
 	$(BIN)/ruff check .
