@@ -44,10 +44,12 @@ def prepare_instance(settings: Settings, *, requeue_running: bool) -> dict[str, 
     finally:
         engine.dispose()
     if settings.redis_url is None:
-        from workers.celery_app import configure
+        from workers.celery_app import QUEUES, configure
 
+        # declaring the queues creates the broker's tables once, before several processes race to
         with configure(settings).connection_for_write() as conn:
-            conn.default_channel  # noqa: B018 (opening the channel creates the broker's tables once)
+            for queue in QUEUES:
+                conn.default_channel.queue_declare(queue=queue)
     return {"starter_bots": len(bots), "requeued": len(requeued)}
 
 

@@ -78,6 +78,8 @@ def sweep_stale() -> dict[str, Any]:
     from workers.scheduler import sweep
 
     queued, failed = sweep(sessions(), app.settings, broker_idle=broker_waiting() == 0)
+    if app.settings.redis_url is None:
+        purge_delivered()
     return {**_send(queued), "failed": failed}
 
 
@@ -92,6 +94,22 @@ def validate_version(version_id: int) -> int | None:
     if match_id is not None:
         dispatch_matches([match_id], PRIORITY_QUEUE)
     return match_id
+
+
+def purge_delivered() -> int:
+    """The embedded broker keeps every delivered message as a hidden row; drop them. An unacked
+    message lives in its consumer's memory (and is put back as a new row), so this loses nothing."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(app.settings.broker_url.removeprefix("sqla+"), connect_args={"timeout": 30})
+    try:
+        with engine.begin() as conn:
+            return conn.execute(text("DELETE FROM kombu_message WHERE visible = 0")).rowcount
+    except Exception as exc:  # no table yet, or the file is busy: the next sweep tries again
+        log.info("broker clean-up skipped: %s", exc)
+        return 0
+    finally:
+        engine.dispose()
 
 
 def broker_waiting() -> int | None:

@@ -15,7 +15,7 @@ from types import SimpleNamespace
 
 import pytest
 from service_support import SLOW_BOT, add_user_bot, house_versions, match_row, rating_changes_per_match
-from sqlalchemy import update
+from sqlalchemy import create_engine, text, update
 from sqlmodel import select
 
 from ladder.config import Settings
@@ -221,3 +221,18 @@ def test_tasks_play_real_sandboxed_matches_end_to_end(session, settings, house, 
     assert sum(r.games for r in session.exec(select(Rating))) == sum(rated.values())
     assert recompute_ratings(session=session) == []
     assert tasks.run_match.delay(finished[0].id).get()["status"] == "skipped"
+
+
+def test_the_embedded_broker_forgets_delivered_messages_only(eager, settings):
+    with eager.connection_for_write() as conn:
+        conn.default_channel.queue_declare(queue=celery_app.MATCH_QUEUE)  # creates the broker's tables
+    engine = create_engine(settings.broker_url.removeprefix("sqla+"))
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO kombu_queue (id, name) VALUES (77, 'probe')"))
+        for visible in (0, 1, 0):
+            conn.execute(text("INSERT INTO kombu_message (visible, payload, version, queue_id) "
+                              "VALUES (:v, '{}', 1, 77)"), {"v": visible})
+    assert tasks.purge_delivered() == 2
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT visible FROM kombu_message WHERE queue_id = 77")).scalars().all() == [1]
+    engine.dispose()
