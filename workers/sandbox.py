@@ -49,6 +49,7 @@ _CAP_LAST = int(Path("/proc/sys/kernel/cap_last_cap").read_text()) if Path(
 _PR_CAPBSET_DROP = 24
 _libc = ctypes.CDLL(None, use_errno=True)
 _swept = False
+_confirmed: set[str] = set()
 
 
 class SandboxError(RuntimeError):
@@ -156,9 +157,11 @@ class BotProcess:
         `extra_ro_binds` maps mount points inside to host directories (e.g. {"/sdk": ".../bots"}).
         `env` adds variables to the small allowlist in sandbox_bwrap.BASE_ENV.
         """
-        ok, why = sandbox_available(mode)
-        if not ok:
-            raise SandboxError(f"sandbox mode {mode!r} unavailable: {why}")
+        if mode not in _confirmed:  # checked once per process, not on every start
+            ok, why = sandbox_available(mode)
+            if not ok:
+                raise SandboxError(f"sandbox mode {mode!r} unavailable: {why}")
+            _confirmed.add(mode)
         if mode != "none" and threading.current_thread() is not threading.main_thread():
             raise SandboxError("start sandboxed bots from the main thread (bwrap --die-with-parent)")
         self = object.__new__(cls)

@@ -3,13 +3,15 @@
 Each bot gets one group per controller, created under the worker's own group in that hierarchy (so a
 worker's own limits still cover its bots) inside a `ladder-sandbox` directory. Group names carry
 the owner's pid and start time: a worker sweeping at start-up removes only groups whose owner is
-gone, never those of another worker running beside it. Files and directories only; the process
-that joins a group is started by workers/sandbox.py.
+gone, never those of another worker running beside it (so workers sharing these directories must
+share a pid namespace). Files and directories only; the process that joins a group is started by
+workers/sandbox.py.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import re
 import secrets
@@ -39,8 +41,13 @@ def _own_paths() -> dict[str, str]:
 
 
 def parent_dirs() -> dict[str, Path]:
+    return dict(_parent_dirs(os.getpid()))
+
+
+@functools.cache
+def _parent_dirs(pid: int) -> tuple[tuple[str, Path], ...]:  # per pid: a forked worker looks again
     own = _own_paths()
-    return {c: CGROUP_ROOT / c / own.get(c, "/").lstrip("/") / PARENT_NAME for c in CONTROLLERS}
+    return tuple((c, CGROUP_ROOT / c / own.get(c, "/").lstrip("/") / PARENT_NAME) for c in CONTROLLERS)
 
 
 def unavailable_reason() -> str | None:

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from workers import sandbox_cgroup
+from workers import sandbox_cgroup, sandbox_slots
 from workers.sandbox import PYTHON, BotProcess, Limits, SandboxError, sandbox_available
 from workers.sandbox_bwrap import SandboxConfigError
 from workers.sandbox_slots import SlotBusy
@@ -186,7 +186,7 @@ def test_close_is_idempotent_and_after_exit(strict_sandbox, kit):
 WORKER = """
 import sys, time
 from workers.sandbox import BotProcess, PYTHON
-bp = BotProcess.start([PYTHON, "-E", "-s", "main.py"], sys.argv[1], mode="strict")
+bp = BotProcess.start([PYTHON, "-E", "-s", "main.py"], sys.argv[1], mode="strict", slot=int(sys.argv[2]))
 line, reason = bp.read_line(time.monotonic() + 10)
 print(bp.uid, *bp._cgroup.paths.values(), flush=True)
 time.sleep(3600)
@@ -205,8 +205,9 @@ time.sleep(3600)
 
 def test_worker_dying_mid_match_leaves_nothing_running(strict_sandbox, uid_processes):
     bot = kit_stage_dir({"main.py": DAEMON_BOT})
-    worker = subprocess.Popen([sys.executable, "-c", WORKER, str(bot)], stdout=subprocess.PIPE, text=True,
-                              cwd=Path(__file__).resolve().parents[2])
+    slot = 960 + int(os.environ.get("PYTEST_XDIST_WORKER", "gw0")[2:] or 0)  # no other test's uid
+    worker = subprocess.Popen([sys.executable, "-c", WORKER, str(bot), str(slot)], stdout=subprocess.PIPE,
+                              text=True, cwd=Path(__file__).resolve().parents[2])
     try:
         uid, *cgroups = worker.stdout.readline().split()
         uid = int(uid)
@@ -219,6 +220,8 @@ def test_worker_dying_mid_match_leaves_nothing_running(strict_sandbox, uid_proce
         assert uid_processes(uid) == []
         sandbox_cgroup.sweep_stale()  # what the next worker does first (another may have done it already)
         assert not any(Path(c).exists() for c in cgroups)
+        lease = sandbox_slots.acquire(slot)  # the dead worker's slot is usable again, and clean
+        lease.release()
     finally:
         worker.kill()
         worker.wait()

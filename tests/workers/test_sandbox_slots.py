@@ -38,3 +38,25 @@ def test_lease_dir_is_private(lease_dir):
 def test_slot_range_checked(lease_dir):
     with pytest.raises(ValueError):
         sandbox_slots.acquire(sandbox_slots.MAX_SLOTS)
+
+
+def test_a_dead_holders_slot_waits_until_its_processes_are_gone(lease_dir, monkeypatch):
+    lease_dir.mkdir(mode=0o700)
+    (lease_dir / "slot-0.lock").write_text("12345")  # a holder that died without releasing
+    busy = {sandbox_slots.UID_BASE}
+    monkeypatch.setattr(sandbox_slots, "uid_has_processes", lambda uid: uid in busy)
+    lease = sandbox_slots.acquire()
+    assert lease.slot == 1  # slot 0's uid still has processes
+    with pytest.raises(sandbox_slots.SlotBusy):
+        sandbox_slots.acquire(0)
+    busy.clear()
+    again = sandbox_slots.acquire(0)
+    assert (lease_dir / "slot-0.lock").read_text() == str(os.getpid())
+    again.release()
+    assert (lease_dir / "slot-0.lock").read_text() == ""  # released clean
+    lease.release()
+
+
+def test_uid_scan_sees_our_own_uid():
+    assert sandbox_slots.uid_has_processes(os.getuid())
+    assert not sandbox_slots.uid_has_processes(sandbox_slots.UID_BASE + sandbox_slots.MAX_SLOTS + 7)
