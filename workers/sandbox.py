@@ -177,6 +177,7 @@ class BotProcess:
         self.mode, self.limits = mode, limits
         self.slot: int | None = None
         self.uid: int | None = None
+        self.pid: int | None = None  # host pid of the started process (bwrap, or the bot in mode none)
         self.exit_code: int | None = None
         self.exit_signal: int | None = None
         self.clean: bool | None = None  # after close(): True when nothing was left running
