@@ -8,6 +8,7 @@ counts the bytes it really writes (a zip's declared sizes can lie). Every refusa
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import stat
@@ -133,6 +134,29 @@ def stage(source: str | Path, parent: str | Path | None = None) -> StagedBot:
         remove_staged(dest)
         raise
     return StagedBot(dest, entry, list(ENTRY_POINTS[entry]))
+
+
+def check_bytes(code: bytes, filename: str) -> str:
+    """Check an uploaded bot without unpacking it: the same rules as `stage`, for the web app,
+    which stores uploads and never runs them. Returns the entry point; raises PackagingError."""
+    if filename.endswith(".py"):
+        if len(code) > MAX_FILE_BYTES:
+            raise PackagingError(f"{filename}: {len(code)} bytes; a single-file bot may have {MAX_FILE_BYTES}")
+        try:
+            code.decode("utf-8")
+        except UnicodeDecodeError:
+            raise PackagingError(f"{filename}: a .py bot must be UTF-8 text") from None
+        return "main.py"
+    if not filename.endswith(".zip"):
+        raise PackagingError(f"{filename}: a bot is a .py file or a .zip with main.py at its root")
+    if len(code) > MAX_ARCHIVE_BYTES:
+        raise PackagingError(f"{filename}: {len(code)} bytes; an uploaded bot may have {MAX_ARCHIVE_BYTES}")
+    try:
+        with zipfile.ZipFile(io.BytesIO(code)) as zf:
+            members = _check_zip(zf, filename)
+            return _entry({p.as_posix() for _, p in members}, filename)
+    except zipfile.BadZipFile:
+        raise PackagingError(f"{filename}: not a valid zip archive") from None
 
 
 def _copy(src: Path, target: Path) -> None:

@@ -7,9 +7,7 @@ new, store the version, queue its validation game. Everything else here is a bou
 
 from __future__ import annotations
 
-import io
 import re
-import zipfile
 from dataclasses import dataclass
 from functools import cache
 from pathlib import PurePosixPath
@@ -37,25 +35,7 @@ def check_package(code: bytes, filename: str) -> None:
     """Raise ValueError with the author-facing reason when the upload is not a bot package."""
     from workers import packaging  # pure: inspects names and sizes; never imports the sandbox
 
-    checker = getattr(packaging, "check_bytes", None)
-    if checker is not None:
-        checker(code, filename)
-        return
-    if filename.endswith(".py"):
-        try:
-            code.decode("utf-8")
-        except UnicodeDecodeError:
-            raise packaging.PackagingError(f"{filename}: a .py bot must be UTF-8 text") from None
-        return
-    if not filename.endswith(".zip"):
-        raise packaging.PackagingError(f"{filename}: a bot is a .py file or a .zip with main.py at its root")
-    try:
-        with zipfile.ZipFile(io.BytesIO(code)) as zf:
-            members = packaging._check_zip(zf, filename)
-            packaging._entry({p.as_posix() for _, p in members}, filename)
-    except zipfile.BadZipFile:
-        raise packaging.PackagingError(f"{filename}: not a valid zip archive") from None
-
+    packaging.check_bytes(code, filename)
 
 @dataclass(frozen=True)
 class Upload:

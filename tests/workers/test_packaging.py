@@ -1,5 +1,6 @@
 import io
 import os
+import re
 import stat
 import zipfile
 from pathlib import Path
@@ -211,3 +212,23 @@ def test_refusals_of_directory_entries(tmp_path, out, monkeypatch):
     empty = tmp_path / "empty"
     empty.mkdir()
     refused(empty, out, "no main.py")
+
+
+def test_check_bytes_applies_the_staging_rules_to_an_upload():
+    check_bytes = packaging.check_bytes
+    assert check_bytes(b"print('hi')\n", "bot.py") == "main.py"
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("main.js", "console.log(1)\n")
+    assert check_bytes(buf.getvalue(), "bot.zip") == "main.js"
+    bad = io.BytesIO()
+    with zipfile.ZipFile(bad, "w") as zf:
+        zf.writestr("../main.py", "x")
+    for code, name, reason in [
+        (b"\xff\xfe", "bot.py", "UTF-8"),
+        (b"not a zip", "bot.zip", "not a valid zip"),
+        (bad.getvalue(), "bot.zip", ".."),
+        (b"x", "bot.exe", "a .py file or a .zip"),
+    ]:
+        with pytest.raises(PackagingError, match=re.escape(reason)):
+            check_bytes(code, name)
