@@ -2,9 +2,11 @@
 
 - Game rules are pure: nothing in ladder/games imports I/O, clocks, process, database, web or
   queue modules, or the global `random` functions (only `random.Random` seeded from the game).
-- Only workers/sandbox.py starts bot processes; ladder/serve.py may start the ladder's own
-  processes (web, worker, scheduler) and nothing else may start any. The web app never imports
-  the sandbox or the runner.
+- Only workers/sandbox.py starts bot processes. Besides it, only these start any process at all:
+  ladder/serve.py (the ladder's own web, worker and scheduler), ladder/bench/service.py (Celery
+  workers to measure) and ladder/bench/sandbox.py (the bare baselines the sandbox is compared
+  with: `python3 -c pass` and a plain pipe echo, fixed programs, never bot code). The web app
+  never imports the sandbox or the runner.
 """
 
 from __future__ import annotations
@@ -62,7 +64,7 @@ def test_game_rules_use_no_global_random():
 
 
 def test_only_the_sandbox_and_the_supervisor_start_processes():
-    allowed = {"workers/sandbox.py", "ladder/serve.py"}
+    allowed = {"workers/sandbox.py", "ladder/serve.py", "ladder/bench/service.py", "ladder/bench/sandbox.py"}
     found = []
     for folder in ("ladder", "workers", "bots"):
         for path, tree in modules(folder):
