@@ -348,11 +348,13 @@ def bench_engine(games: int, repeats: int, only_game: str | None, seed: int) -> 
 @click.option("--mode", type=click.Choice(["strict", "user", "none"]), default="strict", show_default=True)
 @click.option("--round-trips", type=click.IntRange(min=50), default=2000, show_default=True)
 @click.option("--starts", type=click.IntRange(min=1), default=30, show_default=True)
-def bench_sandbox(mode: str, round_trips: int, starts: int) -> None:
-    """Sandboxed bot round trip and start-up against no sandbox (medians)."""
+@click.option("--matches", type=click.IntRange(min=0), default=5, show_default=True,
+              help="Full 4-greedy matches per mode (0 skips the match comparison).")
+def bench_sandbox(mode: str, round_trips: int, starts: int, matches: int) -> None:
+    """Sandboxed bot round trip, start-up and a full match against no sandbox (medians)."""
     from ladder.bench.sandbox import run_sandbox_bench
 
-    run_sandbox_bench(mode=mode, round_trips=round_trips, starts=starts, echo=click.echo)
+    run_sandbox_bench(mode=mode, round_trips=round_trips, starts=starts, echo=click.echo, matches=matches)
 
 
 # the service's commands (up, web, worker, scheduler, migrate, ratings, bench service)

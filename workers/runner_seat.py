@@ -86,7 +86,7 @@ class SandboxedSeat:
         if fault is not None:
             self._fail(fault)
         self.ready = info
-        self.proc.freeze()
+        self.proc.freeze(wait=False)
 
     # --- the game ----------------------------------------------------------------------------
 
@@ -114,7 +114,7 @@ class SandboxedSeat:
         if ok:
             line, why = proc.read_line(deadline)
         wall_ms = (time.monotonic() - t0) * 1000
-        proc.freeze()
+        proc.freeze(wait=False)  # the kernel completes it while the engine works
         self.timings.append([round(wall_ms, 2), round((proc.cpu_seconds() - cpu0) * 1000, 2)])
         self.bank_ms = max(0.0, self.bank_ms - max(0.0, wall_ms - self.clock.decision_ms))
         if not ok:

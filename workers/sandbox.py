@@ -313,11 +313,12 @@ class BotProcess:
 
     # -- control -------------------------------------------------------------------------------
 
-    def freeze(self) -> bool:
-        """Pause every process of the bot (strict only; elsewhere a no-op returning False)."""
+    def freeze(self, wait: bool = True) -> bool:
+        """Pause every process of the bot (strict only; elsewhere a no-op returning False).
+        wait=False asks for the freeze without waiting for the kernel to finish it."""
         if self._cgroup is None or self._closed:
             return False
-        self._frozen = self._cgroup.freeze()
+        self._frozen = self._cgroup.freeze(wait=wait)
         return self._frozen
 
     def thaw(self) -> None:

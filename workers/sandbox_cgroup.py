@@ -120,9 +120,14 @@ class BotCgroup:
             return []
         return [int(x) for x in text.split()]
 
-    def freeze(self, timeout: float = 1.0) -> bool:
+    def freeze(self, timeout: float = 1.0, wait: bool = True) -> bool:
+        """Freeze the group. With wait=False, only ask: the kernel finishes freezing while the
+        caller works on (a later THAWED cancels a freeze in progress), which keeps the ~0.3 ms
+        wait off every decision of a match; teardown waits."""
         state = self.paths["freezer"] / "freezer.state"
         _write(state, "FROZEN")
+        if not wait:
+            return True
         end = time.monotonic() + timeout
         pause = 0.00005
         while state.read_text().strip() != "FROZEN":

@@ -28,6 +28,7 @@ from workers import sandbox_cgroup
 from workers.sandbox import PYTHON, BotProcess
 from workers.sandbox_io import LineReader, write_all
 
+MATCH_TARGET = 1.25
 ROUND_TRIP_TARGET = 2.0
 PAIRS = 5
 START_TARGET = 1.6
@@ -52,6 +53,8 @@ class SandboxBench:
     bare_start_ms: float
     freeze_thaw_ms: float | None
     cgroup_join_ms: float | None
+    match_s: float | None = None  # a full 4-greedy Drachengold match in `mode`
+    plain_match_s: float | None = None  # the same match with sandbox `none`
 
     @property
     def round_trip_ratio(self) -> float:
@@ -60,6 +63,10 @@ class SandboxBench:
     @property
     def start_ratio(self) -> float:
         return self.start_ms / self.bare_start_ms
+
+    @property
+    def match_ratio(self) -> float | None:
+        return self.match_s / self.plain_match_s if self.match_s and self.plain_match_s else None
 
 
 class _PlainEcho:
@@ -175,8 +182,21 @@ def _cgroup_join_ms(samples: int = 8) -> float:
     return statistics.median(times)
 
 
+def _match_seconds(mode: str, seed: int) -> float:
+    """Wall time of one whole 4-greedy Drachengold match through the match runner."""
+    from workers.runner import run_match
+
+    t0 = time.perf_counter()
+    run_match(["builtin:greedy"] * 4, seed=seed, sandbox=mode, require_strict=False)
+    return time.perf_counter() - t0
+
+
 def run_sandbox_bench(
-    mode: str = "strict", round_trips: int = 2000, starts: int = 30, echo: Callable[[str], None] = print
+    mode: str = "strict",
+    round_trips: int = 2000,
+    starts: int = 30,
+    echo: Callable[[str], None] = print,
+    matches: int = 5,
 ) -> SandboxBench:
     """Measure, print (through `echo`) and return the medians."""
     bot_dir = Path(tempfile.mkdtemp(prefix="ladder-bench-bot-", dir="/tmp"))
@@ -209,7 +229,14 @@ def run_sandbox_bench(
             bare_starts.append(_bare_start())
     finally:
         shutil.rmtree(bot_dir, ignore_errors=True)
+    # Alternate the two modes on the same seeds so load drifts hit both alike.
+    box_matches, plain_matches = [], []
+    for seed in range(1, matches + 1):
+        box_matches.append(_match_seconds(mode, seed))
+        plain_matches.append(_match_seconds("none", seed))
     result = SandboxBench(
+        match_s=statistics.median(box_matches) if matches else None,
+        plain_match_s=statistics.median(plain_matches) if matches else None,
         mode=mode,
         round_trip_us=statistics.median(rt_box),
         plain_round_trip_us=statistics.median(rt_plain),
@@ -230,6 +257,11 @@ def render(r: SandboxBench, *, round_trips: int, starts: int) -> str:
         f"start to reply sandboxed {r.start_ms:9.2f} ms   bare python3 -I -c pass {r.bare_start_ms:.2f} ms   "
         f"ratio {r.start_ratio:.2f} (target < {START_TARGET})",
     ]
+    if r.match_ratio is not None:
+        lines.append(
+            f"4-greedy match sandboxed {r.match_s:9.3f} s    none {r.plain_match_s:.3f} s   "
+            f"ratio {r.match_ratio:.2f} (target < {MATCH_TARGET})"
+        )
     if r.freeze_thaw_ms is not None:
         lines.append(f"freeze + thaw  {r.freeze_thaw_ms:.3f} ms")
     if r.cgroup_join_ms is not None:

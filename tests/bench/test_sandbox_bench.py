@@ -45,7 +45,7 @@ def user_sandbox() -> str:
 
 def test_cli_prints_round_trip_and_start_medians_with_ratios(strict_sandbox):
     result = CliRunner().invoke(main, ["bench", "sandbox", "--mode", strict_sandbox, "--round-trips", "60",
-                                       "--starts", "2"])
+                                       "--starts", "2", "--matches", "1"])
     assert result.exit_code == 0, result.output
     f = figures(result.output)
     assert f["rt"] > 0 and f["rt_plain"] > 0 and f["start"] > 0 and f["bare"] > 0
@@ -54,12 +54,16 @@ def test_cli_prints_round_trip_and_start_medians_with_ratios(strict_sandbox):
     assert "mode strict, 60 round trips, 2 starts" in result.output
     assert re.search(r"freeze \+ thaw +[0-9.]+ ms", result.output)
     assert re.search(r"cgroup join +[0-9.]+ ms", result.output)
+    match = re.search(rf"4-greedy match sandboxed +{NUMBER} s +none {NUMBER} s +ratio {NUMBER}", result.output)
+    assert match, result.output
+    assert abs(float(match[3]) - float(match[1]) / float(match[2])) < 0.02
 
 
 def test_function_returns_what_it_prints(user_sandbox):
     printed = []
-    result = bench.run_sandbox_bench(mode=user_sandbox, round_trips=60, starts=1, echo=printed.append)
+    result = bench.run_sandbox_bench(mode=user_sandbox, round_trips=60, starts=1, echo=printed.append, matches=0)
     f = figures(printed[0])
     assert result.mode == "user"
     assert f["rt"] == round(result.round_trip_us, 1) and f["bare"] == round(result.bare_start_ms, 2)
     assert result.freeze_thaw_ms is None and result.cgroup_join_ms is None  # no cgroups in user mode
+    assert result.match_ratio is None and "4-greedy match" not in printed[0]  # matches=0 skips it
