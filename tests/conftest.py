@@ -15,6 +15,7 @@ import os
 import uuid
 
 import pytest
+from needs import sandbox_mode, unavailable
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
@@ -22,7 +23,6 @@ from ladder.config import Settings
 from ladder.db import make_engine, session_factory, upgrade
 
 PG_ADMIN_URL = os.environ.get("LADDER_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
-REQUIRE_SERVICES = os.environ.get("LADDER_REQUIRE_SERVICES") == "1"
 
 
 def _psycopg(url: str) -> str:
@@ -57,10 +57,7 @@ def db_url(request, tmp_path) -> str:
         return f"sqlite:///{tmp_path / 'ladder.sqlite3'}"
     url = request.getfixturevalue("postgres_database")
     if url.startswith("unreachable: "):
-        message = f"PostgreSQL {url}"
-        if REQUIRE_SERVICES:
-            pytest.fail(f"{message} (LADDER_REQUIRE_SERVICES=1: PostgreSQL is required)")
-        pytest.skip(message)
+        unavailable(f"PostgreSQL {url}")
     wipe = create_engine(url)
     with wipe.begin() as conn:  # a clean slate for this test, as cheap as a new database
         conn.execute(text("DROP SCHEMA public CASCADE"))
@@ -87,3 +84,14 @@ def sessions(engine):
 def session(sessions):
     with sessions() as session:
         yield session
+
+
+@pytest.fixture
+def strict_sandbox() -> str:
+    """The mode name "strict"; skips without bwrap/root/cgroups unless LADDER_REQUIRE_SERVICES=1."""
+    return sandbox_mode("strict")
+
+
+@pytest.fixture
+def user_sandbox() -> str:
+    return sandbox_mode("user")

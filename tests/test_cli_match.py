@@ -1,38 +1,24 @@
 """`ladder match`: starter bots and the node bot as sandboxed processes, through the command line."""
 
 import json
-import os
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from ladder.cli import main
 from ladder.replay import load_replay, verify_replay
-from workers.sandbox import sandbox_available
 
 JS_BOT = Path(__file__).parents[1] / "bots" / "examples" / "js"
-
-
-@pytest.fixture
-def strict():
-    """As tests/workers/conftest.py: skip without strict, unless LADDER_REQUIRE_SERVICES=1 (then fail)."""
-    ok, why = sandbox_available("strict")
-    if not ok:
-        if os.environ.get("LADDER_REQUIRE_SERVICES") == "1":
-            pytest.fail(f"sandbox mode 'strict' required but unavailable: {why}")
-        pytest.skip(f"sandbox mode 'strict' unavailable: {why}")
-    return "strict"
 
 
 def run(*args):
     return CliRunner().invoke(main, list(args), env={"COLUMNS": "200"})
 
 
-def test_four_starter_bots_play_a_match_in_strict_mode(strict, tmp_path):
+def test_four_starter_bots_play_a_match_in_strict_mode(strict_sandbox, tmp_path):
     bots = ["builtin:bargainer", "builtin:trader", "builtin:greedy", "builtin:random"]
     replay_path = tmp_path / "match.json"
-    result = run("match", *bots, "--seed", "7", "--sandbox", strict, "--replay", str(replay_path), "--json")
+    result = run("match", *bots, "--seed", "7", "--sandbox", strict_sandbox, "--replay", str(replay_path), "--json")
     assert result.exit_code == 0, result.output
     printed = json.loads(result.output)
     assert (printed["game"], printed["seed"], printed["sandbox"]) == ("drachengold", 7, "strict")
@@ -48,9 +34,9 @@ def test_four_starter_bots_play_a_match_in_strict_mode(strict, tmp_path):
         assert len(seat["timings"]) == len(decisions)
 
 
-def test_the_table_shows_seat_bot_score_rank_status_and_reason(strict):
+def test_the_table_shows_seat_bot_score_rank_status_and_reason(strict_sandbox):
     result = run("match", "builtin:careful", "builtin:random", "--game", "treasure", "--seed", "3",
-                 "--sandbox", strict)
+                 "--sandbox", strict_sandbox)
     assert result.exit_code == 0, result.output
     assert "sandbox strict" in result.output
     header = next(line for line in result.output.splitlines() if "Seat" in line)
@@ -60,10 +46,10 @@ def test_the_table_shows_seat_bot_score_rank_status_and_reason(strict):
     assert sorted(r[3] for r in rows) in (["1", "2"], ["1", "1"])
 
 
-def test_the_node_bot_plays_a_full_match_with_options(strict, tmp_path):
+def test_the_node_bot_plays_a_full_match_with_options(strict_sandbox, tmp_path):
     replay_path = tmp_path / "js.json"
     result = run("match", str(JS_BOT), "builtin:greedy", "builtin:trader", "--option", "rules=advanced-a",
-                 "--option", "split=strategic", "--sandbox", strict, "--replay", str(replay_path), "--json")
+                 "--option", "split=strategic", "--sandbox", strict_sandbox, "--replay", str(replay_path), "--json")
     assert result.exit_code == 0, result.output
     printed = json.loads(result.output)
     assert [r["status"] for r in printed["results"]] == ["ok"] * 3

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import re
 
-import pytest
 from click.testing import CliRunner
 
 from ladder.bench import sandbox as bench
 from ladder.cli import main
-from workers.sandbox import sandbox_available
 
 NUMBER = r"([0-9]+\.[0-9]+)"
 
@@ -22,25 +19,6 @@ def figures(output: str) -> dict[str, float]:
     assert rt and st, output
     return {"rt": float(rt[1]), "rt_plain": float(rt[2]), "rt_ratio": float(rt[3]),
             "start": float(st[1]), "bare": float(st[2]), "start_ratio": float(st[3])}
-
-
-def _mode(mode: str) -> str:
-    ok, why = sandbox_available(mode)
-    if not ok:
-        if os.environ.get("LADDER_REQUIRE_SERVICES") == "1":
-            pytest.fail(f"sandbox mode {mode!r} required but unavailable: {why}")
-        pytest.skip(why)
-    return mode
-
-
-@pytest.fixture
-def strict_sandbox() -> str:
-    return _mode("strict")
-
-
-@pytest.fixture
-def user_sandbox() -> str:
-    return _mode("user")
 
 
 def test_cli_prints_round_trip_and_start_medians_with_ratios(strict_sandbox):

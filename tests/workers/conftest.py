@@ -17,30 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from workers.sandbox import PYTHON, BotProcess, sandbox_available
+from workers.sandbox import PYTHON, BotProcess
 
 CANARY = os.environ.setdefault("LADDER_SECRET_CANARY", "canary-" + secrets.token_hex(16))
 ATTACKS = Path(__file__).parent / "attacks"
-
-
-def _require(mode: str) -> str:
-    ok, why = sandbox_available(mode)
-    if not ok:
-        if os.environ.get("LADDER_REQUIRE_SERVICES") == "1":
-            pytest.fail(f"sandbox mode {mode!r} required but unavailable: {why}")
-        pytest.skip(f"sandbox mode {mode!r} unavailable: {why}")
-    return mode
-
-
-@pytest.fixture
-def strict_sandbox() -> str:
-    """The mode name "strict"; skips without bwrap/root/cgroups unless LADDER_REQUIRE_SERVICES=1."""
-    return _require("strict")
-
-
-@pytest.fixture
-def user_sandbox() -> str:
-    return _require("user")
 
 
 def stage(files: dict[str, str]) -> Path:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from needs import sandbox_mode
 
 from workers import sandbox_cgroup, sandbox_slots
 from workers.sandbox import PYTHON, BotProcess, Limits, SandboxError, sandbox_available
@@ -239,11 +240,7 @@ FUZZ_CAP = 64
 
 @pytest.fixture(scope="module")
 def bytes_bot():
-    ok, why = sandbox_available("strict")
-    if not ok:
-        if os.environ.get("LADDER_REQUIRE_SERVICES") == "1":
-            pytest.fail(why)
-        pytest.skip(why)
+    sandbox_mode("strict")
     d = kit_stage_dir({"main.py": BYTES_BOT})
     bp = BotProcess.start([PYTHON, "-I", "main.py"], d, mode="strict", limits=Limits(line_bytes=FUZZ_CAP))
     yield bp
