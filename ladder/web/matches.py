@@ -67,14 +67,19 @@ def breakdown_table(results: list[dict[str, Any]]) -> tuple[list[str], list[list
     return [*headers, "total"], [[*cells, total] for cells, total in zip(rows, totals, strict=True)]
 
 
-@bp.get("/<int:match_id>")
-def page(match_id: int):
+def _match_for_viewer(match_id: int):
+    """The match (404 when missing), the viewer's id and the seats the viewer's bots played."""
     try:
         view = pages.match_detail(session=db(), match_id=match_id)
     except NotFound:
         abort(404)
     viewer = user_id()
-    owned = {s.seat.seat for s in view.seats if viewer is not None and s.owner_id == viewer}
+    return view, viewer, {s.seat.seat for s in view.seats if viewer is not None and s.owner_id == viewer}
+
+
+@bp.get("/<int:match_id>")
+def page(match_id: int):
+    view, viewer, owned = _match_for_viewer(match_id)
     replay = load_replay_for(match_id, owned) if view.has_replay else None
     logs = {}
     for seat in sorted(owned):
@@ -96,12 +101,7 @@ def page(match_id: int):
 @bp.get("/<int:match_id>/replay.json")
 def replay_download(match_id: int):
     """The replay as JSON (see ladder/replay.py), re-simulatable with `ladder replay verify`."""
-    try:
-        view = pages.match_detail(session=db(), match_id=match_id)
-    except NotFound:
-        abort(404)
-    viewer = user_id()
-    owned = {s.seat.seat for s in view.seats if viewer is not None and s.owner_id == viewer}
+    _view, _viewer, owned = _match_for_viewer(match_id)
     replay = load_replay_for(match_id, owned)
     if replay is None:
         abort(404)
