@@ -139,4 +139,8 @@ def configure(settings: Settings) -> LadderCelery:
     app.ladder_settings = settings
     if app.configured:
         app.conf.update(celery_config(settings))
+        # connections and producers are pooled per app: ones made for the previous broker must go
+        app._pool = None
+        if "amqp" in app.__dict__:
+            app.amqp._producer_pool = None
     return app
