@@ -179,6 +179,16 @@ def _queue(url: str, versions: list[int], count: int, seed: int, sandbox: str) -
     return ids
 
 
+def busy_seconds() -> float:
+    """CPU seconds the whole machine has spent busy since boot (/proc/stat), 0 where unknown."""
+    try:
+        fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return 0.0
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
 def _wait_done(url: str, ids: list[int], timeout: float) -> None:
     engine = create_engine(url)
     deadline = time.monotonic() + timeout
@@ -218,10 +228,11 @@ def matches_per_minute(url: str, redis_url: str, versions: list[int], *, process
         tasks.dispatch_matches(warmup, celery_app.MATCH_QUEUE)
         _wait_done(url, warmup, 300)
         batch = _queue(url, versions, count, seed=1000, sandbox=sandbox)
-        started = time.perf_counter()
+        started, busy = time.perf_counter(), busy_seconds()
         tasks.dispatch_matches(batch, celery_app.MATCH_QUEUE)
         _wait_done(url, batch, 60 + 30 * count)
         elapsed = time.perf_counter() - started
+        cores = (busy_seconds() - busy) / elapsed
     finally:
         worker.terminate()
         try:
@@ -229,7 +240,8 @@ def matches_per_minute(url: str, redis_url: str, versions: list[int], *, process
         except subprocess.TimeoutExpired:
             worker.kill()
         log.close()
-    console.print(f"{processes} worker process{'es' if processes > 1 else ''}: {count} matches in {elapsed:.1f} s")
+    console.print(f"{processes} worker process{'es' if processes > 1 else ''}: {count} matches in {elapsed:.1f} s, "
+                  f"{cores:.2f} cores busy (the whole machine: bots, engine, PostgreSQL, Redis, anything else)")
     return count / elapsed * 60
 
 
