@@ -195,7 +195,7 @@ def play_game(
                 t0 = perf()
                 reason = _validate(state, seat, decision)
                 if reason is None:
-                    state.apply(seat, decision)
+                    state.apply_validated(seat, decision)
                 played.engine_ns += perf() - t0
                 if reason is not None:
                     fault = {"status": "illegal", "reason": reason, "attempted": decision}

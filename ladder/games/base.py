@@ -130,6 +130,11 @@ class State:
         """Apply a decision; raises IllegalDecision (with the reason) when it is not legal."""
         raise NotImplementedError
 
+    def apply_validated(self, seat: int, decision: JSON) -> None:
+        """Apply a decision that `validate` has just accepted. Games may skip checking it again
+        (the play loop validates first, so checking twice would double the engine's cost)."""
+        self.apply(seat, decision)
+
     def default_decision(self) -> JSON:
         """The documented safe decision for the pending request (used for faulty bots)."""
         raise NotImplementedError

@@ -71,11 +71,13 @@ def negotiate(state: DrachengoldState, slot: Slot, involved: list[int], pool: li
     for r in range(1, rounds + 1):
         ctx["round"], ctx["step"] = r, "propose"
         for seat in order:
-            choice = yield Request(seat, "propose", _propose_checker(state, involved, pool), {}, {})
+            check = _propose_checker(state, involved, pool)
+            choice = yield Request(seat, "propose", check, {}, {})
             if choice.get("withdraw"):
                 standing.pop(seat, None)
             elif choice.get("shares") is not None:
-                shares, _ = parse_shares(choice["shares"], involved, pool, state.num_players)
+                shares = check.parsed if check.parsed_from is choice else parse_shares(
+                    choice["shares"], involved, pool, state.num_players)[0]
                 standing[seat] = {"id": f"p{next_id}", "proposer": seat, "round": r, "shares": shares}
                 next_id += 1
         public = [_public(standing[s]) for s in order if s in standing]
@@ -117,8 +119,12 @@ def _propose_checker(state: DrachengoldState, involved: list[int], pool: list[in
             return "withdraw must be true or false"
         if d.get("withdraw") or d.get("shares") is None:
             return None
-        return parse_shares(d["shares"], involved, pool, state.num_players)[1]
+        # Keep what was parsed for the decision the flow then receives (apply checks just before).
+        check.parsed, reason = parse_shares(d["shares"], involved, pool, state.num_players)
+        check.parsed_from = d
+        return reason
 
+    check.parsed, check.parsed_from = None, None
     return check
 
 

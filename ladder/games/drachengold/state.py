@@ -91,6 +91,9 @@ class DrachengoldState(State):
         reason = self.validate(seat, decision)
         if reason is not None:
             raise IllegalDecision(reason)
+        self.apply_validated(seat, decision)
+
+    def apply_validated(self, seat: int, decision: Any) -> None:
         try:
             self._request = self._flow.send(decision)
         except StopIteration:
