@@ -16,6 +16,9 @@ from ladder.web.steps import MAX_SECTIONS, Section, compact, fault_line
 SYMBOL = {"chest": "C", "sword": "S", "scroll": "R", "potion": "P", "egg": "E", "diamond": "◆",
           "dragon": "D", "spider": "✱"}
 
+# Why a turn ended without keeping anything, as the match page says it.
+LOST = {"spider": "a Spider!", "dragon": "a Dragon after other tiles!", "not_dragon": "a non-Dragon in a Dragon run!"}
+
 
 def treasure_steps(replay: dict[str, Any], names: Sequence[str]) -> list[Section]:
     def who(seat: Any) -> str:
@@ -75,9 +78,12 @@ def treasure_steps(replay: dict[str, Any], names: Sequence[str]) -> list[Section
         elif kind == "turn_end":
             reason = d.get("reason")
             if reason != "stop":
-                current.add(f"a {reason}! {len(d.get('returned', []))} tiles go back face down")
+                lost = len(d.get("returned", []))
+                tiles = "tile goes" if lost == 1 else "tiles go"
+                current.add(f"{LOST.get(reason, reason)} {lost} {tiles} back face down")
             elif d.get("returned"):
-                current.add(f"{len(d['returned'])} surplus tiles go back face down")
+                surplus = len(d["returned"])
+                current.add(f"{surplus} surplus {'tile goes' if surplus == 1 else 'tiles go'} back face down")
             current.grid = snapshot()
         elif kind == "spider_move":
             src, dst = d.get("from"), d.get("to")

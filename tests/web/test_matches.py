@@ -101,3 +101,16 @@ def test_api_and_page_agree_on_the_replay(site, build, play):
     page = site.client.get(f"/matches/{match_id}/replay.json").data
     api = site.client.get(f"/api/v1/matches/{match_id}/replay").data
     assert json.loads(page) == json.loads(api)
+
+
+def test_treasure_turn_endings_read_as_sentences():
+    # every way the engine ends a turn without keeping anything has a phrase, not a raw code
+    import ladder.games.treasure.state as rules
+    from ladder.web.steps_treasure import LOST
+
+    source = open(rules.__file__).read()
+    import re
+
+    reasons = set(re.findall(r'_end_turn\("(\w+)"\)', source)) - {"stop"}
+    assert reasons and reasons <= set(LOST), reasons - set(LOST)
+    assert all("_" not in phrase for phrase in LOST.values())
