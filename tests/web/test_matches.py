@@ -104,13 +104,13 @@ def test_api_and_page_agree_on_the_replay(site, build, play):
 
 
 def test_treasure_turn_endings_read_as_sentences():
-    # every way the engine ends a turn without keeping anything has a phrase, not a raw code
+    """Every way the engine ends a turn without keeping anything has a phrase, not a raw code."""
+    import re
+    from pathlib import Path
+
     import ladder.games.treasure.state as rules
     from ladder.web.steps_treasure import LOST
 
-    source = open(rules.__file__).read()
-    import re
-
-    reasons = set(re.findall(r'_end_turn\("(\w+)"\)', source)) - {"stop"}
+    reasons = set(re.findall(r'_end_turn\("(\w+)"\)', Path(rules.__file__).read_text())) - {"stop"}
     assert reasons and reasons <= set(LOST), reasons - set(LOST)
     assert all("_" not in phrase for phrase in LOST.values())
