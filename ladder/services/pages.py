@@ -74,18 +74,17 @@ def leaderboard(*, session: Session, game: str, page: int = 1, per_page: int = 5
     counted = select(func.count()).select_from(Rating).join(Bot, Bot.id == Rating.bot_id)
     total = session.exec(counted.where(*where)).one()
     query = (
-        select(Rating, Bot.name, Bot.owner_id, User.username, User.is_system)
+        select(Rating.bot_id, Bot.name, Bot.owner_id, User.username, User.is_system, Rating.rating, Rating.games,
+               Rating.wins, Rating.last_played_at)
         .join(Bot, Bot.id == Rating.bot_id).join(User, User.id == Bot.owner_id)
         .where(*where).order_by(Rating.rating.desc(), Rating.bot_id)
         .offset((page - 1) * per_page).limit(per_page)
     )
+    first = (page - 1) * per_page + 1
     rows = [
-        LeaderboardRow(
-            rank=(page - 1) * per_page + i + 1, bot_id=r.bot_id, bot_name=name, owner_id=owner_id,
-            owner_name=owner, house=system, rating=r.rating, games=r.games, wins=r.wins,
-            provisional=is_provisional(r.games), last_played_at=r.last_played_at,
-        )
-        for i, (r, name, owner_id, owner, system) in enumerate(session.exec(query))
+        LeaderboardRow(rank, bot, name, owner_id, owner, system, rating, games, wins, is_provisional(games), last)
+        for rank, (bot, name, owner_id, owner, system, rating, games, wins, last)
+        in enumerate(session.exec(query), start=first)
     ]
     return LeaderboardPage(game, rows, page, per_page, total)
 
@@ -101,9 +100,27 @@ class RatingPoint:
 
 
 @dataclass(frozen=True, slots=True)
+class MatchSummary:
+    """The columns of a match the bot page shows (named like Match's, so templates read either)."""
+
+    id: int
+    kind: str
+    status: str
+    created_at: datetime
+    finished_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSummary:
+    rank: int | None
+    score: int | None
+    status: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class RecentMatch:
-    match: Match
-    seat: Seat
+    match: MatchSummary
+    seat: SeatSummary
     seats: int
 
 
@@ -132,29 +149,42 @@ class BotPage:
 def bot_page(
     *, session: Session, bot_id: int, history: int = 200, recent: int = 20, opponents: int = 20
 ) -> BotPage:
-    bot = fetch(session, Bot, bot_id, "bot")
-    owner = fetch(session, User, bot.owner_id, "user")
+    """Everything the bot page shows, in five bounded, index-backed queries.
+
+    The rows that grow with a bot's history (rating points, recent matches, opponents) are read as
+    plain columns into small dataclasses: building ORM entities for them cost more than the SQL.
+    """
+    head = session.exec(
+        select(Bot, User, Rating).join(User, User.id == Bot.owner_id)
+        .outerjoin(Rating, Rating.bot_id == Bot.id).where(Bot.id == bot_id)
+    ).first()
+    if head is None:
+        raise NotFound(f"no bot {bot_id}")
+    bot, owner, rating = head
     versions = list(session.exec(
         select(BotVersion).options(defer(BotVersion.code)).where(BotVersion.bot_id == bot_id)
         .order_by(BotVersion.number.desc())
     ))
     changes = session.exec(
-        select(RatingChange).where(RatingChange.bot_id == bot_id).order_by(RatingChange.sequence.desc()).limit(history)
+        select(RatingChange.sequence, RatingChange.match_id, RatingChange.before, RatingChange.delta,
+               RatingChange.after, RatingChange.created_at)
+        .where(RatingChange.bot_id == bot_id).order_by(RatingChange.sequence.desc()).limit(history)
     ).all()
-    points = [RatingPoint(c.sequence, c.match_id, c.before, c.delta, c.after, c.created_at) for c in reversed(changes)]
-    seat_rows = session.exec(
-        select(Seat, Match).join(Match, Match.id == Seat.match_id).where(Seat.bot_id == bot_id)
+    points = [RatingPoint(*c) for c in reversed(changes)]
+    others = aliased(Seat)
+    table_size = select(func.count()).where(others.match_id == Seat.match_id).scalar_subquery()
+    recent_rows = session.exec(
+        select(Match.id, Match.kind, Match.status, Match.created_at, Match.finished_at,
+               Seat.rank, Seat.score, Seat.status, table_size)
+        .join(Match, Match.id == Seat.match_id).where(Seat.bot_id == bot_id)
         .order_by(Seat.match_id.desc()).limit(recent)
     ).all()
-    counts = dict(session.exec(
-        select(Seat.match_id, func.count()).where(Seat.match_id.in_([m.id for _, m in seat_rows]))
-        .group_by(Seat.match_id)
-    ).all())
     opponent, opponent_owner = aliased(Bot), aliased(User)
     h2h = [
-        HeadToHeadRow(h.opponent_id, name, owner_name, h.meetings, h.wins, h.losses, h.ties)
-        for h, name, owner_name in session.exec(
-            select(HeadToHead, opponent.name, opponent_owner.username)
+        HeadToHeadRow(*row)
+        for row in session.exec(
+            select(HeadToHead.opponent_id, opponent.name, opponent_owner.username, HeadToHead.meetings,
+                   HeadToHead.wins, HeadToHead.losses, HeadToHead.ties)
             .join(opponent, opponent.id == HeadToHead.opponent_id)
             .join(opponent_owner, opponent_owner.id == opponent.owner_id)
             .where(HeadToHead.bot_id == bot_id)
@@ -162,8 +192,9 @@ def bot_page(
         )
     ]
     return BotPage(
-        bot=bot, owner=owner, rating=session.get(Rating, bot_id), versions=versions, history=points,
-        recent=[RecentMatch(m, s, counts.get(m.id, 0)) for s, m in seat_rows], head_to_head=h2h,
+        bot=bot, owner=owner, rating=rating, versions=versions, history=points,
+        recent=[RecentMatch(MatchSummary(*r[:5]), SeatSummary(*r[5:8]), r[8]) for r in recent_rows],
+        head_to_head=h2h,
     )
 
 
