@@ -127,3 +127,15 @@ def test_rating_clock_row_is_created_when_missing(tmp_path):
         s.commit()
         assert s.get(RatingClock, 1).applied == 2
     engine.dispose()
+
+
+def test_rating_history_index_covers_the_bot_page_columns(engine):
+    """On PostgreSQL the bot page's history is served from the index alone (migration 0002)."""
+    from sqlalchemy import inspect
+
+    index = next(i for i in inspect(engine).get_indexes("rating_changes")
+                 if i["name"] == "ix_rating_changes_bot_sequence")
+    assert index["column_names"] == ["bot_id", "sequence"]
+    if engine.dialect.name == "postgresql":
+        covered = set(index["dialect_options"]["postgresql_include"])
+        assert covered == {"match_id", "before", "delta", "after", "created_at"}
