@@ -22,7 +22,7 @@ run: install
 
 test: install-test
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -n 2 $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n 2 --dist worksteal $(PYTEST_ARGS)
 
 lint: install-test
 	$(BIN)/ruff check .
