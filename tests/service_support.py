@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from needs import sandbox_mode, unavailable
 from sqlalchemy import create_engine, func, text
 from sqlmodel import Session, select
 
@@ -26,7 +27,6 @@ from ladder.models import Bot, BotCreate, BotVersion, Match, RatingChange, User
 from ladder.services import bots as bot_services
 
 REDIS_BASE = os.environ.get("LADDER_TEST_REDIS", "redis://127.0.0.1:6379/0")
-REQUIRE_SERVICES = os.environ.get("LADDER_REQUIRE_SERVICES") == "1"
 LADDER = [sys.executable, "-m", "ladder.cli"]
 
 # A Treasure bot that plays like the random starter bot, slowly: a match lasts seconds, so a test
@@ -55,12 +55,6 @@ class SlowBot(Bot):
 if __name__ == "__main__":
     run(SlowBot)
 '''
-
-
-def unavailable(reason: str) -> None:
-    if REQUIRE_SERVICES:
-        pytest.fail(f"{reason} (LADDER_REQUIRE_SERVICES=1: the service is required)")
-    pytest.skip(reason)
 
 
 @pytest.fixture
@@ -222,9 +216,4 @@ def alive(pid: int) -> bool:
 @pytest.fixture
 def strict_mode() -> str:
     """"strict" when this machine can run the strict sandbox (root, bubblewrap, cgroups)."""
-    from workers.sandbox import sandbox_available
-
-    ok, why = sandbox_available("strict")
-    if not ok:
-        unavailable(f"the strict sandbox is unavailable: {why}")
-    return "strict"
+    return sandbox_mode("strict")

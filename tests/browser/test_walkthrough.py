@@ -23,6 +23,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from needs import unavailable
 from service_support import pg_url, redis_url, service_env, start, stop, wait_until  # noqa: F401 (fixtures)
 from sqlmodel import select
 from werkzeug.serving import make_server
@@ -37,7 +38,6 @@ from ladder.services.bots import seed_house_bots
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-REQUIRED = os.environ.get("LADDER_REQUIRE_SERVICES") == "1"
 PASSWORD = "walkthrough password"
 RATED_GAMES = 2
 BOT = """\
@@ -72,9 +72,7 @@ def _sync_playwright():
         problems.append("playwright is not installed (pip install playwright)")
         sync_playwright = None
     if problems:
-        if REQUIRED:
-            pytest.fail("; ".join(problems) + " (LADDER_REQUIRE_SERVICES=1: the browser test is required)")
-        pytest.skip("; ".join(problems))
+        unavailable("; ".join(problems))
     return sync_playwright
 
 
