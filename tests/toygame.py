@@ -51,13 +51,10 @@ class ToyState(State):
         return obs
 
     def validate(self, seat: int, decision) -> str | None:
+        error = self.turn_error(seat, decision)
+        if error is not None:
+            return error
         pending = self.pending()
-        if pending is None:
-            return "the game is over"
-        if seat != pending.seat:
-            return f"seat {pending.seat} is to decide, not seat {seat}"
-        if not isinstance(decision, dict):
-            return "a decision is an object"
         if pending.kind == "take":
             n = decision.get("n")
             if type(n) is not int or not 1 <= n <= min(3, self.pile):
