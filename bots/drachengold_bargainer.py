@@ -9,9 +9,11 @@ lost. Everything it needs is in its observation (docs/protocol.md); run it with
 
 from __future__ import annotations
 
-from typing import Any
-
 from bots.sdk import Bot, run
+
+TYPE_CHECKING = False  # typing is for type checkers only: importing it slows every start
+if TYPE_CHECKING:
+    from typing import Any
 
 # Rough worth of a token: face value, gems counted for their share of majority bonuses.
 VALUE = {"silver": 1, "gold": 3, "red": 1.5, "blue": 2.5, "green": 2.5, "purple": 2.5, "yellow": 2.5,

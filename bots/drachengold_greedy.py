@@ -8,9 +8,11 @@ valuable token it can see, and trades only when it gains.
 
 from __future__ import annotations
 
-from typing import Any
-
 from bots.sdk import Bot, run
+
+TYPE_CHECKING = False  # typing is for type checkers only: importing it slows every start
+if TYPE_CHECKING:
+    from typing import Any
 
 # Rough worth of a token: face value, with gems counted for their share of majority bonuses.
 VALUE = {"silver": 1, "gold": 3, "red": 1.5, "blue": 2.5, "green": 2.5, "purple": 2.5, "yellow": 2.5,

@@ -6,9 +6,11 @@ observation (see docs/protocol.md), so it also shows where each decision finds i
 
 from __future__ import annotations
 
-from typing import Any
-
 from bots.sdk import Bot, run
+
+TYPE_CHECKING = False  # typing is for type checkers only: importing it slows every start
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class RandomBot(Bot):

@@ -13,9 +13,12 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import combinations
-from typing import Any
 
 from bots.sdk import Bot, run
+
+TYPE_CHECKING = False  # typing is for type checkers only: importing it slows every start
+if TYPE_CHECKING:
+    from typing import Any
 
 # Face worth as most bots see it (gems count a little for majorities): what a partner weighs.
 VALUE = {"silver": 1, "gold": 3, "red": 1.5, "blue": 2.5, "green": 2.5, "purple": 2.5, "yellow": 2.5,

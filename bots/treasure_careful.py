@@ -15,9 +15,12 @@ already won: it flips them at the end without risk. It stops when the risk outwe
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from bots.sdk import Bot, run
+
+TYPE_CHECKING = False  # typing is for type checkers only: importing it slows every start
+if TYPE_CHECKING:
+    from typing import Any
 
 DRAGON, SPIDER = "dragon", "spider"
 # The most Dragons at the end takes the 3 Spiders, so a Dragon is worth a little more than a tile.

@@ -6,9 +6,11 @@ made, it stops with probability STOP_CHANCE (a bot that never stopped would neve
 
 from __future__ import annotations
 
-from typing import Any
-
 from bots.sdk import Bot, run
+
+TYPE_CHECKING = False  # typing is for type checkers only: importing it slows every start
+if TYPE_CHECKING:
+    from typing import Any
 
 STOP_CHANCE = 0.3
 

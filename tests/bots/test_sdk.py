@@ -1,7 +1,15 @@
 import io
 import json
+import subprocess
+import sys
+from pathlib import Path
 
+import pytest
+
+from bots import BUILTIN
 from bots.sdk import Bot, run
+
+ROOT = Path(__file__).parents[2]
 
 HELLO = {"type": "hello", "protocol": 1, "game": "drachengold", "seat": 2, "players": 3,
          "options": {"rules": "basic"}, "bot_seed": 42, "time": {}, "limits": {}, "future": "ignored"}
@@ -104,3 +112,13 @@ def test_the_in_process_api_is_unchanged():
     assert bot.seat == 1 and bot.num_players == 4
     assert bot.decide("attack", {"request": {"adventurers": ["k3"], "dragons": ["D2"]}}) == {
         "adventurer": "k3", "dragon": "D2"}
+
+
+
+@pytest.mark.parametrize(("game", "name"), sorted(BUILTIN))
+def test_a_starter_bot_starts_without_typing_or_traceback(game, name):
+    # Each costs a bot start ~12M instructions (a tenth of it); both are needed only on a bug.
+    code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); import bots; bots.load_builtin({game!r}, {name!r}); "
+            "print(sorted({'typing', 'traceback'} & set(sys.modules)))")
+    out = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr

@@ -274,3 +274,20 @@ def test_refused_specs_fail_before_anything_starts(tmp_path):
         run_match(["builtin:nope", *OTHERS], sandbox="none")
     with pytest.raises(runner.packaging.PackagingError, match="no such file"):
         run_match([str(tmp_path / "absent.py"), *OTHERS], sandbox="none")
+
+
+def test_bots_load_the_sdk_from_staged_bytecode_instead_of_compiling_it(tmp_path, strict_sandbox):
+    # Compiling the SDK at every bot start (bots cannot write bytecode) was a tenth of its start-up.
+    spy = '''
+import importlib._bootstrap_external as ext
+compiled = []
+original = ext.SourceLoader.source_to_code
+ext.SourceLoader.source_to_code = lambda self, data, path, *a, **k: compiled.append(path) or original(
+    self, data, path, *a, **k)
+import bots.sdk
+sys.stderr.write("COMPILED " + json.dumps(compiled) + " FROM " + bots.sdk.__file__ + "\\n")
+say({"type": "ready"})
+'''
+    result = play(tmp_path, strict_sandbox, ready=spy)
+    seat = finished(result, strict_sandbox)
+    assert "COMPILED [] FROM /sdk/bots/sdk.py" in seat["stderr"], seat["stderr"]
