@@ -380,6 +380,8 @@ class BotProcess:
             if self._cgroup is not None:
                 clean = self._cgroup.kill_all() and self._cgroup.remove()
         finally:
+            if self._cgroup is not None:
+                self._cgroup.close_files()
             if self._drain is not None:
                 self._drain.finish()
             if proc is not None:
