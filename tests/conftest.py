@@ -15,12 +15,18 @@ import os
 import uuid
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 from needs import sandbox_mode, unavailable
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from ladder.config import Settings
 from ladder.db import make_engine, session_factory, upgrade
+
+# Property tests check behaviour, never speed: hypothesis's 200 ms per-example deadline failed a
+# protocol test on a loaded machine (it passes 20,000 examples without one).
+hypothesis_settings.register_profile("ladder", deadline=None)
+hypothesis_settings.load_profile("ladder")
 
 PG_ADMIN_URL = os.environ.get("LADDER_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 

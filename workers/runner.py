@@ -31,11 +31,12 @@ from bots import load_builtin
 from ladder.games import get_game
 from ladder.play import play_game
 from ladder.replay import results_of, write_replay
-from workers import packaging, protocol
+from workers import packaging, protocol, sandbox_cgroup
 from workers.protocol import TimeControl
 from workers.runner_seat import SandboxedSeat
 
 SDK_MOUNT = "/sdk"  # where a bot finds `bots.sdk` (PYTHONPATH); its own files come first
+TABLE_CPUS = 1.0  # what all bots of one match may use together (strict): one core per pool process
 
 
 class RunnerError(RuntimeError):
@@ -170,7 +171,10 @@ def run_match(
     root = Path(tempfile.mkdtemp(prefix="ladder-match-"))
     root.chmod(0o755)  # the bots' uids must reach their staged files
     seats: list[SandboxedSeat] = []
+    table = None
     try:
+        if mode == "strict":
+            table = sandbox_cgroup.TableCpuGroup.create(TABLE_CPUS)
         sdk = _stage_sdk(root)
         staged = [stage_bot(spec, game, root) for spec in specs]
         for name, bot in zip(names, staged, strict=True):
@@ -179,7 +183,7 @@ def run_match(
             def factory(bot: packaging.StagedBot = bot) -> Any:
                 return BotProcess.start(
                     bot.command, bot.path, mode=mode, limits=limits,
-                    extra_ro_binds={SDK_MOUNT: sdk}, env={"PYTHONPATH": SDK_MOUNT},
+                    extra_ro_binds={SDK_MOUNT: sdk}, env={"PYTHONPATH": SDK_MOUNT}, table=table,
                 )
 
             seat.start(factory)
@@ -207,6 +211,8 @@ def run_match(
     finally:
         for seat in seats:
             seat.close()
+        if table is not None:
+            table.remove()
         for path in root.iterdir():
             packaging.remove_staged(path)
         packaging.remove_staged(root)

@@ -150,12 +150,14 @@ class BotProcess:
         slot: int | None = None,
         extra_ro_binds: Mapping[str, str | Path] | None = None,
         env: Mapping[str, str] | None = None,
+        table: sandbox_cgroup.TableCpuGroup | None = None,
     ) -> BotProcess:
         """Start `command` (paths as seen inside: the bot's files are at /bot, the cwd).
 
         `slot` picks the uid (62000 + slot) in strict mode; None leases the lowest free one.
         `extra_ro_binds` maps mount points inside to host directories (e.g. {"/sdk": ".../bots"}).
         `env` adds variables to the small allowlist in sandbox_bwrap.BASE_ENV.
+        `table` (strict only) is the CPU quota the bot shares with the other bots of its match.
         """
         if mode not in _confirmed:  # checked once per process, not on every start
             ok, why = sandbox_available(mode)
@@ -167,7 +169,7 @@ class BotProcess:
         self = object.__new__(cls)
         self._init_state(mode, limits or Limits())
         try:
-            self._spawn(list(command), Path(bot_dir), slot, dict(extra_ro_binds or {}), dict(env or {}))
+            self._spawn(list(command), Path(bot_dir), slot, dict(extra_ro_binds or {}), dict(env or {}), table)
         except BaseException:
             self.close()
             raise
@@ -189,7 +191,8 @@ class BotProcess:
         self._closed = False
         self._frozen = False
 
-    def _spawn(self, command: list[str], bot_dir: Path, slot: int | None, binds: dict, env: dict) -> None:
+    def _spawn(self, command: list[str], bot_dir: Path, slot: int | None, binds: dict, env: dict,
+               table: sandbox_cgroup.TableCpuGroup | None) -> None:
         lim = self.limits
         rlimits = [
             (resource.RLIMIT_NOFILE, lim.nofile),
@@ -227,7 +230,7 @@ class BotProcess:
                 sandbox_cgroup.sweep_stale()
                 _swept = True
             self._cgroup = sandbox_cgroup.BotCgroup.create(
-                self.slot or 0, lim.memory_bytes, lim.pids, lim.cpus
+                self.slot or 0, lim.memory_bytes, lim.pids, lim.cpus, table
             )
             join_files = self._cgroup.join_files()
         else:

@@ -24,6 +24,7 @@ CONTROLLERS = ("memory", "pids", "cpu", "cpuacct", "freezer")
 PARENT_NAME = "ladder-sandbox"
 CFS_PERIOD_US = 100_000
 _NAME_RE = re.compile(r"^bot-(\d+)-(\d+)-s(\d+)-[0-9a-f]+$")
+_TABLE_RE = re.compile(r"^table-(\d+)-(\d+)-[0-9a-f]+$")
 
 
 class CgroupError(RuntimeError):
@@ -78,6 +79,69 @@ def _write(path: Path, value: str) -> None:
         f.write(value)
 
 
+def _owner_gone(pid: str, start: str) -> bool:
+    return _start_time(int(pid)) != int(start)
+
+
+def _owned_name(prefix: str, *parts: object) -> str:
+    pid = os.getpid()
+    return "-".join(map(str, (prefix, pid, _start_time(pid), *parts, secrets.token_hex(4))))
+
+
+def _set_cpu_quota(path: Path, cpus: float) -> None:
+    _write(path / "cpu.cfs_period_us", str(CFS_PERIOD_US))
+    _write(path / "cpu.cfs_quota_us", str(max(1000, int(cpus * CFS_PERIOD_US))))
+
+
+class TableCpuGroup:
+    """A CPU quota shared by every bot of one match: their own cpu groups are created inside it.
+
+    Each bot is frozen while another decides, but start-up and the end overlap: without this, one
+    table of hostile bots spinning through their start-up window could take a core per bot from
+    every other match on the machine. With it a match's bots never take more than `cpus` between
+    them, so N pool processes fit N cores.
+    """
+
+    def __init__(self, path: Path, cpus: float = 0.0):
+        self.path, self.cpus = path, cpus
+
+    @classmethod
+    def create(cls, cpus: float) -> TableCpuGroup:
+        group = cls(parent_dirs()["cpu"] / _owned_name("table"), cpus)
+        try:
+            group.path.parent.mkdir(exist_ok=True)
+            group.path.mkdir()
+            _set_cpu_quota(group.path, cpus)
+        except OSError as exc:
+            group.remove(timeout=0)
+            raise CgroupError(f"cannot set up cgroup {group.path.name}: {exc}") from exc
+        return group
+
+    def remove(self, timeout: float = 2.0) -> bool:
+        """After the bots' own groups are gone (a group with children cannot be removed)."""
+        return _rmdir_all([self.path], timeout)
+
+
+def _rmdir_all(paths: list[Path], timeout: float) -> bool:
+    """Remove every directory; an rmdir can fail briefly while the last task is reaped."""
+    end = time.monotonic() + timeout
+    left = [p for p in paths if p.exists()]
+    while left:
+        for path in list(left):
+            try:
+                path.rmdir()
+                left.remove(path)
+            except FileNotFoundError:
+                left.remove(path)
+            except OSError:
+                pass
+        if left:
+            if time.monotonic() > end:
+                return False
+            time.sleep(0.005)
+    return True
+
+
 class BotCgroup:
     def __init__(self, paths: dict[str, Path]):
         self.paths = paths
@@ -100,10 +164,13 @@ class BotCgroup:
         self._fds = None
 
     @classmethod
-    def create(cls, slot: int, memory_bytes: int, pids: int, cpus: float) -> BotCgroup:
-        pid = os.getpid()
-        name = f"bot-{pid}-{_start_time(pid)}-s{slot}-{secrets.token_hex(4)}"
+    def create(cls, slot: int, memory_bytes: int, pids: int, cpus: float,
+               table: TableCpuGroup | None = None) -> BotCgroup:
+        name = _owned_name("bot", f"s{slot}")
         group = cls({c: parent / name for c, parent in parent_dirs().items()})
+        if table is not None:
+            group.paths["cpu"] = table.path / name
+            cpus = min(cpus, table.cpus)  # the kernel refuses a child quota above its parent's
         try:
             for path in group.paths.values():
                 path.parent.mkdir(exist_ok=True)
@@ -113,8 +180,7 @@ class BotCgroup:
             if (mem / "memory.memsw.limit_in_bytes").exists():  # no swapping around the limit
                 _write(mem / "memory.memsw.limit_in_bytes", str(memory_bytes))
             _write(group.paths["pids"] / "pids.max", str(pids))
-            _write(group.paths["cpu"] / "cpu.cfs_period_us", str(CFS_PERIOD_US))
-            _write(group.paths["cpu"] / "cpu.cfs_quota_us", str(max(1000, int(cpus * CFS_PERIOD_US))))
+            _set_cpu_quota(group.paths["cpu"], cpus)
         except OSError as exc:
             group.remove()
             raise CgroupError(f"cannot set up cgroup {name}: {exc}") from exc
@@ -194,34 +260,26 @@ class BotCgroup:
     def remove(self, timeout: float = 2.0) -> bool:
         """Remove every directory; an rmdir can fail briefly while the last task is reaped."""
         self.close_files()
-        end = time.monotonic() + timeout
-        left = [p for p in self.paths.values() if p.exists()]
-        while left:
-            for path in list(left):
-                try:
-                    path.rmdir()
-                    left.remove(path)
-                except FileNotFoundError:
-                    left.remove(path)
-                except OSError:
-                    pass
-            if left:
-                if time.monotonic() > end:
-                    return False
-                time.sleep(0.005)
-        return True
+        return _rmdir_all(list(self.paths.values()), timeout)
 
 
 def sweep_stale() -> int:
     """Kill and remove groups left by workers that died; returns how many were removed."""
     removed = 0
     stale: dict[str, dict[str, Path]] = {}
+    tables: list[Path] = []
     for controller, parent in parent_dirs().items():
         if not parent.is_dir():
             continue
-        for child in parent.iterdir():
+        children = list(parent.iterdir())
+        for child in list(children):
+            m = _TABLE_RE.match(child.name)
+            if m and _owner_gone(*m.groups()):  # a dead owner's bots' cpu groups sit inside
+                tables.append(child)
+                children += [c for c in child.iterdir() if c.is_dir()]
+        for child in children:
             m = _NAME_RE.match(child.name)
-            if m and _start_time(int(m.group(1))) != int(m.group(2)):
+            if m and _owner_gone(m.group(1), m.group(2)):
                 stale.setdefault(child.name, {})[controller] = child
     for paths in stale.values():
         group = BotCgroup(paths)
@@ -234,4 +292,6 @@ def sweep_stale() -> int:
                         with contextlib.suppress(ProcessLookupError):
                             os.kill(int(pid), signal.SIGKILL)
         removed += group.remove()
+    for table in tables:
+        TableCpuGroup(table).remove()
     return removed

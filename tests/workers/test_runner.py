@@ -291,3 +291,20 @@ say({"type": "ready"})
     result = play(tmp_path, strict_sandbox, ready=spy)
     seat = finished(result, strict_sandbox)
     assert "COMPILED [] FROM /sdk/bots/sdk.py" in seat["stderr"], seat["stderr"]
+
+
+def test_a_matchs_bots_share_one_table_cpu_group_which_goes_with_the_match(strict_sandbox):
+    import os
+
+    from workers.sandbox_cgroup import parent_dirs
+
+    cpu = parent_dirs()["cpu"]
+    seen = []
+
+    def look(entry):
+        if not seen:
+            seen.append(sorted(p.parent.name for p in cpu.glob(f"table-{os.getpid()}-*/bot-*")))
+
+    run_match(["builtin:greedy", *OTHERS], seed=2, sandbox=strict_sandbox, clock=CLOCK, on_entry=look)
+    assert len(seen[0]) == 3 and len(set(seen[0])) == 1  # three bots, one table
+    assert not list(cpu.glob(f"table-{os.getpid()}-*"))
