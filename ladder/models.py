@@ -251,7 +251,8 @@ class Seat(SeatBase, table=True):
 
     __tablename__ = "seats"
     __table_args__ = (
-        Index("ix_seats_bot_match", "bot_id", "match_id"),  # a bot's recent matches
+        # A bot's recent matches; covering on PostgreSQL, so the bot page reads no seat heap pages.
+        Index("ix_seats_bot_match", "bot_id", "match_id", postgresql_include=["rank", "score", "status"]),
         Index("ix_seats_version", "bot_version_id"),
         _check("status", SeatStatus, "ck_seats_status"),
     )
@@ -336,7 +337,9 @@ class HeadToHead(SQLModel, table=True):
     """Per ordered pair of bots, their rated meetings: keeps the bot page independent of history size."""
 
     __tablename__ = "head_to_head"
-    __table_args__ = (Index("ix_head_to_head_bot_meetings", "bot_id", "meetings"),)
+    # Covering on PostgreSQL: the bot page's opponents come from the index alone.
+    __table_args__ = (Index("ix_head_to_head_bot_meetings", "bot_id", "meetings",
+                            postgresql_include=["opponent_id", "wins", "losses", "ties"]),)
     bot_id: int = Field(foreign_key="bots.id", primary_key=True)
     opponent_id: int = Field(foreign_key="bots.id", primary_key=True)
     meetings: int = 0

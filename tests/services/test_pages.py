@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import timedelta
+
 import pytest
 from sqlalchemy import inspect
 from sqlmodel import select
@@ -56,6 +59,12 @@ def test_bot_page_shows_versions_history_recent_matches_and_head_to_head(world, 
     assert page.history[-1].after == page.rating.rating == session.get(Rating, bot.id).rating
     assert [r.match.id for r in page.recent] == [played[2].id, played[1].id]
     assert [(r.seat.rank, r.seats) for r in page.recent] == [(1, 3), (2, 2)]
+    # read as plain rows, not entities: the columns' types still make the times aware UTC
+    assert {p.at.utcoffset() for p in page.history} == {r.match.created_at.utcoffset() for r in page.recent} == {
+        timedelta(0)}
+    untimed = pages.bot_page(session=session, bot_id=bot.id, history=2, recent=2, history_times=False)
+    assert untimed.history == [replace(p, at=None) for p in page.history]  # the web page's chart needs no times
+    assert (untimed.recent, untimed.head_to_head) == (page.recent, page.head_to_head)
     h2h = {row.opponent_name: row for row in page.head_to_head}
     glaurung = h2h["glaurung"]
     assert (glaurung.meetings, glaurung.wins, glaurung.losses, glaurung.ties) == (3, 1, 1, 1)
@@ -65,6 +74,22 @@ def test_bot_page_shows_versions_history_recent_matches_and_head_to_head(world, 
     assert (mirror[bot.id].wins, mirror[bot.id].losses) == (1, 1)
     with pytest.raises(NotFound):
         pages.bot_page(session=session, bot_id=999_999)
+
+
+def test_bot_page_rows_are_covered_by_their_indexes_on_postgresql(session):
+    """A bot's seats and head-to-head rows come from the index alone on PostgreSQL (migration 0003;
+    rating changes: 0002, tests/test_models.py): heap pages made a full bot page slow at 1M matches."""
+    engine = session.get_bind()
+    wanted = {
+        ("seats", "ix_seats_bot_match"): (["bot_id", "match_id"], {"rank", "score", "status"}),
+        ("head_to_head", "ix_head_to_head_bot_meetings"): (["bot_id", "meetings"],
+                                                           {"opponent_id", "wins", "losses", "ties"}),
+    }
+    for (table, name), (columns, covered) in wanted.items():
+        index = next(i for i in inspect(engine).get_indexes(table) if i["name"] == name)
+        assert index["column_names"] == columns
+        if engine.dialect.name == "postgresql":
+            assert set(index["dialect_options"]["postgresql_include"]) == covered
 
 
 def test_match_detail_and_replay(world, session):

@@ -11,22 +11,40 @@ from web.helpers import Site
 from ladder.models import BotVersion, Match, MatchKind, Seat
 
 
-def test_bot_page_shows_versions_chart_recent_matches_and_head_to_head(site, build, play):
+def test_bot_page_shows_versions_chart_recent_matches_and_head_to_head(site, build, play, sessions):
     bot, mine = build.bot("alice", "alpha", description="stops <early>")
     starters = build.starters()
-    for _ in range(3):
-        play(build.match([mine.id, *starters[:2]]))
+    played = [build.match([mine.id, *starters[:2]]) for _ in range(3)]
+    for match_id in played:
+        play(match_id)
     html = site.text(f"/bots/{bot.id}")
     assert "stops &lt;early&gt;" in html
     assert "v1" in html and "active" in html
     chart = re.search(r'<svg class="chart".*?</svg>', html, flags=re.S).group(0)
     assert chart.count("<circle") == 3  # one point per rated match
     assert 'aria-label="Rating history over 3 rated matches"' in chart
+    assert re.findall(r'<a href="([^"]+)"><circle', chart) == [f"/matches/{m}" for m in played]  # oldest first
     recent = html.split("<h2>Recent matches</h2>", 1)[1].split("</table>", 1)[0]
-    assert recent.count("/matches/") == 3
+    assert re.findall(r'href="([^"]+)">#(\d+)<', recent) == [(f"/matches/{m}", str(m)) for m in reversed(played)]
     h2h = html.split("<h2>Head to head</h2>", 1)[1].split("</table>", 1)[0]
-    assert h2h.count("/bots/") == 2
+    with sessions() as session:
+        opponents = {session.get(BotVersion, v).bot_id for v in starters[:2]}
+    assert set(re.findall(r'href="/bots/(\d+)"', h2h)) == {str(b) for b in opponents}
     assert re.search(r'class="num">3</td>', h2h)  # met each starter three times
+
+
+def test_bot_page_links_are_what_url_for_makes_under_a_prefix(app):
+    """The page formats its many match and bot links from one url_for result; mounted under a
+    path prefix (SCRIPT_NAME), they must still be exactly what url_for would give."""
+    from flask import url_for
+
+    from ladder.web.bots import id_url
+
+    with app.test_request_context("/bots/1", base_url="http://example.test/ladder/918273645"):
+        for endpoint, key in (("matches.page", "match_id"), ("bots.page", "bot_id")):
+            for value in (1, 42, 918_273_645, 10**12):
+                assert id_url(endpoint, key)(value) == url_for(endpoint, **{key: value})
+        assert id_url("matches.page", "match_id")(7) == "/ladder/918273645/matches/7"
 
 
 def test_a_bot_without_rated_games_says_so(site, build):
