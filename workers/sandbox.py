@@ -228,6 +228,7 @@ class BotProcess:
             global _swept
             if not _swept:
                 sandbox_cgroup.sweep_stale()
+                sandbox_cgroup.hold_freezer_on()
                 _swept = True
             self._cgroup = sandbox_cgroup.BotCgroup.create(
                 self.slot or 0, lim.memory_bytes, lim.pids, lim.cpus, table

@@ -308,3 +308,5 @@ def test_a_matchs_bots_share_one_table_cpu_group_which_goes_with_the_match(stric
     run_match(["builtin:greedy", *OTHERS], seed=2, sandbox=strict_sandbox, clock=CLOCK, on_entry=look)
     assert len(seen[0]) == 3 and len(set(seen[0])) == 1  # three bots, one table
     assert not list(cpu.glob(f"table-{os.getpid()}-*"))
+    # and this process keeps one empty frozen group, so freezing never toggles the kernel's freezer
+    assert list(parent_dirs()["freezer"].glob(f"hold-{os.getpid()}-*"))

@@ -107,3 +107,17 @@ def test_sweep_removes_dead_owners_tables_with_their_bots(strict_sandbox):
         assert live.path.exists()
     finally:
         live.remove()
+
+
+def test_a_frozen_empty_group_holds_the_freezer_on_until_its_owner_is_gone(strict_sandbox):
+    mine = sandbox_cgroup.hold_freezer_on()
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    dead = sandbox_cgroup.parent_dirs()["freezer"] / f"hold-{gone.pid}-1-beef"
+    dead.mkdir()
+    try:
+        assert (mine / "freezer.state").read_text().strip() == "FROZEN"
+        sandbox_cgroup.sweep_stale()
+        assert mine.exists() and not dead.exists()
+    finally:
+        mine.rmdir()
