@@ -59,7 +59,9 @@ def test_bench_service_prints_latencies_and_throughput(pg_url, redis_url, strict
     assert result.exit_code == 0, result.output
     assert re.search(r"leaderboard\s+│\s+20 │\s+[\d.]+ │\s+[\d.]+", result.output)
     assert re.search(r"│\s+2,000 │\s+[\d.]+ │\s+[\d.]+ │\s+[\d.]+ │\s+[\d.]+", result.output)
-    assert "bot page" in result.output and "Matches per minute" in result.output
+    assert "bot page" in result.output
+    for row in ("matches per minute", "cores busy", "cores stolen", "matches per busy core-minute"):
+        assert re.search(rf"{row}[^│]*│\s+[\d.]+ │\s+[\d.]+ │", result.output), row
     engine = create_engine(admin, isolation_level="AUTOCOMMIT")
     with engine.connect() as conn:
         left = conn.execute(text("SELECT datname FROM pg_database WHERE datname LIKE 'ladder_bench_%'")).all()
