@@ -59,8 +59,8 @@ def _session_cookies(app: Flask, settings) -> None:
         REMEMBER_COOKIE_SAMESITE="Lax",
         REMEMBER_COOKIE_HTTPONLY=True,
     )
-    if settings.cookies_secure:
-        app.config.update(SESSION_COOKIE_SECURE=True, REMEMBER_COOKIE_SECURE=True)
+    secure = settings.cookies_secure or bool(app.config.get("SESSION_COOKIE_SECURE"))
+    app.config.update(SESSION_COOKIE_SECURE=secure, REMEMBER_COOKIE_SECURE=secure)
     if settings.trusted_proxies:  # the client's address (for per-address limits) is in X-Forwarded-For
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies, x_proto=settings.trusted_proxies)
 
