@@ -8,7 +8,8 @@ Revision ID: 0004
 Revises: 0003
 """
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 import sqlalchemy as sa
 from alembic import op
@@ -53,7 +54,7 @@ def upgrade() -> None:
         "FROM users WHERE token_hash IS NOT NULL"
     )
     unique = _token_unique_name()
-    with op.batch_alter_table('users') as batch_op:
+    with _sqlite_foreign_keys_off(), op.batch_alter_table('users') as batch_op:
         if unique is not None:  # SQLite's copy of the table drops the unnamed one with the column
             batch_op.drop_constraint(unique, type_='unique')
         batch_op.drop_column('token_created_at')
@@ -61,7 +62,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table('users') as batch_op:
+    with _sqlite_foreign_keys_off(), op.batch_alter_table('users') as batch_op:
         batch_op.add_column(sa.Column('token_hash', sa.String(length=64), nullable=True))
         batch_op.add_column(sa.Column('token_created_at', sa.DateTime(timezone=True), nullable=True))
         batch_op.create_unique_constraint('users_token_hash_key', ['token_hash'])
@@ -84,3 +85,29 @@ def _token_unique_name() -> str | None:
         if constraint['column_names'] == ['token_hash']:
             return constraint['name']
     return None
+
+
+@contextmanager
+def _sqlite_foreign_keys_off() -> Iterator[None]:
+    """SQLite alters `users` by copying it and dropping the original; with foreign keys on, that
+    DROP fails where bots reference users, and would delete the new tables' rows by cascade. The
+    pragma only works outside a transaction, hence the commits; the check puts back what the
+    copy must not have broken before the keys are enforced again."""
+    bind = op.get_bind()
+    if bind.dialect.name != 'sqlite':
+        yield
+        return
+    bind.commit()
+    raw = bind.connection.dbapi_connection
+    raw.execute('PRAGMA foreign_keys=OFF')
+    try:
+        yield
+        broken = bind.exec_driver_sql('PRAGMA foreign_key_check').all()
+        if broken:
+            raise RuntimeError(f'migration 0004 broke foreign keys: {broken[:5]}')
+        bind.commit()
+    except BaseException:
+        bind.rollback()  # the pragma below only takes outside a transaction
+        raise
+    finally:
+        raw.execute('PRAGMA foreign_keys=ON')
