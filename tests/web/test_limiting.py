@@ -159,3 +159,9 @@ def test_redis_counts_are_shared_between_web_processes(make_site, engine, redis_
     import redis
 
     assert any(key.startswith(b"LIMITS:") for key in redis.Redis.from_url(redis_url).scan_iter())
+
+
+def test_redis_going_away_falls_back_to_counting_in_memory(make_site):
+    """A Redis that does not answer must not turn log-ins into 500s, nor switch the limits off."""
+    site = make_site(redis_url="redis://127.0.0.1:1/0", login_failures_per_account="2 per hour")
+    assert [site.login("zed", "guess guess").status_code for _ in range(3)] == [401, 401, 429]
