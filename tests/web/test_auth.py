@@ -85,3 +85,13 @@ def test_user_page_escapes_what_users_write(site):
     html = response.get_data(as_text=True)
     assert "<script>alert(1)</script>" not in html
     assert "&lt;script&gt;" in html
+
+
+def test_signup_refuses_common_passwords_and_the_user_name_with_the_reason(site, sessions):
+    for password, why in [("12345678", "top-10 common password"), ("password", "top-10 common password"),
+                          ("erinerin", "contains your user name")]:
+        response = site.post("/auth/signup", {"username": "erin", "password": password, "confirm": password},
+                             page="/auth/signup")
+        assert response.status_code == 400 and why in response.get_data(as_text=True), password
+    with sessions() as session:
+        assert session.exec(select(User).where(User.username == "erin")).first() is None

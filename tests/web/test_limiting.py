@@ -165,3 +165,18 @@ def test_redis_going_away_falls_back_to_counting_in_memory(make_site):
     """A Redis that does not answer must not turn log-ins into 500s, nor switch the limits off."""
     site = make_site(redis_url="redis://127.0.0.1:1/0", login_failures_per_account="2 per hour")
     assert [site.login("zed", "guess guess").status_code for _ in range(3)] == [401, 401, 429]
+
+
+def test_per_address_limits_use_the_client_address_only_behind_a_trusted_proxy(make_site):
+    def failures(site, forwarded_for):
+        return [site.post("/auth/login", {"username": "x", "password": "y"},
+                          headers={"X-Forwarded-For": forwarded_for}).status_code for _ in range(2)]
+
+    # no proxy configured: the header is the client's own claim and changes nothing (no escape by spoofing)
+    direct = make_site(login_failures_per_address="1 per hour")
+    assert failures(direct, "10.0.0.1") == [401, 429]
+    assert failures(direct, "10.0.0.2") == [429, 429]
+    # one trusted proxy: each client behind it has its own allowance
+    proxied = make_site(login_failures_per_address="1 per hour", trusted_proxies=1)
+    assert failures(proxied, "10.0.0.1") == [401, 429]
+    assert failures(proxied, "10.0.0.2") == [401, 429]
