@@ -55,7 +55,7 @@ def new_token():
     if refused:
         return _render(token_form=form, status=400)
     flash(f"Token {row.name!r} created. Copy it now: it is not shown again.", "ok")
-    return _render(new_token=token)
+    return _render(new_token=token, token_form=TokenForm(formdata=None))  # an empty form for the next one
 
 
 @bp.post("/tokens/<int:token_id>/revoke")
