@@ -215,11 +215,15 @@ def play(game, players, seed, bots, option_pairs, replay_path, as_json, games) -
               help="auto: strict when available (root), else user. none: no isolation, your own bots only.")
 @click.option("--replay", "replay_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the replay.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
-def match(bots, game, seed, option_pairs, sandbox, replay_path, as_json) -> None:
-    """Play one game, each BOT a sandboxed process: a .py file, a .zip, a directory, or builtin:NAME."""
+@click.option("--logs", "logs_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Write every seat's stderr to DIR/seat-<n>.log.")
+def match(bots, game, seed, option_pairs, sandbox, replay_path, as_json, logs_dir) -> None:
+    """Play one game, each BOT a sandboxed process: a .py file, a .zip, a directory, or builtin:NAME.
+
+    Exits 1 when a bot given as a file faulted (crashed, timed out, or had an answer refused)."""
     from workers.match_cli import run_match_command
 
-    run_match_command(bots, game, seed, _parse_options(option_pairs), sandbox, replay_path, as_json)
+    run_match_command(bots, game, seed, _parse_options(option_pairs), sandbox, replay_path, as_json, logs_dir)
 
 
 # --- demo ------------------------------------------------------------------------------------

@@ -183,7 +183,7 @@ def run_match(
             def factory(bot: packaging.StagedBot = bot) -> Any:
                 return BotProcess.start(
                     bot.command, bot.path, mode=mode, limits=limits,
-                    extra_ro_binds={SDK_MOUNT: sdk}, env={"PYTHONPATH": SDK_MOUNT}, table=table,
+                    extra_ro_binds={SDK_MOUNT: sdk}, env={"PYTHONPATH": SDK_MOUNT, "LADDER_BOT": "1"}, table=table,
                 )
 
             seat.start(factory)
