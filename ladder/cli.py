@@ -361,6 +361,35 @@ def bench_sandbox(mode: str, round_trips: int, starts: int, matches: int) -> Non
     run_sandbox_bench(mode=mode, round_trips=round_trips, starts=starts, echo=click.echo, matches=matches)
 
 
+# --- protocol --------------------------------------------------------------------------------
+
+
+@main.group()
+def protocol() -> None:
+    """The bot protocol's JSON Schemas (ladder/protocol_schema, ladder/games/*/schema.json)."""
+
+
+@protocol.command("docs")
+@click.option("--write", "write_path", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+              help="Update the generated blocks of this page (docs/protocol.md) instead of printing them.")
+def protocol_docs(write_path: Path | None) -> None:
+    """The field tables docs/protocol.md holds, generated from the schemas."""
+    from ladder.protocol_schema.docs import fill, generated
+
+    blocks = generated()
+    if write_path is None:
+        for name, text in blocks.items():
+            click.echo(f"<!-- BEGIN generated: {name} -->\n\n{text}\n<!-- END generated: {name} -->\n")
+        return
+    page = write_path.read_text()
+    missing = [n for n in blocks if f"<!-- BEGIN generated: {n} -->" not in page]
+    if missing:
+        raise click.UsageError(f"{write_path} has no block for {', '.join(missing)}: add "
+                               f"<!-- BEGIN generated: NAME --> and <!-- END generated: NAME --> lines")
+    write_path.write_text(fill(page, blocks))
+    click.echo(f"updated {len(blocks)} generated blocks in {write_path}")
+
+
 # the service's commands (up, web, worker, scheduler, migrate, ratings, bench service)
 from ladder.commands import register as _register_service_commands  # noqa: E402
 
