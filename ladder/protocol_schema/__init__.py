@@ -9,7 +9,11 @@ Two kinds of files, both plain JSON kept in the repository and served by the sit
   `$defs`: `options` (hello.options), `observation` (request.observation, whose `request` entry
   is one of the `request.<kind>` shapes), `decision.<kind>` for each decision kind, and
   `event.<type>` for each event's `data`. Adding a game's schema is that one file: the site,
-  `ladder protocol docs` and the schema test of the random-game sweep find it by itself.
+  `ladder protocol docs` and the schema test of the random-game sweep find it by itself (then
+  `ladder protocol docs --write docs/protocol.md` adds its field reference to the page; the docs
+  test fails until it is there). The tests require a schema for every registered game, a
+  `request.<kind>` and `decision.<kind>` for each of its `decision_kinds`, an `options` matching
+  its options, and a description on every field.
 
 Every object is strict (additionalProperties false, required fields listed), so the sweep test
 (tests/games/test_random_play.py) fails when the engine sends a field the schema does not know.

@@ -137,7 +137,14 @@ def generated() -> dict[str, str]:
 
 
 def fill(page: str, blocks: dict[str, str]) -> str:
-    """`page` with each marked block replaced by its generated text (markers missing: unchanged)."""
+    """`page` with each marked block replaced by its generated text. A game without a block yet
+    (a new game's schema.json) gets a section with one at the end: adding a game's reference to
+    the page is running `ladder protocol docs --write docs/protocol.md`, nothing more."""
+    for name in blocks:
+        if f"<!-- BEGIN generated: {name} -->" not in page and name != "envelope":
+            page = (page.rstrip("\n") + f'\n\n<a id="{name}-fields"></a>\n### {name} field reference\n\n'
+                    f"Generated from `ladder/games/{name}/schema.json`.\n\n"
+                    f"<!-- BEGIN generated: {name} -->\n<!-- END generated: {name} -->\n")
     for name, text in blocks.items():
         pattern = re.compile(
             rf"(<!-- BEGIN generated: {re.escape(name)} -->\n).*?(<!-- END generated: {re.escape(name)} -->)", re.S

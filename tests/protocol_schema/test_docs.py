@@ -52,6 +52,11 @@ def test_the_command_prints_and_writes_the_blocks(tmp_path):
     assert result.exit_code == 0, result.output
     written = page.read_text()
     assert "stale" not in written and "**`hello`**" in written and written.endswith("end\n")
+    page.write_text("<!-- BEGIN generated: envelope -->\n<!-- END generated: envelope -->\n")
+    result = CliRunner().invoke(main, ["protocol", "docs", "--write", str(page)])
+    assert result.exit_code == 0, result.output  # a game without a block (a new game) gets a section
+    written = page.read_text()
+    assert "### treasure field reference" in written and '<a id="treasure-decision-flip"></a>' in written
     page.write_text("no markers\n")
     result = CliRunner().invoke(main, ["protocol", "docs", "--write", str(page)])
     assert result.exit_code == 2 and "has no block for envelope" in result.output
