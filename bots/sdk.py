@@ -34,7 +34,6 @@ if TYPE_CHECKING:
     from typing import Any, BinaryIO
 
 
-
 def _separate_protocol_channel() -> BinaryIO | None:
     """In a ladder bot process: the protocol's own handle on the real stdout, with fd 1 and
     sys.stdout sent to stderr from now on. None elsewhere (nothing is changed then)."""

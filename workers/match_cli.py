@@ -109,7 +109,7 @@ def run_match_command(
             if faulted(seat) and (seat.get("stderr") or "").strip():
                 err.print(f"seat {seat['seat']} ({escape(seat['bot'])}) faulted; the end of its stderr:",
                           style="bold red")
-                err.print(escape(stderr_tail(seat["stderr"])), markup=False, highlight=False)
+                err.print(stderr_tail(seat["stderr"]), markup=False, highlight=False, soft_wrap=True)
         for line in strike_lines(result):
             err.print(escape(line), style="yellow")
         for line in bank_warnings(result, clock.bank_ms):
