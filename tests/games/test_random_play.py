@@ -164,6 +164,9 @@ def test_the_schema_check_catches_drift():
     extra = {**request, "observation": {**request["observation"], "new_field": 1}}
     with pytest.raises(SchemaMismatch, match="new_field"):
         checker.request(extra)
+    asked = {**request["observation"]["request"], "can_stop": "yes"}  # a changed type inside the request
+    with pytest.raises(SchemaMismatch, match="at request/can_stop: 'yes' is not of type 'boolean'"):
+        checker.request({**request, "observation": {**request["observation"], "request": asked}})
     event = next(m for n, m in messages if n == "event" and m["event"]["type"] == "flip")
     dropped = {"type": "event", "event": {"type": "flip", "data": {"seat": 0, "square": [0, 0]}}}
     with pytest.raises(SchemaMismatch, match="kind"):
