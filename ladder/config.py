@@ -18,6 +18,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from sqlalchemy.engine import make_url
 
+from workers.packaging import MAX_UPLOAD_BYTES
+
 ENV_PREFIX = "LADDER_"
 DEV_SECRET_KEY = "dev-only-secret-key"  # the development default; refused anywhere else
 # Values people leave in .env files and compose files; never acceptable as a real secret.
@@ -50,7 +52,8 @@ class Settings(BaseModel):
     match_stale_after: int = Field(default=900, gt=0)  # seconds running before the sweeper requeues
     match_max_attempts: int = Field(default=3, ge=1)  # claims before a match is given up as failed
     placement_games: int = Field(default=10, ge=0)  # rated games a new version plays first
-    max_upload_bytes: int = Field(default=1 << 20, gt=0)
+    # workers.packaging.MAX_UPLOAD_BYTES is the one limit; a deployment may only lower it here
+    max_upload_bytes: int = Field(default=MAX_UPLOAD_BYTES, gt=0, le=MAX_UPLOAD_BYTES)
     max_log_chars: int = Field(default=64 * 1024, gt=0)  # stderr kept per seat and match
 
     # matchmaking
