@@ -75,7 +75,8 @@ def release(pid: int) -> None:
         _held.discard(pid)
 
 
-def _children() -> list[int]:
+def children() -> list[int]:
+    """Pids of this process's children (zombies included), whichever of its threads is the parent."""
     pids: list[int] = []
     with contextlib.suppress(OSError):
         for task in os.scandir("/proc/self/task"):
@@ -84,7 +85,7 @@ def _children() -> list[int]:
     return pids
 
 
-def _state(pid: int) -> tuple[str, str, int] | None:
+def process_state(pid: int) -> tuple[str, str, int] | None:
     """(comm, state, real uid) of `pid`, or None once it is gone."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
@@ -110,10 +111,10 @@ def reap_orphans(*, wait_uid: int | None = None, wait_any: bool = False, deadlin
     while True:
         waiting = []
         with _lock:
-            for pid in _children():
+            for pid in children():
                 if pid in _held:
                     continue
-                info = _state(pid)
+                info = process_state(pid)
                 if info is None or info[0] != "bwrap":
                     continue
                 if info[1] != "Z":
@@ -128,6 +129,17 @@ def reap_orphans(*, wait_uid: int | None = None, wait_any: bool = False, deadlin
         if not waiting or time.monotonic() >= deadline:
             return reaped
         time.sleep(0.002)
+
+
+def reap_zombies(*, keep: set[int]) -> int:
+    """Reap every zombie child except the pids in `keep`: for a process that knows all its own
+    children (`ladder up`'s supervisor: its Popens), any other child is an orphan it adopted."""
+    reaped = 0
+    for pid in children():
+        if pid not in keep and (process_state(pid) or ("", ""))[1] == "Z":
+            with contextlib.suppress(ChildProcessError):
+                reaped += os.waitpid(pid, os.WNOHANG)[0] == pid
+    return reaped
 
 
 def start_reaper_thread(interval: float = 1.0) -> threading.Thread:

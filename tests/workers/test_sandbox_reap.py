@@ -95,7 +95,7 @@ def test_orphaned_init_of_a_bot_that_exited_is_reaped_by_close(strict_sandbox):
         assert bp.read_line(time.monotonic() + 10) == (b"bye", "ok")
         assert bp.read_line(time.monotonic() + 10) == (None, "exited")
         assert bp.close() and bp.clean
-        mine = [p for p in sandbox_reap._children() if (sandbox_reap._state(p) or ("", "", -1))[2] == bp.uid]
+        mine = [p for p in sandbox_reap.children() if (sandbox_reap.process_state(p) or ("", "", -1))[2] == bp.uid]
         assert mine == []
     finally:
         shutil.rmtree(d, ignore_errors=True)
@@ -110,9 +110,9 @@ def test_reaping_never_takes_a_status_popen_waits_for(strict_sandbox):
         bp = BotProcess.start([PYTHON, "bot.py"], d, mode=strict_sandbox)
         assert bp.read_line(time.monotonic() + 10) == (b"bye", "ok")
         deadline = time.monotonic() + 10
-        while sandbox_reap._state(bp.pid)[1] != "Z" and time.monotonic() < deadline:
+        while sandbox_reap.process_state(bp.pid)[1] != "Z" and time.monotonic() < deadline:
             time.sleep(0.01)  # the monitor has exited and is still unwaited
-        while sandbox_reap._state(other.pid)[1] != "Z" and time.monotonic() < deadline:
+        while sandbox_reap.process_state(other.pid)[1] != "Z" and time.monotonic() < deadline:
             time.sleep(0.01)
         sandbox_reap.reap_orphans(wait_any=True, deadline=time.monotonic() + 2)
         assert other.wait(timeout=5) == 7
