@@ -122,6 +122,49 @@ def test_reaping_never_takes_a_status_popen_waits_for(strict_sandbox):
         shutil.rmtree(d, ignore_errors=True)
 
 
+# `ladder worker`'s main process: its pool process dies mid-match (SIGKILL), the bot's bwrap
+# processes come to it and its reaper thread reaps them.
+POOL = textwrap.dedent("""
+    import json, os, signal, sys, time
+    from workers import sandbox_cgroup, sandbox_reap
+    from workers.sandbox import PYTHON, BotProcess
+
+    sandbox_reap.start_reaper_thread(interval=0.1)
+    ready_r, ready_w = os.pipe()
+    pool = os.fork()
+    if pool == 0:
+        bp = BotProcess.start([PYTHON, "bot.py"], sys.argv[1], mode="strict")
+        bp.read_line(time.monotonic() + 20)
+        os.write(ready_w, b"x")
+        time.sleep(600)
+    os.read(ready_r, 1)
+    os.kill(pool, signal.SIGKILL)
+    os.waitpid(pool, 0)
+    adopted, deadline = set(), time.monotonic() + 10
+    while time.monotonic() < deadline:
+        bwraps = [p for p in sandbox_reap.children() if (sandbox_reap.process_state(p) or ("",))[0] == "bwrap"]
+        adopted.update(bwraps)
+        if adopted and not bwraps:
+            break
+        time.sleep(0.02)
+    left = [sandbox_reap.process_state(p) for p in sandbox_reap.children()]
+    sandbox_cgroup.sweep_stale()  # the dead pool process's bot groups
+    print(json.dumps({"adopted": len(adopted), "left": left}))
+""")
+
+
+def test_worker_main_process_reaps_what_a_dead_pool_process_orphaned(strict_sandbox):
+    d = stage({"bot.py": "import sys\nprint('up', flush=True)\nsys.stdin.readline()\n"})
+    try:
+        proc = subprocess.run([sys.executable, "-c", POOL, str(d)], capture_output=True, text=True, timeout=120)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert out["adopted"] >= 1  # the monitor, and the init unless the monitor reaped it first
+    assert out["left"] == []
+
+
 def test_a_process_that_started_a_sandbox_is_a_subreaper(strict_sandbox):
     d = stage({"bot.py": "print('hi', flush=True)\n"})
     try:
