@@ -221,6 +221,7 @@ class BotProcess:
             )
             self._after_spawn()
             return
+        sandbox_reap.reap_orphans()  # adopted since the last close(), e.g. from a dead pool process
         if os.geteuid() == 0:
             check_readable_by_others(bot_dir)
             for source in binds.values():
