@@ -400,8 +400,9 @@ class BotProcess:
                     sandbox_reap.release(proc.pid)
                 # This bot's init, orphaned if the bot exited before close(): gone before the uid
                 # is released or the process exits (user mode has no uid of its own: wait for any).
-                sandbox_reap.reap_orphans(wait_uid=self.uid, wait_any=self.uid is None,
-                                          deadline=time.monotonic() + 2.0)
+                left = sandbox_reap.reap_orphans(wait_uid=self.uid, wait_any=self.uid is None,
+                                                 deadline=time.monotonic() + 2.0)
+                clean = clean and left == 0
         finally:
             if self._cgroup is not None:
                 self._cgroup.close_files()

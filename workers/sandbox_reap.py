@@ -99,7 +99,8 @@ def process_state(pid: int) -> tuple[str, str, int] | None:
 
 
 def reap_orphans(*, wait_uid: int | None = None, wait_any: bool = False, deadline: float = 0.0) -> int:
-    """Reap the orphaned sandbox inits among our children; returns how many were reaped.
+    """Reap the orphaned sandbox inits among our children; returns how many of those waited for
+    were still alive at `deadline` (0: none left).
 
     Zombies are reaped at once. Live orphaned inits are dying (their monitor is gone, so their
     parent-death SIGKILL is on its way); with `wait_uid` (one bot's slot uid) or `wait_any`, they are
@@ -107,7 +108,6 @@ def reap_orphans(*, wait_uid: int | None = None, wait_any: bool = False, deadlin
     release the uid or to exit leaves nothing behind. A frozen init could not die: wait only for
     inits that cannot be frozen (the caller's own bot, thawed, or user mode without a freezer).
     """
-    reaped = 0
     while True:
         waiting = []
         with _lock:
@@ -124,10 +124,9 @@ def reap_orphans(*, wait_uid: int | None = None, wait_any: bool = False, deadlin
                         waiting.append(pid)
                     continue
                 with contextlib.suppress(ChildProcessError):
-                    if os.waitpid(pid, os.WNOHANG)[0] == pid:
-                        reaped += 1
+                    os.waitpid(pid, os.WNOHANG)
         if not waiting or time.monotonic() >= deadline:
-            return reaped
+            return len(waiting)
         time.sleep(0.002)
 
 
