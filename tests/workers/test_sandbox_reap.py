@@ -8,18 +8,23 @@ the slot uids' RLIMIT_NPROC refused new bots.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import json
+import os
+import secrets
 import shutil
 import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Iterator
 
 from tests.needs import unavailable
 from tests.workers.conftest import stage
-from workers import sandbox_reap
+from workers import sandbox_cgroup, sandbox_reap
 from workers.sandbox import PYTHON, BotProcess
+from workers.sandbox_cgroup import CGROUP_ROOT, CONTROLLERS
 from workers.sandbox_slots import MAX_SLOTS, UID_BASE
 
 PR_GET_CHILD_SUBREAPER = 37
@@ -65,15 +70,48 @@ INIT = textwrap.dedent("""
 """)
 
 
+@contextlib.contextmanager
+def cgroups_of_its_own() -> Iterator[list[str]]:
+    """Groups under ours in every controller, for a namespace's processes to join, as a container's
+    are. Bot groups are owned by pid and start time, which only mean something inside one pid
+    namespace (workers/sandbox_cgroup.py): sharing `ladder-sandbox` with the namespace, a sweep on
+    either side would take the other side's groups for a dead worker's and kill their bots."""
+    own = sandbox_cgroup._own_paths()
+    tag = f"reap-test-{os.getpid()}-{secrets.token_hex(4)}"
+    paths = {(CGROUP_ROOT / c / own.get(c, "/").lstrip("/") / tag) for c in CONTROLLERS}
+    paths = {p.resolve() for p in paths if p.parent.is_dir()}  # co-mounted cpu,cpuacct: one group
+    for path in paths:
+        path.mkdir()
+    try:
+        yield [str(path / "tasks") for path in paths]
+    finally:
+        for path in paths:  # deepest first: bot groups, ladder-sandbox, ours
+            for d in sorted((d for d in path.rglob("*") if d.is_dir()), key=lambda d: -len(d.parts)):
+                with contextlib.suppress(OSError):
+                    d.rmdir()
+            with contextlib.suppress(OSError):
+                path.rmdir()
+
+
+def _joining(files: list[str]):
+    def run() -> None:
+        for name in files:
+            fd = os.open(name, os.O_WRONLY)
+            os.write(fd, b"0")
+            os.close(fd)
+    return run
+
+
 def test_hundreds_of_matches_under_an_init_that_never_reaps(strict_sandbox):
     unshare = shutil.which("unshare")
     if unshare is None:
         unavailable("unshare (util-linux) not found")
     start = time.monotonic()
-    proc = subprocess.run(
-        [unshare, "--pid", "--fork", "--mount-proc", sys.executable, "-c", INIT, LOOP, str(MATCHES)],
-        capture_output=True, text=True, timeout=900,
-    )
+    with cgroups_of_its_own() as join:
+        proc = subprocess.run(
+            [unshare, "--pid", "--fork", "--mount-proc", sys.executable, "-c", INIT, LOOP, str(MATCHES)],
+            capture_output=True, text=True, timeout=900, preexec_fn=_joining(join),
+        )
     assert proc.returncode == 0, proc.stderr[-3000:]
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     assert out["loop_status"] == 0, proc.stderr[-3000:]
@@ -128,6 +166,7 @@ POOL = textwrap.dedent("""
     import json, os, signal, sys, time
     from workers import sandbox_cgroup, sandbox_reap
     from workers.sandbox import PYTHON, BotProcess
+from workers.sandbox_cgroup import CGROUP_ROOT, CONTROLLERS
 
     sandbox_reap.start_reaper_thread(interval=0.1)
     ready_r, ready_w = os.pipe()
