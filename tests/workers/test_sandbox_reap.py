@@ -166,7 +166,6 @@ POOL = textwrap.dedent("""
     import json, os, signal, sys, time
     from workers import sandbox_cgroup, sandbox_reap
     from workers.sandbox import PYTHON, BotProcess
-from workers.sandbox_cgroup import CGROUP_ROOT, CONTROLLERS
 
     sandbox_reap.start_reaper_thread(interval=0.1)
     ready_r, ready_w = os.pipe()
