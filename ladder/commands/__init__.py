@@ -19,3 +19,4 @@ def register(main: click.Group) -> None:
     bench = main.commands.get("bench")
     if isinstance(bench, click.Group):
         bench.add_command(service.bench_service)
+        bench.add_command(tournament.bench_tournament)

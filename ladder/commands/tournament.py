@@ -199,3 +199,34 @@ def _match_json(played: Any, replays: Path) -> dict[str, Any]:
         out["results"] = [{"rank": s.rank, "score": s.score, "forfeited": s.forfeited} for s in played.seats]
         out["replay"] = str(replays / replay_name(m))
     return out
+
+
+@click.command("tournament")
+@click.option("--game", default="drachengold", show_default=True, help="Registered game name.")
+@click.option("--deals", type=click.IntRange(min=3), default=24, show_default=True,
+              help="Deals of the duplicate event; the random one plays as many matches.")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Processes (default: the cores).")
+def bench_tournament(game: str, deals: int, seed: int, jobs: int | None) -> None:
+    """Standard error of mean-rank differences: duplicate against random seating, same match count."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from ladder.bench.tournament import field_of, render, run_tournament_bench, summary
+    from ladder.games import get_game
+    from ladder.tournaments.model import seat_orders
+
+    try:
+        names = field_of(game)
+    except KeyError as exc:
+        raise click.UsageError(str(exc.args[0])) from None
+    if len(names) < get_game(game).min_players:
+        raise click.UsageError(f"{game} has too few starter bots for a table")
+    console = Console()
+    total = 2 * deals * len(seat_orders(len(names)))
+    with Progress(console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task(f"{game}: {total} in-process games", total=total)
+        rows, matches = run_tournament_bench(game=game, deals=deals, seed=seed, workers=jobs or os.cpu_count() or 1,
+                                             on_done=lambda _: progress.advance(task))
+    console.print(render(rows, game=game, matches=matches, deals=deals))
+    console.print(summary(rows))
