@@ -318,3 +318,23 @@ def list_events(*, session: Session, limit: int = 100) -> list[Event]:
     events = list(session.exec(select(Event).order_by(Event.id.desc()).limit(limit)))
     session.commit()
     return events
+
+
+def find_bot(*, session: Session, game: str, ref: str) -> Bot:
+    """A bot by "owner/name" (how the organizer invites); NotFound otherwise."""
+    owner, _, name = (ref or "").strip().partition("/")
+    bot = session.exec(
+        select(Bot).join(User, User.id == Bot.owner_id)
+        .where(User.username == owner.strip().lower(), Bot.name == name.strip(), Bot.game == game)
+    ).first()
+    session.commit()
+    if bot is None:
+        raise Invalid(f"no {game} bot {ref!r} (write it as owner/name)")
+    return bot
+
+
+def own_bots(*, session: Session, user_id: int, game: str) -> list[Bot]:
+    bots = list(session.exec(select(Bot).where(Bot.owner_id == user_id, Bot.game == game, Bot.retired == False)  # noqa: E712
+                             .order_by(Bot.name)))
+    session.commit()
+    return bots
