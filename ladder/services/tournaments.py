@@ -41,7 +41,14 @@ from ladder.models import (
 from ladder.services.common import atomic, fetch
 from ladder.services.errors import Conflict, Forbidden, Invalid, NotFound
 from ladder.tournaments import model
-from ladder.tournaments.standings import PlayedMatch, SeatResult, Standings, standing_order, standings
+from ladder.tournaments.standings import (
+    BOOTSTRAP,
+    PlayedMatch,
+    SeatResult,
+    Standings,
+    standing_order,
+    standings,
+)
 
 MAX_DEALS = 200
 BUSY = (MatchStatus.QUEUED, MatchStatus.RUNNING)
@@ -257,6 +264,26 @@ def _advance(session: Session, event: Event, now: datetime | None) -> None:
         session.add(current)
 
 
+_CACHE: dict[int, tuple[tuple, Standings]] = {}  # event id -> (what was counted, its standings)
+RUNNING_SAMPLES = 200  # bootstrap samples while matches still come in; the final table uses 1000
+
+
+def _standings(event: Event, spec: model.TournamentSpec | None, played: list[PlayedMatch]) -> Standings:
+    """Standings, computed again only when a result came in: the bootstrap of a big event takes
+    a second or two, and its page reloads itself while it runs."""
+    key = (event.status, event.seed, tuple(e.key for e in spec.entrants) if spec else (),
+           tuple((p.spec, p.seats, p.failed) for p in played))  # exactly what is counted
+    cached = _CACHE.get(event.id)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    samples = BOOTSTRAP if event.status == EventStatus.FINISHED else RUNNING_SAMPLES
+    table = standings(spec.entrants if spec else (), played, seed=event.seed, samples=samples)
+    if len(_CACHE) > 64:
+        _CACHE.clear()
+    _CACHE[event.id] = (key, table)
+    return table
+
+
 @dataclass
 class EventView:
     event: Event
@@ -309,7 +336,7 @@ def event_view(*, session: Session, event_id: int) -> EventView:
         spec = _spec(event, entrants, names)
     except model.TournamentError:  # still in registration with too few entrants: an empty table
         spec = None
-    table = standings(spec.entrants if spec else (), played, seed=event.seed)
+    table = _standings(event, spec, played)
     return EventView(event, spec, table, played, list(rows),
                      [(e.bot_id, names[e.bot_id], e.bot_version_id) for e in entrants])
 

@@ -106,21 +106,32 @@ class Standings:
         }
 
 
-def _interval(per_deal: Sequence[tuple[float, int]], rng: random.Random, samples: int) -> Interval:
-    """Mean of the pooled values and the 2.5/97.5 percentiles of its bootstrap over deals.
-    `per_deal` holds (sum, count) per deal."""
-    total = sum(c for _, c in per_deal)
+def _intervals(ranks: Sequence[tuple[float, int]], scores: Sequence[float], rng: random.Random,
+               samples: int) -> tuple[Interval, Interval]:
+    """Mean rank and mean score over the pooled seats, with the 2.5/97.5 percentiles of their
+    bootstrap over deals. `ranks` holds (sum of ranks, seats) per deal; `scores` the sum of scores
+    per deal. Both statistics use the same resampled deals."""
+    total = sum(c for _, c in ranks)
     if total == 0:
-        return Interval(float("nan"), float("nan"), float("nan"))
-    mean = sum(s for s, _ in per_deal) / total
-    if len(per_deal) < 2:
-        return Interval(mean, mean, mean)
-    means = []
+        nan = Interval(float("nan"), float("nan"), float("nan"))
+        return nan, nan
+    rank_sums = [r for r, _ in ranks]
+    counts = [c for _, c in ranks]
+    mean_rank, mean_score = sum(rank_sums) / total, sum(scores) / total
+    if len(ranks) < 2:
+        return Interval(mean_rank, mean_rank, mean_rank), Interval(mean_score, mean_score, mean_score)
+    deals = range(len(ranks))
+    rank_means, score_means = [], []
     for _ in range(samples):
-        picked = [per_deal[rng.randrange(len(per_deal))] for _ in per_deal]
-        means.append(sum(s for s, _ in picked) / sum(c for _, c in picked))
-    means.sort()
-    return Interval(mean, means[int(0.025 * (samples - 1))], means[int(0.975 * (samples - 1))])
+        picked = rng.choices(deals, k=len(ranks))
+        seats = sum(map(counts.__getitem__, picked))
+        rank_means.append(sum(map(rank_sums.__getitem__, picked)) / seats)
+        score_means.append(sum(map(scores.__getitem__, picked)) / seats)
+    low, high = int(0.025 * (samples - 1)), int(0.975 * (samples - 1))
+    rank_means.sort()
+    score_means.sort()
+    return (Interval(mean_rank, rank_means[low], rank_means[high]),
+            Interval(mean_score, score_means[low], score_means[high]))
 
 
 def excluded_reason(match: PlayedMatch) -> str | None:
@@ -166,9 +177,8 @@ def standings(entrants: Sequence[Entrant], played: Iterable[PlayedMatch], *, see
     rows = []
     for entrant in entrants:
         deals = sorted(ranks[entrant.key])
-        rank_iv = _interval([(sum(ranks[entrant.key][d]), len(ranks[entrant.key][d])) for d in deals], rng, samples)
-        score_iv = _interval([(sum(scores[entrant.key][d]), len(scores[entrant.key][d])) for d in deals], rng,
-                             samples)
+        rank_iv, score_iv = _intervals([(sum(ranks[entrant.key][d]), len(ranks[entrant.key][d])) for d in deals],
+                                       [sum(scores[entrant.key][d]) for d in deals], rng, samples)
         matches = sum(len(v) for v in ranks[entrant.key].values())
         rows.append(Row(entrant, matches, wins[entrant.key], forfeits[entrant.key], rank_iv, score_iv))
     rows.sort(key=lambda r: (r.matches == 0, r.rank.mean if r.matches else 0, -(r.score.mean if r.matches else 0),
