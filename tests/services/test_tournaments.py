@@ -20,6 +20,7 @@ from ladder.services.tournaments import (
 )
 from ladder.services.users import set_admin
 from ladder.tournaments.model import schedule_size
+from ladder.tournaments.standings import standing_order
 
 NOW = datetime(2026, 11, 23, 12, tzinfo=UTC)
 
@@ -134,7 +135,9 @@ def test_a_swiss_event_schedules_its_next_round_when_one_ends(world):
     assert feed_events(session=world.session, slots=100) == []  # this tick writes round 2's schedule
     second = feed_events(session=world.session, slots=100)
     assert len(second) == 4
-    top = {entered[0][0].id, entered[1][0].id}  # the two that won their first-round tables
+    after_first = event_view(session=world.session, event_id=ev.id)
+    top = {int(k) for k in standing_order(after_first.standings)[:2]}  # the first round's two winners
+    assert all(r.wins == 2 for r in after_first.standings.rows if r.entrant.key in {str(t) for t in top})
     seated = {frozenset(s.bot_id for s in world.session.exec(select(Seat).where(Seat.match_id == m))) for m in second}
     assert frozenset(top) in seated
     play_all(world.session, second)
