@@ -45,6 +45,7 @@ def test_a_duplicate_round_robin_plays_every_deal_from_every_seat(tmp_path):
     assert rows["careful"]["rank"]["mean"] == pytest.approx(sum(ranks) / len(ranks))
     assert rows["careful"]["rank"]["low"] <= rows["careful"]["rank"]["mean"] <= rows["careful"]["rank"]["high"]
     assert "Mean rank [95% CI]" in result.output and "Crosstable" in result.output
+    assert "matches" in result.output and "12/12" in result.output  # the progress bar's last state
     line = next(x for x in result.output.splitlines() if "│ careful " in x)
     assert f"{rows['careful']['rank']['mean']:.2f} [" in line
     assert len(data["crosstable"]) == 6 and len(data["deals"]) == 2
