@@ -1,8 +1,10 @@
 """`ladder bench tournament`: how much duplicate seating saves, in matches, for the same confidence.
 
-The field is the game's starter bots at one table. The same number of matches is played twice:
-with duplicate seating (D deals, each in every seat order of ladder.tournaments.model) and with
-random seating (every match its own seed and a random seat order, as a ladder seats a table).
+The field is the game's starter bots at one table (or the built-in bots named with --bots; a name
+given twice plays twice, which measures pure luck: the true difference is zero). The same number
+of matches is played twice: with duplicate seating (D deals, each in every seat order of
+ladder.tournaments.model) and with random seating (every match its own seed and a random seat
+order, as a ladder seats a table).
 For each pair of entrants it prints the standard error of the difference of their mean ranks:
 
 - duplicate: the deal is the independent unit (its matches share the cards), so the difference
@@ -56,15 +58,28 @@ class BenchJob:
 def play_inprocess(job: BenchJob) -> PlayedMatch:
     from ladder.play import play_builtin
 
-    played = play_builtin(job.game, list(job.match.seats), seed=job.match.seed, options=job.options)
+    names = [key.split("#")[0] for key in job.match.seats]  # greedy#2 is a second greedy
+    played = play_builtin(job.game, names, seed=job.match.seed, options=job.options)
     seats = played.replay["seats"]
     return PlayedMatch(job.match, tuple(SeatResult(r["rank"], r["score"], bool(s["forfeit"]))
                                         for r, s in zip(played.replay["results"], seats, strict=True)))
 
 
-def field_of(game: str) -> list[str]:
-    names = builtin_names(game)
-    return names[: get_game(game).max_players]
+def field_of(game: str, bots: Sequence[str] | None = None) -> list[str]:
+    """Entrant keys: the given built-in names (a repeated one becomes name#2, ...), else the game's
+    starter bots. Raises KeyError for a name the game does not have."""
+    names = list(bots) if bots else builtin_names(game)[: get_game(game).max_players]
+    known = builtin_names(game)
+    keys: list[str] = []
+    for name in names:
+        if name not in known:
+            raise KeyError(f"no built-in {game} bot {name!r} (known: {', '.join(known)})")
+        key, n = name, 1
+        while key in keys:
+            n += 1
+            key = f"{name}#{n}"
+        keys.append(key)
+    return keys
 
 
 def rank_of(match: PlayedMatch) -> dict[str, int]:
@@ -87,12 +102,12 @@ def se_random(played: Sequence[PlayedMatch], a: str, b: str) -> tuple[float, flo
     return statistics.fmean(diffs), statistics.stdev(diffs) / math.sqrt(len(diffs))
 
 
-def run_tournament_bench(*, game: str, deals: int, seed: int, workers: int,
+def run_tournament_bench(*, game: str, deals: int, seed: int, workers: int, bots: Sequence[str] | None = None,
                          on_done: Callable[[PlayedMatch], None] | None = None) -> tuple[list[PairRow], int]:
     """(a row per pair of entrants, matches per seating)."""
     from workers.tournament_local import run_pool
 
-    names = field_of(game)
+    names = field_of(game, bots)
     entrants = tuple(Entrant(n, n) for n in names)
     options = get_game(game).resolve_options({})
     results = {}
@@ -108,10 +123,10 @@ def run_tournament_bench(*, game: str, deals: int, seed: int, workers: int,
     return rows, len(results[True])
 
 
-def render(rows: Sequence[PairRow], *, game: str, matches: int, deals: int):
+def render(rows: Sequence[PairRow], *, game: str, matches: int, deals: int, bots: Sequence[str] | None = None):
     from rich.table import Table
 
-    table = Table(title=f"{game}: {len(field_of(game))} starter bots, {matches} matches per seating "
+    table = Table(title=f"{game}: {', '.join(field_of(game, bots))}, {matches} matches per seating "
                         f"(duplicate: {deals} deals x {matches // deals} seat orders)", title_justify="left",
                   caption="diff: mean rank of a minus b; SE: its standard error; ratio = (SE random / SE "
                           "duplicate)^2 = matches random seating needs per duplicate match", caption_justify="left")

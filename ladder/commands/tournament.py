@@ -207,26 +207,28 @@ def _match_json(played: Any, replays: Path) -> dict[str, Any]:
               help="Deals of the duplicate event; the random one plays as many matches.")
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Processes (default: the cores).")
-def bench_tournament(game: str, deals: int, seed: int, jobs: int | None) -> None:
+@click.option("--bots", "bot_list", help="Comma-separated built-in bots, one table (default: the starter bots); "
+                                          "a name twice plays twice.")
+def bench_tournament(game: str, deals: int, seed: int, jobs: int | None, bot_list: str | None) -> None:
     """Standard error of mean-rank differences: duplicate against random seating, same match count."""
     from rich.console import Console
     from rich.progress import Progress
 
     from ladder.bench.tournament import field_of, render, run_tournament_bench, summary
-    from ladder.games import get_game
+    from ladder.games import OptionError, get_game
     from ladder.tournaments.model import seat_orders
 
+    bots = [b.strip() for b in bot_list.split(",")] if bot_list else None
     try:
-        names = field_of(game)
-    except KeyError as exc:
+        names = field_of(game, bots)
+        get_game(game).check_players(len(names))
+    except (KeyError, OptionError) as exc:
         raise click.UsageError(str(exc.args[0])) from None
-    if len(names) < get_game(game).min_players:
-        raise click.UsageError(f"{game} has too few starter bots for a table")
     console = Console()
     total = 2 * deals * len(seat_orders(len(names)))
     with Progress(console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task(f"{game}: {total} in-process games", total=total)
         rows, matches = run_tournament_bench(game=game, deals=deals, seed=seed, workers=jobs or os.cpu_count() or 1,
-                                             on_done=lambda _: progress.advance(task))
-    console.print(render(rows, game=game, matches=matches, deals=deals))
+                                             bots=bots, on_done=lambda _: progress.advance(task))
+    console.print(render(rows, game=game, matches=matches, deals=deals, bots=bots))
     console.print(summary(rows))

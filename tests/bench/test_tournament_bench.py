@@ -6,7 +6,7 @@ import statistics
 import pytest
 from click.testing import CliRunner
 
-from ladder.bench.tournament import PairRow, se_duplicate, se_random, summary
+from ladder.bench.tournament import PairRow, field_of, run_tournament_bench, se_duplicate, se_random, summary
 from ladder.cli import main
 from ladder.tournaments.model import Entrant, TournamentSpec, round_robin
 from ladder.tournaments.standings import PlayedMatch, SeatResult
@@ -42,3 +42,21 @@ def test_the_command_prints_a_ratio_per_pair():
                                 env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     assert "careful" in result.output and "ratio" in result.output and "6 matches per seating" in result.output
+
+
+def test_a_field_of_named_bots_plays_a_repeated_name_twice():
+    assert field_of("treasure", ["careful", "careful", "random"]) == ["careful", "careful#2", "random"]
+    with pytest.raises(KeyError, match="no built-in treasure bot 'nope'"):
+        field_of("treasure", ["careful", "nope"])
+
+
+def test_two_copies_of_a_bot_differ_by_nothing_under_duplicate_seating():
+    """Identical bots on all seat orders of every deal: the luck cancels exactly, a zero SE."""
+    rows, matches = run_tournament_bench(game="treasure", deals=3, seed=2, workers=1, bots=["careful", "careful"])
+    assert matches == 6 and len(rows) == 1
+    assert (rows[0].diff_duplicate, rows[0].se_duplicate) == (0.0, 0.0)
+
+
+def test_an_unknown_bot_is_a_usage_error():
+    result = CliRunner().invoke(main, ["bench", "tournament", "--game", "treasure", "--bots", "careful,nope"])
+    assert result.exit_code == 2 and "nope" in result.output
