@@ -126,11 +126,13 @@ def tournament(bots, game, option_pairs, players, deals, duplicate, fmt, rounds,
             game, tuple(model.Entrant(n, n) for n in names), table_size=size, deals=deals, format=fmt,
             rounds=rounds or (3 if fmt == "swiss" else 1), duplicate=duplicate, seed=seed, options=resolved)
         total = model.schedule_size(spec)
+        for seats in model.table_sizes(spec):
+            game_obj.check_players(seats)
         if total > model.MAX_MATCHES:
             raise model.TournamentError(f"{total} matches is more than {model.MAX_MATCHES}")
         mode = choose_mode(sandbox, require_strict=False)
-    except (model.TournamentError, RunnerError) as exc:
-        raise click.UsageError(str(exc)) from None
+    except (model.TournamentError, RunnerError, OptionError) as exc:
+        raise click.UsageError(f"tables of {seats}: {exc}" if isinstance(exc, OptionError) else str(exc)) from None
     if out_dir.exists() and any(out_dir.iterdir()):
         raise click.UsageError(f"{out_dir} is not empty: give a new folder with --out")
     replays = out_dir / "replays"

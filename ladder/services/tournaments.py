@@ -175,9 +175,11 @@ def start_event(*, session: Session, event_id: int, acting_user_id: int, now: da
                 kept.append(entrant)
         try:
             spec = _spec(event, kept, {})
+            for seats in model.table_sizes(spec):
+                get_game(event.game).check_players(seats)
             matches = model.round_robin(spec) if event.format == model.ROUND_ROBIN else \
                 model.swiss_round(spec, 0, [e.key for e in spec.entrants])
-        except model.TournamentError as exc:
+        except (model.TournamentError, OptionError) as exc:
             raise Invalid(str(exc)) from None
         session.add_all(_rows(event.id, matches))
         event.status, event.started_at = EventStatus.RUNNING, now or utcnow()

@@ -191,6 +191,13 @@ def swiss_round(spec: TournamentSpec, rnd: int, standing: Sequence[str], start: 
     return out
 
 
+def table_sizes(spec: TournamentSpec) -> list[int]:
+    """The sizes of the tables the event seats (check them against the game's player range)."""
+    if spec.format == ROUND_ROBIN:
+        return [spec.table_size]
+    return sorted(set(split_sizes(len(spec.entrants), spec.table_size)))
+
+
 def schedule_size(spec: TournamentSpec) -> int:
     """How many matches the whole event plays (Swiss: every round)."""
     if spec.format == ROUND_ROBIN:

@@ -130,3 +130,9 @@ def test_a_small_strict_tournament(tmp_path, strict_sandbox):
 def test_entrant_names_are_short_and_unique():
     assert entrant_names(["builtin:greedy", "a/mybot.py", "b/mybot.py", "c/pkg/", "d.zip"]) == [
         "greedy", "mybot", "mybot#2", "pkg", "d"]
+
+
+def test_a_swiss_field_that_splits_into_tables_the_game_cannot_seat_is_refused(tmp_path):
+    result = run("builtin:greedy", "builtin:random", "builtin:trader", "builtin:bargainer", "--players", "3",
+                 "--format", "swiss", "--sandbox", "none", "--out", str(tmp_path / "t"))
+    assert result.exit_code == 2 and "tables of 2" in result.output and "3-6 players" in result.output

@@ -154,3 +154,14 @@ def test_too_few_entrants_cannot_start(world):
         start_event(session=world.session, event_id=ev.id, acting_user_id=organizer.id)
     assert event_view(session=world.session, event_id=ev.id).event.status == EventStatus.REGISTRATION
     assert world.session.exec(select(BotVersion)).all()
+
+
+def test_a_swiss_field_the_game_cannot_seat_does_not_start(world):
+    organizer = world.user(admin=True)
+    ev = event(world, organizer, game="drachengold", table_size=3, format="swiss", rounds=2)
+    for _ in range(4):
+        bot, _ = world.bot(game="drachengold")
+        add_entrant(session=world.session, event_id=ev.id, bot_id=bot.id, acting_user_id=organizer.id)
+    with pytest.raises(Invalid, match="3-6 players, not 2"):
+        start_event(session=world.session, event_id=ev.id, acting_user_id=organizer.id)
+    assert world.session.exec(select(EventMatch)).all() == []

@@ -16,6 +16,7 @@ from ladder.tournaments.model import (
     seat_orders,
     split_sizes,
     swiss_round,
+    table_sizes,
     williams,
 )
 
@@ -114,3 +115,8 @@ def test_a_bad_spec_says_what_is_wrong(kwargs, message):
 def test_a_schedule_too_big_is_refused():
     with pytest.raises(TournamentError, match="more than"):
         round_robin(TournamentSpec("g", field(12), table_size=4, deals=MAX_MATCHES // 100))
+
+
+def test_table_sizes_name_every_size_an_event_seats():
+    assert table_sizes(TournamentSpec("g", field(5), table_size=4, deals=1)) == [4]
+    assert table_sizes(TournamentSpec("g", field(10), table_size=4, deals=1, format=SWISS)) == [3, 4]
