@@ -15,6 +15,7 @@ Event matches are kind `event` and unranked: recording them never touches rating
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
@@ -236,7 +237,8 @@ def feed_events(*, session: Session, slots: int, sandbox: str = "strict", now: d
             if match_id is not None:
                 queued.append(match_id)
         if not rows:
-            _advance(session, event, now)
+            with contextlib.suppress(Conflict):  # a second scheduler wrote the next round first
+                _advance(session, event, now)
     return queued
 
 
@@ -251,7 +253,7 @@ def _advance(session: Session, event: Event, now: datetime | None) -> None:
         return
     view = event_view(session=session, event_id=event.id)
     done_rounds = 1 + max((m.spec.round for m in view.played), default=-1)
-    with atomic(session):
+    with atomic(session, conflict=f"event {event.id} was advanced by another scheduler"):
         current = session.exec(select(Event).where(Event.id == event.id, Event.status == EventStatus.RUNNING)
                                .execution_options(populate_existing=True)).first()
         if current is None:
@@ -294,6 +296,7 @@ class EventView:
     played: list[PlayedMatch]
     matches: list[tuple[EventMatch, str | None]]  # schedule rows with their match's status
     entrants: list[tuple[int, str, int | None]]  # bot id, display name, frozen version id
+    owners: dict[int, int]  # bot id -> owner id (who may withdraw it)
 
     @property
     def progress(self) -> tuple[int, int]:
@@ -307,12 +310,14 @@ def event_view(*, session: Session, event_id: int) -> EventView:
     if event is None:
         raise NotFound(f"no event {event_id}")
     entrant_rows = session.exec(
-        select(EventEntrant, Bot.name, User.username, BotVersion.number)
+        select(EventEntrant, Bot.name, User.username, BotVersion.number, Bot.owner_id)
         .join(Bot, Bot.id == EventEntrant.bot_id).join(User, User.id == Bot.owner_id)
         .outerjoin(BotVersion, BotVersion.id == EventEntrant.bot_version_id)
         .where(EventEntrant.event_id == event_id).order_by(EventEntrant.bot_id)
     ).all()
-    names = {e.bot_id: f"{owner}/{name}" + (f" v{number}" if number else "") for e, name, owner, number in entrant_rows}
+    names = {e.bot_id: f"{owner}/{name}" + (f" v{number}" if number else "")
+             for e, name, owner, number, _ in entrant_rows}
+    owners = {e.bot_id: owner_id for e, *_, owner_id in entrant_rows}
     entrants = [e for e, *_ in entrant_rows]
     rows = session.exec(
         select(EventMatch, Match.status).outerjoin(Match, Match.id == EventMatch.match_id)
@@ -340,7 +345,7 @@ def event_view(*, session: Session, event_id: int) -> EventView:
         spec = None
     table = _standings(event, spec, played)
     return EventView(event, spec, table, played, list(rows),
-                     [(e.bot_id, names[e.bot_id], e.bot_version_id) for e in entrants])
+                     [(e.bot_id, names[e.bot_id], e.bot_version_id) for e in entrants], owners)
 
 
 def list_events(*, session: Session, limit: int = 100) -> list[Event]:

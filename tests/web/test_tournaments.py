@@ -79,3 +79,4 @@ def test_open_registration_lets_owners_enter_their_own_bots_only(site, other_sit
     other_site.post(f"/events/{event_id}/enter", {"bot": "alice/mine"}, page=page)
     html = other_site.text(page)
     assert "alice/mine" in html and "bob/theirs" not in html
+    assert html.count(">withdraw<") == 1  # her own bot only
