@@ -9,6 +9,7 @@ from datetime import UTC
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_login import current_user, login_required
 
+from ladder.services import tournament_views as views
 from ladder.services import tournaments as service
 from ladder.services.errors import Invalid, NotFound
 from ladder.web.common import db, refusals, user_id
@@ -36,7 +37,7 @@ def _is_admin() -> bool:
 
 @bp.route("/")
 def index():
-    return render_template("events/index.html", events=service.list_events(session=db()), admin=_is_admin())
+    return render_template("events/index.html", events=views.list_events(session=db()), admin=_is_admin())
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -64,12 +65,12 @@ def new():
 @bp.route("/<int:event_id>")
 def page(event_id: int):
     try:
-        view = service.event_view(session=db(), event_id=event_id)
+        view = views.event_view(session=db(), event_id=event_id)
     except NotFound:
         abort(404)
     me = user_id()
     organizer = me is not None and me == view.event.organizer_id and _is_admin()
-    mine = service.own_bots(session=db(), user_id=me, game=view.event.game) if me else []
+    mine = views.own_bots(session=db(), user_id=me, game=view.event.game) if me else []
     keys = [r.entrant.key for r in view.standings.rows]
     return render_template("events/page.html", view=view, organizer=organizer, mine=mine, keys=keys,
                            names={str(b): n for b, n, _ in view.entrants}, entry=EntryForm(), action=ActionForm())
@@ -81,8 +82,8 @@ def enter(event_id: int):
     form = EntryForm()
     if form.validate_on_submit():
         with refusals():
-            event = service.event_view(session=db(), event_id=event_id).event
-            bot = service.find_bot(session=db(), game=event.game, ref=form.bot.data)
+            event = views.event_view(session=db(), event_id=event_id).event
+            bot = views.find_bot(session=db(), game=event.game, ref=form.bot.data)
             service.add_entrant(session=db(), event_id=event_id, bot_id=bot.id, acting_user_id=current_user.id)
             flash(f"{form.bot.data} is entered.", "ok")
     else:

@@ -9,11 +9,11 @@ from ladder.models import BotVersion, EventMatch, EventStatus, Match, MatchKind,
 from ladder.services import bots, matches, results
 from ladder.services.errors import Conflict, Forbidden, Invalid
 from ladder.services.results import MatchOutcome, SeatOutcome
+from ladder.services.tournament_views import event_view
 from ladder.services.tournaments import (
     add_entrant,
     create_event,
     event_matches_in_flight,
-    event_view,
     feed_events,
     start_event,
     withdraw_entrant,
