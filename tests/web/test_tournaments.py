@@ -62,7 +62,9 @@ def test_an_event_from_invitation_to_standings(site, other_site, build, engine, 
     html = site.text(page)
     assert "Autumn &lt;cup&gt;" in html and "<strong>finished</strong>" in html
     assert "alice/fast v1" in html and "bob/slow v1" in html and "Crosstable" in html
-    assert "4 of 4 matches" in html and "95% interval" in html
+    assert "4 of 4 matches" in html and "95% interval" in html and "Per deal" in html
+    deal_rows = html.split("<h2>Per deal</h2>")[1].split("</table>")[0].count("<tr><td>")
+    assert deal_rows == 2
     for match_id in ids:
         assert f'href="/matches/{match_id}"' in html
     assert "Autumn &lt;cup&gt;" in site.text("/events/")
