@@ -61,6 +61,7 @@ class Settings(BaseModel):
     scheduler_interval: float = Field(default=5.0, gt=0)  # seconds between scheduler ticks
     tables_per_tick: int = Field(default=4, ge=1)
     queue_target: int = Field(default=8, ge=0)  # queued matches per game the scheduler keeps
+    event_slots: int = Field(default=2, ge=0)  # tournament matches queued or running at once (0: paused)
 
     # limits against hostile users (docs/operations.md, "Limits"); rates are Flask-Limiter strings,
     # counted in Redis when REDIS_URL is set (shared by every web process), in memory otherwise
