@@ -24,11 +24,12 @@ login_manager.session_protection = "strong"
 def init_app(app: Flask) -> None:
     # blueprints load here, not at import: helpers like ladder.web.steps import without Flask routes
     from ladder.web import api, auth, bots, leaderboard, matches, users
+    from ladder.web import viewer as replay_viewer
 
     csrf.init_app(app)
     login_manager.init_app(app)
     login_manager.user_loader(auth.load_user)
-    for module in (auth, leaderboard, bots, matches, users, api):
+    for module in (auth, leaderboard, bots, matches, users, api, replay_viewer):
         app.register_blueprint(module.bp)
     csrf.exempt(api.bp)
     app.teardown_appcontext(close_db)

@@ -1,0 +1,440 @@
+"""Drachengold as replay-viewer frames: the table as one viewer knew it after every event.
+
+`frames(replay, seat, reveal=False)` is pure. It replays the log's events and keeps, for the
+viewer, only what the viewer saw: the public view (seat None) uses events addressed to everyone;
+seat k also uses the events addressed to k (its hand, its thefts, its trades); `reveal=True`
+uses every event (the match is over, nothing needs hiding). Where a private event moved tokens
+the viewer did not see, the viewer's hoards say so ("+2 unseen", "-1 unseen") instead of
+guessing colours; the game_over event makes every hoard public again.
+
+A frame: {title, turn, seat, lines, scores, board} with board
+  slots: per table slot null or {id, strength, tokens: {colour: n}, hidden, attackers:
+         [[seat, adventurer, attack]], total, slain}
+  adventurers: per seat {adventurer: "home" | "down" | dragon id}
+  hoards: per seat {size, colours: {colour: n}, unseen, lost}
+  hands: per seat {size, cards: [kind, ...]} (advanced rules only; cards = the kinds known)
+  negotiation: null or {dragon, involved, tokens, rounds, history: [{round, proposals:
+         [{id, proposer, shares: {seat: {colour: n}}}], votes: {seat: [id]}}], outcome}
+  division: null or {dragon, divider, shares: [{colour: n}], chosen: {seat: index}}
+  market: null or {round, rounds, offers: [...], trades: [...], closed}
+  bag, slain (dragons slain so far)
+Scores are tokens in each hoard while colours may be hidden, points when `reveal` is on.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from typing import Any
+
+from ladder.games.drachengold.data import DECK
+from ladder.games.drachengold.scoring import score_hoards
+
+ATTACK = {a["id"]: int(a["attack"]) for a in DECK["adventurers"]}
+
+
+def score_label(seat: int | None = None, reveal: bool = False) -> str:
+    return "points" if reveal else "tokens in hoard"
+
+
+def _colours(tokens: Any) -> dict[str, int]:
+    counts = Counter(t.get("colour", "?") for t in tokens or [] if isinstance(t, dict))
+    return dict(sorted(counts.items()))
+
+
+def _count_text(counts: dict[str, int]) -> str:
+    return ", ".join(f"{n} {c}" for c, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))) or "nothing"
+
+
+class _Viewer:
+    """The table as one viewer knows it."""
+
+    def __init__(self, replay: dict[str, Any], seat: int | None, reveal: bool) -> None:
+        self.seat, self.reveal = seat, reveal
+        self.names = [str(s.get("bot", f"seat {i}")) for i, s in enumerate(replay.get("seats", []))]
+        self.n = int(replay.get("players", len(self.names)))
+        self.rules = (replay.get("options") or {}).get("rules", "basic")
+        self.advanced = self.rules != "basic"
+        self.slots: list[dict[str, Any] | None] = []
+        self.advs = [{a: "home" for a in ATTACK} for _ in range(self.n)]
+        self.known: list[list[dict[str, str]]] = [[] for _ in range(self.n)]  # tokens seen to arrive
+        self.unseen = [0] * self.n
+        self.lost = [0] * self.n
+        self.hand_size = [0] * self.n
+        self.cards: list[list[dict[str, str]]] = [[] for _ in range(self.n)]
+        self.colour_of: dict[str, str] = {}
+        self.negotiation: dict[str, Any] | None = None
+        self.division: dict[str, Any] | None = None
+        self.market: dict[str, Any] | None = None
+        self.bag: int | None = None
+        self.slain = 0
+        self.final: list[int] | None = None
+        self.windfall_seen = False
+
+    # --- helpers ---------------------------------------------------------------------
+    def who(self, s: Any) -> str:
+        return self.names[s] if isinstance(s, int) and 0 <= s < len(self.names) else f"seat {s}"
+
+    def seats(self, *values: Any) -> bool:
+        """True when every value is a seat of this match (a hand-edited replay may say anything)."""
+        return all(isinstance(x, int) and 0 <= x < self.n for x in values)
+
+    def sees(self, entry: dict[str, Any]) -> bool:
+        to = entry.get("to")
+        return self.reveal or to is None or (self.seat is not None and self.seat in to)
+
+    def learn(self, tokens: Any) -> None:
+        for t in tokens or []:
+            if isinstance(t, dict) and "id" in t:
+                self.colour_of[t["id"]] = t.get("colour", "?")
+
+    def gain(self, seat: Any, tokens: Any) -> None:
+        if isinstance(seat, int) and 0 <= seat < self.n:
+            self.learn(tokens)
+            self.known[seat].extend(t for t in tokens or [] if isinstance(t, dict))
+
+    def lose(self, seat: Any, token_id: str) -> None:
+        if not (isinstance(seat, int) and 0 <= seat < self.n):
+            return
+        for i, t in enumerate(self.known[seat]):
+            if t.get("id") == token_id:
+                del self.known[seat][i]
+                return
+        if self.unseen[seat]:
+            self.unseen[seat] -= 1
+        else:
+            self.lost[seat] += 1
+
+    def slot_of(self, dragon: Any) -> dict[str, Any] | None:
+        for slot in self.slots:
+            if slot is not None and slot["id"] == dragon:
+                return slot
+        return None
+
+    def take_from_slot(self, dragon: Any, tokens: Any) -> None:
+        slot = self.slot_of(dragon)
+        if slot is None:
+            return
+        for colour, k in _colours(tokens).items():
+            left = slot["tokens"].get(colour, 0) - k
+            if left > 0:
+                slot["tokens"][colour] = left
+            else:
+                slot["tokens"].pop(colour, None)
+
+    def clear_slain(self) -> None:
+        """A slain dragon leaves the table once its treasure is shared; its attackers lie face down."""
+        for i, slot in enumerate(self.slots):
+            if slot is not None and slot.get("slain"):
+                for s, a, _ in slot["attackers"]:
+                    if 0 <= s < self.n and a in self.advs[s]:
+                        self.advs[s][a] = "down"
+                self.slots[i] = None
+
+    def remove_attacker(self, dragon: Any, seat: Any, adv: Any) -> None:
+        slot = self.slot_of(dragon)
+        if slot is not None:
+            slot["attackers"] = [x for x in slot["attackers"] if not (x[0] == seat and x[1] == adv)]
+            slot["total"] = sum(x[2] for x in slot["attackers"])
+
+    def hoard_size(self, s: int) -> int:
+        return len(self.known[s]) + self.unseen[s] - self.lost[s]
+
+    def scores(self) -> list[int]:
+        if self.final is not None:
+            return list(self.final)
+        if self.reveal:
+            hoards = [_colours(h) for h in self.known]
+            table = DECK["scoring"].get(self.rules) or DECK["scoring"]["basic"]
+            return [int(b["total"]) for b in score_hoards(hoards, table, DECK["gems"])]
+        return [self.hoard_size(s) for s in range(self.n)]
+
+    def board(self) -> dict[str, Any]:
+        board: dict[str, Any] = {
+            "slots": copy.deepcopy(self.slots),
+            "adventurers": copy.deepcopy(self.advs),
+            "hoards": [{"size": self.hoard_size(s), "colours": _colours(self.known[s]), "unseen": self.unseen[s],
+                        "lost": self.lost[s]} for s in range(self.n)],
+            "negotiation": copy.deepcopy(self.negotiation),
+            "division": copy.deepcopy(self.division),
+            "market": copy.deepcopy(self.market),
+            "bag": self.bag,
+            "slain": self.slain,
+        }
+        if self.advanced:
+            board["hands"] = [{"size": self.hand_size[s], "cards": sorted(c["kind"] for c in self.cards[s])}
+                              for s in range(self.n)]
+        return board
+
+
+def frames(replay: dict[str, Any], seat: int | None = None, *, reveal: bool = False) -> list[dict[str, Any]]:
+    v = _Viewer(replay, seat, reveal)
+    who = v.who
+    out: list[dict[str, Any]] = []
+    title, turn, active = "Setup", 0, None
+    pending: list[str] = []
+    log = [e for e in replay.get("log", []) if isinstance(e, dict)]
+    events = [e for e in log if "decision" not in e]
+    next_event = {id(e): events[i + 1] if i + 1 < len(events) else None for i, e in enumerate(events)}
+
+    def sees_next(entry: dict[str, Any], kind: str) -> bool:
+        nxt = next_event.get(id(entry))
+        return nxt is not None and nxt.get("type") == kind and v.sees(nxt)
+
+    for entry in log:
+        if "decision" in entry:
+            fault = entry.get("fault")
+            if fault:
+                pending.append(f"⚠ {who(entry.get('seat'))}: {fault.get('status')} on {entry.get('kind')}; "
+                               "the default decision was played")
+            continue
+        if not v.sees(entry):
+            continue
+        kind, d = entry.get("type"), entry.get("data") or {}
+        s = d.get("seat")
+        lines: list[str] = []
+        if kind == "setup":
+            v.slots = []
+            for x in d.get("dragons", []):
+                v.learn(x.get("tokens"))
+                v.slots.append({"id": x.get("id"), "strength": x.get("strength"), "tokens": _colours(x.get("tokens")),
+                                "hidden": x.get("hidden", 0), "attackers": [], "total": 0, "slain": False})
+            lines.append("Dragons on the table: " + ", ".join(
+                f"{x.get('id')} (strength {x.get('strength')})" for x in d.get("dragons", [])))
+        elif kind == "turn":
+            v.clear_slain()
+            v.negotiation = v.division = None
+            if v.market and v.market.get("closed"):
+                v.market = None
+            turn, active = int(d.get("turn", turn + 1)), s
+            title = f"Turn {turn}: {who(s)}"
+            continue  # opens a turn; its first event makes the frame
+        elif kind == "card_drawn":
+            if isinstance(s, int) and 0 <= s < v.n:
+                v.hand_size[s] = int(d.get("hand", v.hand_size[s] + 1))
+            lines.append(f"{who(s)} draws a magic object" + (" (wizard)" if d.get("why") == "wizard" else ""))
+        elif kind == "card":
+            if isinstance(s, int) and 0 <= s < v.n:
+                v.cards[s].append({"id": d.get("card"), "kind": d.get("kind")})
+            lines.append(f"{who(s)}'s new card: {d.get('kind')}")
+        elif kind == "card_played":
+            card_kind = d.get("kind")
+            if isinstance(s, int) and 0 <= s < v.n:
+                v.hand_size[s] = max(0, v.hand_size[s] - 1)
+                v.cards[s] = [c for c in v.cards[s] if c["id"] != d.get("card")]
+            line = f"{who(s)} plays {card_kind}"
+            if card_kind == "recall":
+                v.remove_attacker(d.get("dragon"), s, d.get("adventurer"))
+                if isinstance(s, int) and 0 <= s < v.n:
+                    v.advs[s][d.get("adventurer")] = "home"
+                line += f": the {d.get('adventurer')} comes back from {d.get('dragon')}"
+            elif card_kind == "banish":
+                target = d.get("target")
+                v.remove_attacker(d.get("dragon"), target, d.get("adventurer"))
+                if isinstance(target, int) and 0 <= target < v.n:
+                    v.advs[target][d.get("adventurer")] = "down"
+                line += f": {who(target)}'s {d.get('adventurer')} leaves {d.get('dragon')} face down"
+            elif card_kind == "second_wind":
+                for a in d.get("adventurers", []):
+                    if isinstance(s, int) and 0 <= s < v.n:
+                        v.advs[s][a] = "home"
+                line += ": " + (", ".join(map(str, d.get("adventurers", []))) or "nobody") + " stand up again"
+            elif card_kind == "windfall":
+                if not v.windfall_seen and isinstance(s, int) and 0 <= s < v.n:
+                    v.unseen[s] += int(d.get("count", 0))
+                v.windfall_seen = False
+                line += f": {d.get('count', 0)} tokens from the bag"
+            lines.append(line)
+        elif kind == "windfall":
+            v.gain(s, d.get("tokens"))
+            v.windfall_seen = True
+            lines.append(f"{who(s)}'s windfall: {_count_text(_colours(d.get('tokens')))}")
+        elif kind == "scry":
+            lines.append(f"{who(s)} sees the next dragons: {', '.join(map(str, d.get('dragons', [])))}")
+        elif kind == "ward":
+            if isinstance(s, int) and 0 <= s < v.n:
+                v.hand_size[s] = max(0, v.hand_size[s] - 1)
+                wards = [c for c in v.cards[s] if c["kind"] == "ward"]
+                if wards:
+                    v.cards[s].remove(wards[0])
+            lines.append(f"{who(s)} wards off {who(d.get('thief'))}'s thief")
+        elif kind == "refresh":
+            v.clear_slain()
+            for a in d.get("adventurers", []):
+                if isinstance(s, int) and 0 <= s < v.n:
+                    v.advs[s][a] = "home"
+            lines.append(f"{who(s)} takes back {', '.join(map(str, d.get('adventurers', [])))}")
+        elif kind == "attack":
+            slot = v.slot_of(d.get("dragon"))
+            adv = d.get("adventurer")
+            if slot is not None:
+                slot["attackers"].append([s, adv, ATTACK.get(adv, 0) + int(d.get("bonus", 0))])
+                slot["total"] = int(d.get("total", slot["total"]))
+            if isinstance(s, int) and 0 <= s < v.n:
+                v.advs[s][adv] = d.get("dragon")
+            bonus = f" +{d.get('bonus')}" if d.get("bonus") else ""
+            lines.append(f"{who(s)} sends the {adv}{bonus} against {d.get('dragon')}: "
+                         f"{d.get('total')} of {d.get('strength')}")
+        elif kind == "double_strike":
+            v.clear_slain()
+            lines.append(f"{who(s)} strikes twice")
+        elif kind == "kill":
+            slot = v.slot_of(d.get("dragon"))
+            v.learn(d.get("tokens"))
+            if slot is not None:
+                slot.update(tokens=_colours(d.get("tokens")), hidden=0, slain=True)
+            v.bag = d.get("bag", v.bag)
+            v.slain += 1
+            lines.append(f"{d.get('dragon')} is slain by {', '.join(who(x) for x in d.get('involved', []))}; "
+                         f"its hidden treasure: {_count_text(_colours(d.get('hidden')))}")
+        elif kind in ("wizard_seizes", "treasure_taken"):
+            v.gain(s, d.get("tokens"))
+            v.take_from_slot(d.get("dragon"), d.get("tokens"))
+            verb = "'s wizard seizes" if kind == "wizard_seizes" else f" takes {d.get('dragon')}'s treasure alone:"
+            lines.append(f"{who(s)}{verb} {_count_text(_colours(d.get('tokens')))}")
+        elif kind == "split":
+            parts = []
+            for k, tokens in (d.get("shares") or {}).items():
+                seat_k = int(k) if str(k).isdigit() else k
+                v.gain(seat_k, tokens)
+                v.take_from_slot(d.get("dragon"), tokens)
+                parts.append(f"{who(seat_k)} {_count_text(_colours(tokens))}")
+            lines.append(f"{d.get('dragon')}'s treasure is shared: " + "; ".join(parts))
+        elif kind == "split_failed":
+            v.take_from_slot(d.get("dragon"), d.get("tokens"))
+            if v.negotiation is not None:
+                v.negotiation["outcome"] = {"box": True}
+            lines.append(f"No agreement over {d.get('dragon')}: {_count_text(_colours(d.get('tokens')))} "
+                         "goes into the box lid")
+        elif kind == "negotiation":
+            v.learn(d.get("tokens"))
+            v.negotiation = {"dragon": d.get("dragon"), "involved": d.get("involved", []),
+                             "tokens": _colours(d.get("tokens")), "rounds": d.get("rounds"), "history": [],
+                             "outcome": None}
+            lines.append(f"Negotiation over {d.get('dragon')} between "
+                         f"{', '.join(who(x) for x in d.get('involved', []))} ({d.get('rounds')} rounds at most)")
+        elif kind == "proposals":
+            props = []
+            for p in d.get("proposals", []):
+                shares = {str(k): dict(sorted(Counter(v.colour_of.get(t, "?") for t in ids).items()))
+                          for k, ids in (p.get("shares") or {}).items()}
+                props.append({"id": p.get("id"), "proposer": p.get("proposer"), "shares": shares})
+                lines.append(f"round {d.get('round')}: {who(p.get('proposer'))} proposes {p.get('id')}: " + "; ".join(
+                    f"{who(int(k))} {_count_text(c)}" for k, c in shares.items() if k.isdigit()))
+            if v.negotiation is not None:
+                v.negotiation["history"].append({"round": d.get("round"), "proposals": props, "votes": None})
+        elif kind == "votes":
+            votes = {str(k): list(ids) for k, ids in (d.get("votes") or {}).items()}
+            if v.negotiation is not None and v.negotiation["history"]:
+                v.negotiation["history"][-1]["votes"] = votes
+            lines.append(f"round {d.get('round')} votes: " + "; ".join(
+                f"{who(int(k))} accepts {', '.join(ids) or 'nothing'}" for k, ids in votes.items() if k.isdigit()))
+        elif kind == "agreement":
+            if v.negotiation is not None:
+                v.negotiation["outcome"] = {"proposal": d.get("proposal"), "round": d.get("round")}
+            lines.append(f"Agreement on {d.get('proposal')} in round {d.get('round')}")
+        elif kind == "divide":
+            v.learn(d.get("tokens"))
+            v.division = {"dragon": d.get("dragon"), "divider": d.get("divider"), "order": d.get("order", []),
+                          "shares": [], "chosen": {}}
+            lines.append(f"{who(d.get('divider'))} divides {d.get('dragon')}'s treasure")
+        elif kind == "division":
+            shares = [dict(sorted(Counter(v.colour_of.get(t, "?") for t in share).items()))
+                      for share in d.get("shares", [])]
+            if v.division is not None:
+                v.division["shares"] = shares
+            lines.append("Shares: " + "; ".join(f"#{i}: {_count_text(c)}" for i, c in enumerate(shares)))
+        elif kind == "chosen":
+            if v.division is not None:
+                v.division["chosen"][str(s)] = d.get("share")
+            lines.append(f"{who(s)} chooses share #{d.get('share')}")
+        elif kind == "theft":
+            victim = d.get("victim")
+            if not sees_next(entry, "stolen") and v.seats(s, victim):
+                v.lost[victim] += 1
+                v.unseen[s] += 1
+            lines.append(f"{who(s)}'s thief robs {who(victim)}"
+                         + (" (the wizard helps choose)" if d.get("chosen") else ""))
+        elif kind == "stolen":
+            v.lose(d.get("victim"), d.get("token"))
+            v.gain(s, [{"id": d.get("token"), "colour": d.get("colour")}])
+            lines.append(f"{who(s)} steals a {d.get('colour')} token from {who(d.get('victim'))}")
+        elif kind == "theft_skipped":
+            lines.append(f"{who(s)}'s thief has nobody to rob")
+        elif kind == "dragon":
+            v.clear_slain()
+            v.learn(d.get("tokens"))
+            index = d.get("slot")
+            slot = {"id": d.get("id"), "strength": d.get("strength"), "tokens": _colours(d.get("tokens")),
+                    "hidden": d.get("hidden", 0), "attackers": [], "total": 0, "slain": False}
+            if isinstance(index, int) and 0 <= index < 16:
+                while len(v.slots) <= index:
+                    v.slots.append(None)
+                v.slots[index] = slot
+            v.bag = d.get("bag", v.bag)
+            lines.append(f"A new dragon {d.get('id')} (strength {d.get('strength')}, {d.get('hidden', 0)} hidden)")
+        elif kind == "turn_lost":
+            v.clear_slain()
+            title, turn, active = f"Turn {d.get('turn')}: {who(s)}", int(d.get("turn", turn)), s
+            lines.append(f"{who(s)} has no adventurer left standing and loses the turn")
+        elif kind == "market_open":
+            v.clear_slain()
+            title, active = "Market", None
+            v.market = {"round": 0, "rounds": d.get("rounds"), "offers": [], "trades": [], "closed": False}
+            lines.append(f"The market opens for {d.get('rounds')} rounds")
+        elif kind == "market_round":
+            if v.market is not None:
+                v.market.update(round=d.get("round"), offers=[], count=d.get("offers"))
+            lines.append(f"Market round {d.get('round')}: {d.get('offers')} offers")
+        elif kind == "offer":
+            v.learn(d.get("give"))
+            if v.market is not None:
+                v.market["offers"].append({"id": d.get("id"), "from": d.get("from"), "to": d.get("to"),
+                                           "give": _colours(d.get("give")), "want": d.get("want") or {}})
+            lines.append(f"{who(d.get('from'))} offers {who(d.get('to'))} {_count_text(_colours(d.get('give')))} "
+                         f"for {_count_text(d.get('want') or {})}")
+        elif kind == "trade":
+            a, b = d.get("from"), d.get("to")
+            given, paid = int(d.get("given", 0)), int(d.get("paid", 0))
+            if not sees_next(entry, "trade_done") and v.seats(a, b):
+                v.lost[a] += given
+                v.unseen[a] += paid
+                v.unseen[b] += given
+                v.lost[b] += paid
+            if v.market is not None:
+                v.market["trades"].append({"from": a, "to": b, "given": given, "paid": paid})
+            lines.append(f"{who(a)} gives {who(b)} {given} tokens for {paid}")
+        elif kind == "trade_done":
+            a, b = d.get("from"), d.get("to")
+            for t in d.get("give", []):
+                v.lose(a, t.get("id"))
+            for t in d.get("pay", []):
+                v.lose(b, t.get("id"))
+            v.gain(b, d.get("give"))
+            v.gain(a, d.get("pay"))
+            if v.market is not None and v.market["trades"]:
+                v.market["trades"][-1].update(give=_colours(d.get("give")), pay=_colours(d.get("pay")))
+            lines.append(f"{who(a)} gave {_count_text(_colours(d.get('give')))}, "
+                         f"{who(b)} paid {_count_text(_colours(d.get('pay')))}")
+        elif kind == "trade_skipped":
+            lines.append(f"Offer {d.get('offer')} is skipped: its tokens have moved")
+        elif kind == "market_close":
+            if v.market is not None:
+                v.market["closed"] = True
+            lines.append("The market closes")
+        elif kind == "game_over":
+            v.clear_slain()
+            title, active = "End", None
+            for k, hoard in enumerate(d.get("hoards", [])[: v.n]):
+                v.known[k] = [t for t in hoard if isinstance(t, dict)]
+                v.unseen[k] = v.lost[k] = 0
+            if isinstance(d.get("scores"), list):
+                v.final = [int(x) for x in d["scores"]]
+            lines.append(f"The game is over ({d.get('reason')}). Every hoard is shown. Scores: "
+                         + ", ".join(f"{who(i)} {x}" for i, x in enumerate(d.get("scores", []))))
+        else:
+            lines.append(f"{kind}: {d}")
+        out.append({"title": title, "turn": turn, "seat": active, "lines": pending + lines,
+                    "scores": v.scores(), "board": v.board()})
+        pending = []
+    return out
