@@ -18,7 +18,8 @@ A frame: {title, turn, seat, lines, scores, board} with board
   division: null or {dragon, divider, shares: [{colour: n}], chosen: {seat: index}}
   market: null or {round, rounds, offers: [...], trades: [...], closed}
   bag, slain (dragons slain so far)
-Scores are tokens in each hoard while colours may be hidden, points when `reveal` is on.
+Scores are tokens in each hoard (points need colours a private event may have hidden), points
+when `reveal` is on; the last frame's lines give the final points in every view.
 """
 
 from __future__ import annotations
@@ -141,6 +142,8 @@ class _Viewer:
         return len(self.known[s]) + self.unseen[s] - self.lost[s]
 
     def scores(self) -> list[int]:
+        if not self.reveal:  # points need the colours, which private events may have hidden
+            return [self.hoard_size(s) for s in range(self.n)]
         if self.final is not None:
             return list(self.final)
         if self.reveal:

@@ -95,11 +95,11 @@
     const legend = h("p", { class: "viewer-legend" });
     const chartBox = h("div", { class: "viewer-chart" });
     const controls = h("div", { class: "viewer-controls" }, [
-      button("⏮", "first step", () => show(0)), button("◀", "previous step", () => show(index - 1)),
-      playButton, button("▶", "next step", () => show(index + 1)), button("⏭", "last step", () => show(data.frames.length - 1)),
+      button("|◀", "first step", () => show(0)), button("◀", "previous step", () => show(index - 1)),
+      playButton, button("▶", "next step", () => show(index + 1)), button("▶|", "last step", () => show(data.frames.length - 1)),
       h("label", { class: "speed-label" }, ["speed ", speedSelect]), counter,
     ]);
-    const ui = h("div", { class: "viewer-ui", hidden: "hidden" }, [note, legend, controls, scrub, title, board, lines, chartBox]);
+    const ui = h("div", { class: "viewer-ui", hidden: "hidden" }, [note, legend, controls, scrub, title, lines, board, chartBox]);
     root.appendChild(ui);
 
     function setHash() {

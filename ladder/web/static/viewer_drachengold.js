@@ -44,7 +44,7 @@
     if (hoard.lost) hidden.push(h("span", { class: "chip hidden", text: `−${hoard.lost} unseen` }));
     const parts = [
       h("div", { class: "seat-head" }, [LadderViewer.seatTag(data, s),
-        h("span", { class: "muted", text: ` ${hoard.size} tokens · ${frame.scores[s]} ${data.score_label}` })]),
+        h("span", { class: "muted", text: ` ${hoard.size} tokens` + (data.score_label === "points" ? ` · ${frame.scores[s]} points` : "") })]),
       h("div", { class: "advs" }, advs),
       h("div", { class: "hoard", "data-size": hoard.size }, [chips(h, hoard.colours, hidden)]),
     ];
