@@ -42,9 +42,9 @@
     return out;
   }
 
-  function chart(data, onPick) {
+  function chart(data, onPick, width) {
     const frames = data.frames, n = data.names.length;
-    const W = 640, H = 150, L = 34, R = 8, T = 10, B = 22;
+    const W = width < 500 ? 360 : 640, H = width < 500 ? 130 : 150, L = 34, R = 8, T = 10, B = 22;  // phones get bigger text
     let max = 1;
     for (const f of frames) for (const s of f.scores) max = Math.max(max, s);
     const x = (i) => L + (frames.length < 2 ? 0 : (i * (W - L - R)) / (frames.length - 1));
@@ -146,8 +146,11 @@
     scrub.addEventListener("input", () => show(Number(scrub.value) - 1));
     document.addEventListener("keydown", (event) => {
       if (!data || event.ctrlKey || event.metaKey || event.altKey) return;
+      // Form fields keep their own keys: the scrub bar's arrows move it (and so the step), a
+      // focused button's space presses it.
       const tag = (event.target && event.target.tagName) || "";
-      if (["INPUT", "SELECT", "TEXTAREA", "BUTTON"].includes(tag) && event.key !== "Escape") return;
+      if (["INPUT", "SELECT", "TEXTAREA"].includes(tag)) return;
+      if (tag === "BUTTON" && (event.key === " " || event.key === "Enter")) return;
       const keys = {
         ArrowRight: () => show(index + 1), ArrowLeft: () => show(index - 1), Home: () => show(0),
         End: () => show(data.frames.length - 1), " ": () => (timer ? pause() : play()),
@@ -172,7 +175,7 @@
         note.textContent = data.note;
         legend.replaceChildren(...data.names.map((_, s) => seatTag(data, s)));
         scrub.max = String(Math.max(1, data.frames.length));
-        chartBox.replaceChildren(chart(data, (i) => show(i)));
+        chartBox.replaceChildren(chart(data, (i) => show(i), root.clientWidth));
         root.dataset.view = data.view;
         root.dataset.framesCount = String(data.frames.length);
         show(Number.isFinite(step) ? step - 1 : 0);

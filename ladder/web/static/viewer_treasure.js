@@ -17,7 +17,7 @@
       ...row.map(([state, kind], c) => {
         const name = (letters[c] || String(c)) + (r + 1);
         return h("td", {
-          class: `${state} ${kind || "unknown"}${hl.has(r + "," + c) ? " hl" : ""}`,
+          class: `st-${state} k-${kind || "unknown"}${hl.has(r + "," + c) ? " hl" : ""}`,
           "data-square": name, "data-state": state, "data-kind": kind || "",
           title: `${name}: ${kind ? kind + ", " : ""}${STATE[state] || state}`,
           text: state === "empty" || state === "down" ? "" : (SYMBOL[kind] || "?"),
