@@ -10,7 +10,13 @@ naming convention, so nothing here names a game). Views:
 
 from __future__ import annotations
 
+import gzip
+import hashlib
 import importlib
+import json
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
@@ -81,10 +87,26 @@ def may_see_seat(*, session: Session, match_id: int, seat: int, viewer_id: int |
     return bool(user is not None and user.is_admin)
 
 
+@dataclass(frozen=True, slots=True)
+class FramesDocument:
+    etag: str  # names the replay's bytes and the view: the same for as long as the replay is
+    gzipped: bytes  # the JSON of replay_frames, gzip-compressed (about a twentieth of its size)
+
+    def json(self) -> bytes:
+        return gzip.decompress(self.gzipped)
+
+
+CACHE_SIZE = 256  # documents of ~10 KB each; a finished match's replay never changes
+_cache: OrderedDict[tuple[str, str, int | None], FramesDocument] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
 def match_frames(*, session: Session, match_id: int, viewer_id: int | None, view: str = "public",
-                 seat: int | None = None) -> dict[str, Any]:
-    """Frames of a stored match. NotFound: no such match or no replay; Forbidden: a seat view of a
-    seat the viewer does not own; Invalid: an unknown view or seat."""
+                 seat: int | None = None) -> FramesDocument:
+    """Frames of a stored match, computed once per replay and view and then kept (keyed by the
+    replay's bytes, so a replaced replay is never answered from the cache). NotFound: no such
+    match or no replay; Forbidden: a seat view of a seat the viewer does not own; Invalid: an
+    unknown view or seat."""
     if view not in VIEWS:
         raise Invalid(f"view must be one of {', '.join(VIEWS)}, not {view!r}")
     if view == "seat":
@@ -92,8 +114,21 @@ def match_frames(*, session: Session, match_id: int, viewer_id: int | None, view
             raise Invalid("a seat view needs ?seat=N")
         if not may_see_seat(session=session, match_id=match_id, seat=seat, viewer_id=viewer_id):
             raise Forbidden("only the bot's owner sees a seat's own view")
+    data = pages.replay_json(session=session, match_id=match_id)
+    key = (hashlib.sha256(data).hexdigest(), view, seat if view == "seat" else None)
+    with _cache_lock:
+        if key in _cache:
+            _cache.move_to_end(key)
+            return _cache[key]
     try:
-        replay = loads_replay(pages.replay_json(session=session, match_id=match_id))
+        replay = loads_replay(data)
     except ReplayError as exc:
         raise NotFound(f"match {match_id}'s replay cannot be read: {exc}") from None
-    return replay_frames(replay, view=view, seat=seat)
+    body = json.dumps(replay_frames(replay, view=view, seat=seat), separators=(",", ":"), ensure_ascii=False)
+    etag = hashlib.sha256(repr(key).encode()).hexdigest()[:32]
+    document = FramesDocument(etag, gzip.compress(body.encode("utf-8"), compresslevel=6, mtime=0))
+    with _cache_lock:
+        _cache[key] = document
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+    return document

@@ -24,7 +24,7 @@ when `reveal` is on; the last frame's lines give the final points in every view.
 
 from __future__ import annotations
 
-import copy
+import json
 from collections import Counter
 from typing import Any
 
@@ -61,6 +61,9 @@ class _Viewer:
         self.known: list[list[dict[str, str]]] = [[] for _ in range(self.n)]  # tokens seen to arrive
         self.unseen = [0] * self.n
         self.lost = [0] * self.n
+        self.known_version = [0] * self.n  # bumped on every change to known[s]
+        self.colour_cache: dict[int, tuple[int, dict[str, int]]] = {}
+        self.points: tuple[tuple[int, ...] | None, list[int]] = (None, [])
         self.hand_size = [0] * self.n
         self.cards: list[list[dict[str, str]]] = [[] for _ in range(self.n)]
         self.colour_of: dict[str, str] = {}
@@ -93,6 +96,7 @@ class _Viewer:
         if isinstance(seat, int) and 0 <= seat < self.n:
             self.learn(tokens)
             self.known[seat].extend(t for t in tokens or [] if isinstance(t, dict))
+            self.known_version[seat] += 1
 
     def lose(self, seat: Any, token_id: str) -> None:
         if not (isinstance(seat, int) and 0 <= seat < self.n):
@@ -100,6 +104,7 @@ class _Viewer:
         for i, t in enumerate(self.known[seat]):
             if t.get("id") == token_id:
                 del self.known[seat][i]
+                self.known_version[seat] += 1
                 return
         if self.unseen[seat]:
             self.unseen[seat] -= 1
@@ -138,6 +143,14 @@ class _Viewer:
             slot["attackers"] = [x for x in slot["attackers"] if not (x[0] == seat and x[1] == adv)]
             slot["total"] = sum(x[2] for x in slot["attackers"])
 
+    def hoard_colours(self, s: int) -> dict[str, int]:
+        """The colours of the tokens seen arriving, counted again only after the hoard changed."""
+        version, counts = self.colour_cache.get(s, (-1, {}))
+        if version != self.known_version[s]:
+            counts = _colours(self.known[s])
+            self.colour_cache[s] = (self.known_version[s], counts)
+        return counts
+
     def hoard_size(self, s: int) -> int:
         return len(self.known[s]) + self.unseen[s] - self.lost[s]
 
@@ -146,28 +159,30 @@ class _Viewer:
             return [self.hoard_size(s) for s in range(self.n)]
         if self.final is not None:
             return list(self.final)
-        if self.reveal:
-            hoards = [_colours(h) for h in self.known]
+        key = tuple(self.known_version)
+        if self.points[0] != key:  # score again only when some hoard changed
+            hoards = [self.hoard_colours(s) for s in range(self.n)]
             table = DECK["scoring"].get(self.rules) or DECK["scoring"]["basic"]
-            return [int(b["total"]) for b in score_hoards(hoards, table, DECK["gems"])]
+            self.points = (key, [int(b["total"]) for b in score_hoards(hoards, table, DECK["gems"])])
+        return list(self.points[1])
         return [self.hoard_size(s) for s in range(self.n)]
 
     def board(self) -> dict[str, Any]:
         board: dict[str, Any] = {
-            "slots": copy.deepcopy(self.slots),
-            "adventurers": copy.deepcopy(self.advs),
-            "hoards": [{"size": self.hoard_size(s), "colours": _colours(self.known[s]), "unseen": self.unseen[s],
+            "slots": self.slots,
+            "adventurers": self.advs,
+            "hoards": [{"size": self.hoard_size(s), "colours": self.hoard_colours(s), "unseen": self.unseen[s],
                         "lost": self.lost[s]} for s in range(self.n)],
-            "negotiation": copy.deepcopy(self.negotiation),
-            "division": copy.deepcopy(self.division),
-            "market": copy.deepcopy(self.market),
+            "negotiation": self.negotiation,
+            "division": self.division,
+            "market": self.market,
             "bag": self.bag,
             "slain": self.slain,
         }
         if self.advanced:
             board["hands"] = [{"size": self.hand_size[s], "cards": sorted(c["kind"] for c in self.cards[s])}
                               for s in range(self.n)]
-        return board
+        return json.loads(json.dumps(board))  # a snapshot: several times faster than copy.deepcopy
 
 
 def frames(replay: dict[str, Any], seat: int | None = None, *, reveal: bool = False) -> list[dict[str, Any]]:
@@ -430,6 +445,7 @@ def frames(replay: dict[str, Any], seat: int | None = None, *, reveal: bool = Fa
             title, active = "End", None
             for k, hoard in enumerate(d.get("hoards", [])[: v.n]):
                 v.known[k] = [t for t in hoard if isinstance(t, dict)]
+                v.known_version[k] += 1
                 v.unseen[k] = v.lost[k] = 0
             if isinstance(d.get("scores"), list):
                 v.final = [int(x) for x in d["scores"]]
