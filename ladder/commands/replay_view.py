@@ -87,6 +87,9 @@ def make_server(replay: dict[str, Any], title: str, port: int = 0) -> ThreadingH
                     return self.send(200, cache[key], "application/json")
                 except ServiceError as exc:
                     return self.send(400, json.dumps({"error": str(exc)}).encode(), "application/json")
+                except Exception as exc:  # a hand-edited log the game cannot follow: say so, keep serving
+                    error = f"this replay's log cannot be drawn: {type(exc).__name__}: {exc}"
+                    return self.send(400, json.dumps({"error": error}).encode(), "application/json")
             return self.send(404, b"There is nothing here.", "text/plain; charset=utf-8")
 
         def log_message(self, format: str, *args: Any) -> None:

@@ -61,3 +61,18 @@ def test_a_file_that_is_no_replay_is_refused(tmp_path):
     bad.write_text("{not json")
     result = CliRunner().invoke(main, ["replay", "view", str(bad)])
     assert result.exit_code != 0 and "not valid JSON" in result.output
+
+
+def test_a_log_the_game_cannot_follow_is_a_400_not_a_crash():
+    replay = load_replay(GOLDEN)
+    replay["log"].append({"type": "flip", "data": {"square": "nonsense"}, "to": None})
+    server = make_server(replay, "tampered")
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        status, body, _ = _get(f"http://127.0.0.1:{server.server_address[1]}/frames.json")
+        assert status == 400 and "cannot be drawn" in json.loads(body)["error"]
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)

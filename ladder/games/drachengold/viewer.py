@@ -453,7 +453,46 @@ def frames(replay: dict[str, Any], seat: int | None = None, *, reveal: bool = Fa
                          + ", ".join(f"{who(i)} {x}" for i, x in enumerate(d.get("scores", []))))
         else:
             lines.append(f"{kind}: {d}")
+        board = v.board()
+        board["marks"] = _marks(kind, d)
         out.append({"title": title, "turn": turn, "seat": active, "lines": pending + lines,
-                    "scores": v.scores(), "board": v.board()})
+                    "scores": v.scores(), "board": board})
         pending = []
     return out
+
+
+def _marks(kind: Any, d: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """Where this step happened, for the drawing: a word on the seats and dragons it touched."""
+    seats: dict[str, str] = {}
+    dragons: dict[str, str] = {}
+    s = d.get("seat")
+    if kind == "attack":
+        seats[str(s)] = f"sends the {d.get('adventurer')}"
+        dragons[str(d.get("dragon"))] = f"{d.get('adventurer')} attacks"
+    elif kind == "kill":
+        dragons[str(d.get("dragon"))] = "slain!"
+    elif kind == "dragon":
+        dragons[str(d.get("id"))] = "new"
+    elif kind == "theft":
+        seats[str(s)], seats[str(d.get("victim"))] = "thief strikes", "robbed"
+    elif kind == "stolen":
+        seats[str(s)], seats[str(d.get("victim"))] = f"steals {d.get('colour')}", f"loses {d.get('colour')}"
+    elif kind == "ward":
+        seats[str(s)], seats[str(d.get("thief"))] = "ward!", "warded off"
+    elif kind == "card_played":
+        seats[str(s)] = f"plays {d.get('kind')}"
+        if d.get("dragon"):
+            dragons[str(d.get("dragon"))] = str(d.get("kind"))
+        if d.get("target") is not None:
+            seats.setdefault(str(d.get("target")), str(d.get("kind")))
+    elif kind in ("card_drawn", "card"):
+        seats[str(s)] = f"draws {d.get('kind')}" if kind == "card" else "draws a card"
+    elif kind in ("windfall", "wizard_seizes", "turn_lost", "double_strike", "refresh"):
+        seats[str(s)] = kind.replace("_", " ")
+    elif kind in ("treasure_taken", "split"):
+        shares = d.get("shares") or {str(s): d.get("tokens", [])}
+        for k, tokens in shares.items():
+            seats[str(k)] = f"+{len(tokens or [])} tokens"
+    elif kind in ("trade", "trade_done"):
+        seats[str(d.get("from"))] = seats[str(d.get("to"))] = "trades"
+    return {"seats": seats, "dragons": dragons}

@@ -12,7 +12,7 @@
     return h("span", { class: "chips" }, out.concat(extra || []));
   }
 
-  function slot(h, data, s, i) {
+  function slot(h, data, s, i, marks) {
     if (!s) return h("div", { class: "dragon empty", "data-slot": i }, [h("span", { class: "muted", text: "empty slot" })]);
     const attackers = s.attackers.map(([seat, adv, attack]) => h("span", {
       class: "attacker s" + (seat % 8), title: `${data.names[seat]}'s ${adv}`, text: `${adv} ${attack}`,
@@ -21,9 +21,11 @@
     const bar = h("svg:svg", { class: "strength", viewBox: "0 0 100 6", preserveAspectRatio: "none" },
       [h("svg:rect", { class: "track", x: 0, y: 0, width: 100, height: 6 }),
        h("svg:rect", { class: "fill", x: 0, y: 0, width: pct, height: 6 })]);
-    return h("div", { class: "dragon" + (s.slain ? " slain" : ""), "data-slot": i, "data-dragon": s.id }, [
+    const mark = marks.dragons[s.id];
+    return h("div", { class: "dragon" + (s.slain ? " slain" : "") + (mark ? " marked" : ""), "data-slot": i, "data-dragon": s.id }, [
       h("div", { class: "dragon-head" }, [h("strong", { text: s.id }),
-        h("span", { class: "muted", text: s.slain ? " slain" : ` ${s.total} / ${s.strength}` })]),
+        h("span", { class: "muted", text: s.slain ? " slain" : ` ${s.total} / ${s.strength}` }),
+        mark ? h("span", { class: "mark", text: mark }) : null]),
       bar,
       h("div", { class: "treasure-row" }, [chips(h, s.tokens,
         s.hidden ? [h("span", { class: "chip hidden", title: `${s.hidden} hidden tokens`, text: `+${s.hidden} hidden` })] : [])]),
@@ -44,6 +46,7 @@
     if (hoard.lost) hidden.push(h("span", { class: "chip hidden", text: `−${hoard.lost} unseen` }));
     const parts = [
       h("div", { class: "seat-head" }, [LadderViewer.seatTag(data, s),
+        board.marks.seats[String(s)] ? h("span", { class: "mark", text: board.marks.seats[String(s)] }) : null,
         h("span", { class: "muted", text: ` ${hoard.size} tokens` + (data.score_label === "points" ? ` · ${frame.scores[s]} points` : "") })]),
       h("div", { class: "advs" }, advs),
       h("div", { class: "hoard", "data-size": hoard.size }, [chips(h, hoard.colours, hidden)]),
@@ -55,7 +58,8 @@
         ...hand.cards.map((k) => h("span", { class: "card-kind", text: k })),
         unknown > 0 ? h("span", { class: "card-kind unknown", text: `${unknown} unseen` }) : null]));
     }
-    return h("div", { class: "seat-panel s" + (s % 8) + (frame.seat === s ? " active" : ""), "data-seat": s }, parts);
+    return h("div", { class: "seat-panel s" + (s % 8) + (frame.seat === s ? " active" : "")
+      + (board.marks.seats[String(s)] ? " marked" : ""), "data-seat": s }, parts);
   }
 
   function negotiation(h, data, n) {
@@ -106,7 +110,7 @@
     const b = frame.board;
     el.appendChild(h("div", { class: "dg" }, [
       h("div", { class: "table-info muted", text: `${b.slain} dragons slain` + (b.bag !== null && b.bag !== undefined ? ` · ${b.bag} tokens in the bag` : "") }),
-      h("div", { class: "dragons" }, b.slots.map((s, i) => slot(h, data, s, i))),
+      h("div", { class: "dragons" }, b.slots.map((s, i) => slot(h, data, s, i, b.marks))),
       b.negotiation ? negotiation(h, data, b.negotiation) : null,
       b.division ? division(h, data, b.division) : null,
       b.market ? market(h, data, b.market) : null,

@@ -54,6 +54,9 @@ def test_one_public_frame_per_public_event_and_the_dragons_on_the_table(replay):
             assert slot["total"] == d["total"] and slot["strength"] == d["strength"]
             assert [d["seat"], d["adventurer"]] in [a[:2] for a in slot["attackers"]]
             assert frame["board"]["adventurers"][d["seat"]][d["adventurer"]] == d["dragon"]
+            assert frame["board"]["marks"]["dragons"] == {d["dragon"]: f"{d['adventurer']} attacks"}
+        if kind == "theft":  # shown where it happens: on the thief's and the victim's panels
+            assert set(frame["board"]["marks"]["seats"]) == {str(d["seat"]), str(d["victim"])}
 
 
 def test_negotiation_rounds_show_the_proposals_and_votes():
