@@ -253,3 +253,29 @@ def test_drachengold_viewer_shows_the_table_and_a_negotiation(browser, base_url,
     phone = _no_sideways_scroll(browser, f"{base_url}/matches/{match_id}#step={proposals + 1}")
     if SHOTS:
         phone.locator("#viewer").screenshot(path=str(Path(SHOTS) / "viewer-drachengold-phone.png"))
+
+
+def test_ladder_replay_view_opens_a_local_file_in_the_same_viewer(browser):
+    from ladder.commands.replay_view import make_server
+    from ladder.games.drachengold.viewer import frames
+    from ladder.replay import load_replay
+
+    replay = load_replay(Path(__file__).parents[1] / "golden" / "drachengold-advanced-b-seed3.json")
+    server = make_server(replay, "local")
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        page, errors = _open(browser, f"http://127.0.0.1:{server.server_address[1]}/#step=5")
+        assert _step(page) == 5
+        page.select_option("select.view", "seat:1")  # a local file is yours: every seat's view
+        page.wait_for_selector("#viewer[data-ready='1'][data-view='seat']")
+        mine = frames(replay, 1)
+        assert page.get_attribute("#viewer", "data-frames-count") == str(len(mine))
+        page.keyboard.press("End")
+        shown = page.eval_on_selector_all(".dg .seat-panel .hoard", "els => els.map(e => +e.dataset.size)")
+        assert shown == [h["size"] for h in mine[-1]["board"]["hoards"]]
+        assert not errors
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
