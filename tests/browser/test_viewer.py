@@ -142,6 +142,9 @@ def test_treasure_viewer_steps_through_a_match(browser, base_url, build, play): 
     assert page.evaluate("location.hash") == "#step=9"
     page.click("button[aria-label='previous step']")
     _board_matches(page, expected, 8)
+    page.evaluate("location.hash = '#step=12'")  # a link to a step on the same page
+    page.wait_for_selector("#viewer[data-step='12']")
+    _board_matches(page, expected, 12)
     middle = len(expected) // 2  # the scrub bar
     page.eval_on_selector(".scrub", f"(el) => {{ el.value = '{middle}'; el.dispatchEvent(new Event('input')); }}")
     _board_matches(page, expected, middle)

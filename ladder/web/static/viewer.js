@@ -183,6 +183,10 @@
       }).catch((error) => { status.textContent = error.message; status.hidden = false; });
     }
 
+    window.addEventListener("hashchange", () => {  // a #step=N typed or followed on the same page
+      const wanted = parseInt(readHash().step, 10);
+      if (data && Number.isFinite(wanted) && wanted !== index + 1) show(wanted - 1);
+    });
     const hash = readHash();
     const step = hash.step ? parseInt(hash.step, 10) : NaN;
     let view = hash.view || "public", seat = hash.seat || null;
