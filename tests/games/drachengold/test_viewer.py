@@ -99,6 +99,23 @@ def test_the_public_view_never_shows_hidden_information(replay):
             assert sum(hoard["colours"].values()) + hoard["unseen"] - hoard["lost"] == hoard["size"]
 
 
+def test_public_hoards_hold_exactly_the_tokens_the_table_saw_arrive(replay):
+    """Only the public shares (split, treasure taken alone, the wizard's reds) show colours in the
+    public view; a theft, trade or windfall moves a count, never a colour."""
+    events = [e for e in _public_events(replay) if e["type"] != "turn"]
+    seen = [Counter() for _ in range(replay["players"])]
+    for frame, event in zip(frames(replay, None), events, strict=True):
+        d = event["data"]
+        if event["type"] in ("treasure_taken", "wizard_seizes"):
+            seen[d["seat"]].update(t["colour"] for t in d["tokens"])
+        elif event["type"] == "split":
+            for seat, tokens in d["shares"].items():
+                seen[int(seat)].update(t["colour"] for t in tokens)
+        elif event["type"] == "game_over":
+            break
+        assert [h["colours"] for h in frame["board"]["hoards"]] == [dict(sorted(c.items())) for c in seen]
+
+
 def test_hoard_sizes_agree_in_every_view_and_the_full_view_is_exact(replay):
     over = next(e["data"] for e in replay["log"] if e.get("type") == "game_over")
     views = [frames(replay, None), frames(replay, 0), frames(replay, 1), frames(replay, None, reveal=True)]
@@ -127,10 +144,11 @@ def test_a_seat_sees_its_own_cards_and_thefts_but_not_the_others():
     assert len([line for f in everything for line in f["lines"] if "steals a" in line]) == len(thefts)
 
 
-def test_a_freshly_played_game_with_the_market_and_faults_still_frames():
+def test_a_freshly_played_game_with_trades_frames_in_every_view():
     played = play_builtin("drachengold", ["trader", "bargainer", "greedy", "random"], seed=5,
                           options={"rules": "advanced-a"})
     replay = played.replay
+    assert any(e.get("type") == "trade_done" for e in replay["log"])
     for seat in (None, 0, 3):
         got = frames(replay, seat)
         assert got and got[-1]["title"] == "End"
