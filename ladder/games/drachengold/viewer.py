@@ -250,6 +250,7 @@ def frames(replay: dict[str, Any], seat: int | None = None, *, reveal: bool = Fa
             lines.append(f"{who(s)} has no adventurer left standing and loses the turn")
         elif kind == "market_open":
             v.clear_slain()
+            v.negotiation = v.division = None  # the kill before the market is settled
             title, active = "Market", None
             v.market = {"round": 0, "rounds": d.get("rounds"), "offers": [], "trades": [], "closed": False}
             lines.append(f"The market opens for {d.get('rounds')} rounds")

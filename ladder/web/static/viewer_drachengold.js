@@ -9,7 +9,8 @@
     const keys = Object.keys(counts || {}).sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b));
     const out = keys.map((c) => h("span", { class: "chip tok-" + c, title: `${counts[c]} ${c}`, "data-colour": c },
       [String(counts[c])]));
-    return h("span", { class: "chips" }, out.concat(extra || []));
+    const all = out.concat(extra || []);
+    return h("span", { class: "chips" }, all.length ? all : [h("span", { class: "muted", text: "nothing" })]);
   }
 
   function slot(h, data, s, i, marks) {
