@@ -314,6 +314,11 @@ def replay_verify(file: Path) -> None:
     sys.exit(0 if result.ok else 1)
 
 
+from ladder.commands.replay_view import view as _replay_view  # noqa: E402 (the viewer's own module)
+
+replay.add_command(_replay_view)
+
+
 # --- bench -----------------------------------------------------------------------------------
 
 
