@@ -91,9 +91,17 @@ def bot_seed(seed: int, seat: int) -> int:
     return random.Random(f"bot:{seed}:{seat}").getrandbits(63)
 
 
-def _as_json(value: Any) -> Any:
-    """A decision as the replay will store it (tuples become lists): JSON in, JSON out."""
+def fresh_json(value: Any) -> Any:
+    """A new copy of a JSON value, as it would arrive over the wire (tuples become lists): what
+    an in-process bot is handed, so it can change nothing the engine or another seat holds; and
+    a decision as the replay will store it."""
     return json.loads(json.dumps(value, allow_nan=False))
+
+
+def _wire(bot: Any) -> bool:
+    """A seat that only serialises what it is handed (a proxy for a bot process) may be handed
+    the engine's own values and one event object shared by every such seat: it sets `wire`."""
+    return getattr(bot, "wire", False) is True
 
 
 def _validate(state: State, seat: int, decision: Any) -> str | None:
@@ -154,6 +162,7 @@ def play_game(
             played.faults.append({"seat": seat, "during": "setup", **bot_fault(seat, exc)})
 
     sent = 0  # state.events before this index are logged and delivered
+    wire = [_wire(bot) for bot in bots]
 
     def deliver() -> None:
         nonlocal sent
@@ -165,9 +174,18 @@ def play_game(
             log.append(entry)
             if on_entry is not None:
                 on_entry(entry)
-            message = event.as_json()  # a separate copy: a bot cannot alter the log
+            # Encoded once per event: in-process bots each get their own fresh value from it
+            # (no bot can alter the log, the state or what another seat sees); wire seats share
+            # one copy, which they only serialise (workers/runner_seat.py encodes it once).
+            text = shared = None
             for seat, bot in enumerate(bots):
                 if event.visible_to(seat):
+                    if text is None:
+                        text = json.dumps(entry)
+                    if wire[seat]:
+                        message = shared = shared if shared is not None else json.loads(text)
+                    else:
+                        message = json.loads(text)
                     try:
                         bot.on_event(message)
                     except Exception as exc:
@@ -182,13 +200,14 @@ def play_game(
         observation = state.observation(seat)
         played.observation_ns += perf() - t0
         fault = None
+        handed = observation if wire[seat] else fresh_json(observation)
         try:
-            answer = bots[seat].decide(kind, observation)
+            answer = bots[seat].decide(kind, handed)
         except Exception as exc:
             fault = bot_fault(seat, exc)
         else:
             try:
-                decision = _as_json(answer)
+                decision = fresh_json(answer)
             except (TypeError, ValueError) as exc:
                 fault = {"status": "illegal", "reason": f"not a JSON value: {exc}"}
             else:
