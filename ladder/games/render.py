@@ -67,6 +67,15 @@ class Section:
         return sum(len(b.lines) for b in self.blocks)
 
     @property
+    def grid(self) -> Any:
+        """The name `drawing` had in ladder/web/steps.py, kept so renderers written against it work."""
+        return self.drawing
+
+    @grid.setter
+    def grid(self, value: Any) -> None:
+        self.drawing = value
+
+    @property
     def shown(self) -> bool:
         return bool(self.blocks) or self.drawing is not None
 
