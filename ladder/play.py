@@ -92,9 +92,11 @@ def bot_seed(seed: int, seat: int) -> int:
 
 
 def fresh_json(value: Any) -> Any:
-    """A new copy of a JSON value, as it would arrive over the wire (tuples become lists): what
-    an in-process bot is handed, so it can change nothing the engine or another seat holds; and
-    a decision as the replay will store it."""
+    """A new copy of a JSON value, as it would arrive over the wire (tuples become lists): each
+    in-process seat's own copy of an event, so it can change nothing the log or another seat
+    holds; and a decision as the replay will store it. Observations need no copy here: the game
+    builds each one anew for its seat (State.observation; tests/games/test_random_play.py checks
+    every game), and copying it would cost more than building it."""
     return json.loads(json.dumps(value, allow_nan=False))
 
 
@@ -200,9 +202,8 @@ def play_game(
         observation = state.observation(seat)
         played.observation_ns += perf() - t0
         fault = None
-        handed = observation if wire[seat] else fresh_json(observation)
         try:
-            answer = bots[seat].decide(kind, handed)
+            answer = bots[seat].decide(kind, observation)
         except Exception as exc:
             fault = bot_fault(seat, exc)
         else:

@@ -107,7 +107,10 @@ class State:
 
     def observation(self, seat: int) -> dict[str, JSON]:
         """Everything `seat` may know now, and nothing more. When `seat` has the pending
-        decision, the observation carries a "request" entry describing what to decide."""
+        decision, the observation carries a "request" entry describing what to decide.
+
+        A fresh JSON value on every call, sharing nothing with the state: an in-process bot is
+        handed it as it is and may change it (tests/games/test_random_play.py checks this)."""
         raise NotImplementedError
 
     def validate(self, seat: int, decision: JSON) -> str | None:

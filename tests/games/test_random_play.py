@@ -2,6 +2,7 @@
 player count and with each value of each choice option, end cleanly and their replays verify."""
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 
@@ -61,3 +62,48 @@ def test_random_games_end_and_their_replays_verify(game, players, options):
             index = max(i for i, e in enumerate(tampered["log"]) if "type" in e)  # the last event
             tampered["log"][index]["data"]["tampered"] = True
             assert verify_replay(tampered).difference.startswith(f"log entry {index}: expected event")
+
+
+def _wreck(value) -> None:
+    if isinstance(value, dict):
+        for v in list(value.values()):
+            _wreck(v)
+        value.clear()
+    elif isinstance(value, list):
+        for v in value:
+            _wreck(v)
+        value.clear()
+
+
+def wrecking(bot_class):
+    """The game's random bot, which wrecks every observation and event once it has used it."""
+
+    class Wrecker(bot_class):
+        def on_event(self, event):
+            super().on_event(event)
+            _wreck(event)
+
+        def decide(self, kind, observation):
+            decision = json.loads(json.dumps(super().decide(kind, observation)))  # may quote the observation
+            _wreck(observation)
+            return decision
+
+    Wrecker.__name__ = bot_class.__name__  # the SDK seeds a bot's rng with its class name
+    return Wrecker
+
+
+@pytest.mark.parametrize("game", ["toy", *available_games()])
+def test_what_a_bot_is_handed_is_its_own(game):
+    """Observations are built fresh and events copied per seat: an in-process bot that wrecks all
+    it is handed changes neither the game nor the log (e.g. not the options in an observation)."""
+    from bots import load_builtin
+    from ladder.play import play_game
+
+    players = get_game(game).default_players
+    for seed in SEEDS:
+        cls = load_builtin(game, "random")
+        names = ["random"] * players
+        clean = play_game(game, [cls() for _ in range(players)], seed=seed, names=names)
+        wrecked = play_game(game, [wrecking(cls)() for _ in range(players)], seed=seed, names=names)
+        assert dumps_replay(wrecked.replay) == dumps_replay(clean.replay)
+        assert wrecked.state.options == clean.state.options

@@ -18,12 +18,22 @@ if TYPE_CHECKING:
     from ladder.games.drachengold.state import DrachengoldState
 
 
+def _fresh(value: Any) -> Any:
+    """A copy of a JSON value the state keeps (a phase's context, a request's info): what a seat is
+    handed must be its own, so an in-process bot cannot change the game through it."""
+    if isinstance(value, dict):
+        return {k: _fresh(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_fresh(v) for v in value]
+    return value
+
+
 def build_observation(state: DrachengoldState, seat: int, request: Request | None) -> dict[str, Any]:
     obs: dict[str, Any] = {
         "game": "drachengold",
         "seat": seat,
         "players": state.num_players,
-        "options": state.options,
+        "options": dict(state.options),
         "turn": state.turn,
         "current": state.current,
         "phase": state.phase,
@@ -44,14 +54,14 @@ def build_observation(state: DrachengoldState, seat: int, request: Request | Non
         "market": state.market_status,
     }
     if state.negotiation is not None:
-        obs["negotiation"] = state.negotiation
+        obs["negotiation"] = _fresh(state.negotiation)
     if state.strategic is not None:
-        obs["strategic"] = state.strategic
+        obs["strategic"] = _fresh(state.strategic)
     if state.market_state is not None:
-        obs["market_round"] = state.market_state
+        obs["market_round"] = dict(state.market_state)
     if state.phase == "over":
         obs["hoards"] = [tokens_json(sorted(h)) for h in state.hoards]
         obs["scores"] = state.scores()
     if request is not None and request.seat == seat:
-        obs["request"] = {"kind": request.kind, **request.info}
+        obs["request"] = {"kind": request.kind, **_fresh(request.info)}
     return obs
