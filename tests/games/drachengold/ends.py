@@ -1,9 +1,10 @@
 """How Drachengold games end: a census over the sweep's seeded games (tests/games/drachengold/sweep.py).
 
 Counts, per player count, the games by end reason and how many ended with tokens still in the
-bag (before the printed end: the bag empty, or the pile used up). docs/rules.md quotes it:
+bag (before the printed end: the bag empty, or the pile used up). docs/rules.md quotes it (run
+from the repository root):
 
-    PYTHONPATH=tests .venv/bin/python -m games.drachengold.ends --games 500
+    PYTHONPATH=tests .venv/bin/python -m games.drachengold.ends --games 200
 """
 
 from __future__ import annotations
