@@ -6,7 +6,8 @@ Architecture. A game names its renderer module in `Game.renderer` (e.g.
 
 - `event_line(entry, who) -> str`: one readable line for one replay log entry (an event
   `{type, data, to}` or a decision `{seat, kind, decision[, fault]}`); `who(seat)` names a seat.
-  The CLI demo prints these; renderers reuse them for their steps.
+  An empty string means the entry adds nothing to the lines before it (the CLI skips it). The
+  CLI demo prints these.
 - `sections(replay, names) -> list[Section]`: the match page's step list (the setup, one section
   per turn, the end), every line plain text that the template escapes.
 

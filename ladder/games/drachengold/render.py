@@ -28,10 +28,12 @@ def event_line(entry: dict[str, Any], who: Who) -> str:
 
 
 def _tokens(tokens: Iterable[Any], colours: dict[str, str]) -> str:
-    counts = Counter(colours.get(t, "?") if isinstance(t, str) else t.get("colour", "?") for t in tokens)
+    # a token named by id alone, whose colour this log has not shown, is counted as a "token"
+    counts = Counter(colours.get(t, "") if isinstance(t, str) else t.get("colour", "") for t in tokens)
     if not counts:
         return "nothing"
-    return ", ".join(f"{n} {colour}" for colour, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+    return ", ".join(f"{n} {colour or ('token' if n == 1 else 'tokens')}"
+                     for colour, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 def _colour_map(value: Any, out: dict[str, str]) -> dict[str, str]:

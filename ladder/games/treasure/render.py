@@ -36,7 +36,8 @@ def event_line(entry: dict[str, Any], who: Who) -> str:
     if kind == "keep":
         return f"{seat} " + _keeps(d)
     if kind == "turn_end":
-        return f"{seat}: " + (_turn_end(d) or "stops")
+        ended = _turn_end(d)
+        return f"{seat}: {ended}" if ended else ""  # a plain stop: the keep line said it all
     if kind == "spider_move":
         return f"{seat} " + _spider(d)
     if kind == "game_end":
