@@ -145,3 +145,13 @@ def test_random_games_end_by_the_bag_or_the_pile(dg):
         assert st.end_reason in ("bag_empty", "pile_empty", "turn_cap")
         assert all(s is None for s in st.table) or st.end_reason == "turn_cap"
         dg.check_tokens(st)
+
+
+def test_a_sweep_game_that_used_to_deadlock_plays_on_to_the_empty_bag():
+    """Sweep seed 902769 (3 players, advanced-b) ended in a deadlock with 105 of 126 tokens still in
+    the bag before issue 10; now its adventurers retreat once and the game ends the printed way."""
+    from games.drachengold.sweep import play_checked
+
+    st = play_checked("advanced-b", "negotiation", 3, 902769, check_hidden=False)
+    assert [e.type for e in st.events].count("retreat") == 1
+    assert st.end_reason == "bag_empty" and st.bag == []
