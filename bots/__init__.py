@@ -1,44 +1,53 @@
 """Bot SDK and built-in bots.
 
-Built-in bots are the SDK's own starter bots, run in-process by `ladder play` and as
-sandboxed processes by the match runner; each is one readable file an author can copy.
+Built-in bots are the games' starter bots, run in-process by `ladder play` and as sandboxed
+processes by the match runner; each is one readable file an author can copy. Which bots a game
+has, and which one plays a forfeited seat, the game itself declares (`Game.starter_bots`,
+`Game.fallback_bot`): this module only reads the registry, so it names no game.
 """
 
 from __future__ import annotations
 
 import importlib
 
-# (game, name) -> "module:Class"
-BUILTIN: dict[tuple[str, str], str] = {
-    ("drachengold", "random"): "bots.drachengold_random:RandomBot",
-    ("drachengold", "greedy"): "bots.drachengold_greedy:GreedyBot",
-    ("drachengold", "bargainer"): "bots.drachengold_bargainer:BargainerBot",
-    ("drachengold", "trader"): "bots.drachengold_trader:TraderBot",
-    ("treasure", "random"): "bots.treasure_random:RandomBot",
-    ("treasure", "careful"): "bots.treasure_careful:CarefulBot",
-}
+
+def _game(game: str):
+    from ladder.games import OptionError, get_game
+
+    try:
+        return get_game(game)
+    except OptionError:
+        return None
 
 
-# Each game's sensible reference bot: the default opponent, the benchmark's "greedy-style"
-# line-up, and the fallback that plays a forfeited seat for the rest of a match.
-REFERENCE: dict[str, str] = {"drachengold": "greedy", "treasure": "careful"}
+def builtin_bots() -> dict[tuple[str, str], str]:
+    """(game, name) -> "module:Class" for every starter bot of every available game."""
+    from ladder.games import available_games, get_game
+
+    return {(game, name): target for game in available_games() for name, target in get_game(game).starter_bots.items()}
 
 
 def reference_bot(game: str) -> str:
-    """REFERENCE's entry, else the game's first built-in that is not "random"."""
+    """The game's fallback bot (also its default opponent and the benchmark's greedy-style
+    line-up), else its first built-in that is not "random"."""
+    obj = _game(game)
+    if obj is not None and obj.fallback_bot:
+        return obj.fallback_bot
     others = [n for n in builtin_names(game) if n != "random"]
-    return REFERENCE.get(game) or (others[0] if others else "random")
+    return others[0] if others else "random"
 
 
 def builtin_names(game: str) -> list[str]:
-    return sorted(name for (g, name) in BUILTIN if g == game)
+    obj = _game(game)
+    return sorted(obj.starter_bots) if obj is not None else []
 
 
 def load_builtin(game: str, name: str):
     """The class of a built-in bot; raises KeyError with the choices when unknown."""
+    obj = _game(game)
     try:
-        target = BUILTIN[(game, name)]
-    except KeyError:
+        target = obj.starter_bots[name]  # type: ignore[union-attr]
+    except (AttributeError, KeyError):
         raise KeyError(f"no built-in bot {name!r} for {game} (have: {', '.join(builtin_names(game))})") from None
     module, cls = target.split(":")
     return getattr(importlib.import_module(module), cls)

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from ladder import __version__
+from ladder.games import FLAGSHIP
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -154,7 +155,7 @@ def _summary_table(replays: list[dict[str, Any]]):
 
 
 @main.command()
-@click.option("--game", default="drachengold", show_default=True, help="Registered game name.")
+@click.option("--game", default=FLAGSHIP, show_default=True, help="Registered game name.")
 @click.option("--players", type=int, help="Number of seats (default: as many as --bots, else the game's).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Game seed (first of them with --games).")
 @click.option("--bots", help="Comma-separated built-in bot names, one per seat; one name fills every seat.")
@@ -208,7 +209,7 @@ def play(game, players, seed, bots, option_pairs, replay_path, as_json, games) -
 
 @main.command()
 @click.argument("bots", nargs=-1, required=True)
-@click.option("--game", default="drachengold", show_default=True, help="Registered game name.")
+@click.option("--game", default=FLAGSHIP, show_default=True, help="Registered game name.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Game seed.")
 @click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help="Game option, repeatable.")
 @click.option("--sandbox", type=click.Choice(["auto", "strict", "user", "none"]), default="auto", show_default=True,
@@ -228,66 +229,39 @@ def match(bots, game, seed, option_pairs, sandbox, replay_path, as_json, logs_di
 
 # --- demo ------------------------------------------------------------------------------------
 
-DEMO_BOTS = {"drachengold": ["greedy", "greedy", "random", "random"]}
-
-
-DEMO_QUIET = {"turn", "votes"}  # the next line says it better (attack, agreement)
-
-
-def _compact(value: Any) -> str:
-    """One short text for an event value: tokens as colour counts, other lists by ids or sizes."""
-    if isinstance(value, list):
-        if value and all(isinstance(v, dict) and "colour" in v for v in value):
-            counts: dict[str, int] = {}
-            for token in value:
-                counts[token["colour"]] = counts.get(token["colour"], 0) + 1
-            return "+".join(f"{n} {colour}" if n > 1 else colour for colour, n in counts.items())
-        if all(isinstance(v, dict) and "id" in v for v in value):
-            return ",".join(str(v["id"]) for v in value) or "-"
-        if all(isinstance(v, list) and len(v) == 2 and all(isinstance(x, int) for x in v) for v in value):
-            return " ".join(f"[{r},{c}]" for r, c in value)  # grid squares
-        if all(isinstance(v, list) for v in value):
-            return ",".join(str(len(v)) for v in value)
-        return ",".join(_compact(v) for v in value) or "-"
-    if isinstance(value, dict):
-        return ",".join(f"{k}:{len(v) if isinstance(v, list) else _compact(v)}" for k, v in value.items()) or "-"
-    return str(value)
-
-
-def _event_line(entry: dict[str, Any]) -> str:
-    return f"{entry['type']:<14} " + " ".join(f"{k}={_compact(v)}" for k, v in entry["data"].items())
-
-
 @main.command()
-@click.option("--game", default="drachengold", show_default=True, help="Registered game name.")
+@click.option("--game", default=FLAGSHIP, show_default=True, help="Registered game name.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Game seed.")
 def demo(game: str, seed: int) -> None:
     """Play one game of starter bots with a live log of the public events, then the results."""
     from rich.console import Console
     from rich.markup import escape
 
-    from ladder.games import OptionError
+    from ladder.games import OptionError, get_game
+    from ladder.games.render import renderer_for, seat_namer
     from ladder.play import default_bot_names, play_builtin
 
     console = Console(highlight=False)
-
-    def show(entry: dict[str, Any]) -> None:
-        # public events only: what an audience may see
-        if "type" in entry and entry["to"] is None and entry["type"] not in DEMO_QUIET:
-            console.print(escape(_event_line(entry)), overflow="ellipsis", no_wrap=True)
-
     try:
-        from ladder.games import get_game
+        game_obj = get_game(game)
+        names = default_bot_names(game, game_obj.default_players)
+        line = renderer_for(game_obj).event_line
+        who = seat_namer(names)
 
-        names = DEMO_BOTS.get(game) or default_bot_names(game, get_game(game).default_players)
+        def show(entry: dict[str, Any]) -> None:
+            # public events only, in the game's own words: what an audience may see
+            text = line(entry, who) if "type" in entry and entry["to"] is None else ""
+            if text:
+                console.print(escape(text), overflow="ellipsis", no_wrap=True)
+
         played = play_builtin(game, names, seed=seed, on_entry=show)
     except (OptionError, KeyError) as exc:
         raise click.UsageError(str(exc.args[0]) if exc.args else str(exc)) from None
     replay = played.replay
     console.print()
     console.print(_results_table(replay, _title(game, seed, replay["options"])))
-    for line in _fault_lines(replay):
-        console.print(line, style="yellow")
+    for fault in _fault_lines(replay):
+        console.print(fault, style="yellow")
 
 
 # --- replay ----------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ import math
 import random
 from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ladder.ratings import MILLI, is_provisional
 
@@ -38,11 +39,11 @@ class TableSize:
         if not 2 <= self.minimum <= self.default <= self.maximum:
             raise ValueError(f"bad table size {self}")
 
-
-TABLE_SIZES = {
-    "drachengold": TableSize(3, 6, 4),
-    "treasure": TableSize(2, 6, 4),
-}
+    @classmethod
+    def of(cls, game: Any) -> TableSize:
+        """A game's table sizes, derived from what it declares: its player range and the size
+        it prefers (ladder.games.base.Game), so no second table of sizes can drift from it."""
+        return cls(game.min_players, game.max_players, game.preferred_players)
 
 
 @dataclass(frozen=True, slots=True)

@@ -178,7 +178,7 @@ class Bot(BotBase, table=True):
     game: str = Field(max_length=32, index=True)
     owner_id: int = Field(foreign_key="users.id", index=True)
     retired: bool = False
-    builtin: str | None = Field(default=None, max_length=40)  # starter bot name in bots.BUILTIN
+    builtin: str | None = Field(default=None, max_length=40)  # starter bot name (Game.starter_bots)
     created_at: datetime = _when()
 
 

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -90,3 +91,78 @@ def test_the_web_app_never_reaches_bot_code():
             if top(name, {"workers.sandbox", "workers.runner", "workers.sandbox_bwrap", "subprocess"}):
                 found.append(f"{path.relative_to(ROOT)} imports {name}")
     assert not found, found
+
+
+# --- a game is one package (issue #10) ---------------------------------------------------------
+
+SCANNED = (".py", ".html", ".css", ".js", ".ini", ".mako")
+
+
+def naming_offences(root: Path, games: list[str]) -> list[str]:
+    """Files under ladder/, workers/ and bots/ that name a game, except where a game may be named:
+    its own package ladder/games/<name>/, the registry ladder/games/__init__.py, and the starter
+    bots bots/<name>_*.py and bots/examples/ (bot code for one game, files to copy). A name counts
+    when no letter touches it, so `treasure_taken` names it and `treasures` does not."""
+    pattern = re.compile(r"(?<![a-z])(" + "|".join(map(re.escape, games)) + r")(?![a-z])", re.IGNORECASE)
+    allowed_dirs = [Path("ladder/games") / g for g in games] + [Path("bots/examples")]
+    found = []
+    for folder in ("ladder", "workers", "bots"):
+        for path in sorted((root / folder).rglob("*")):
+            rel = path.relative_to(root)
+            if path.suffix not in SCANNED or not path.is_file() or "__pycache__" in rel.parts:
+                continue
+            if rel == Path("ladder/games/__init__.py") or any(rel.is_relative_to(d) for d in allowed_dirs):
+                continue
+            if rel.parent == Path("bots") and any(rel.name.startswith(f"{g}_") for g in games):
+                continue
+            for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+                if match := pattern.search(line):
+                    found.append(f"{rel}:{number} names {match.group(1)!r}")
+    return found
+
+
+def test_no_module_outside_a_games_package_names_a_game():
+    from ladder.games import GAMES
+
+    offences = naming_offences(ROOT, sorted(GAMES))
+    assert not offences, "\n".join(offences)
+
+
+def test_the_naming_check_catches_a_game_named_elsewhere(tmp_path):
+    for rel, text in {
+        "ladder/games/nim/state.py": "NIM = 'nim'",  # its own package: fine
+        "ladder/games/__init__.py": 'GAMES = {"nim": "x:Nim"}',  # the registry: fine
+        "bots/nim_greedy.py": "# a Nim starter bot",  # its starter file: fine
+        "bots/__init__.py": "REFERENCE = {'nim': 'greedy'}",
+        "ladder/web/templates/page.html": "{% if game == 'Nim' %}",
+        "workers/scheduler.py": "SIZES = {'nim_table': 3}",
+        "ladder/cli.py": "# nimble is another word",
+    }.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    offences = naming_offences(tmp_path, ["nim"])
+    assert sorted(o.split(":")[0] for o in offences) == ["bots/__init__.py", "ladder/web/templates/page.html",
+                                                         "workers/scheduler.py"], offences
+
+
+def test_a_game_registered_by_one_entry_has_bots_tables_and_steps(monkeypatch):
+    """The toy game lives in one module and is registered by one GAMES entry: the ladder then
+    finds its starter bots, its fallback, its table sizes and a step list, asking it for each."""
+    monkeypatch.syspath_prepend(str(ROOT / "tests"))
+    import toygame
+
+    import bots
+    from ladder.games import get_game
+    from ladder.matchmaking import TableSize
+    from ladder.play import play_builtin
+    from ladder.web.steps import steps
+
+    toygame.register(monkeypatch)
+    assert bots.builtin_names("toy") == sorted(toygame.ToyGame.starter_bots)
+    assert bots.reference_bot("toy") == "fixed"
+    assert bots.load_builtin("toy", "fixed") is toygame.FixedToyBot
+    assert ("toy", "random") in bots.builtin_bots()
+    assert TableSize.of(get_game("toy")) == TableSize(2, 5, 3)
+    replay = play_builtin("toy", ["fixed", "random"], seed=1).replay
+    [section] = steps(replay, ["a", "b"])  # no renderer declared: the generic lines
+    assert section.lines[0].startswith("start")

@@ -5,7 +5,7 @@ import pytest
 from click.testing import CliRunner
 
 from ladder.cli import main
-from ladder.play import play_builtin
+from ladder.play import default_bot_names, play_builtin
 from ladder.replay import load_replay, verify_replay, write_replay
 
 
@@ -128,7 +128,7 @@ def test_demo_logs_public_events_then_the_table(toy):
     lines = result.output.splitlines()
     assert lines[0].startswith("start") and "pile=12" in lines[0]
     took = [line for line in lines if line.startswith("took")]
-    played = play_builtin("toy", ["crash", "random", "crash"], seed=3)  # toy has no demo line-up
+    played = play_builtin("toy", default_bot_names("toy", 3), seed=3)  # the game's default line-up
     assert len(took) == sum(e.get("type") == "took" for e in played.replay["log"])
     assert not any(line.startswith("secret") for line in lines)  # private events stay private
     assert "Toy Nim" in result.output

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ladder.games import GAMES, get_game
 from ladder.matchmaking import (
-    TABLE_SIZES,
     WINDOW_MAX,
     Candidate,
     TableSize,
@@ -18,6 +18,7 @@ from ladder.matchmaking import (
 from ladder.ratings import MILLI, PROVISIONAL_GAMES
 
 HOUSE = "house"
+TABLE_SIZES = {name: TableSize.of(get_game(name)) for name in GAMES}
 DG = TABLE_SIZES["drachengold"]
 NOW = 10_000.0
 
@@ -185,3 +186,12 @@ def test_no_bot_starves_in_a_long_simulation():
         gaps.append(400 - last_seen.get(b, 0))  # the wait still running at the end counts too
     assert max(gaps) <= bound
     assert placed_at - 150 < 5  # five placement games, one per tick, right away
+
+
+def test_table_sizes_come_from_what_the_game_declares():
+    class Declared:
+        min_players, max_players, preferred_players = 2, 5, 3
+
+    assert TableSize.of(Declared()) == TableSize(2, 5, 3)
+    assert (DG.minimum, DG.maximum, DG.default) == (3, 6, 4)
+    assert TABLE_SIZES["treasure"] == TableSize(2, 6, 4)

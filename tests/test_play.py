@@ -1,3 +1,4 @@
+import json
 from pathlib import Path
 
 import pytest
@@ -176,3 +177,75 @@ def test_on_entry_sees_the_log_as_it_grows(toy):
 def test_default_bot_names_mix_the_builtins_with_random(toy):
     names = default_bot_names("toy", 4)
     assert len(names) == 4 and names[1] == names[3] == "random" and names[0] != "random"
+
+
+def _wreck(value) -> None:
+    """What a careless in-process bot might do to what it was handed."""
+    if isinstance(value, dict):
+        for v in list(value.values()):
+            _wreck(v)
+        value.clear()
+        value["wrecked"] = True
+    elif isinstance(value, list):
+        for v in value:
+            _wreck(v)
+        value.clear()
+
+
+def test_an_in_process_bot_can_change_nothing_through_what_it_is_handed():
+    """Observations and events are fresh JSON values per seat: a bot that wrecks them after use
+    changes neither the game (options included), nor the log, nor what the other seats see."""
+    from bots.drachengold_greedy import GreedyBot
+
+    class Wrecker(GreedyBot):
+        def on_event(self, event):
+            super().on_event(event)
+            _wreck(event)
+
+        def decide(self, kind, observation):
+            decision = super().decide(kind, observation)
+            _wreck(observation)
+            return decision
+
+    class Recorder(GreedyBot):
+        def __init__(self):
+            super().__init__()
+            self.seen = []
+
+        def on_event(self, event):
+            self.seen.append(json.dumps(event, sort_keys=True))
+            super().on_event(event)
+
+    options = {"rules": "advanced-a"}
+    names = ["a", "b", "c"]
+    clean = play_game("drachengold", [GreedyBot(), Recorder(), GreedyBot()], seed=4, options=options, names=names)
+    recorder = Recorder()
+    wrecked = play_game("drachengold", [Wrecker(), recorder, Wrecker()], seed=4, options=options, names=names)
+    assert wrecked.state.options == clean.state.options == {**clean.replay["options"]}
+    assert wrecked.replay["log"] == clean.replay["log"]
+    assert wrecked.replay["results"] == clean.replay["results"]
+    visible = [json.dumps(e, sort_keys=True) for e in wrecked.replay["log"]
+               if "type" in e and (e["to"] is None or 1 in e["to"])]
+    assert recorder.seen == visible
+
+
+def test_wire_seats_share_one_event_object_and_get_the_engines_observation(toy):
+    """Seats that only serialise (the match runner's proxies) get one event object per event,
+    so the runner encodes it once per match; in-process bots each get their own copy."""
+
+    class WireSeat(toy.FixedToyBot):
+        wire = True
+
+        def __init__(self):
+            super().__init__()
+            self.events = []
+
+        def on_event(self, event):
+            self.events.append(event)
+
+    wire = [WireSeat(), WireSeat()]
+    local = toy.RandomToyBot()
+    play_game("toy", [wire[0], local, wire[1]], seed=2)
+    public = [i for i, e in enumerate(wire[0].events) if e["to"] is None]
+    assert public and all(wire[0].events[i] is wire[1].events[i] for i in public)
+    assert not any(e is w for e in local.events for w in wire[0].events)

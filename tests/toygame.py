@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from bots.sdk import Bot
-from ladder.games.base import Event, Game, IllegalDecision, Option, Pending, State
+from ladder.games.base import Event, Game, Option, Pending, State
 
 
 class ToyState(State):
@@ -63,10 +63,7 @@ class ToyState(State):
             return "bet needs a boolean 'high'"
         return None
 
-    def apply(self, seat: int, decision) -> None:
-        reason = self.validate(seat, decision)
-        if reason is not None:
-            raise IllegalDecision(reason)
+    def _apply(self, seat: int, decision) -> None:
         if self.pile > 0:
             self.pile -= decision["n"]
             self.taken[seat] += decision["n"]
@@ -109,6 +106,11 @@ class ToyGame(Game):
         "style": Option(default="plain", choices=("plain", "fancy"), help="no effect; a choice option"),
     }
     decision_kinds = ("take", "bet")
+    preferred_players = 3
+    starter_bots = {name: f"toygame:{cls}" for name, cls in (
+        ("random", "RandomToyBot"), ("fixed", "FixedToyBot"), ("crash", "CrashingToyBot"),
+        ("illegal", "IllegalToyBot"), ("notjson", "NotJsonToyBot"))}
+    fallback_bot = "fixed"
 
     def new_state(self, options, seed, num_players) -> ToyState:
         self.check_players(num_players)
@@ -155,23 +157,11 @@ class NotJsonToyBot(FixedToyBot):
         return {"n": object()}
 
 
-BOTS = {
-    "random": RandomToyBot,
-    "fixed": FixedToyBot,
-    "crash": CrashingToyBot,
-    "illegal": IllegalToyBot,
-    "notjson": NotJsonToyBot,
-}
-
-
 def register(monkeypatch) -> None:
-    """Make "toy" a registered game with built-in bots, for one test only."""
-    import bots
+    """Make "toy" a registered game, for one test only (its starter bots come with it)."""
     import ladder.games
 
     monkeypatch.setitem(ladder.games.GAMES, "toy", "toygame:ToyGame")
-    for name, cls in BOTS.items():
-        monkeypatch.setitem(bots.BUILTIN, ("toy", name), f"toygame:{cls.__name__}")
 
 
 GOLDEN = Path(__file__).parent / "golden" / "toy-seed3.json"
@@ -186,12 +176,9 @@ def golden_replay() -> dict:
 
 
 if __name__ == "__main__":
-    import bots
     import ladder.games
     from ladder.replay import write_replay
 
     sys.modules.setdefault("toygame", sys.modules["__main__"])
     ladder.games.GAMES["toy"] = "toygame:ToyGame"
-    for name, cls in BOTS.items():
-        bots.BUILTIN[("toy", name)] = f"toygame:{cls.__name__}"
     write_replay(golden_replay(), sys.argv[1] if len(sys.argv) > 1 else GOLDEN)

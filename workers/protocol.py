@@ -106,6 +106,22 @@ def event(game_event: dict[str, Any]) -> dict[str, Any]:
     return {"type": "event", "event": {"type": game_event["type"], "data": game_event["data"]}}
 
 
+class EventLines:
+    """Each event's line, encoded once per match however many seats see it: play_game hands
+    every wire seat of a match the same event object, so the seats share one of these."""
+
+    __slots__ = ("_event", "_line")
+
+    def __init__(self) -> None:
+        self._event: dict[str, Any] | None = None  # held, so its id cannot be reused meanwhile
+        self._line = b""
+
+    def line(self, game_event: dict[str, Any]) -> bytes:
+        if game_event is not self._event:
+            self._event, self._line = game_event, encode(event(game_event))
+        return self._line
+
+
 def error(request_id: int, code: str, reason: str, default: Any) -> dict[str, Any]:
     return {"type": "error", "id": request_id, "code": code, "reason": reason, "default": default}
 

@@ -28,7 +28,7 @@ from typing import Any
 
 import bots.sdk
 from bots import load_builtin
-from ladder.games import get_game
+from ladder.games import FLAGSHIP, get_game
 from ladder.play import play_game
 from ladder.replay import results_of, write_replay
 from workers import packaging, protocol, sandbox_cgroup
@@ -143,7 +143,7 @@ def stage_bot(spec: str, game: str, parent: Path) -> packaging.StagedBot:
 def run_match(
     specs: Sequence[str],
     *,
-    game: str = "drachengold",
+    game: str = FLAGSHIP,
     seed: int = 1,
     options: Mapping[str, Any] | None = None,
     sandbox: str = "strict",
@@ -177,8 +177,9 @@ def run_match(
             table = sandbox_cgroup.TableCpuGroup.create(TABLE_CPUS)
         sdk = _stage_sdk(root)
         staged = [stage_bot(spec, game, root) for spec in specs]
+        lines = protocol.EventLines()  # one per match: each event is encoded once for every seat
         for name, bot in zip(names, staged, strict=True):
-            seat = SandboxedSeat(name, game, mode, clock, strikes)
+            seat = SandboxedSeat(name, game, mode, clock, strikes, lines)
 
             def factory(bot: packaging.StagedBot = bot) -> Any:
                 # LADDER_BOT=1: bots.sdk moves the protocol off fd 1 at import, so stray prints

@@ -4,7 +4,7 @@ It speaks docs/protocol.md to the process (through workers.sandbox, never starti
 itself), keeps the bot frozen outside its own requests, spends the time bank, records wall and CPU
 time per decision, and turns every misbehaviour into a `Fault`. Strikes (bad_json, wrong_id,
 illegal) play the decision's default and tell the bot; the `strikes`-th strike, or any takeover
-fault, hands the seat to the game's built-in fallback bot for the rest of the game. Events for a
+fault, hands the seat to the game's fallback bot (`Game.fallback_bot`) for the rest of the game. Events for a
 frozen bot are queued and written just before its next request (or `end`): it could not read them
 earlier anyway.
 """
@@ -16,7 +16,7 @@ import time
 from typing import Any
 
 from bots import load_builtin, reference_bot
-from ladder.play import BotFault
+from ladder.play import BotFault, fresh_json
 from workers import protocol
 from workers.protocol import Fault, TimeControl
 
@@ -31,7 +31,11 @@ def _signal_name(number: int) -> str:
 
 
 class SandboxedSeat:
-    def __init__(self, name: str, game: str, mode: str, clock: TimeControl, strikes: int = protocol.STRIKES):
+    wire = True  # play_game may hand it the engine's values: it only serialises them (or copies)
+
+    def __init__(self, name: str, game: str, mode: str, clock: TimeControl, strikes: int = protocol.STRIKES,
+                 lines: protocol.EventLines | None = None):
+        self.lines = lines or protocol.EventLines()  # shared by the seats of a match: encode once
         self.name, self.game, self.mode, self.clock, self.max_strikes = name, game, mode, clock, strikes
         self.proc: Any = None  # a workers.sandbox.BotProcess once started
         self.start_fault: Fault | None = None
@@ -93,13 +97,13 @@ class SandboxedSeat:
     def on_event(self, event: dict[str, Any]) -> None:
         self.events.append(event)
         if self.fallback is not None:
-            self.fallback.on_event(event)
+            self.fallback.on_event(fresh_json(event))
         elif self.takeover is None and self.proc is not None:
-            self.pending.append(protocol.encode(protocol.event(event)))
+            self.pending.append(self.lines.line(event))
 
     def decide(self, kind: str, observation: dict[str, Any]) -> Any:
         if self.fallback is not None:
-            return self.fallback.decide(kind, observation)
+            return self.fallback.decide(kind, fresh_json(observation))
         self.request_id += 1
         self.kind, self.raised = kind, None
         rid, proc = self.request_id, self.proc
@@ -179,7 +183,7 @@ class SandboxedSeat:
         bot = load_builtin(self.game, reference_bot(self.game))()
         bot.setup(self.hello)
         for event in self.events:
-            bot.on_event(event)
+            bot.on_event(fresh_json(event))
         self.fallback = bot
 
     # --- the end -----------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from sqlmodel import Session, select
 from ladder.config import Settings
 from ladder.db import session_scope
 from ladder.games import available_games, get_game
-from ladder.matchmaking import TABLE_SIZES, TableSize, make_tables
+from ladder.matchmaking import TableSize, make_tables
 from ladder.models import Bot, BotVersion, Match, MatchKind, MatchStatus, VersionStatus, utcnow
 from ladder.services.bots import reject_version
 from ladder.services.errors import ServiceError
@@ -47,10 +47,7 @@ class Queued:
 
 
 def table_sizes(game: str) -> TableSize:
-    if game in TABLE_SIZES:
-        return TABLE_SIZES[game]
-    obj = get_game(game)
-    return TableSize(obj.min_players, obj.max_players, obj.default_players)
+    return TableSize.of(get_game(game))
 
 
 def validate_version(session: Session, version_id: int, settings: Settings) -> int | None:

@@ -53,7 +53,7 @@ class SandboxBench:
     bare_start_ms: float
     freeze_thaw_ms: float | None
     cgroup_join_ms: float | None
-    match_s: float | None = None  # a full 4-greedy Drachengold match in `mode`
+    match_s: float | None = None  # a full match of 4 fallback bots of the flagship game in `mode`
     plain_match_s: float | None = None  # the same match with sandbox `none`
 
     @property
@@ -183,11 +183,13 @@ def _cgroup_join_ms(samples: int = 8) -> float:
 
 
 def _match_seconds(mode: str, seed: int) -> float:
-    """Wall time of one whole 4-greedy Drachengold match through the match runner."""
+    """Wall time of one whole match of the flagship game's fallback bot x 4 through the match runner."""
+    from bots import reference_bot
+    from ladder.games import FLAGSHIP
     from workers.runner import run_match
 
     t0 = time.perf_counter()
-    run_match(["builtin:greedy"] * 4, seed=seed, sandbox=mode, require_strict=False)
+    run_match([f"builtin:{reference_bot(FLAGSHIP)}"] * 4, game=FLAGSHIP, seed=seed, sandbox=mode, require_strict=False)
     return time.perf_counter() - t0
 
 

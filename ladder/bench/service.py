@@ -141,8 +141,8 @@ def measure_pages(admin_url: str, *, bots: int, matches: int, small_matches: int
 
 
 def _prepare_worker_db(url: str, users: int) -> list[int]:
-    """Starter bots plus `users` users' copies of the starter bots; the drachengold version ids."""
-    from bots import BUILTIN
+    """Starter bots plus `users` users' copies of the starter bots; the flagship game's version ids."""
+    from bots import builtin_names
     from ladder.db import make_engine, session_factory, session_scope
     from ladder.models import BotCreate, User
     from ladder.services.bots import activate_version, add_version, create_bot, seed_house_bots
@@ -152,7 +152,7 @@ def _prepare_worker_db(url: str, users: int) -> list[int]:
     engine = make_engine(url)
     with session_scope(session_factory(engine)) as session:
         seed_house_bots(session=session)
-        names = sorted(name for game, name in BUILTIN if game == GAME)
+        names = builtin_names(GAME)
         for u in range(users):
             user = User(username=f"bench{u}", password_hash="!")
             session.add(user)

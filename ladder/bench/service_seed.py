@@ -20,10 +20,12 @@ from datetime import UTC, datetime, timedelta
 
 import psycopg
 
+from ladder.games import FLAGSHIP
+
 SEATS = 4
 WINDOW = 25  # opponents come from this many bots either side of the seed in strength
 STEP = (12_000, 4_000, -4_000, -12_000)  # milli-points by rank 1..4: zero-sum
-GAME = "drachengold"
+GAME = FLAGSHIP
 BOT_CODE = b"# bench bot: never run\n"
 START = datetime(2024, 1, 1, tzinfo=UTC)
 CHUNK = 5_000  # matches per write to the COPY streams

@@ -6,13 +6,15 @@ import importlib
 
 from ladder.games.base import Event, Game, IllegalDecision, Option, OptionError, Pending, State
 
-__all__ = ["GAMES", "Event", "Game", "IllegalDecision", "Option", "OptionError", "Pending", "State", "get_game"]
+__all__ = ["FLAGSHIP", "GAMES", "Event", "Game", "IllegalDecision", "Option", "OptionError", "Pending", "State",
+           "get_game"]
 
 # name -> "module:Class"
 GAMES: dict[str, str] = {
     "drachengold": "ladder.games.drachengold:Drachengold",
     "treasure": "ladder.games.treasure:Treasure",
 }
+FLAGSHIP = next(iter(GAMES))  # the first entry: what commands play when no game is named
 
 
 def get_game(name: str) -> Game:

@@ -107,7 +107,10 @@ class State:
 
     def observation(self, seat: int) -> dict[str, JSON]:
         """Everything `seat` may know now, and nothing more. When `seat` has the pending
-        decision, the observation carries a "request" entry describing what to decide."""
+        decision, the observation carries a "request" entry describing what to decide.
+
+        A fresh JSON value on every call, sharing nothing with the state: an in-process bot is
+        handed it as it is and may change it (tests/games/test_random_play.py checks this)."""
         raise NotImplementedError
 
     def validate(self, seat: int, decision: JSON) -> str | None:
@@ -127,13 +130,23 @@ class State:
         return None
 
     def apply(self, seat: int, decision: JSON) -> None:
-        """Apply a decision; raises IllegalDecision (with the reason) when it is not legal."""
-        raise NotImplementedError
+        """Apply a decision; raises IllegalDecision (with the reason) when it is not legal.
+
+        Defined here once, so every game validates exactly once per decision and none can
+        forget to: games implement `validate` and `_apply`, never `apply`."""
+        reason = self.validate(seat, decision)
+        if reason is not None:
+            raise IllegalDecision(reason)
+        self._apply(seat, decision)
 
     def apply_validated(self, seat: int, decision: JSON) -> None:
-        """Apply a decision that `validate` has just accepted. Games may skip checking it again
-        (the play loop validates first, so checking twice would double the engine's cost)."""
-        self.apply(seat, decision)
+        """Apply a decision that `validate` has just accepted (the play loop validates first and
+        times the two calls, so it must not pay for a second check)."""
+        self._apply(seat, decision)
+
+    def _apply(self, seat: int, decision: JSON) -> None:
+        """The game's own move: `decision` is known to be legal for `seat` now."""
+        raise NotImplementedError
 
     def default_decision(self) -> JSON:
         """The documented safe decision for the pending request (used for faulty bots)."""
@@ -162,6 +175,12 @@ class Game:
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     default_players: ClassVar[int]
+    # What the ladder needs besides the rules, declared here so that nothing outside the game's
+    # package has to know the game (ladder/games/render.py says how the renderer is used):
+    preferred_players: ClassVar[int]  # the table size matchmaking aims for, within min..max
+    starter_bots: ClassVar[dict[str, str]] = {}  # bot name -> "module:Class", each a file to copy
+    fallback_bot: ClassVar[str] = ""  # the starter bot that plays a forfeited seat; the default opponent
+    renderer: ClassVar[str] = ""  # module with event_line() and sections(); "" = the generic one
     options: ClassVar[dict[str, Option]] = {}
     decision_kinds: ClassVar[tuple[str, ...]] = ()
 

@@ -19,7 +19,7 @@ from sqlalchemy import func
 from sqlalchemy.orm import defer
 from sqlmodel import Session, select
 
-from bots import BUILTIN
+from bots import builtin_bots
 from ladder.games import GAMES
 from ladder.models import Bot, BotCreate, BotVersion, Rating, VersionStatus
 from ladder.services.common import atomic, fetch
@@ -184,14 +184,14 @@ def retire_bot(*, session: Session, bot_id: int, acting_user_id: int | None = No
 
 
 def seed_house_bots(*, session: Session, username: str = "house", games: list[str] | None = None) -> list[Bot]:
-    """The starter bots (bots.BUILTIN) as active bots of the system user; safe to run at every start.
+    """The starter bots (each game's `starter_bots`) as active bots of the system user; safe to run at every start.
 
     A starter bot whose source file changed gets a new active version, so the ladder plays the
     code that ships. House versions owe no placement games: they are the reference points.
     """
     house = ensure_system_user(session=session, username=username)
     seeded = []
-    for (game, name), target in sorted(BUILTIN.items()):
+    for (game, name), target in sorted(builtin_bots().items()):
         if game not in GAMES or (games is not None and game not in games):
             continue
         module = target.split(":")[0]

@@ -8,12 +8,15 @@ request's database session, template helpers and error pages.
 
 from __future__ import annotations
 
+import importlib.util
 from datetime import timedelta
+from pathlib import Path
 
 from flask import Flask, jsonify, render_template, request
 from flask_login import LoginManager
 from flask_login.signals import user_loaded_from_cookie
 from flask_wtf.csrf import CSRFError, CSRFProtect
+from jinja2 import BaseLoader, ChoiceLoader, FileSystemLoader, PrefixLoader
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ladder.web.common import ago, close_db, rating_text
@@ -46,6 +49,7 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(ago, "ago")
     app.add_template_filter(rating_text, "rating")
     app.context_processor(_template_globals)
+    app.jinja_env.loader = ChoiceLoader([app.jinja_env.loader, _game_templates()])
     for code in (400, 403, 404, 405, 409, 413, 500):
         app.register_error_handler(code, _error_page)
     app.register_error_handler(CSRFError, _csrf_error)
@@ -76,6 +80,23 @@ def _security_headers(response):
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "same-origin")
     return response
+
+
+def _game_templates() -> BaseLoader:
+    """Each registered game's own partials, `ladder/games/<name>/templates/x.html`, as
+    `games/<name>/x.html` (how a game draws its steps: ladder/games/render.py)."""
+    from ladder.games import GAMES
+
+    folders = {}
+    for name, target in GAMES.items():
+        try:
+            spec = importlib.util.find_spec(target.split(":")[0])
+        except ModuleNotFoundError:
+            continue
+        for where in (spec.submodule_search_locations or []) if spec else []:
+            if (Path(where) / "templates").is_dir():
+                folders[name] = FileSystemLoader(Path(where) / "templates")
+    return PrefixLoader({"games": PrefixLoader(folders)})
 
 
 def _template_globals() -> dict:

@@ -18,7 +18,7 @@ from ladder.services.limits import check_challenge, check_upload
 from ladder.services.rejections import rejection_causes
 from ladder.web.common import db, dispatch, refusals, require_owner, settings
 from ladder.web.forms import ActionForm, ChallengeForm, UploadForm, VersionUploadForm
-from ladder.web.queries import Upload, challenge_candidates, game_titles, upload_bot
+from ladder.web.queries import Upload, challenge_candidates, game_titles, starter_files, upload_bot
 from ladder.web.svg import rating_chart
 
 bp = Blueprint("bots", __name__, url_prefix="/bots")
@@ -60,8 +60,8 @@ def upload():
         if not refused:
             _announce(result)
             return redirect(url_for(".page", bot_id=result.bot.id))
-        return render_template("bots/upload.html", form=form), 400
-    return render_template("bots/upload.html", form=form), 400 if form.errors else 200
+        return render_template("bots/upload.html", form=form, starters=starter_files()), 400
+    return render_template("bots/upload.html", form=form, starters=starter_files()), 400 if form.errors else 200
 
 
 def _bot_or_404(bot_id: int):

@@ -92,7 +92,7 @@ def page(match_id: int):
     return render_template(
         "matches/page.html", view=view, match=view.match,
         ordered=sorted(view.seats, key=lambda s: (s.seat.rank is None, s.seat.rank or 0, s.seat.seat)),
-        replay=replay, owned=owned, logs=logs,
+        replay=replay, owned=owned, logs=logs, game_templates=f"games/{view.match.game}/",
         sections=steps(replay, names) if replay else [], columns=columns, breakdown=rows,
         replay_seats={s.get("seat"): s for s in (replay or {}).get("seats", [])},
     )

@@ -31,6 +31,18 @@ def game_titles() -> dict[str, str]:
     return {name: get_game(name).title for name in sorted(available_games())}
 
 
+def starter_files() -> list[str]:
+    """Per game, the file of the starter bot it names as its fallback: where an author starts."""
+    from bots import reference_bot
+
+    out = []
+    for name in sorted(available_games()):
+        target = get_game(name).starter_bots.get(reference_bot(name))
+        if target:
+            out.append(target.split(":")[0].replace(".", "/") + ".py")
+    return out
+
+
 def check_package(code: bytes, filename: str) -> None:
     """Raise ValueError with the author-facing reason when the upload is not a bot package."""
     from workers import packaging  # pure: inspects names and sizes; never imports the sandbox

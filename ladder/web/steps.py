@@ -1,219 +1,24 @@
 """A replay's log as a readable step list for the match page.
 
-The log is cut into sections (the setup, then one per turn, then the end). Every line is plain
-text, escaped by the template. Drachengold's negotiation (proposals, votes, agreement) and its
-strategic split are collected as a transcript under their turn; Treasure of the Dragons gets the
-7x7 grid as it stood at the end of each turn (see steps_treasure). Events the games add later
-still show, through the generic line.
+The game draws its own steps: `steps` asks the replay's game for its renderer
+(`Game.renderer`, see ladder/games/render.py) and never branches on a game's name. A replay of a
+game this ladder does not know still shows, through the generic lines.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
-MAX_SECTIONS = 2000  # a page, not a dump: the replay download has everything
+from ladder.games import OptionError, get_game
+from ladder.games.render import MAX_SECTIONS, Block, Section, compact, fault_line, renderer_for
 
-
-@dataclass
-class Block:
-    talk: bool  # a negotiation or division transcript, shown as such
-    lines: list[str] = field(default_factory=list)
-    label: str = ""
-
-
-@dataclass
-class Section:
-    """One turn: its lines in the order they happened, transcripts in place, and maybe a grid."""
-
-    title: str
-    blocks: list[Block] = field(default_factory=list)
-    grid: list[list[dict[str, Any]]] | None = None  # Treasure: rows of cells at the end of the turn
-
-    def add(self, line: str, talk: bool = False, label: str = "") -> None:
-        if not self.blocks or self.blocks[-1].talk != talk or self.blocks[-1].label != label:
-            self.blocks.append(Block(talk, label=label))
-        self.blocks[-1].lines.append(line)
-
-    @property
-    def lines(self) -> list[str]:
-        return [line for b in self.blocks if not b.talk for line in b.lines]
-
-    @property
-    def transcript(self) -> list[str]:
-        return [line for b in self.blocks if b.talk for line in b.lines]
-
-    @property
-    def size(self) -> int:
-        return sum(len(b.lines) for b in self.blocks)
-
-
-def compact(value: Any) -> str:
-    if isinstance(value, dict):
-        return ", ".join(f"{k}={compact(v)}" for k, v in value.items())
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(compact(v) for v in value) + "]"
-    return str(value)
+__all__ = ["MAX_SECTIONS", "Block", "Section", "compact", "fault_line", "steps"]
 
 
 def steps(replay: dict[str, Any], names: Sequence[str]) -> list[Section]:
-    if replay.get("game") == "treasure":
-        from ladder.web.steps_treasure import treasure_steps
-
-        return treasure_steps(replay, names)
-    if replay.get("game") == "drachengold":
-        return _drachengold_steps(replay, names)
-    return _generic_steps(replay.get("log", []), lambda s: _name(names, s))
-
-
-def _name(names: Sequence[str], seat: Any) -> str:
     try:
-        return f"{names[int(seat)]} (seat {int(seat)})"
-    except (IndexError, TypeError, ValueError):
-        return f"seat {seat}"
-
-
-def fault_line(entry: dict[str, Any], who: Callable[[Any], str]) -> str | None:
-    fault = entry.get("fault")
-    if not fault:
-        return None
-    return (f"⚠ {who(entry.get('seat'))}: {fault.get('status')} on {entry.get('kind')} "
-            f"({fault.get('reason') or 'no reason'}); the default decision was played")
-
-
-def _generic_steps(log: Iterable[dict[str, Any]], who: Callable[[Any], str]) -> list[Section]:
-    section = Section("The game")
-    for entry in log:
-        if "kind" in entry:
-            section.add(fault_line(entry, who) or f"{who(entry.get('seat'))} decides {entry['kind']}: "
-                        f"{compact(entry.get('decision'))}")
-        else:
-            section.add(f"{entry.get('type')}: {compact(entry.get('data', {}))}")
-    return [section]
-
-
-# --- Drachengold -----------------------------------------------------------------------------
-
-
-def _tokens(tokens: Iterable[Any], colours: dict[str, str]) -> str:
-    counts = Counter(colours.get(t, "?") if isinstance(t, str) else t.get("colour", "?") for t in tokens)
-    if not counts:
-        return "nothing"
-    return ", ".join(f"{n} {colour}" for colour, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
-
-
-def _colour_map(value: Any, out: dict[str, str]) -> dict[str, str]:
-    """Every token id seen anywhere in the log with its colour (proposals name tokens by id only)."""
-    if isinstance(value, dict):
-        if isinstance(value.get("id"), str) and isinstance(value.get("colour"), str):
-            out[value["id"]] = value["colour"]
-        for v in value.values():
-            _colour_map(v, out)
-    elif isinstance(value, list):
-        for v in value:
-            _colour_map(v, out)
-    return out
-
-
-def _shares(shares: dict[str, Any], who: Callable[[Any], str], colours: dict[str, str]) -> str:
-    return "; ".join(f"{who(seat)} gets {_tokens(tokens, colours)}" for seat, tokens in shares.items())
-
-
-def _drachengold_line(kind: str, d: dict[str, Any], who: Callable[[Any], str], colours: dict[str, str]) -> str | None:
-    """One event as a sentence; None for events that only open a section or are noise."""
-    t = lambda tokens: _tokens(tokens, colours)  # noqa: E731
-    lines: dict[str, Callable[[], str]] = {
-        "setup": lambda: "Dragons on the table: " + "; ".join(
-            f"{x['id']} (strength {x['strength']}, {t(x.get('tokens', []))}, {x.get('hidden', 0)} hidden)"
-            for x in d.get("dragons", [])),
-        "attack": lambda: f"{who(d.get('seat'))} sends the {d.get('adventurer')} against {d.get('dragon')} "
-                          f"(attack {d.get('total')} of strength {d.get('strength')})",
-        "kill": lambda: f"{d.get('dragon')} is slain by " + ", ".join(who(s) for s in d.get("involved", []))
-                        + f": its hoard is {t(d.get('tokens', []))}",
-        "wizard_seizes": lambda: f"{who(d.get('seat'))}'s wizard seizes {t(d.get('tokens', []))}",
-        "treasure_taken": lambda: f"{who(d.get('seat'))} takes {d.get('dragon')}'s hoard alone: "
-                                  f"{t(d.get('tokens', []))}",
-        "split": lambda: f"{d.get('dragon')} is shared: {_shares(d.get('shares', {}), who, colours)}",
-        "split_failed": lambda: f"No agreement over {d.get('dragon')}: {t(d.get('tokens', []))} goes back",
-        "dragon": lambda: f"A new dragon {d.get('id')} appears (strength {d.get('strength')}, "
-                          f"{t(d.get('tokens', []))}, {d.get('hidden', 0)} hidden)",
-        "theft": lambda: f"{who(d.get('seat'))}'s thief robs {who(d.get('victim'))}",
-        "stolen": lambda: f"{who(d.get('seat'))} steals a {d.get('colour')} token from {who(d.get('victim'))}",
-        "theft_skipped": lambda: f"{who(d.get('seat'))}'s thief has nobody to rob",
-        "ward": lambda: f"{who(d.get('seat'))} wards off {who(d.get('thief'))}'s thief",
-        "refresh": lambda: f"{who(d.get('seat'))} takes back {', '.join(map(str, d.get('adventurers', [])))}",
-        "turn_lost": lambda: f"{who(d.get('seat'))} loses the turn",
-        "double_strike": lambda: f"{who(d.get('seat'))} strikes twice",
-        "card_drawn": lambda: f"{who(d.get('seat'))} draws a magic object",
-        "card_played": lambda: f"{who(d.get('seat'))} plays a magic object: {compact(d)}",
-        "market_open": lambda: f"The market opens for {d.get('rounds')} rounds",
-        "market_round": lambda: f"Market round {d.get('round')}: {d.get('offers')} offers",
-        "trade": lambda: f"{who(d.get('from'))} trades {d.get('given')} tokens to {who(d.get('to'))} "
-                         f"for {d.get('paid')}",
-        "market_close": lambda: "The market closes",
-        "game_over": lambda: "The game is over",
-    }
-    if kind in ("turn", "offer", "trade_done", "trade_skipped", "card", "scry"):
-        return None  # turn opens a section; the rest repeat a public line privately
-    make = lines.get(kind)
-    return make() if make else f"{kind}: {compact(d)}"
-
-
-def _transcript_line(kind: str, d: dict[str, Any], who: Callable[[Any], str], colours: dict[str, str]) -> list[str]:
-    if kind == "negotiation":
-        return [f"Negotiation over {d.get('dragon')} between " + ", ".join(who(s) for s in d.get("involved", []))
-                + f" ({d.get('rounds')} rounds) for {_tokens(d.get('tokens', []), colours)}"]
-    if kind == "proposals":
-        return [f"round {d.get('round')}: {who(p.get('proposer'))} proposes {p.get('id')}: "
-                f"{_shares(p.get('shares', {}), who, colours)}" for p in d.get("proposals", [])]
-    if kind == "votes":
-        votes = d.get("votes", {})
-        return [f"round {d.get('round')} votes: " + "; ".join(
-            f"{who(seat)} accepts {', '.join(ids) or 'nothing'}" for seat, ids in votes.items())]
-    if kind == "agreement":
-        return [f"→ agreement on {d.get('proposal')} in round {d.get('round')}"]
-    if kind == "divide":
-        return [f"{who(d.get('divider'))} divides {d.get('dragon')}'s hoard of {_tokens(d.get('tokens', []), colours)}"]
-    if kind == "division":
-        offered = enumerate(d.get("shares", []))
-        return ["shares offered: " + "; ".join(f"#{i}: {_tokens(s, colours)}" for i, s in offered)]
-    if kind == "chosen":
-        return [f"{who(d.get('seat'))} chooses share #{d.get('share')}"]
-    return []
-
-
-TRANSCRIPT_EVENTS = {"negotiation", "proposals", "votes", "agreement", "divide", "division", "chosen"}
-
-
-def _drachengold_steps(replay: dict[str, Any], names: Sequence[str]) -> list[Section]:
-    log = replay.get("log", [])
-    colours = _colour_map(log, {})
-    who = lambda s: _name(names, s)  # noqa: E731
-    sections = [Section("Setup")]
-    for entry in log:
-        if "kind" in entry:
-            line = fault_line(entry, who)
-            if line:
-                sections[-1].add(line)
-            continue
-        kind, data = entry.get("type", "?"), entry.get("data", {})
-        if kind == "turn":
-            if len(sections) >= MAX_SECTIONS:
-                sections[-1].add("… (the rest is in the replay download)")
-                break
-            sections.append(Section(f"Turn {data.get('turn')}: {who(data.get('seat'))}"))
-        elif kind == "market_open":
-            sections.append(Section("Market"))
-        elif kind == "game_over":
-            sections.append(Section("End"))
-        if kind in TRANSCRIPT_EVENTS:
-            label = "Division" if kind in ("divide", "division", "chosen") else "Negotiation"
-            for line in _transcript_line(kind, data, who, colours):
-                sections[-1].add(line, talk=True, label=label)
-            continue
-        line = _drachengold_line(kind, data, who, colours)
-        if line:
-            sections[-1].add(line)
-    return [s for s in sections if s.blocks or s.grid]
+        game = get_game(str(replay.get("game")))
+    except OptionError:
+        game = None
+    return renderer_for(game).sections(replay, names)

@@ -13,9 +13,6 @@ def toy(monkeypatch):
     import toygame
 
     toygame.register(monkeypatch)
-    import bots
-
-    monkeypatch.setitem(bots.REFERENCE, "toy", "fixed")
     return toygame
 
 

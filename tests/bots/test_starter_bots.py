@@ -3,14 +3,14 @@ from pathlib import Path
 
 import pytest
 
-from bots import BUILTIN, load_builtin
+from bots import builtin_bots, load_builtin
 from bots.drachengold_bargainer import BargainerBot
 from bots.drachengold_trader import TraderBot
 from ladder.games.drachengold.data import TOKEN_COLOURS
 from ladder.play import play_builtin
 
 BOTS = Path(__file__).parents[2] / "bots"
-STARTERS = sorted({target.split(":")[0].split(".")[1] for target in BUILTIN.values()})
+STARTERS = sorted({target.split(":")[0].split(".")[1] for target in builtin_bots().values()})
 
 
 def token(colour: str, nth: int = 0) -> dict[str, str]:
@@ -115,5 +115,5 @@ def test_the_trader_trades_in_real_games():
 
 
 def test_every_builtin_loads():
-    for game, name in BUILTIN:
+    for game, name in builtin_bots():
         assert hasattr(load_builtin(game, name), "decide")

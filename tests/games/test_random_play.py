@@ -174,3 +174,48 @@ def test_the_schema_check_catches_drift():
     with pytest.raises(SchemaMismatch, match=r"no 'event\.unheard_of'"):
         checker.event({"type": "event", "event": {"type": "unheard_of", "data": {}}})
     checker.event(event)
+
+
+def _wreck(value) -> None:
+    if isinstance(value, dict):
+        for v in list(value.values()):
+            _wreck(v)
+        value.clear()
+    elif isinstance(value, list):
+        for v in value:
+            _wreck(v)
+        value.clear()
+
+
+def wrecking(bot_class):
+    """The game's random bot, which wrecks every observation and event once it has used it."""
+
+    class Wrecker(bot_class):
+        def on_event(self, event):
+            super().on_event(event)
+            _wreck(event)
+
+        def decide(self, kind, observation):
+            decision = json.loads(json.dumps(super().decide(kind, observation)))  # may quote the observation
+            _wreck(observation)
+            return decision
+
+    Wrecker.__name__ = bot_class.__name__  # the SDK seeds a bot's rng with its class name
+    return Wrecker
+
+
+@pytest.mark.parametrize("game", ["toy", *available_games()])
+def test_what_a_bot_is_handed_is_its_own(game):
+    """Observations are built fresh and events copied per seat: an in-process bot that wrecks all
+    it is handed changes neither the game nor the log (e.g. not the options in an observation)."""
+    from bots import load_builtin
+    from ladder.play import play_game
+
+    players = get_game(game).default_players
+    for seed in SEEDS:
+        cls = load_builtin(game, "random")
+        names = ["random"] * players
+        clean = play_game(game, [cls() for _ in range(players)], seed=seed, names=names)
+        wrecked = play_game(game, [wrecking(cls)() for _ in range(players)], seed=seed, names=names)
+        assert dumps_replay(wrecked.replay) == dumps_replay(clean.replay)
+        assert wrecked.state.options == clean.state.options

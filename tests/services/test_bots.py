@@ -7,7 +7,7 @@ import importlib.util
 
 import pytest
 
-from bots import BUILTIN
+from bots import builtin_bots
 from ladder.models import Bot, BotVersion, Rating, VersionStatus
 from ladder.services import bots
 from ladder.services.errors import Conflict, Forbidden, Invalid
@@ -97,14 +97,14 @@ def test_retire_version(world, session):
 
 def test_starter_bots_are_seeded_once_as_house_bots(session):
     seeded = bots.seed_house_bots(session=session, username="house")
-    assert sorted((b.game, b.name) for b in seeded) == sorted(BUILTIN)
+    assert sorted((b.game, b.name) for b in seeded) == sorted(builtin_bots())
     again = bots.seed_house_bots(session=session, username="house")
     assert [b.id for b in again] == [b.id for b in seeded]
     for bot in seeded:
         versions = bots.list_versions(session=session, bot_id=bot.id)
         assert len(versions) == 1 and versions[0].status == VersionStatus.ACTIVE
         assert versions[0].placement_owed == 0 and bot.builtin == bot.name
-        module = BUILTIN[(bot.game, bot.name)].split(":")[0]
+        module = builtin_bots()[(bot.game, bot.name)].split(":")[0]
         with open(importlib.util.find_spec(module).origin, "rb") as fh:  # the shipped source file
             assert session.get(BotVersion, versions[0].id).code == fh.read()
 

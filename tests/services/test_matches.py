@@ -11,7 +11,7 @@ import pytest
 from sqlmodel import select
 
 from ladder.games import get_game
-from ladder.matchmaking import TABLE_SIZES, make_tables
+from ladder.matchmaking import TableSize, make_tables
 from ladder.models import BotVersion, Match, MatchStatus, Seat, VersionStatus, utcnow
 from ladder.services import bots, matches
 from ladder.services.errors import Conflict, Forbidden, Invalid
@@ -27,7 +27,7 @@ def test_queue_tables_from_matchmaking(world, session):
     bots.seed_house_bots(session=session)
     pool = matches.matchmaking_pool(session=session, game="treasure")
     assert {c.bot for c in pool.candidates} >= {v.id for v in versions} and pool.house_owner is not None
-    tables = make_tables(pool.candidates, TABLE_SIZES["treasure"], random.Random(3), now=0, count=2,
+    tables = make_tables(pool.candidates, TableSize.of(get_game("treasure")), random.Random(3), now=0, count=2,
                          exclude=pool.busy, house_owner=pool.house_owner)
     queued = [matches.queue_match(session=session, game="treasure", seats=t) for t in tables]
     for match, table in zip(queued, tables, strict=True):

@@ -109,7 +109,7 @@ def test_treasure_turn_endings_read_as_sentences():
     from pathlib import Path
 
     import ladder.games.treasure.state as rules
-    from ladder.web.steps_treasure import LOST
+    from ladder.games.treasure.render import LOST
 
     reasons = set(re.findall(r'_end_turn\("(\w+)"\)', Path(rules.__file__).read_text())) - {"stop"}
     assert reasons and reasons <= set(LOST), reasons - set(LOST)

@@ -1,4 +1,4 @@
-"""The readable step list built from replays (ladder/web/steps.py, steps_treasure.py)."""
+"""The readable step list built from replays (ladder/web/steps.py asks the game's renderer)."""
 
 from __future__ import annotations
 
@@ -15,15 +15,15 @@ def test_treasure_turns_carry_the_grid_as_it_stood():
     flips = sum(1 for e in replay["log"] if e.get("type") == "flip")
     assert sum(line.startswith("flips ") for s in sections for line in s.lines) == flips
     for section in turns:
-        assert section.grid is not None and len(section.grid) == 7 and all(len(r) == 7 for r in section.grid)
+        assert section.drawing is not None and len(section.drawing) == 7 and all(len(r) == 7 for r in section.drawing)
     kept = [e for e in replay["log"] if e.get("type") == "keep"]
     assert kept, "a game where nobody keeps a tile says nothing"
     # once kept, a square is empty in every later turn's grid
     first = kept[0]["data"]["squares"][0]
     index = next(i for i, s in enumerate(sections) if any(line.startswith("keeps") for line in s.lines))
-    assert sections[index].grid[first[0]][first[1]]["state"] == "kept"
+    assert sections[index].drawing[first[0]][first[1]]["state"] == "kept"
     for later in sections[index + 1:]:
-        assert later.grid[first[0]][first[1]]["state"] in ("empty", "known")  # a spider may move in
+        assert later.drawing[first[0]][first[1]]["state"] in ("empty", "known")  # a spider may move in
     assert sections[-1].title == "End" and "Scores:" in sections[-1].lines[0]
 
 

@@ -117,3 +117,13 @@ def test_any_json_object_decodes_to_a_decision_object_or_a_fault(message):
         assert message.get("id") == 1 and type(message["id"]) is int and isinstance(decision, dict)
     else:
         assert fault.code in ("bad_json", "wrong_id")
+
+
+def test_event_lines_encode_each_event_once_for_every_seat():
+    lines = protocol.EventLines()
+    first = {"type": "took", "data": {"seat": 0, "n": 2}, "to": None}
+    line = lines.line(first)
+    assert line == protocol.encode(protocol.event(first))
+    assert lines.line(first) is line  # the next seat gets the same bytes, not a new encoding
+    second = {"type": "took", "data": {"seat": 1, "n": 1}, "to": None}
+    assert lines.line(second) == protocol.encode(protocol.event(second))

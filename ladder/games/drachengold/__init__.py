@@ -17,6 +17,15 @@ class Drachengold(Game):
     min_players = 3
     max_players = 6
     default_players = 4
+    preferred_players = 4
+    starter_bots = {
+        "random": "bots.drachengold_random:RandomBot",
+        "greedy": "bots.drachengold_greedy:GreedyBot",
+        "bargainer": "bots.drachengold_bargainer:BargainerBot",
+        "trader": "bots.drachengold_trader:TraderBot",
+    }
+    fallback_bot = "greedy"
+    renderer = "ladder.games.drachengold.render"
     decision_kinds = KINDS
     options = {
         "rules": Option("basic", choices=("basic", "advanced-a", "advanced-b"),

@@ -3,8 +3,8 @@
 An offer gives named tokens from the proposer's hoard and wants colour counts back (the proposer
 cannot see the other hoard). The addressee accepts by naming the tokens it pays with. Accepted
 offers run in a fixed order (round, proposer's seat, offer number); one whose tokens have moved
-meanwhile is skipped and both parties are told. The table only learns that two players traded
-and how many tokens changed hands.
+meanwhile is skipped and both parties are told. The table only learns that a round passed, that
+two players traded and how many tokens changed hands.
 """
 
 from __future__ import annotations
@@ -37,7 +37,9 @@ def run_market(state: DrachengoldState) -> Flow:
                 offer = {"id": f"o{r}.{seat}.{k}", "from": seat, "to": o["to"], "give": list(o.get("give", [])),
                          "want": {c: o["want"][c] for c in sorted(o.get("want") or {}) if o["want"][c]}}
                 offers.append(offer)
-        state.emit("market_round", {"round": r, "offers": len(offers)})
+        # Only the parties see an offer (the edition), so the table is not told how many there
+        # were; it learns only that none were made, as the market then closes.
+        state.emit("market_round", {"round": r})
         if not offers:
             break
         for o in offers:

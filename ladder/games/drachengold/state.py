@@ -35,6 +35,9 @@ class Slot:
     tokens: list[int]
     # (seat, adventurer id, bonus) in the order they were played
     attackers: list[tuple[int, str, int]] = field(default_factory=list)
+    # seats in the order they first placed an adventurer here; a recall does not undo it
+    # (strategic variant: "the one who first placed a character on this Dragon")
+    first_placed: list[int] = field(default_factory=list)
 
     def total(self, advs: list[dict[str, Adventurer]]) -> int:
         return sum(advs[s][a].attack + bonus for s, a, bonus in self.attackers)
@@ -87,13 +90,7 @@ class DrachengoldState(State):
     def validate(self, seat: int, decision: Any) -> str | None:
         return self.turn_error(seat, decision) or self._request.check(decision)
 
-    def apply(self, seat: int, decision: Any) -> None:
-        reason = self.validate(seat, decision)
-        if reason is not None:
-            raise IllegalDecision(reason)
-        self.apply_validated(seat, decision)
-
-    def apply_validated(self, seat: int, decision: Any) -> None:
+    def _apply(self, seat: int, decision: Any) -> None:
         try:
             self._request = self._flow.send(decision)
         except StopIteration:
@@ -172,8 +169,8 @@ class DrachengoldState(State):
             played = yield from self._turn(seat)
             lost_in_a_row = 0 if played else lost_in_a_row + 1
             if lost_in_a_row >= n:
-                self._end_early("deadlock")
-                break
+                self._retreat()
+                lost_in_a_row = 0
             self.current = (seat + 1) % n
         self._finish()
 
@@ -215,6 +212,8 @@ class DrachengoldState(State):
         adv = self.advs[seat][choice["adventurer"]]
         adv.dragon = slot.dragon["id"]
         slot.attackers.append((seat, adv.id, bonus))
+        if seat not in slot.first_placed:
+            slot.first_placed.append(seat)
         total = slot.total(self.advs)
         self.emit(
             "attack",
@@ -252,6 +251,22 @@ class DrachengoldState(State):
             self.emit("dragon", {"slot": index, **self.dragon_json(self.table[index]), "bag": len(self.bag)})
             if self.drawn == DECK["market_after"]:
                 yield from market.run_market(self)
+
+    def _retreat(self) -> None:
+        """Nobody could send an adventurer for a whole round: every adventurer is fighting and no
+        dragon dies (3 players' 12 fit under four strong dragons). The printings never end the
+        game before its last dragon (docs/rules.md, row 110): the fights are broken off, every
+        adventurer goes home face up, the dragons keep their treasure, and play goes on."""
+        back = []
+        for slot in self.table:
+            if slot is None:
+                continue
+            for s, a, _ in slot.attackers:
+                adv = self.advs[s][a]
+                adv.dragon, adv.up = None, True
+                back.append({"seat": s, "adventurer": a, "dragon": slot.dragon["id"]})
+            slot.attackers, slot.first_placed = [], []
+        self.emit("retreat", {"adventurers": back})
 
     def _end_early(self, reason: str) -> None:
         for slot in self.table:

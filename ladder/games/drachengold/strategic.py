@@ -13,13 +13,12 @@ if TYPE_CHECKING:
 
 
 def strength_order(state: DrachengoldState, slot: Slot, involved: list[int]) -> list[int]:
-    """Strongest first: by total attack; on equal totals, who placed on this dragon first."""
+    """Strongest first: by total attack; on equal totals, whoever first placed an adventurer on this
+    dragon, even if that adventurer was recalled since and the seat placed again later."""
     total = dict.fromkeys(involved, 0)
-    first: dict[int, int] = {}
-    for i, (s, a, bonus) in enumerate(slot.attackers):
+    for s, a, bonus in slot.attackers:
         total[s] += state.advs[s][a].attack + bonus
-        first.setdefault(s, i)
-    return sorted(involved, key=lambda s: (-total[s], first[s]))
+    return sorted(involved, key=lambda s: (-total[s], slot.first_placed.index(s)))
 
 
 def divide_and_choose(state: DrachengoldState, slot: Slot, involved: list[int], pool: list[int]) -> Flow:

@@ -20,6 +20,10 @@ class Treasure(Game):
     min_players = 2
     max_players = 6
     default_players = 4
+    preferred_players = 4
+    starter_bots = {"random": "bots.treasure_random:RandomBot", "careful": "bots.treasure_careful:CarefulBot"}
+    fallback_bot = "careful"
+    renderer = "ladder.games.treasure.render"
     options = {}
     decision_kinds = (FLIP, MOVE_SPIDER)
 

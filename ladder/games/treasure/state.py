@@ -131,18 +131,17 @@ class TreasureState(State):
         checked = self._check(seat, decision)
         return checked if isinstance(checked, str) else None
 
-    def apply(self, seat: int, decision: JSON) -> None:
-        checked = self._check(seat, decision)
-        if isinstance(checked, str):
-            raise IllegalDecision(checked)
+    def _apply(self, seat: int, decision: JSON) -> None:
+        # `decision` is legal (base State.apply or the play loop validated it): read it, no checks
         assert self._pending is not None
+        square = decision.get("square")
+        index = None if square is None else square[0] * COLS + square[1]
         if self._pending.kind == MOVE_SPIDER:
-            self._move_spider(checked.square)
-        elif checked.stop:
+            self._move_spider(index)
+        elif index is None:
             self._stop()
         else:
-            assert checked.square is not None
-            self._flip(checked.square)
+            self._flip(index)
 
     def default_decision(self) -> JSON:
         """Stop when allowed, else flip the first face-down square (row-major); leave a Spider."""

@@ -86,7 +86,8 @@ class Kit:
             dragon = entry["id"]
             dragon = dict(DRAGONS[dragon]) if isinstance(dragon, str) else dict(dragon)
             attackers = [(a[0], a[1], a[2] if len(a) > 2 else 0) for a in entry.get("attackers", [])]
-            st.table.append(Slot(dragon, take(entry.get("tokens", [])), attackers))
+            first = list(dict.fromkeys(a[0] for a in attackers))  # placed in the order listed
+            st.table.append(Slot(dragon, take(entry.get("tokens", [])), attackers, first))
         st.hoards = [take(hoards.get(s, [])) for s in range(st.num_players)]
         if bag is None:
             rest = [t for ts in by_colour.values() for t in ts]

@@ -1,5 +1,5 @@
 """The end: once the bag is empty (or the pile is used up) dead dragons are not replaced and no hidden
-treasure is drawn; the game ends with the last dragon; the deadlock rule and the turn cap; the reveal."""
+treasure is drawn; the game ends with the last dragon; the retreat when nobody can play and the turn cap; the reveal."""
 
 from __future__ import annotations
 
@@ -82,17 +82,29 @@ DEADLOCK = [
 ]
 
 
-def test_when_every_player_loses_a_turn_in_one_round_the_game_ends(dg):
+def test_when_every_player_loses_a_turn_in_one_round_the_fights_are_broken_off(dg):
     st = dg.arrange(dg.new(3), dragons=DEADLOCK)
-    assert st.pending() is None and st.end_reason == "deadlock"
     assert [e.data["seat"] for e in dg.events(st, "turn_lost")] == [0, 1, 2]
+    (retreat,) = dg.events(st, "retreat")
+    assert retreat.to is None and len(retreat.data["adventurers"]) == 12
+    assert {"seat": 0, "adventurer": "k4", "dragon": "D17"} in retreat.data["adventurers"]
+    assert all(s.attackers == [] for s in st.table if s)
+    assert all(a.up and a.dragon is None for advs in st.advs for a in advs.values())  # home, face up
+    assert st.pending() == Pending(0, "attack") and st.end_reason is None  # the game goes on
 
 
-def test_the_deadlock_sends_the_treasure_left_on_dragons_to_the_box_lid(dg):
+def test_after_the_retreat_the_dragons_keep_their_treasure_and_nothing_is_lost(dg):
     st = dg.arrange(dg.new(3), dragons=DEADLOCK)
-    assert dg.colours(st.box) == {"gold": 1, "silver": 1, "blue": 1, "red": 1}
-    assert all(s.tokens == [] for s in st.table if s) and st.hoards == [[], [], []]
+    assert [dg.colours(s.tokens) for s in st.table] == [{"gold": 1}, {"silver": 1, "blue": 1}, {}, {"red": 1}]
+    assert st.box == [] and st.hoards == [[], [], []]
     dg.check_tokens(st)
+
+
+def test_a_new_fight_after_the_retreat_starts_the_placement_order_afresh(dg):
+    st = dg.arrange(dg.new(3, split="strategic"), dragons=DEADLOCK)
+    dg.attack(st, "k4", "D15", seat=0)
+    slot = st.table[st.slot_of("D15")]
+    assert slot.first_placed == [0] and [s for s, _, _ in slot.attackers] == [0]
 
 
 def test_fewer_lost_turns_than_players_do_not_end_the_game(dg):
@@ -130,6 +142,16 @@ def test_random_games_end_by_the_bag_or_the_pile(dg):
     for seed in range(3):
         st = dg.new(4, seed=seed)
         dg.run_bots(st, ["random", "greedy", "random", "greedy"], seed=seed)
-        assert st.end_reason in ("bag_empty", "pile_empty", "deadlock", "turn_cap")
-        assert all(s is None for s in st.table) or st.end_reason in ("deadlock", "turn_cap")
+        assert st.end_reason in ("bag_empty", "pile_empty", "turn_cap")
+        assert all(s is None for s in st.table) or st.end_reason == "turn_cap"
         dg.check_tokens(st)
+
+
+def test_a_sweep_game_that_used_to_deadlock_plays_on_to_the_empty_bag():
+    """Sweep seed 902769 (3 players, advanced-b) ended in a deadlock with 105 of 126 tokens still in
+    the bag before issue 10; now its adventurers retreat once and the game ends the printed way."""
+    from games.drachengold.sweep import play_checked
+
+    st = play_checked("advanced-b", "negotiation", 3, 902769, check_hidden=False)
+    assert [e.type for e in st.events].count("retreat") == 1
+    assert st.end_reason == "bag_empty" and st.bag == []

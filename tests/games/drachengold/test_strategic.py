@@ -130,3 +130,19 @@ def test_thefts_follow_the_strategic_split(dg):
 def test_a_solo_kill_needs_no_division(dg):
     st = kill(dg, [(0, "k4"), (0, "k3"), (0, "wizard")], (0, "thief"), bag=[])
     assert not dg.events(st, "divide") and Counter(dg.hoard(st, 0)) == Counter(LOOT)
+
+
+def test_the_first_placement_counts_even_after_a_recall(dg):
+    """Seat 0 placed on D15 before seat 1, then recalled its knight and sent it back after seat 1's:
+    'the one who first placed a character on this Dragon' is still seat 0."""
+    st = dg.arrange(dg.new(3, split="strategic", rules="advanced-a"),
+                    dragons=[{"id": "D15", "tokens": LOOT, "attackers": [(0, "k3"), (1, "k3")]}, *OTHERS],
+                    hands={0: ["recall"]}, current=0)
+    recall = next(f"m{c}" for c in st.hands[0] if st.card_kinds[c] == "recall")
+    dg.act(st, "magic", 0, card=recall, adventurer="k3")
+    dg.attack(st, "k3", "D15", seat=0)  # 6 of 10; under the dragon now: seat 1's knight, then seat 0's
+    assert [s for s, _, _ in dg.slot(st, "D15").attackers] == [1, 0]
+    dg.attack(st, "k4", "D12", seat=1)
+    dg.attack(st, "k4", "D15", seat=2)  # 10: killed; totals 2 -> 4, 0 -> 3, 1 -> 3
+    data = dg.events(st, "divide")[0].data
+    assert data["order"] == [2, 0] and data["divider"] == 1

@@ -180,3 +180,15 @@ def test_the_player_may_leave_the_spider_where_it_is(make_state):
     assert state.grid[5 * 7 + 5] == "spider" and state.grid[1 * 7 + 1] is None
     assert state.events[-2].data == {"seat": 1, "from": [5, 5], "to": None}
     assert state.pending() == Pending(0, "flip")
+
+
+def test_each_decision_is_checked_once(monkeypatch):
+    """The play loop validates, then applies without a second check (base State.apply_validated)."""
+    from ladder.games.treasure.state import TreasureState
+    from ladder.play import play_builtin
+
+    calls = []
+    check = TreasureState._check
+    monkeypatch.setattr(TreasureState, "_check", lambda self, *args: calls.append(1) or check(self, *args))
+    played = play_builtin("treasure", ["careful", "random"], seed=4)
+    assert len(calls) == played.decisions > 0

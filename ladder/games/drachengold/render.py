@@ -1,0 +1,153 @@
+"""How Drachengold reads (ladder/games/render.py): events as sentences, and the replay as steps.
+
+The log is cut into sections (the setup, then one per turn, the market, the end). The
+negotiation (proposals, votes, agreement) and the strategic split are collected as a transcript
+under their turn. Drachengold draws no picture: its sections carry lines only.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from ladder.games.render import MAX_SECTIONS, Section, Who, compact, decision_line, fault_line, seat_namer
+
+
+def event_line(entry: dict[str, Any], who: Who) -> str:
+    """One log entry as a sentence: the CLI demo's line, the same words as the match page."""
+    if "kind" in entry:
+        return decision_line(entry, who)
+    kind, data = entry.get("type", "?"), entry.get("data", {})
+    colours = _colour_map(data, {})
+    if kind == "turn":
+        return f"Turn {data.get('turn')}: {who(data.get('seat'))}"
+    if kind in TRANSCRIPT_EVENTS:
+        return "; ".join(_transcript_line(kind, data, who, colours))
+    return _line(kind, data, who, colours) or f"{kind}: {compact(data)}"
+
+
+def _tokens(tokens: Iterable[Any], colours: dict[str, str]) -> str:
+    # a token named by id alone, whose colour this log has not shown, is counted as a "token"
+    counts = Counter(colours.get(t, "") if isinstance(t, str) else t.get("colour", "") for t in tokens)
+    if not counts:
+        return "nothing"
+    return ", ".join(f"{n} {colour or ('token' if n == 1 else 'tokens')}"
+                     for colour, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def _colour_map(value: Any, out: dict[str, str]) -> dict[str, str]:
+    """Every token id seen anywhere in the log with its colour (proposals name tokens by id only)."""
+    if isinstance(value, dict):
+        if isinstance(value.get("id"), str) and isinstance(value.get("colour"), str):
+            out[value["id"]] = value["colour"]
+        for v in value.values():
+            _colour_map(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            _colour_map(v, out)
+    return out
+
+
+def _shares(shares: dict[str, Any], who: Who, colours: dict[str, str]) -> str:
+    return "; ".join(f"{who(seat)} gets {_tokens(tokens, colours)}" for seat, tokens in shares.items())
+
+
+def _line(kind: str, d: dict[str, Any], who: Who, colours: dict[str, str]) -> str | None:
+    """One event as a sentence; None for events that only open a section or are noise."""
+    t = lambda tokens: _tokens(tokens, colours)  # noqa: E731
+    lines: dict[str, Callable[[], str]] = {
+        "setup": lambda: "Dragons on the table: " + "; ".join(
+            f"{x['id']} (strength {x['strength']}, {t(x.get('tokens', []))}, {x.get('hidden', 0)} hidden)"
+            for x in d.get("dragons", [])),
+        "attack": lambda: f"{who(d.get('seat'))} sends the {d.get('adventurer')} against {d.get('dragon')} "
+                          f"(attack {d.get('total')} of strength {d.get('strength')})",
+        "kill": lambda: f"{d.get('dragon')} is slain by " + ", ".join(who(s) for s in d.get("involved", []))
+                        + f": its hoard is {t(d.get('tokens', []))}",
+        "wizard_seizes": lambda: f"{who(d.get('seat'))}'s wizard seizes {t(d.get('tokens', []))}",
+        "treasure_taken": lambda: f"{who(d.get('seat'))} takes {d.get('dragon')}'s hoard alone: "
+                                  f"{t(d.get('tokens', []))}",
+        "split": lambda: f"{d.get('dragon')} is shared: {_shares(d.get('shares', {}), who, colours)}",
+        "split_failed": lambda: f"No agreement over {d.get('dragon')}: {t(d.get('tokens', []))} goes back",
+        "dragon": lambda: f"A new dragon {d.get('id')} appears (strength {d.get('strength')}, "
+                          f"{t(d.get('tokens', []))}, {d.get('hidden', 0)} hidden)",
+        "theft": lambda: f"{who(d.get('seat'))}'s thief robs {who(d.get('victim'))}",
+        "stolen": lambda: f"{who(d.get('seat'))} steals a {d.get('colour')} token from {who(d.get('victim'))}",
+        "theft_skipped": lambda: f"{who(d.get('seat'))}'s thief has nobody to rob",
+        "ward": lambda: f"{who(d.get('seat'))} wards off {who(d.get('thief'))}'s thief",
+        "refresh": lambda: f"{who(d.get('seat'))} takes back {', '.join(map(str, d.get('adventurers', [])))}",
+        "turn_lost": lambda: f"{who(d.get('seat'))} loses the turn",
+        "retreat": lambda: f"Nobody can attack: {len(d.get('adventurers', []))} adventurers break off their fights "
+                           "and go home; the dragons keep their treasure",
+        "double_strike": lambda: f"{who(d.get('seat'))} strikes twice",
+        "card_drawn": lambda: f"{who(d.get('seat'))} draws a magic object",
+        "card_played": lambda: f"{who(d.get('seat'))} plays a magic object: {compact(d)}",
+        "market_open": lambda: f"The market opens for {d.get('rounds')} rounds",
+        "market_round": lambda: f"Market round {d.get('round')}",
+        "trade": lambda: f"{who(d.get('from'))} trades {d.get('given')} tokens to {who(d.get('to'))} "
+                         f"for {d.get('paid')}",
+        "market_close": lambda: "The market closes",
+        "game_over": lambda: "The game is over",
+    }
+    if kind in ("turn", "offer", "trade_done", "trade_skipped", "card", "scry"):
+        return None  # turn opens a section; the rest repeat a public line privately
+    make = lines.get(kind)
+    return make() if make else f"{kind}: {compact(d)}"
+
+
+def _transcript_line(kind: str, d: dict[str, Any], who: Who, colours: dict[str, str]) -> list[str]:
+    if kind == "negotiation":
+        return [f"Negotiation over {d.get('dragon')} between " + ", ".join(who(s) for s in d.get("involved", []))
+                + f" ({d.get('rounds')} rounds) for {_tokens(d.get('tokens', []), colours)}"]
+    if kind == "proposals":
+        return [f"round {d.get('round')}: {who(p.get('proposer'))} proposes {p.get('id')}: "
+                f"{_shares(p.get('shares', {}), who, colours)}" for p in d.get("proposals", [])]
+    if kind == "votes":
+        votes = d.get("votes", {})
+        return [f"round {d.get('round')} votes: " + "; ".join(
+            f"{who(seat)} accepts {', '.join(ids) or 'nothing'}" for seat, ids in votes.items())]
+    if kind == "agreement":
+        return [f"→ agreement on {d.get('proposal')} in round {d.get('round')}"]
+    if kind == "divide":
+        return [f"{who(d.get('divider'))} divides {d.get('dragon')}'s hoard of {_tokens(d.get('tokens', []), colours)}"]
+    if kind == "division":
+        offered = enumerate(d.get("shares", []))
+        return ["shares offered: " + "; ".join(f"#{i}: {_tokens(s, colours)}" for i, s in offered)]
+    if kind == "chosen":
+        return [f"{who(d.get('seat'))} chooses share #{d.get('share')}"]
+    return []
+
+
+TRANSCRIPT_EVENTS = {"negotiation", "proposals", "votes", "agreement", "divide", "division", "chosen"}
+
+
+def sections(replay: dict[str, Any], names: Sequence[str]) -> list[Section]:
+    log = replay.get("log", [])
+    colours = _colour_map(log, {})
+    who = seat_namer(names)
+    sections = [Section("Setup")]
+    for entry in log:
+        if "kind" in entry:
+            line = fault_line(entry, who)
+            if line:
+                sections[-1].add(line)
+            continue
+        kind, data = entry.get("type", "?"), entry.get("data", {})
+        if kind == "turn":
+            if len(sections) >= MAX_SECTIONS:
+                sections[-1].add("… (the rest is in the replay download)")
+                break
+            sections.append(Section(f"Turn {data.get('turn')}: {who(data.get('seat'))}"))
+        elif kind == "market_open":
+            sections.append(Section("Market"))
+        elif kind == "game_over":
+            sections.append(Section("End"))
+        if kind in TRANSCRIPT_EVENTS:
+            label = "Division" if kind in ("divide", "division", "chosen") else "Negotiation"
+            for line in _transcript_line(kind, data, who, colours):
+                sections[-1].add(line, talk=True, label=label)
+            continue
+        line = _line(kind, data, who, colours)
+        if line:
+            sections[-1].add(line)
+    return [s for s in sections if s.shown]

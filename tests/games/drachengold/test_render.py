@@ -1,0 +1,37 @@
+"""How Drachengold reads (ladder/games/drachengold/render.py): event lines and the step list."""
+
+from __future__ import annotations
+
+from ladder.games import get_game
+from ladder.games.drachengold import render
+from ladder.games.render import renderer_for, seat_namer
+from ladder.play import play_builtin
+
+
+def test_the_game_names_its_renderer():
+    assert renderer_for(get_game("drachengold")) is render
+
+
+def test_event_lines_read_as_sentences():
+    who = seat_namer(["ann", "bo", "cy"])
+    attack = {"type": "attack", "data": {"seat": 2, "adventurer": "knight4", "dragon": "D7", "bonus": 0, "total": 9,
+                                         "strength": 12}, "to": None}
+    assert render.event_line(attack, who) == "cy (seat 2) sends the knight4 against D7 (attack 9 of strength 12)"
+    turn = {"type": "turn", "data": {"seat": 1, "turn": 5}, "to": None}
+    assert render.event_line(turn, who) == "Turn 5: bo (seat 1)"
+    decision = {"seat": 0, "kind": "vote", "decision": {"accept": []}}
+    assert render.event_line(decision, who) == "ann (seat 0) decides vote: accept=[]"
+
+
+def test_every_public_event_of_a_game_has_a_line():
+    replay = play_builtin("drachengold", ["greedy", "random", "greedy"], seed=2, options={"rules": "advanced-a"}).replay
+    who = seat_namer(["a", "b", "c"])
+    assert all(render.event_line(e, who) for e in replay["log"] if "type" in e and e["to"] is None)
+
+
+def test_a_game_reads_as_setup_turns_and_end():
+    replay = play_builtin("drachengold", ["greedy", "random", "greedy"], seed=2).replay
+    sections = render.sections(replay, ["a", "b", "c"])
+    assert sections[0].title == "Setup" and sections[-1].title == "End"
+    assert sum(s.title.startswith("Turn ") for s in sections) == sum(e.get("type") == "turn" for e in replay["log"])
+    assert all(s.drawing is None for s in sections)
