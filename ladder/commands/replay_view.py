@@ -1,9 +1,10 @@
 """`ladder replay view FILE`: watch a local replay file in the site's replay viewer.
 
 Serves one page on 127.0.0.1 (a free port the system picks), with the same viewer.js, the game's
-viewer_<game>.js and the same frames (ladder.services.viewer.replay_frames) as a match page. The
-file is yours, so every view is offered: the table's, everything, and each seat's own.
-Nothing but the replay and the viewer's static files is served.
+own viewer.js and viewer.css (ladder/games/<game>/static/) and the same frames
+(ladder.services.viewer.replay_frames) as a match page. The file is yours, so every view is
+offered: the table's, everything, and each seat's own. Nothing but the replay and the viewer's
+static files is served.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ def page_html(replay: dict[str, Any], title: str) -> str:
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{html.escape(title)}</title>
 <link rel="stylesheet" href="/static/ladder.css"><link rel="stylesheet" href="/static/viewer.css">
-<script src="/static/viewer.js" defer></script><script src="/static/viewer_{html.escape(game)}.js" defer></script>
+<link rel="stylesheet" href="/game/viewer.css">
+<script src="/static/viewer.js" defer></script><script src="/game/viewer.js" defer></script>
 </head><body><main>
 <h1>{html.escape(title)}</h1>
 <section class="viewer" id="viewer" data-viewer data-game="{html.escape(game)}" data-frames="/frames.json" hidden>
@@ -46,6 +48,7 @@ def page_html(replay: dict[str, Any], title: str) -> str:
 
 
 def make_server(replay: dict[str, Any], title: str, port: int = 0) -> ThreadingHTTPServer:
+    from ladder.game_packages import package_dir
     from ladder.services.errors import ServiceError
     from ladder.services.viewer import replay_frames, viewer_module
 
@@ -53,7 +56,8 @@ def make_server(replay: dict[str, Any], title: str, port: int = 0) -> ThreadingH
     if viewer_module(game) is None:
         raise click.ClickException(f"no viewer for the game {game!r}")
     page = page_html(replay, title).encode("utf-8")
-    allowed = {"ladder.css", "viewer.css", "viewer.js", f"viewer_{game}.js"}
+    allowed = {"ladder.css", "viewer.css", "viewer.js"}
+    game_static = package_dir(game) / "static"  # viewer_module found the game, so it is registered
     cache: dict[tuple[str, int | None], bytes] = {}
 
     class Handler(BaseHTTPRequestHandler):
@@ -74,6 +78,9 @@ def make_server(replay: dict[str, Any], title: str, port: int = 0) -> ThreadingH
                 name = url.path[8:]
                 kind = "text/css" if name.endswith(".css") else "text/javascript"
                 return self.send(200, STATIC.joinpath(name).read_bytes(), kind + "; charset=utf-8")
+            if url.path in ("/game/viewer.js", "/game/viewer.css") and (game_static / url.path[6:]).is_file():
+                kind = "text/css" if url.path.endswith(".css") else "text/javascript"
+                return self.send(200, (game_static / url.path[6:]).read_bytes(), kind + "; charset=utf-8")
             if url.path == "/frames.json":
                 query = parse_qs(url.query)
                 view = query.get("view", ["public"])[0]

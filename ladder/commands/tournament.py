@@ -16,6 +16,8 @@ from typing import Any
 
 import click
 
+from ladder.games import FLAGSHIP
+
 SANDBOXES = ["auto", "strict", "user", "none"]
 
 
@@ -77,7 +79,7 @@ def crosstable(table: Any):
 
 @click.command()
 @click.argument("bots", nargs=-1, required=True)
-@click.option("--game", default="drachengold", show_default=True, help="Registered game name.")
+@click.option("--game", default=FLAGSHIP, show_default=True, help="Registered game name.")
 @click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help="Game option, repeatable.")
 @click.option("--players", type=int, help="Seats per table (default: every bot at one table if the game allows).")
 @click.option("--deals", type=click.IntRange(min=1), default=10, show_default=True,
@@ -204,7 +206,7 @@ def _match_json(played: Any, replays: Path) -> dict[str, Any]:
 
 
 @click.command("tournament")
-@click.option("--game", default="drachengold", show_default=True, help="Registered game name.")
+@click.option("--game", default=FLAGSHIP, show_default=True, help="Registered game name.")
 @click.option("--deals", type=click.IntRange(min=3), default=24, show_default=True,
               help="Deals of the duplicate event; the random one plays as many matches.")
 @click.option("--seed", type=int, default=1, show_default=True)

@@ -22,6 +22,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
+from ladder.games import GAMES
 from ladder.models import Bot, Seat, User
 from ladder.replay import ReplayError, loads_replay
 from ladder.services import pages
@@ -37,10 +38,10 @@ NOTES = {
 
 def viewer_module(game: str) -> ModuleType | None:
     """The game's frames module, or None when the game has no viewer (the page keeps its transcript)."""
-    if not game.isidentifier():
+    if game not in GAMES:  # a name from a replay or a URL never picks a module by itself
         return None
     try:
-        return importlib.import_module(f"ladder.games.{game}.viewer")
+        return importlib.import_module(f"{GAMES[game].split(':')[0]}.viewer")
     except ModuleNotFoundError:
         return None
 

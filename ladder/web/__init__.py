@@ -8,9 +8,7 @@ request's database session, template helpers and error pages.
 
 from __future__ import annotations
 
-import importlib.util
 from datetime import timedelta
-from pathlib import Path
 
 from flask import Flask, jsonify, render_template, request
 from flask_login import LoginManager
@@ -31,7 +29,7 @@ login_manager.session_protection = "strong"
 
 def init_app(app: Flask) -> None:
     # blueprints load here, not at import: helpers like ladder.web.steps import without Flask routes
-    from ladder.web import account, api, auth, bots, leaderboard, matches, protocol, tournaments, users
+    from ladder.web import account, api, auth, bots, game_assets, leaderboard, matches, protocol, tournaments, users
     from ladder.web import viewer as replay_viewer
     from ladder.web.limiting import init_limits
 
@@ -41,7 +39,9 @@ def init_app(app: Flask) -> None:
     login_manager.init_app(app)
     login_manager.user_loader(auth.load_user)
     user_loaded_from_cookie.connect(auth.rotate_remembered, app)
-    for module in (auth, account, leaderboard, bots, matches, users, api, protocol, tournaments, replay_viewer):
+    blueprints = (auth, account, leaderboard, bots, matches, users, api, protocol, tournaments, replay_viewer,
+                  game_assets)
+    for module in blueprints:
         app.register_blueprint(module.bp)
     csrf.exempt(api.bp)
     init_limits(app, settings)
@@ -85,17 +85,14 @@ def _security_headers(response):
 def _game_templates() -> BaseLoader:
     """Each registered game's own partials, `ladder/games/<name>/templates/x.html`, as
     `games/<name>/x.html` (how a game draws its steps: ladder/games/render.py)."""
+    from ladder.game_packages import package_dir
     from ladder.games import GAMES
 
     folders = {}
-    for name, target in GAMES.items():
-        try:
-            spec = importlib.util.find_spec(target.split(":")[0])
-        except ModuleNotFoundError:
-            continue
-        for where in (spec.submodule_search_locations or []) if spec else []:
-            if (Path(where) / "templates").is_dir():
-                folders[name] = FileSystemLoader(Path(where) / "templates")
+    for name in GAMES:
+        folder = package_dir(name)
+        if folder is not None and (folder / "templates").is_dir():
+            folders[name] = FileSystemLoader(folder / "templates")
     return PrefixLoader({"games": PrefixLoader(folders)})
 
 

@@ -45,14 +45,15 @@ def test_the_local_viewer_serves_the_page_the_scripts_and_the_frames(served):
     status, body, headers = _get(base + "/")
     page = body.decode()
     assert status == 200 and "script-src 'self'" in headers["Content-Security-Policy"]
-    assert 'data-frames="/frames.json"' in page and "/static/viewer_treasure.js" in page
+    assert 'data-frames="/frames.json"' in page and "/game/viewer.js" in page
+    assert _get(base + "/game/viewer.js")[1].startswith(b"// Treasure of the Dragons")  # the game's own drawing
     assert "a &lt;b&gt;local&lt;/b&gt; replay" in page  # the title is escaped
     assert _get(base + "/static/viewer.js")[0] == 200
     status, body, _ = _get(base + "/frames.json?view=seat&seat=1")
     data = json.loads(body)
     assert status == 200 and data["seat"] == 1 and data["frames"] == frames(replay, 1)
     assert _get(base + "/frames.json?view=nonsense")[0] == 400
-    for path in ("/static/../replay.py", "/static/viewer_drachengold.js", "/nothing", "/static/%2e%2e/cli.py"):
+    for path in ("/static/../replay.py", "/game/state.py", "/game/../viewer.py", "/nothing", "/static/%2e%2e/cli.py"):
         assert _get(base + path)[0] == 404, path
 
 

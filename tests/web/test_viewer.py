@@ -24,7 +24,7 @@ def test_the_match_page_has_the_viewer_above_a_transcript_collapsed_by_turn(site
     viewer = html.split('<section class="viewer"', 1)[1].split("</section>", 1)[0]
     assert f'data-frames="/matches/{match_id}/frames.json"' in viewer and "hidden" in viewer
     assert 'value="seat:' not in viewer  # a visitor has no seat view
-    assert "viewer.js" in html and "viewer_treasure.js" in html and "viewer.css" in html
+    assert "/static/viewer.js" in html and "/games/treasure/viewer.js" in html and "viewer.css" in html
     assert html.index('class="viewer"') < html.index("<h2>Moves</h2>")
     assert html.count('<details class="turn"') > 3 and "<summary><h3>Turn 1: " in html
 

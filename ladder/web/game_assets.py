@@ -1,0 +1,22 @@
+"""A game's own static files, `ladder/games/<name>/static/x`, served as `/games/<name>/x`.
+
+How a game draws itself in the replay viewer (its viewer.js and viewer.css) lives in its package,
+like its templates, so adding a game never touches the site's static folder. Only registered games
+are looked up, and send_from_directory refuses any path that leaves the folder.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, send_from_directory
+
+from ladder.game_packages import package_dir
+
+bp = Blueprint("game_assets", __name__, url_prefix="/games")
+
+
+@bp.get("/<game>/<path:filename>")
+def file(game: str, filename: str):
+    folder = package_dir(game)
+    if folder is None or not (folder / "static").is_dir():
+        abort(404)
+    return send_from_directory(folder / "static", filename, max_age=3600)
