@@ -228,7 +228,7 @@ def test_check_bytes_applies_the_staging_rules_to_an_upload():
         (b"\xff\xfe", "bot.py", "UTF-8"),
         (b"not a zip", "bot.zip", "not a valid zip"),
         (bad.getvalue(), "bot.zip", ".."),
-        (b"x", "bot.exe", "a .py file or a .zip"),
+        (b"x", "bot.exe", "one .py file or a .zip"),
     ]:
         with pytest.raises(PackagingError, match=re.escape(reason)):
             check_bytes(code, name)
