@@ -233,18 +233,22 @@ def mark_failed(
         if session.exec(stmt.execution_options(synchronize_session=False)).rowcount != 1:
             fetch(session, Match, match_id, "match")
             raise Conflict(f"match {match_id} is not queued or running{' for ' + worker_id if worker_id else ''}")
-        _validation_back_to_pending(session, [match_id], reason)
+        _validation_back_to_pending(session, [match_id])
         match = _reload(session, match_id)
     return match
 
 
-def _validation_back_to_pending(session: Session, match_ids: Sequence[int], reason: str) -> None:
+# The owner sees this; the failure's detail (a worker's exception, server paths) stays in the logs.
+VALIDATION_RETRY = "the validation game could not be played (a failure on our side, not your bot's); it is retried"
+
+
+def _validation_back_to_pending(session: Session, match_ids: Sequence[int]) -> None:
     if not match_ids:
         return
     session.exec(
         update(BotVersion)
         .where(BotVersion.validation_match_id.in_(match_ids), BotVersion.status == VersionStatus.VALIDATING)
-        .values(status=VersionStatus.PENDING, rejection_reason=f"validation game failed: {reason}")
+        .values(status=VersionStatus.PENDING, rejection_reason=VALIDATION_RETRY)
         .execution_options(synchronize_session=False)
     )
 
@@ -277,5 +281,5 @@ def requeue_stale(
             .values(status=MatchStatus.QUEUED, claimed_by=None, claimed_at=None, started_at=None)
             .returning(Match.id).execution_options(synchronize_session=False)
         ).scalars())
-        _validation_back_to_pending(session, gave_up, "abandoned by its workers")
+        _validation_back_to_pending(session, gave_up)
     return SweepResult(sorted(requeued), sorted(gave_up))

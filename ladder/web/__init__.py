@@ -24,7 +24,9 @@ login_manager.session_protection = "strong"
 def init_app(app: Flask) -> None:
     # blueprints load here, not at import: helpers like ladder.web.steps import without Flask routes
     from ladder.web import api, auth, bots, leaderboard, matches, users
+    from ladder.web.common import IdConverter
 
+    app.url_map.converters["int"] = IdConverter  # before the routes: every <int:id> is bounded
     csrf.init_app(app)
     login_manager.init_app(app)
     login_manager.user_loader(auth.load_user)

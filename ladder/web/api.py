@@ -8,13 +8,13 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, g, jsonify, request, url_for
 
-from ladder.models import BotPublic, BotVersionPublic, MatchPublic, SeatPublic, UserPublic
+from ladder.models import BotPublic, BotVersionPublic, Match, MatchPublic, SeatPublic, UserPublic
 from ladder.replay import dumps_replay
 from ladder.services import bots as bot_service
 from ladder.services import pages
 from ladder.services import users as user_service
 from ladder.services.errors import Forbidden, NotFound, ServiceError
-from ladder.web.common import db, dispatch, settings, status_for, user_id
+from ladder.web.common import MAX_ID, db, dispatch, int_arg, settings, status_for, text_arg, user_id
 from ladder.web.matches import load_replay_for
 from ladder.web.queries import game_titles, recent_matches, upload_bot, user_bots, version_of
 
@@ -59,11 +59,16 @@ def _token_user():
     return user
 
 
-def _int_arg(name: str, default: int, low: int, high: int) -> int:
-    value = request.args.get(name, default, type=int)
-    if value is None or not low <= value <= high:
-        abort(_error(400, f"{name} must be a whole number in {low}..{high}"))
-    return value
+def _match(match: Match) -> dict[str, Any]:
+    """A match as the public sees it: the seed only once finished, a failure in public words."""
+    return {**_dump(MatchPublic, match), "seed": pages.public_seed(match),
+            "failure_reason": pages.public_failure_reason(match.failure_reason)}
+
+
+def _versions(bot_owner_id: int, versions: list) -> list[dict[str, Any]]:
+    """A bot's versions; why one was rejected is for its owner only (as on the bot's web page)."""
+    mine = user_id() == bot_owner_id
+    return [{**_dump(BotVersionPublic, v), **({} if mine else {"rejection_reason": None})} for v in versions]
 
 
 @bp.get("/")
@@ -71,6 +76,14 @@ def index():
     return jsonify(version=1, docs="docs/api.md", endpoints=sorted(
         f"{','.join(sorted(r.methods - {'HEAD', 'OPTIONS'}))} {r.rule}"
         for r in current_app.url_map.iter_rules() if r.endpoint.startswith("api.")))
+
+
+@bp.get("/openapi.json")
+def openapi():
+    """This API as an OpenAPI 3.1 document (ladder/web/openapi.py)."""
+    from ladder.web.openapi import document
+
+    return jsonify(document())
 
 
 @bp.get("/games")
@@ -83,8 +96,8 @@ def games():
 def leaderboard(game: str):
     if game not in game_titles():
         raise NotFound(f"unknown game {game!r}")
-    board = pages.leaderboard(session=db(), game=game, page=_int_arg("page", 1, 1, 10**6),
-                              per_page=_int_arg("per_page", 50, 1, pages.MAX_PER_PAGE))
+    board = pages.leaderboard(session=db(), game=game, page=int_arg("page", 1, 1, 10**6),
+                              per_page=int_arg("per_page", 50, 1, pages.MAX_PER_PAGE))
     rows = [{
         "rank": r.rank, "bot_id": r.bot_id, "bot": r.bot_name, "owner": r.owner_name, "starter": r.house,
         "rating": r.rating / 1000, "games": r.games, "wins": r.wins, "win_rate": r.win_rate,
@@ -102,7 +115,7 @@ def bot(bot_id: int):
         bot=_dump(BotPublic, data.bot), owner=data.owner.username,
         rating=None if rating is None else {"rating": rating.rating / 1000, "games": rating.games,
                                             "wins": rating.wins},
-        versions=[_dump(BotVersionPublic, v) for v in data.versions],
+        versions=_versions(data.bot.owner_id, data.versions),
         history=[{"match_id": p.match_id, "before": p.before / 1000, "after": p.after / 1000,
                   "at": p.at.isoformat()} for p in data.history],
         recent_matches=[{"match_id": r.match.id, "kind": r.match.kind, "status": r.match.status,
@@ -114,9 +127,8 @@ def bot(bot_id: int):
 
 @bp.get("/bots/<int:bot_id>/versions")
 def versions(bot_id: int):
-    bot_service.get_bot(session=db(), bot_id=bot_id)
-    return jsonify(versions=[_dump(BotVersionPublic, v) for v in bot_service.list_versions(session=db(),
-                                                                                            bot_id=bot_id)])
+    bot = bot_service.get_bot(session=db(), bot_id=bot_id)
+    return jsonify(versions=_versions(bot.owner_id, bot_service.list_versions(session=db(), bot_id=bot_id)))
 
 
 @bp.get("/versions/<int:version_id>")
@@ -124,15 +136,16 @@ def version(version_id: int):
     row = version_of(session=db(), version_id=version_id)
     if row is None:
         raise NotFound(f"no bot version {version_id}")
-    return jsonify(version=_dump(BotVersionPublic, row))
+    owner = bot_service.get_bot(session=db(), bot_id=row.bot_id).owner_id
+    return jsonify(version=_versions(owner, [row])[0])
 
 
 @bp.get("/matches")
 def matches():
-    game = request.args.get("game") or None
-    before = request.args.get("before", type=int)
-    rows = recent_matches(session=db(), game=game, before=before, limit=_int_arg("limit", 50, 1, 200))
-    return jsonify(matches=[_dump(MatchPublic, m) for m in rows])
+    game = text_arg("game", game_titles())
+    before = int_arg("before", None, 1, MAX_ID)
+    rows = recent_matches(session=db(), game=game, before=before, limit=int_arg("limit", 50, 1, 200))
+    return jsonify(matches=[_match(m) for m in rows])
 
 
 @bp.get("/matches/<int:match_id>")
@@ -141,7 +154,7 @@ def match(match_id: int):
     seats = [{**_dump(SeatPublic, s.seat), "bot": s.bot_name, "owner": s.owner_name, "version": s.version_number,
               "rating_delta": None if s.rating_delta is None else s.rating_delta / 1000} for s in view.seats]
     replay = url_for(".replay", match_id=match_id, _external=True) if view.has_replay else None
-    return jsonify(match=_dump(MatchPublic, view.match), seats=seats, replay=replay)
+    return jsonify(match=_match(view.match), seats=seats, replay=replay)
 
 
 @bp.get("/matches/<int:match_id>/replay")

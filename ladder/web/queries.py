@@ -185,6 +185,9 @@ def challenge_candidates(*, session: Session, bot: Bot, limit: int = 200) -> lis
 
 
 def user_by_name(*, session: Session, username: str) -> User | None:
+    username = username.strip().lower()
+    if not 1 <= len(username) <= 32 or "\x00" in username:  # no such user; PostgreSQL refuses NUL in text
+        return None
     return session.exec(select(User).where(User.username == username.strip().lower())).first()
 
 
