@@ -105,7 +105,7 @@ TOKEN = [{"token": []}]
 UPLOAD_FIELDS = {
     "file": {"type": "string", "format": "binary", "description": "one .py file, or a .zip with main.py at its root"},
     "name": {"type": "string", "description": "letters, digits, '.', '_', '-'; up to 40"},
-    "game": {"type": "string"},
+    "game": {"type": "string", "description": "one of /api/v1/games"},
     "description": {"type": "string", "maxLength": 2000},
 }
 
