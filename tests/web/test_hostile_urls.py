@@ -60,3 +60,13 @@ def test_out_of_range_ids_are_404_and_bad_query_values_400_with_the_reason(clien
         assert response.status_code == 400 and reason in response.get_json()["error"], (url, response.get_json())
     assert client.get("/matches/?before=9223372036854775808").status_code == 400
     assert "page must be" in client.get("/leaderboard/treasure?page=99999999999999999999").get_data(as_text=True)
+
+
+def test_forms_with_nul_and_huge_values_are_refused_not_server_errors(site):
+    """PostgreSQL refuses NUL in text: a form value with one must be a refusal, not a 500."""
+    assert site.post("/auth/login", {"username": "a\x00b", "password": "x\x00y"}).status_code < 500
+    assert site.post("/auth/login", {"username": "é" * 5000, "password": "x"}).status_code < 500
+    site.signup("alice")
+    from web.helpers import GOOD_BOT
+    for fields in ({"description": "d\x00"}, {"name": "n\x00"}, {"game": "treasure\x00"}):
+        assert site.upload(GOOD_BOT, **fields).status_code == 400, fields
