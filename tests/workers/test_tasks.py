@@ -237,3 +237,27 @@ def test_the_embedded_broker_forgets_delivered_messages_only(eager, settings):
     with engine.connect() as conn:
         assert conn.execute(text("SELECT visible FROM kombu_message WHERE queue_id = 77")).scalars().all() == [1]
     engine.dispose()
+
+
+def test_a_tick_goes_on_when_one_game_or_one_version_raises(session, sessions, settings, house, monkeypatch):
+    from workers import scheduler
+
+    real = scheduler.make_tables
+
+    def broken_for_treasure(candidates, sizes, *args, **kwargs):
+        if any(c.game == "treasure" for c in candidates):
+            raise RuntimeError("something unexpected in treasure's pool")
+        return real(candidates, sizes, *args, **kwargs)
+
+    def stage_fails(*_args, **_kwargs):
+        raise OSError("disk full: /tmp/ladder-validate-x/main.py")  # not a PackagingError
+
+    monkeypatch.setattr(scheduler, "make_tables", broken_for_treasure)
+    monkeypatch.setattr("workers.packaging.stage", stage_fails)
+    pending = add_user_bot(session, username="alice", code=SLOW_BOT, active=False)
+    queued = schedule(sessions, settings, random.Random(1))
+    session.rollback()
+    session.expire_all()
+    assert [session.get(Match, i).game for i in queued.ladder] == ["drachengold"]
+    version = session.get(BotVersion, pending.id)
+    assert version.status == "rejected" and version.rejection_reason == scheduler.PACKAGE_UNCHECKABLE
