@@ -59,10 +59,37 @@ class Settings(BaseModel):
     tables_per_tick: int = Field(default=4, ge=1)
     queue_target: int = Field(default=8, ge=0)  # queued matches per game the scheduler keeps
 
+    # limits against hostile users (docs/operations.md, "Limits"); rates are Flask-Limiter strings,
+    # counted in Redis when REDIS_URL is set (shared by every web process), in memory otherwise
+    uploads_per_day: int = Field(default=20, ge=1)  # versions a user may upload in any 24 hours
+    challenges_in_flight: int = Field(default=4, ge=1)  # a user's queued or running challenges
+    challenges_per_target: int = Field(default=2, ge=1)  # ... of which against any one other bot
+    signup_rate: str = "5 per hour;20 per day"  # accounts created per address
+    login_failures_per_address: str = "10 per minute;100 per day"  # failed log-ins before 429, per address
+    login_failures_per_account: str = "5 per minute;20 per hour"  # failed log-ins before 429, per user name
+    api_rate: str = "120 per minute"  # API requests per token (per address without one)
+    trusted_proxies: int = Field(default=0, ge=0, le=5)  # reverse proxies whose X-Forwarded-For is believed
+
+    # sessions
+    login_days: int = Field(default=30, ge=1, le=365)  # a log-in (and its remember-me cookie) lasts at most
+    secure_cookies: bool | None = None  # cookies only over HTTPS; None: on when LADDER_ENV=production
+
     @field_validator("database_url", "redis_url")
     @classmethod
     def _blank_is_unset(cls, value: str | None) -> str | None:
         return (value.strip() or None) if value is not None else None
+
+    @field_validator("signup_rate", "login_failures_per_address", "login_failures_per_account", "api_rate")
+    @classmethod
+    def _rate_limit_string(cls, value: str) -> str:
+        from limits import parse_many
+
+        try:
+            if not parse_many(value):
+                raise ValueError
+        except ValueError:
+            raise ValueError(f"{value!r} is not a rate such as '10 per minute' or '5/hour;20/day'") from None
+        return value
 
     @model_validator(mode="after")
     def _refuse_placeholders(self) -> Settings:
@@ -106,6 +133,16 @@ class Settings(BaseModel):
     @property
     def development(self) -> bool:
         return self.env in RELAXED_ENVS
+
+    @property
+    def cookies_secure(self) -> bool:
+        """Session and remember-me cookies carry the Secure flag (sent over HTTPS only)."""
+        return self.env == "production" if self.secure_cookies is None else self.secure_cookies
+
+    @property
+    def ratelimit_storage(self) -> str:
+        """Where Flask-Limiter counts: Redis when configured, so all web processes share the counts."""
+        return self.redis_url or "memory://"
 
     @property
     def sqlalchemy_url(self) -> str:

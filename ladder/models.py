@@ -107,11 +107,46 @@ class User(UserBase, table=True):
     id: int | None = Field(default=None, primary_key=True)
     username: str = Field(max_length=32, unique=True)
     password_hash: str = Field(max_length=255)
-    token_hash: str | None = Field(default=None, max_length=64, unique=True)  # sha256 of the API token
-    token_created_at: datetime | None = _when(nullable=True)
     is_admin: bool = False
     is_system: bool = False  # owns the starter bots; cannot log in
     created_at: datetime = _when()
+
+
+class LoginSession(SQLModel, table=True):
+    """One log-in of one browser. The session and remember-me cookies carry its random key (only its
+    SHA-256 is stored); deleting the row ends that log-in on the server, whoever copied the cookie."""
+
+    __tablename__ = "login_sessions"
+    __table_args__ = (Index("ix_login_sessions_user", "user_id"),)
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="users.id", ondelete="CASCADE")
+    key_hash: str = Field(max_length=64, unique=True)
+    remember: bool = False
+    created_at: datetime = _when()
+    expires_at: datetime = Field(sa_type=UTCDateTime)
+
+
+class TokenScope(StrEnum):
+    READ = "read"  # the token owner's private reads: /me, own seats' logs and replays
+    UPLOAD = "upload"  # new bots and versions
+
+
+class ApiToken(SQLModel, table=True):
+    """A named personal API token; several per user, each with its scopes, revocable one by one."""
+
+    __tablename__ = "api_tokens"
+    __table_args__ = (UniqueConstraint("user_id", "name", name="uq_api_tokens_user_name"),)
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="users.id", index=True, ondelete="CASCADE")
+    name: str = Field(max_length=40)
+    token_hash: str = Field(max_length=64, unique=True)  # sha256 of the token, which is shown once
+    scopes: str = Field(max_length=64)  # space-separated TokenScope values
+    created_at: datetime = _when()
+    last_used_at: datetime | None = _when(nullable=True)
+
+    @property
+    def scope_set(self) -> frozenset[str]:
+        return frozenset(self.scopes.split())
 
 
 class UserCreate(UserBase):

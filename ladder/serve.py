@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import ipaddress
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -20,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ladder.config import Settings
+from ladder.config import DEV_SECRET_KEY, Settings
 
 _PR_SET_PDEATHSIG = 1
 
@@ -62,10 +64,59 @@ def web_app(settings: Settings | None = None):
     return create_app({"settings": settings, "LADDER_DISPATCH": dispatch_matches})
 
 
+SECRET_FILE = "secret_key"
+
+
+def ensure_secret(settings: Settings) -> Settings:
+    """`settings` with a real secret key. When none is configured (development: production refuses
+    to start without one), the key is generated once into the instance directory (mode 0600) and
+    read from there afterwards, so sessions survive restarts and the public development key, with
+    which anyone can forge a session cookie, never signs anything a server hands out."""
+    if settings.secret_key != DEV_SECRET_KEY:
+        return settings
+    path = Path(settings.instance_dir) / SECRET_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        os.chmod(path, 0o600)  # a copy made readable by others is tightened, not trusted blindly
+        key = path.read_text().strip()
+        if len(key) < 32:
+            raise RuntimeError(f"{path} holds no usable secret key; delete it to have a new one made") from None
+    else:
+        key = secrets.token_urlsafe(48)
+        with os.fdopen(fd, "w") as out:
+            out.write(key + "\n")
+    return settings.model_copy(update={"secret_key": key})
+
+
+def exposure_warning(settings: Settings, host: str) -> str | None:
+    """A warning when a development configuration listens where other machines can reach it."""
+    if not settings.development or _loopback(host):
+        return None
+    return (f"listening on {host} with LADDER_ENV={settings.env}: other machines can reach this site. Its "
+            "secret key is generated into the instance directory, but cookies are not Secure and sandboxes "
+            "weaker than strict are allowed; set LADDER_ENV=production for a public site (docs/operations.md).")
+
+
+def _loopback(host: str) -> bool:
+    if host in ("localhost", "localhost.localdomain"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False  # a host name: assume it resolves beyond this machine
+
+
 def run_gunicorn(settings: Settings, *, host: str, port: int, workers: int, threads: int = 4,
                  graceful_timeout: int = 10) -> None:
     """Serve the site with gunicorn (threads per process: page views wait on the database)."""
     from gunicorn.app.base import BaseApplication
+
+    settings = ensure_secret(settings)
+    warning = exposure_warning(settings, host)
+    if warning:
+        print(f"WARNING: {warning}", file=sys.stderr, flush=True)
 
     class Server(BaseApplication):
         def load_config(self) -> None:

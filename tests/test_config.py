@@ -77,3 +77,21 @@ def test_development_accepts_the_defaults_and_tests_pass_settings_in(tmp_path):
     assert s.development and s.placement_games == 0
     with pytest.raises(Exception, match="frozen"):
         s.placement_games = 3  # one immutable object, passed around
+
+
+def test_limits_are_settings_with_defaults_and_bad_rates_are_refused():
+    s = Settings.from_env({"LADDER_UPLOADS_PER_DAY": "5", "LADDER_API_RATE": "10/second;100 per hour"})
+    assert s.uploads_per_day == 5 and s.api_rate == "10/second;100 per hour"
+    assert Settings().ratelimit_storage == "memory://"
+    assert Settings(redis_url="redis://r:6379/1").ratelimit_storage == "redis://r:6379/1"
+    with pytest.raises(ConfigError, match=r"LADDER_LOGIN_FAILURES_PER_ACCOUNT: .*not a rate"):
+        Settings.from_env({"LADDER_LOGIN_FAILURES_PER_ACCOUNT": "five a minute"})
+    with pytest.raises(ConfigError, match="LADDER_CHALLENGES_IN_FLIGHT"):
+        Settings.from_env({"LADDER_CHALLENGES_IN_FLIGHT": "0"})
+
+
+def test_cookies_are_secure_in_production_unless_turned_off():
+    assert not Settings().cookies_secure
+    assert Settings(env="production", secret_key=STRONG).cookies_secure
+    assert not Settings(env="production", secret_key=STRONG, secure_cookies=False).cookies_secure
+    assert Settings(secure_cookies=True).cookies_secure

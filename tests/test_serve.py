@@ -13,9 +13,11 @@ import sys
 import time
 import urllib.request
 
+import pytest
 from service_support import LADDER, alive, descendants, wait_until
 
-from ladder.serve import Child, Supervisor
+from ladder.config import DEV_SECRET_KEY, Settings
+from ladder.serve import Child, Supervisor, ensure_secret, exposure_warning
 
 
 def free_port() -> int:
@@ -53,6 +55,7 @@ def test_ladder_up_fills_the_leaderboard_and_stops_cleanly(tmp_path):
         filled_after = time.monotonic() - started
         status, page = get(f"{base}/leaderboard/drachengold")
         assert status == 200 and "greedy" in page
+        _assert_cookies_not_signed_with_the_public_key(f"{base}/auth/login", tmp_path / "instance")
         assert all(row["starter"] for row in rated_rows(base, "drachengold"))
         family = descendants(up.pid)
         assert len(family) >= 5, "expected web (master + worker), worker (main + pool) and beat"
@@ -100,3 +103,53 @@ def test_supervisor_kills_a_child_that_ignores_sigterm_and_its_whole_group(tmp_p
     # SIGKILL is delivered asynchronously: the grandchild must be gone within moments, not at once
     grandchild = int(grandchild_pid.read_text())
     wait_until(lambda: not alive(grandchild), 5, "the killed group's grandchild to die")
+
+
+def _assert_cookies_not_signed_with_the_public_key(url: str, instance) -> None:
+    """The session cookie `ladder up` hands out verifies with the generated key only: one signed with
+    the public development key (a forged log-in) would not be accepted either."""
+    from flask import Flask
+    from flask.sessions import SecureCookieSessionInterface
+
+    with urllib.request.urlopen(url, timeout=5) as response:
+        cookie = next(h for k, h in response.headers.items() if k == "Set-Cookie" and h.startswith("session="))
+    value = cookie.split(";", 1)[0].removeprefix("session=")
+    secret = instance / "secret_key"
+    assert secret.stat().st_mode & 0o777 == 0o600
+
+    def opens_with(key: str) -> bool:
+        app = Flask(__name__)
+        app.secret_key = key
+        try:
+            SecureCookieSessionInterface().get_signing_serializer(app).loads(value)
+            return True
+        except Exception:
+            return False
+
+    assert opens_with(secret.read_text().strip()) and not opens_with(DEV_SECRET_KEY)
+
+
+def test_a_secret_is_generated_once_into_the_instance_private_and_reused(tmp_path):
+    settings = Settings(instance_dir=tmp_path / "instance")
+    first = ensure_secret(settings)
+    path = tmp_path / "instance" / "secret_key"
+    assert first.secret_key != DEV_SECRET_KEY and len(first.secret_key) >= 32
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert ensure_secret(settings).secret_key == first.secret_key  # reused: sessions survive a restart
+    path.chmod(0o644)
+    ensure_secret(settings)
+    assert path.stat().st_mode & 0o777 == 0o600
+    configured = Settings(instance_dir=tmp_path / "other", secret_key="s" * 40)
+    assert ensure_secret(configured).secret_key == "s" * 40 and not (tmp_path / "other" / "secret_key").exists()
+    path.write_text("short\n")
+    with pytest.raises(RuntimeError, match="no usable secret key"):
+        ensure_secret(settings)
+
+
+def test_listening_beyond_loopback_in_development_warns():
+    dev = Settings()
+    assert exposure_warning(dev, "127.0.0.1") is None and exposure_warning(dev, "::1") is None
+    assert exposure_warning(dev, "localhost") is None
+    assert "other machines can reach this site" in exposure_warning(dev, "0.0.0.0")
+    assert exposure_warning(dev, "example.org") is not None
+    assert exposure_warning(Settings(env="production", secret_key="k" * 40), "0.0.0.0") is None

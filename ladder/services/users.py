@@ -1,25 +1,25 @@
-"""Accounts: sign up, log in, personal API tokens, the system user that owns the starter bots.
+"""Accounts: sign up, log in, change the password, the system user that owns the starter bots.
 
 Passwords are hashed with argon2id (argon2-cffi defaults, rehashed on login when the defaults
-move). API tokens are random and shown once; only their SHA-256 is stored, which is enough for a
-token with 256 bits of entropy and lets a request find its user with one indexed lookup.
+move) and must pass the policy in ladder/services/passwords.py. API tokens live in
+ladder/services/tokens.py; the single-token functions here are kept for callers written before
+tokens had names and scopes.
 """
 
 from __future__ import annotations
-
-import hashlib
-import secrets
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from pydantic import ValidationError
 from sqlmodel import Session, select
 
-from ladder.models import User, UserCreate, utcnow
+from ladder.models import User, UserCreate
+from ladder.services import logins, tokens
 from ladder.services.common import atomic, fetch
 from ladder.services.errors import Conflict, Invalid
+from ladder.services.passwords import password_problem
 
-TOKEN_PREFIX = "ldr_"  # recognisable in logs and secret scanners
+TOKEN_PREFIX = tokens.TOKEN_PREFIX
 UNUSABLE_PASSWORD = "!"  # never a valid argon2 hash: the system user cannot log in
 
 _hasher = PasswordHasher()
@@ -38,6 +38,9 @@ def sign_up(*, session: Session, data: UserCreate | dict) -> User:
         raise Invalid("; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())) from None
     if get_user_by_name(session=session, username=data.username) is not None:
         raise Conflict(f"the name {data.username!r} is taken")
+    problem = password_problem(data.password, username=data.username)
+    if problem is not None:
+        raise Invalid(problem)
     user = User(username=data.username, email=data.email, password_hash=hash_password(data.password))
     with atomic(session, conflict=f"the name {data.username!r} is taken"):
         session.add(user)
@@ -67,13 +70,20 @@ def _verify(hashed: str, password: str) -> bool:
 
 
 def change_password(*, session: Session, user_id: int, old: str, new: str) -> User:
+    """Set a new password (the current one must be given) and end every log-in of the user: a
+    browser someone else kept logged in is logged out too. The caller starts a fresh log-in."""
     user = fetch(session, User, user_id, "user")
     if user.is_system or not _verify(user.password_hash, old):
         raise Invalid("the current password is wrong")
-    UserCreate(username=user.username, password=new)  # same length rules as at sign-up
+    problem = password_problem(new, username=user.username)
+    if problem is not None:
+        raise Invalid(problem)
+    if new == old:
+        raise Invalid("the new password is the same as the current one")
     with atomic(session):
         user.password_hash = hash_password(new)
         session.add(user)
+    logins.end_all(session=session, user_id=user.id)
     return user
 
 
@@ -88,37 +98,21 @@ def get_user_by_name(*, session: Session, username: str) -> User | None:
     return session.exec(select(User).where(User.username == username)).first()
 
 
-def _token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 def issue_api_token(*, session: Session, user_id: int) -> str:
-    """A new personal API token (replacing any previous one); returned once, stored hashed."""
-    user = fetch(session, User, user_id, "user")
-    if user.is_system:
-        raise Invalid("the system user has no API token")
-    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
-    with atomic(session):
-        user.token_hash = _token_hash(token)
-        user.token_created_at = utcnow()
-        session.add(user)
-    return token
+    """A new token with every scope, replacing all of the user's tokens (the one-token API of before)."""
+    tokens.revoke_all(session=session, user_id=user_id)
+    return tokens.create(session=session, user_id=user_id, name="token", scopes=tokens.ALL_SCOPES)[1]
 
 
 def revoke_api_token(*, session: Session, user_id: int) -> None:
-    user = fetch(session, User, user_id, "user")
-    with atomic(session):
-        user.token_hash = None
-        user.token_created_at = None
-        session.add(user)
+    """Revoke every token of the user."""
+    tokens.revoke_all(session=session, user_id=user_id)
 
 
 def user_for_token(*, session: Session, token: str) -> User | None:
     """The token's user, or None for an unknown, revoked or malformed token."""
-    if not token or not token.startswith(TOKEN_PREFIX):
-        return None
-    # comparing digests in SQL leaks nothing useful: the digest of a guess says nothing of the token
-    return session.exec(select(User).where(User.token_hash == _token_hash(token))).first()
+    found = tokens.authenticate(session=session, token=token)
+    return found.user if found is not None else None
 
 
 def ensure_system_user(*, session: Session, username: str = "house") -> User:

@@ -2,14 +2,19 @@
 
 `init_app` wires the pieces every page needs: CSRF protection on every form (the JSON API, which
 authenticates with a bearer token and never with the session cookie, is exempt), Flask-Login
-sessions, the request's database session, template helpers and error pages.
+sessions kept on the server (ladder/web/auth.py), request limits (ladder/web/limiting.py), the
+request's database session, template helpers and error pages.
 """
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from flask import Flask, jsonify, render_template, request
 from flask_login import LoginManager
+from flask_login.signals import user_loaded_from_cookie
 from flask_wtf.csrf import CSRFError, CSRFProtect
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ladder.web.common import ago, close_db, rating_text
 
@@ -23,16 +28,21 @@ login_manager.session_protection = "strong"
 
 def init_app(app: Flask) -> None:
     # blueprints load here, not at import: helpers like ladder.web.steps import without Flask routes
-    from ladder.web import api, auth, bots, leaderboard, matches, users
+    from ladder.web import account, api, auth, bots, leaderboard, matches, users
     from ladder.web.common import IdConverter
+    from ladder.web.limiting import init_limits
 
     app.url_map.converters["int"] = IdConverter  # before the routes: every <int:id> is bounded
+    settings = app.extensions["ladder"].settings
+    _session_cookies(app, settings)
     csrf.init_app(app)
     login_manager.init_app(app)
     login_manager.user_loader(auth.load_user)
-    for module in (auth, leaderboard, bots, matches, users, api):
+    user_loaded_from_cookie.connect(auth.rotate_remembered, app)
+    for module in (auth, account, leaderboard, bots, matches, users, api):
         app.register_blueprint(module.bp)
     csrf.exempt(api.bp)
+    init_limits(app, settings)
     app.teardown_appcontext(close_db)
     app.add_template_filter(ago, "ago")
     app.add_template_filter(rating_text, "rating")
@@ -41,6 +51,20 @@ def init_app(app: Flask) -> None:
         app.register_error_handler(code, _error_page)
     app.register_error_handler(CSRFError, _csrf_error)
     app.after_request(_security_headers)
+
+
+def _session_cookies(app: Flask, settings) -> None:
+    """Both cookies HttpOnly and SameSite=Lax; Secure when the settings say the site is served over
+    HTTPS (on by default in production); the remember-me cookie lasts as long as a log-in may."""
+    app.config.update(
+        REMEMBER_COOKIE_DURATION=timedelta(days=settings.login_days),
+        REMEMBER_COOKIE_SAMESITE="Lax",
+        REMEMBER_COOKIE_HTTPONLY=True,
+    )
+    secure = settings.cookies_secure or bool(app.config.get("SESSION_COOKIE_SECURE"))
+    app.config.update(SESSION_COOKIE_SECURE=secure, REMEMBER_COOKIE_SECURE=secure)
+    if settings.trusted_proxies:  # the client's address (for per-address limits) is in X-Forwarded-For
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies, x_proto=settings.trusted_proxies)
 
 
 # Everything the pages load comes from this site; the inline SVG chart is markup, not a script.

@@ -12,8 +12,9 @@ from ladder.models import BotPublic, BotVersionPublic, Match, MatchPublic, SeatP
 from ladder.replay import dumps_replay
 from ladder.services import bots as bot_service
 from ladder.services import pages
-from ladder.services import users as user_service
 from ladder.services.errors import Forbidden, NotFound, ServiceError
+from ladder.services.limits import check_upload
+from ladder.services.tokens import authenticate as authenticate_token
 from ladder.web.common import MAX_ID, db, dispatch, int_arg, settings, status_for, text_arg, user_id
 from ladder.web.matches import load_replay_for
 from ladder.web.queries import game_titles, recent_matches, upload_bot, user_bots, version_of
@@ -31,10 +32,10 @@ def _authenticate() -> Response | None:
     if not header:
         return None
     scheme, _, token = header.partition(" ")
-    user = user_service.user_for_token(session=db(), token=token.strip()) if scheme.lower() == "bearer" else None
-    if user is None:
+    found = authenticate_token(session=db(), token=token.strip()) if scheme.lower() == "bearer" else None
+    if found is None:
         return _error(401, "the API token is missing, malformed or revoked")
-    g.api_user = user
+    g.api_user, g.api_token = found.user, found.token
     return None
 
 
@@ -52,10 +53,12 @@ def _refused(exc: ServiceError):
     return _error(status_for(exc), str(exc))
 
 
-def _token_user():
+def _token_user(scope: str = "read"):
     user = g.get("api_user")
     if user is None:
         abort(_error(401, "this endpoint needs a personal API token: Authorization: Bearer <token>"))
+    if scope not in g.api_token.scope_set:
+        abort(_error(403, f"this token lacks the {scope!r} scope; create one with it on your account page"))
     return user
 
 
@@ -185,7 +188,8 @@ def me():
 
 
 def _upload(bot_id: int | None):
-    user = _token_user()
+    user = _token_user("upload")
+    check_upload(session=db(), settings=settings(), user_id=user.id)
     file = request.files.get("file")
     if file is None:
         return _error(400, "send the bot as a multipart form field named 'file'")

@@ -14,6 +14,7 @@ from ladder.services import bots as bot_service
 from ladder.services import matches as match_service
 from ladder.services import pages
 from ladder.services.errors import NotFound
+from ladder.services.limits import check_challenge, check_upload
 from ladder.web.common import db, dispatch, refusals, require_owner, settings
 from ladder.web.forms import ActionForm, ChallengeForm, UploadForm, VersionUploadForm
 from ladder.web.queries import Upload, challenge_candidates, game_titles, upload_bot
@@ -49,6 +50,7 @@ def upload():
         form.game.data = request.args.get("game") or next(iter(game_titles()), None)
         form.name.data = request.args.get("name") or form.name.data
     if form.validate_on_submit():
+        check_upload(session=db(), settings=settings(), user_id=current_user.id)
         with refusals() as refused:
             result = upload_bot(
                 session=db(), settings=settings(), owner_id=current_user.id, name=form.name.data.strip(),
@@ -111,6 +113,7 @@ def new_version(bot_id: int):
     if not form.validate_on_submit():
         flash("; ".join(e for errors in form.errors.values() for e in errors), "error")
         return redirect(url_for(".page", bot_id=bot_id))
+    check_upload(session=db(), settings=settings(), user_id=current_user.id)
     with refusals() as refused:
         result = upload_bot(session=db(), settings=settings(), owner_id=current_user.id, name=bot.name,
                             game=bot.game, code=_read(form.file.data), filename=form.file.data.filename,
@@ -168,6 +171,7 @@ def challenge(bot_id: int):
     if mine is None:
         flash(f"{bot.name} has no active version to play with yet.", "error")
         return redirect(url_for(".page", bot_id=bot_id))
+    check_challenge(session=db(), settings=settings(), user_id=current_user.id, version_ids=form.opponents.data)
     with refusals() as refused:
         match = match_service.queue_challenge(session=db(), user_id=current_user.id,
                                               version_ids=[mine.id, *form.opponents.data],

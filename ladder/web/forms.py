@@ -16,7 +16,8 @@ class SignUpForm(FlaskForm):
                                message="use letters, digits, - and _ only, starting with a letter or digit")])
     email = StringField("E-mail (optional)", validators=[Optional(), Length(max=254)])
     password = PasswordField("Password", validators=[DataRequired(), Length(8, 256)],
-                             description="at least 8 characters")
+                             description="at least 8 characters, not your user name, not a common password "
+                                         "(a few uncommon words together work well)")
     confirm = PasswordField("Password again", validators=[DataRequired(), EqualTo("password", "the passwords differ")])
 
 
@@ -45,3 +46,19 @@ class VersionUploadForm(FlaskForm):
 
 class ChallengeForm(FlaskForm):
     opponents = SelectMultipleField("Opponents", coerce=int, validators=[DataRequired("choose at least one opponent")])
+
+
+class PasswordChangeForm(FlaskForm):
+    current = PasswordField("Current password", validators=[DataRequired()])
+    password = PasswordField("New password", validators=[DataRequired(), Length(8, 256)],
+                             description="at least 8 characters, not your user name, not a common password")
+    confirm = PasswordField("New password again",
+                            validators=[DataRequired(), EqualTo("password", "the passwords differ")])
+
+
+class TokenForm(FlaskForm):
+    name = StringField("Name", validators=[DataRequired(), Length(1, 40)],
+                       description="what the token is for, e.g. the machine or script that uses it")
+    scopes = SelectMultipleField("Scopes", choices=[("read", "read: your private data (logs, /me)"),
+                                                    ("upload", "upload: new bots and versions")],
+                                 validators=[DataRequired("choose at least one scope")])

@@ -87,7 +87,8 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 def _errors(*codes: int) -> dict[str, Any]:
     words = {400: "the request is wrong; the message says which part", 401: "no valid API token",
              403: "not yours", 404: "no such thing (also: an id out of range, someone else's log)",
-             409: "clashes with the current state; retry", 413: "the body is far larger than any bot may be"}
+             409: "clashes with the current state; retry", 413: "the body is far larger than any bot may be",
+             429: "a limit was reached: Retry-After (and retry_after in the body) says when to retry"}
     return {str(code): _json(_ref("Error"), words[code]) for code in codes}
 
 
@@ -159,10 +160,10 @@ def _paths() -> dict[str, Any]:
         "/api/v1/matches/{match_id}/seats/{seat}/log": _get(
             _obj(match_id={"type": "integer"}, seat={"type": "integer"}, text={"type": "string"},
                  truncated={"type": "boolean"}),
-            "your bot's stderr in a match", match_id, _id("seat", "the seat number"), errors=(401, 404),
+            "your bot's stderr in a match", match_id, _id("seat", "the seat number"), errors=(401, 403, 404),
             security=TOKEN),
         "/api/v1/me": _get(_obj(user=_ref("User"), bots={"type": "array", "items": {"type": "object"}}),
-                           "you and your bots", errors=(401,), security=TOKEN),
+                           "you and your bots", errors=(401, 403), security=TOKEN),
         "/api/v1/bots": _upload(["file", "name", "game"], UPLOAD_FIELDS,
                                 "upload a bot: a new bot, or a new version of yours with that name and game"),
         "/api/v1/bots/{bot_id}/versions": {
@@ -177,9 +178,10 @@ def _paths() -> dict[str, Any]:
 @cache
 def document() -> dict[str, Any]:
     paths = _paths()
-    for item in paths.values():  # every operation may answer 401 to a bad token (before anything else)
+    for item in paths.values():  # any operation: 401 to a bad token, 429 past the request rate
         for operation in item.values():
-            operation["responses"].setdefault("401", _errors(401)["401"])
+            for code in ("401", "429"):
+                operation["responses"].setdefault(code, _errors(int(code))[code])
     return {
         "openapi": "3.1.0",
         "info": {"title": "Dragon ladder API", "version": "1",

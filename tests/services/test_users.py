@@ -1,13 +1,15 @@
-"""Accounts: hashed passwords, one name per user, API tokens stored hashed, the system user."""
+"""Accounts: hashed passwords, the password policy, one name per user, the single-token functions
+kept for older callers, password change ending every log-in, the system user."""
 
 from __future__ import annotations
 
 import hashlib
 
 import pytest
+from sqlmodel import select
 
-from ladder.models import User, UserCreate
-from ladder.services import users
+from ladder.models import ApiToken, User, UserCreate
+from ladder.services import logins, users
 from ladder.services.errors import Conflict, Invalid
 
 
@@ -44,8 +46,9 @@ def test_api_token_is_shown_once_and_stored_hashed(session):
     user = users.sign_up(session=session, data={"username": "alice", "password": "correct horse"})
     token = users.issue_api_token(session=session, user_id=user.id)
     assert token.startswith(users.TOKEN_PREFIX) and len(token) > 40
-    stored = session.get(User, user.id)
+    stored = session.exec(select(ApiToken).where(ApiToken.user_id == user.id)).one()
     assert stored.token_hash == hashlib.sha256(token.encode()).hexdigest() and token not in stored.token_hash
+    assert stored.scope_set == {"read", "upload"}  # what the one token of before could do
     assert users.user_for_token(session=session, token=token).id == user.id
     assert users.user_for_token(session=session, token=token + "x") is None
     assert users.user_for_token(session=session, token="") is None
@@ -68,6 +71,29 @@ def test_change_password_needs_the_old_one(session):
     users.change_password(session=session, user_id=user.id, old="correct horse", new="battery staple")
     assert users.authenticate(session=session, username="alice", password="battery staple") is not None
     assert users.authenticate(session=session, username="alice", password="correct horse") is None
+
+
+def test_change_password_applies_the_policy_and_ends_every_log_in(session):
+    user = users.sign_up(session=session, data={"username": "alice", "password": "correct horse"})
+    browsers = [logins.start(session=session, user_id=user.id, remember=r, days=30) for r in (False, True)]
+    for weak, why in [("password", "common password"), ("alice2024", "user name"), ("short", "too short"),
+                      ("correct horse", "same as the current")]:
+        with pytest.raises(Invalid, match=why):
+            users.change_password(session=session, user_id=user.id, old="correct horse", new=weak)
+    assert all(logins.user_for(session=session, cookie_id=b) for b in browsers)  # refusals end nothing
+    users.change_password(session=session, user_id=user.id, old="correct horse", new="battery staple")
+    assert not any(logins.user_for(session=session, cookie_id=b) for b in browsers)
+
+
+@pytest.mark.parametrize(("password", "why"), [
+    ("password", "top-10 common password"), ("12345678", "top-10 common password"),
+    ("alicealice", "contains your user name"), ("xAlice99x", "contains your user name"),
+    ("qwertyuiop", "common password"), ("letmein123", "similar to a commonly used password"),
+])
+def test_sign_up_refuses_common_passwords_and_the_user_name_and_says_why(session, password, why):
+    with pytest.raises(Invalid, match=why):
+        users.sign_up(session=session, data={"username": "alice", "password": password})
+    assert users.get_user_by_name(session=session, username="alice") is None
 
 
 def test_system_user_exists_once_and_cannot_log_in(session):

@@ -78,10 +78,11 @@ def test_broken_uploads_get_clear_json_errors(client, build, sessions):
 
 def test_token_page_shows_the_token_once_and_it_works(site):
     site.signup("alice")
-    page = site.post("/users/me/token", page="/users/alice").get_data(as_text=True)
+    page = site.post("/account/tokens", {"name": "script", "scopes": ["read", "upload"]},
+                     page="/account/").get_data(as_text=True)
     token = re.search(r'id="api-token">([^<]+)<', page).group(1)
     assert token.startswith("ldr_")
-    assert token not in site.text("/users/alice")  # shown once
+    assert token not in site.text("/account/")  # shown once
     me = site.client.get("/api/v1/me", headers=_auth(token))
     assert me.status_code == 200 and me.get_json()["user"]["username"] == "alice"
     assert "password_hash" not in me.get_data(as_text=True) and "token_hash" not in me.get_data(as_text=True)

@@ -12,8 +12,9 @@ def test_signup_logs_in_and_stores_only_a_hash(site, sessions):
     assert response.headers["Location"].endswith("/bots/upload")
     me = site.client.get("/users/me", follow_redirects=True)
     assert me.request.path == "/users/alice"
-    assert "Create a new token" in me.get_data(as_text=True)  # the owner's own page manages the token
-    assert "Create a new token" not in site.text("/users/house")
+    assert "/account/" in me.get_data(as_text=True)  # the owner's own page links to the account page
+    assert "Your account" not in site.text("/users/house")
+    assert "Create a new token" in site.text("/account/")
     with sessions() as session:
         user = session.exec(select(User).where(User.username == "alice")).one()
     assert user.password_hash.startswith("$argon2id$")
@@ -23,8 +24,8 @@ def test_signup_logs_in_and_stores_only_a_hash(site, sessions):
 def test_signup_refuses_a_taken_name_and_a_bad_one(site):
     site.signup("alice")
     site.logout()
-    taken = site.post("/auth/signup", {"username": "Alice", "password": "x" * 10, "confirm": "x" * 10},
-                      page="/auth/signup")
+    good = "jam quartz vivid"
+    taken = site.post("/auth/signup", {"username": "Alice", "password": good, "confirm": good}, page="/auth/signup")
     assert taken.status_code == 400
     assert "is taken" in taken.get_data(as_text=True)
     bad = site.post("/auth/signup", {"username": "a b!", "password": "x" * 10, "confirm": "x" * 10},
@@ -64,7 +65,8 @@ def test_forms_without_the_csrf_token_are_refused(site, client):
     assert no_token.status_code == 400
     assert "CSRF" in no_token.get_data(as_text=True)
     site.signup("dave")
-    for url in ("/auth/logout", "/users/me/token", "/bots/1/retire"):
+    for url in ("/auth/logout", "/account/tokens", "/account/password", "/account/logout-everywhere",
+                "/bots/1/retire"):
         assert client.post(url).status_code == 400, url
     forged = client.post("/auth/logout", data={"csrf_token": "forged"})
     assert forged.status_code == 400
@@ -83,3 +85,13 @@ def test_user_page_escapes_what_users_write(site):
     html = response.get_data(as_text=True)
     assert "<script>alert(1)</script>" not in html
     assert "&lt;script&gt;" in html
+
+
+def test_signup_refuses_common_passwords_and_the_user_name_with_the_reason(site, sessions):
+    for password, why in [("12345678", "top-10 common password"), ("password", "top-10 common password"),
+                          ("erinerin", "contains your user name")]:
+        response = site.post("/auth/signup", {"username": "erin", "password": password, "confirm": password},
+                             page="/auth/signup")
+        assert response.status_code == 400 and why in response.get_data(as_text=True), password
+    with sessions() as session:
+        assert session.exec(select(User).where(User.username == "erin")).first() is None

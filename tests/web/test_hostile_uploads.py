@@ -7,7 +7,9 @@ from __future__ import annotations
 import io
 import random
 
-from hypothesis import HealthCheck, given, settings
+import pytest
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from sqlalchemy import update
 from sqlmodel import func, select
@@ -19,6 +21,16 @@ from workers.scheduler import schedule
 
 POISON_NAMES = ["é" * 130 + ".py", "a" * 300 + ".py", "bot\x00.py", ".py", "a/.py", "..\\evil.py", "bot\n.py",
                 "\u202egnp.py", " bot.py", ""]
+
+
+@pytest.fixture
+def settings(settings):
+    """The limits against floods (ladder/web/limiting.py) far away: this test IS the flood, and
+    must reach the code behind them rather than a 429."""
+    return settings.model_copy(update={"api_rate": "100000 per minute", "uploads_per_day": 100000,
+                                       "signup_rate": "1000 per minute",
+                                       "login_failures_per_address": "100000 per minute",
+                                       "login_failures_per_account": "100000 per minute"})
 
 
 def _token(build, sessions, username="mallory") -> dict[str, str]:
@@ -95,7 +107,7 @@ def test_poison_rows_already_stored_are_rejected_and_rated_play_goes_on(app, cli
         assert all("/tmp" not in v.rejection_reason and "ladder-validate" not in v.rejection_reason for v in poison)
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@hypothesis_settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                   HealthCheck.too_slow])
 @given(uploads=st.lists(st.tuples(st.text(min_size=0, max_size=300), st.binary(min_size=0, max_size=64)),
                         min_size=1, max_size=3),

@@ -10,7 +10,8 @@ import time
 
 import pytest
 import schemathesis
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
@@ -26,6 +27,16 @@ from ladder.web.openapi import document
 
 EXAMPLES = 12  # per operation, mode and id choice: about 20 s per database on this machine (see below)
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
+
+
+@pytest.fixture
+def settings(settings):
+    """The limits against floods (ladder/web/limiting.py) far away: this test IS the flood, and
+    must reach the code behind them rather than a 429."""
+    return settings.model_copy(update={"api_rate": "100000 per minute", "uploads_per_day": 100000,
+                                       "signup_rate": "1000 per minute",
+                                       "login_failures_per_address": "100000 per minute",
+                                       "login_failures_per_account": "100000 per minute"})
 
 
 def _operations_of_app(app) -> set[tuple[str, str]]:
@@ -74,7 +85,7 @@ def test_schemathesis_finds_no_server_error_and_no_response_outside_the_document
             for fixed in ({}, known) if known else ({},):
                 strategy = operation.as_strategy(generation_mode=mode, path_parameters=fixed or None)
 
-                @settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=True,
+                @hypothesis_settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=True,
                           suppress_health_check=list(HealthCheck))
                 @given(case=strategy)
                 def check(case):

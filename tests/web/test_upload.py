@@ -86,7 +86,7 @@ def test_uploading_for_another_game_to_an_existing_bot_is_refused(site, client):
     site.signup("alice")
     bot_url = site.upload(GOOD_BOT, name="onegame", game="treasure").headers["Location"]
     bot_id = int(bot_url.rsplit("/", 1)[1])
-    token = site.client.post("/users/me/token", data={"csrf_token": site.token("/users/alice")})
+    token = site.post("/account/tokens", {"name": "script", "scopes": ["upload"]}, page="/account/")
     api_token = re.search(r'id="api-token">([^<]+)<', token.get_data(as_text=True)).group(1)
     response = client.post(f"/api/v1/bots/{bot_id}/versions", headers={"Authorization": f"Bearer {api_token}"},
                            data={"file": (io.BytesIO(GOOD_BOT), "main.py"), "game": "drachengold"},
