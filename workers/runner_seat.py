@@ -65,10 +65,13 @@ class SandboxedSeat:
         try:
             self.proc = process_factory()
         except Exception as exc:  # SandboxError, SlotBusy, OSError: the ladder's trouble, not the bot's
-            # the reason is public (match page, replay): the exception names server paths, so it
-            # goes to the worker's log and the seat says what happened in public words
+            # the reason is public (match page, replay): the sandbox's own refusals are worded for
+            # that; any other exception (OSError...) names server paths, so it goes to the log only
+            from workers.sandbox import SandboxError
+
             log.warning("seat %s: the sandbox could not start the bot: %s", self.name, exc)
-            self.start_fault = Fault("error", f"the sandbox could not start the bot ({type(exc).__name__})")
+            detail = str(exc) if isinstance(exc, SandboxError) else type(exc).__name__
+            self.start_fault = Fault("error", f"the sandbox could not start the bot: {detail}"[:300])
 
     def setup(self, hello: dict[str, Any]) -> None:
         self.hello = dict(hello)

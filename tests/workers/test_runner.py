@@ -323,4 +323,4 @@ def test_a_sandbox_start_failure_is_told_without_server_paths():
         raise OSError(2, "No such file or directory", "/tmp/ladder-match-157-abc/0/main.py")
 
     seat.start(factory)
-    assert seat.start_fault.reason == "the sandbox could not start the bot (FileNotFoundError)"
+    assert seat.start_fault.reason == "the sandbox could not start the bot: FileNotFoundError"
