@@ -29,8 +29,8 @@ RUN python3 -m venv /opt/ladder && /opt/ladder/bin/pip install --no-cache-dir .
 # the strict sandbox starts each bot under a per-slot uid inside cgroups of its own
 USER ladder
 EXPOSE 8000
-# tini as pid 1 reaps orphans: every bot leaves an orphaned bwrap process for pid 1, and with celery
-# as pid 1 they stayed zombies, about 3 per match, until the worker would reach its pids limit (2048
-# under podman). It forwards SIGTERM, so celery's warm shutdown still lets matches finish.
+# tini as pid 1 forwards SIGTERM, so celery's warm shutdown still lets matches finish, and reaps
+# whatever else is orphaned. Bots' bwrap processes no longer need it: the processes that start
+# sandboxes are child subreapers and reap them (workers/sandbox_reap.py).
 ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["ladder", "web", "--host", "0.0.0.0", "--port", "8000"]

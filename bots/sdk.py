@@ -12,13 +12,18 @@ To run a bot as a process (how the ladder runs every bot), end its file with
     if __name__ == "__main__":
         run(MyBot)
 
-`run` speaks docs/protocol.md on stdin/stdout. While it runs, `print` goes to stderr: stdout
-belongs to the protocol.
+`run` speaks docs/protocol.md on stdin/stdout. stdout belongs to the protocol: in a bot process
+the ladder starts (it sets LADDER_BOT=1), importing this module moves the protocol to a private
+copy of stdout and points file descriptor 1 and `sys.stdout` at stderr, so a stray `print` (even
+one at import time, or from a C extension or a child process) lands in the log instead of
+corrupting the protocol. Elsewhere (tests, a bot run by hand) `print` goes to stderr while `run`
+runs.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 
@@ -27,6 +32,21 @@ import sys
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, BinaryIO
+
+
+def _separate_protocol_channel() -> BinaryIO | None:
+    """In a ladder bot process: the protocol's own handle on the real stdout, with fd 1 and
+    sys.stdout sent to stderr from now on. None elsewhere (nothing is changed then)."""
+    if os.environ.get("LADDER_BOT") != "1":
+        return None
+    sys.stdout.flush()
+    channel = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)  # fd 1 is stderr now: writes from C code and child processes too
+    sys.stdout = sys.stderr
+    return channel
+
+
+_PROTOCOL_OUT = _separate_protocol_channel()
 
 
 class Bot:
@@ -70,7 +90,7 @@ class Bot:
 def run(bot_class: type[Bot], stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
     """Play one game over the protocol: hello -> ready, events, requests -> answers, until end."""
     inp = stdin if stdin is not None else sys.stdin.buffer
-    out = stdout if stdout is not None else sys.stdout.buffer
+    out = stdout if stdout is not None else _PROTOCOL_OUT or sys.stdout.buffer
     saved, sys.stdout = sys.stdout, sys.stderr  # a stray print must not corrupt the protocol
     bot = bot_class()
 

@@ -215,11 +215,15 @@ def play(game, players, seed, bots, option_pairs, replay_path, as_json, games) -
               help="auto: strict when available (root), else user. none: no isolation, your own bots only.")
 @click.option("--replay", "replay_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the replay.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
-def match(bots, game, seed, option_pairs, sandbox, replay_path, as_json) -> None:
-    """Play one game, each BOT a sandboxed process: a .py file, a .zip, a directory, or builtin:NAME."""
+@click.option("--logs", "logs_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Write every seat's stderr to DIR/seat-<n>.log.")
+def match(bots, game, seed, option_pairs, sandbox, replay_path, as_json, logs_dir) -> None:
+    """Play one game, each BOT a sandboxed process: a .py file, a .zip, a directory, or builtin:NAME.
+
+    Exits 1 when a bot given as a file faulted (crashed, timed out, or had an answer refused)."""
     from workers.match_cli import run_match_command
 
-    run_match_command(bots, game, seed, _parse_options(option_pairs), sandbox, replay_path, as_json)
+    run_match_command(bots, game, seed, _parse_options(option_pairs), sandbox, replay_path, as_json, logs_dir)
 
 
 # --- demo ------------------------------------------------------------------------------------
@@ -310,6 +314,11 @@ def replay_verify(file: Path) -> None:
     sys.exit(0 if result.ok else 1)
 
 
+from ladder.commands.replay_view import view as _replay_view  # noqa: E402 (the viewer's own module)
+
+replay.add_command(_replay_view)
+
+
 # --- bench -----------------------------------------------------------------------------------
 
 
@@ -355,6 +364,34 @@ def bench_sandbox(mode: str, round_trips: int, starts: int, matches: int) -> Non
     from ladder.bench.sandbox import run_sandbox_bench
 
     run_sandbox_bench(mode=mode, round_trips=round_trips, starts=starts, echo=click.echo, matches=matches)
+
+
+# --- protocol --------------------------------------------------------------------------------
+
+
+@main.group()
+def protocol() -> None:
+    """The bot protocol's JSON Schemas (ladder/protocol_schema, ladder/games/*/schema.json)."""
+
+
+@protocol.command("docs")
+@click.option("--write", "write_path", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+              help="Update the generated blocks of this page (docs/protocol.md) instead of printing them.")
+def protocol_docs(write_path: Path | None) -> None:
+    """The field tables docs/protocol.md holds, generated from the schemas."""
+    from ladder.protocol_schema.docs import fill, generated
+
+    blocks = generated()
+    if write_path is None:
+        for name, text in blocks.items():
+            click.echo(f"<!-- BEGIN generated: {name} -->\n\n{text}\n<!-- END generated: {name} -->\n")
+        return
+    page = write_path.read_text()
+    if "<!-- BEGIN generated: envelope -->" not in page:
+        raise click.UsageError(f"{write_path} has no block for envelope: add "
+                               "<!-- BEGIN generated: envelope --> and <!-- END generated: envelope --> lines")
+    write_path.write_text(fill(page, blocks))
+    click.echo(f"updated {len(blocks)} generated blocks in {write_path}")
 
 
 # the service's commands (up, web, worker, scheduler, migrate, ratings, bench service)

@@ -18,6 +18,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from sqlalchemy.engine import make_url
 
+from workers.packaging import MAX_UPLOAD_BYTES
+
 ENV_PREFIX = "LADDER_"
 DEV_SECRET_KEY = "dev-only-secret-key"  # the development default; refused anywhere else
 # Values people leave in .env files and compose files; never acceptable as a real secret.
@@ -50,7 +52,8 @@ class Settings(BaseModel):
     match_stale_after: int = Field(default=900, gt=0)  # seconds running before the sweeper requeues
     match_max_attempts: int = Field(default=3, ge=1)  # claims before a match is given up as failed
     placement_games: int = Field(default=10, ge=0)  # rated games a new version plays first
-    max_upload_bytes: int = Field(default=1 << 20, gt=0)
+    # workers.packaging.MAX_UPLOAD_BYTES is the one limit; a deployment may only lower it here
+    max_upload_bytes: int = Field(default=MAX_UPLOAD_BYTES, gt=0, le=MAX_UPLOAD_BYTES)
     max_log_chars: int = Field(default=64 * 1024, gt=0)  # stderr kept per seat and match
 
     # matchmaking
@@ -58,6 +61,7 @@ class Settings(BaseModel):
     scheduler_interval: float = Field(default=5.0, gt=0)  # seconds between scheduler ticks
     tables_per_tick: int = Field(default=4, ge=1)
     queue_target: int = Field(default=8, ge=0)  # queued matches per game the scheduler keeps
+    event_slots: int = Field(default=2, ge=0)  # tournament matches queued or running at once (0: paused)
 
     # limits against hostile users (docs/operations.md, "Limits"); rates are Flask-Limiter strings,
     # counted in Redis when REDIS_URL is set (shared by every web process), in memory otherwise

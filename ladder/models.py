@@ -35,6 +35,7 @@ class MatchKind(StrEnum):
     LADDER = "ladder"
     VALIDATION = "validation"  # a new version against starter bots, unranked
     CHALLENGE = "challenge"  # requested by an owner, unranked
+    EVENT = "event"  # a tournament's match (ladder/services/tournaments.py), unranked
 
 
 class SeatStatus(StrEnum):
@@ -382,3 +383,63 @@ class HeadToHead(SQLModel, table=True):
     losses: int = 0
     ties: int = 0
     last_match_id: int | None = None
+
+
+# --- tournaments (events) ----------------------------------------------------------------------
+
+
+class EventStatus(StrEnum):
+    REGISTRATION = "registration"  # entrants join (invited or open until the deadline)
+    RUNNING = "running"  # entrants frozen; matches being played
+    FINISHED = "finished"
+
+
+class Event(SQLModel, table=True):
+    """A tournament on the site: a fixed field and schedule (ladder/tournaments), never rated."""
+
+    __tablename__ = "events"
+    __table_args__ = (_check("status", EventStatus, "ck_events_status"),)
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=80)
+    game: str = Field(max_length=32)
+    options: dict = Field(default_factory=dict, sa_type=JSON)
+    format: str = Field(max_length=16)  # ladder.tournaments.model.FORMATS
+    table_size: int
+    deals: int  # per round
+    rounds: int = 1
+    duplicate: bool = True
+    seed: int = Field(sa_type=BigInteger)
+    open_registration: bool = False  # else: by the organizer's invitation only
+    deadline: datetime | None = _when(nullable=True)  # open registration closes then
+    status: str = Field(default=EventStatus.REGISTRATION, max_length=16)
+    organizer_id: int = Field(foreign_key="users.id")
+    created_at: datetime = _when()
+    started_at: datetime | None = _when(nullable=True)
+    finished_at: datetime | None = _when(nullable=True)
+
+
+class EventEntrant(SQLModel, table=True):
+    """A bot in an event; its version is frozen (set) when the event starts."""
+
+    __tablename__ = "event_entrants"
+    event_id: int = Field(foreign_key="events.id", primary_key=True, ondelete="CASCADE")
+    bot_id: int = Field(foreign_key="bots.id", primary_key=True)
+    bot_version_id: int | None = Field(default=None, foreign_key="bot_versions.id")
+    invited: bool = False
+    joined_at: datetime = _when()
+
+
+class EventMatch(SQLModel, table=True):
+    """One scheduled match of an event; `match_id` is set once, when it is queued."""
+
+    __tablename__ = "event_matches"
+    __table_args__ = (UniqueConstraint("match_id", name="uq_event_matches_match"),)
+    event_id: int = Field(foreign_key="events.id", primary_key=True, ondelete="CASCADE")
+    index: int = Field(primary_key=True)
+    round: int
+    table_no: int
+    deal: int
+    seed: int = Field(sa_type=BigInteger)
+    order_no: int
+    seats: list = Field(sa_type=JSON)  # bot ids in seat order
+    match_id: int | None = Field(default=None, foreign_key="matches.id")

@@ -4,6 +4,10 @@
 a previous run left `running`), then starts web, worker and scheduler as child processes, each in
 its own process group and told by the kernel to stop if the supervisor dies. On Ctrl-C or SIGTERM
 it asks each child to stop, waits a grace period, then kills whatever is left of each group.
+
+The supervisor is a child subreaper: whatever its children orphan (a worker pool process's bwrap
+processes after that pool process died) comes to it rather than to the machine's init, which may
+never reap (a container without --init), and it reaps them; see workers/sandbox_reap.py.
 """
 
 from __future__ import annotations
@@ -178,13 +182,17 @@ class Supervisor:
     def run(self, ready: Callable[[], bool] | None = None, on_ready: Callable[[], None] | None = None) -> int:
         """Start every child, wait for a stop request or a child's death, stop them all. Exit status:
         0 after a requested stop, 1 when a child died on its own."""
+        from workers import sandbox_reap
+
         previous = {s: signal.signal(s, self.request_stop) for s in (signal.SIGINT, signal.SIGTERM)}
+        sandbox_reap.become_subreaper()
         code = 0
         try:
             for child in self.children:
                 child.start(self.env)
             announced = ready is None
             while not self.stopping:
+                self.reap_adopted()
                 dead = [c for c in self.children if c.proc.poll() is not None]
                 if dead:
                     self.say(", ".join(f"{c.name} exited with status {c.proc.returncode}" for c in dead)
@@ -198,9 +206,20 @@ class Supervisor:
                 time.sleep(0.2)
         finally:
             self.stop_all()
+            deadline = time.monotonic() + 2.0  # adopted orphans are dying: their parents are gone
+            while self.reap_adopted() >= 0 and sandbox_reap.children() and time.monotonic() < deadline:
+                time.sleep(0.05)
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
         return code
+
+    def reap_adopted(self) -> int:
+        """Reap zombie children that are not one of ours: orphans adopted as a subreaper. Our own
+        children's exit statuses stay for their Popen (it alone waits for them)."""
+        from workers import sandbox_reap
+
+        ours = {c.proc.pid for c in self.children if c.proc is not None and c.proc.returncode is None}
+        return sandbox_reap.reap_zombies(keep=ours)
 
     def stop_all(self) -> None:
         """SIGTERM each leader (gunicorn and Celery then stop their own workers warmly: a running

@@ -5,8 +5,9 @@
 - Only workers/sandbox.py starts bot processes. Besides it, only these start any process at all:
   ladder/serve.py (the ladder's own web, worker and scheduler), ladder/bench/service.py (Celery
   workers to measure) and ladder/bench/sandbox.py (the bare baselines the sandbox is compared
-  with: `python3 -c pass` and a plain pipe echo, fixed programs, never bot code). The web app
-  never imports the sandbox or the runner.
+  with: `python3 -c pass` and a plain pipe echo, fixed programs, never bot code), and
+  workers/tournament_local.py (the pool of `ladder tournament`, whose processes run matches through
+  the runner). The web app never imports the sandbox or the runner.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 IMPURE = {"os", "sys", "time", "datetime", "subprocess", "socket", "threading", "multiprocessing", "asyncio",
           "flask", "sqlalchemy", "sqlmodel", "celery", "kombu", "redis", "requests", "urllib", "http", "io",
           "shutil", "tempfile", "pathlib", "workers", "ladder.web", "ladder.services", "ladder.db"}
-PROCESS_STARTERS = {"subprocess", "multiprocessing", "pty"}
+PROCESS_STARTERS = {"subprocess", "multiprocessing", "pty", "concurrent.futures"}
 PROCESS_CALLS = {"fork", "forkpty", "execv", "execve", "execvp", "execvpe", "execl", "execle", "execlp", "spawnv",
                  "spawnve", "spawnl", "posix_spawn", "posix_spawnp", "system", "popen"}
 
@@ -64,7 +65,8 @@ def test_game_rules_use_no_global_random():
 
 
 def test_only_the_sandbox_and_the_supervisor_start_processes():
-    allowed = {"workers/sandbox.py", "ladder/serve.py", "ladder/bench/service.py", "ladder/bench/sandbox.py"}
+    allowed = {"workers/sandbox.py", "ladder/serve.py", "ladder/bench/service.py", "ladder/bench/sandbox.py",
+               "workers/tournament_local.py"}
     found = []
     for folder in ("ladder", "workers", "bots"):
         for path, tree in modules(folder):

@@ -85,3 +85,85 @@ def test_the_upload_file_name_rule_applies_to_ladder_match(tmp_path):
         (tmp_path / name).write_text("print(1)\n")
         result = run("match", str(tmp_path / name), "builtin:greedy", "builtin:random", "--sandbox", "none")
         assert result.exit_code == 2 and words in result.output, result.output
+
+
+# --- what an author sees when a bot goes wrong ------------------------------------------------
+
+SDK_BOT = """
+from bots.sdk import Bot, run
+{extra}
+
+class Careful(Bot):
+    answers = 0
+
+    def flip(self, observation):
+        self.answers += 1
+        request = observation["request"]
+        if {illegal} and self.answers == 1:
+            return {{"square": [99, 99]}}
+        return {{"stop": True}} if request["can_stop"] else {{"square": request["squares"][0]}}
+
+    def move_spider(self, observation):
+        return {{"square": None}}
+
+
+if __name__ == "__main__":
+    run(Careful)
+"""
+
+
+def _bot(tmp_path, name, extra="", illegal=False):
+    path = tmp_path / name
+    path.write_text(SDK_BOT.format(extra=extra, illegal=illegal))
+    return str(path)
+
+
+def test_a_bot_with_a_syntax_error_shows_its_traceback_and_fails_the_command(strict_sandbox, tmp_path):
+    broken = tmp_path / "broken.py"
+    broken.write_text("import sys\n\ndef decide(:\n    pass\n")
+    logs = tmp_path / "logs"
+    result = run("match", str(broken), "builtin:random", "--game", "treasure", "--sandbox", strict_sandbox,
+                 "--logs", str(logs))
+    assert result.exit_code == 1, result.output
+    assert "crash: exited with code 1 during start-up" in result.output
+    assert "seat 0" in result.output and "faulted; the end of its stderr:" in result.output
+    assert "SyntaxError: invalid syntax" in result.output and "def decide(:" in result.output
+    assert "SyntaxError" in (logs / "seat-0.log").read_text() and (logs / "seat-1.log").exists()
+    as_json = run("match", str(broken), "builtin:random", "--game", "treasure", "--sandbox", strict_sandbox,
+                  "--json")
+    assert as_json.exit_code == 1 and json.loads(as_json.output)["results"][0]["status"] == "crash"
+
+
+def test_a_refused_answer_is_listed_and_fails_the_command_but_builtins_alone_pass(strict_sandbox, tmp_path):
+    bot = _bot(tmp_path, "sloppy.py", illegal=True)
+    result = run("match", bot, "builtin:random", "--game", "treasure", "--sandbox", strict_sandbox)
+    assert result.exit_code == 1, result.output
+    assert "strike 1 at request 1 (flip): illegal:" in result.output
+    rows = [[c.strip() for c in line.split("│")[1:-1]] for line in result.output.splitlines() if "sloppy" in line]
+    assert rows and rows[0][4] == "ok"  # one strike leaves the seat its status, and the author is told
+    clean = run("match", "builtin:random", "builtin:careful", "--game", "treasure", "--sandbox", strict_sandbox)
+    assert clean.exit_code == 0 and "strike" not in clean.output and "faulted" not in clean.output
+
+
+def test_a_stray_print_goes_to_the_log_not_the_protocol(strict_sandbox, tmp_path):
+    extra = 'print("hello from import time")\nimport os\nos.system("echo from a child")'
+    bot = _bot(tmp_path, "chatty.py", extra=extra)
+    logs = tmp_path / "logs"
+    result = run("match", bot, "builtin:random", "--game", "treasure", "--sandbox", strict_sandbox,
+                 "--logs", str(logs), "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["results"][0]["status"] == "ok"
+    log = (logs / "seat-0.log").read_text()
+    assert "hello from import time" in log and "from a child" in log  # fd 1 is stderr too
+
+
+def test_a_seat_low_on_its_time_bank_gets_a_warning():
+    from workers.match_cli import bank_warnings
+
+    result = type("R", (), {"replay": {"seats": [
+        {"seat": 0, "bot": "slow.py", "takeover": None, "bank_left_ms": 481.0},
+        {"seat": 1, "bot": "fast.py", "takeover": None, "bank_left_ms": 9990.0},
+        {"seat": 2, "bot": "gone.py", "takeover": {"code": "timeout"}, "bank_left_ms": 0.0},
+    ]}})()
+    [line] = bank_warnings(result, 10000)
+    assert line.startswith("seat 0 (slow.py): only 481 ms of its 10000 ms time bank left")

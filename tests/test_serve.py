@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 from service_support import LADDER, alive, descendants, wait_until
@@ -153,3 +154,38 @@ def test_listening_beyond_loopback_in_development_warns():
     assert "other machines can reach this site" in exposure_warning(dev, "0.0.0.0")
     assert exposure_warning(dev, "example.org") is not None
     assert exposure_warning(Settings(env="production", secret_key="k" * 40), "0.0.0.0") is None
+
+
+def test_supervisor_adopts_and_reaps_what_its_children_orphan(tmp_path):
+    """A grandchild whose parent died comes to the supervisor (a child subreaper), not to the
+    machine's init, and is reaped once it exits; the children's own statuses stay with their Popen."""
+    pid_file = tmp_path / "grandchild"
+    orphaner = [sys.executable, "-c", (
+        "import os, time\n"
+        "if os.fork() == 0:\n"
+        "    if os.fork() == 0:\n"
+        "        time.sleep(0.5)\n"
+        f"        open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+        "        time.sleep(0.5)\n"
+        "        os._exit(0)\n"
+        "    os._exit(0)\n"
+        "os.wait()\n"
+        "time.sleep(600)\n"
+    )]
+    seen: dict[str, int] = {}
+    deadline = time.monotonic() + 20
+
+    def probe() -> bool:
+        if "pid" not in seen and pid_file.exists() and pid_file.read_text():
+            seen["pid"] = int(pid_file.read_text())
+            stat = Path(f"/proc/{seen['pid']}/stat").read_text()
+            seen["ppid"] = int(stat.rsplit(")", 1)[1].split()[1])
+        if "pid" in seen and not Path(f"/proc/{seen['pid']}").exists():
+            seen["reaped"] = 1
+        return "reaped" in seen or time.monotonic() > deadline
+
+    supervisor = Supervisor([Child("orphaner", orphaner)], env={}, grace=5, say=lambda _: None)
+    supervisor.run(ready=probe, on_ready=lambda: setattr(supervisor, "stopping", True))
+    assert seen.get("ppid") == os.getpid(), seen  # adopted by the supervisor
+    assert seen.get("reaped"), "the adopted grandchild stayed a zombie"
+    assert supervisor.children[0].proc.returncode == -signal.SIGTERM  # its own status, from its Popen

@@ -1,4 +1,10 @@
-"""`ladder match`: run one match of sandboxed bot processes and print the seats' results."""
+"""`ladder match`: run one match of sandboxed bot processes and print the seats' results.
+
+It is where an author tries a bot, so it shows what went wrong where they look: the tail of the
+stderr of every seat that faulted (the traceback of a crash), every refused answer, a warning for a
+seat that ended with under a quarter of its time bank (it would time out on a slower machine), and
+it exits 1 when a bot given as a file (not a `builtin:`) faulted, so a script or CI notices.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import click
+
+TAIL_LINES = 20  # of a faulted seat's stderr: a Python traceback's end, where its cause is
+BANK_WARNING = 0.25  # of the time bank left at the end, below which a seat gets a warning
 
 
 def results_table(result: Any):
@@ -24,38 +33,90 @@ def results_table(result: Any):
     return table
 
 
+def faulted(seat: dict[str, Any]) -> bool:
+    """A seat whose bot was taken over or had an answer refused."""
+    return seat.get("takeover") is not None or bool(seat.get("strikes"))
+
+
+def stderr_tail(text: str, lines: int = TAIL_LINES) -> str:
+    return "\n".join(text.rstrip("\n").splitlines()[-lines:])
+
+
 def strike_lines(result: Any) -> list[str]:
-    """Refused answers that did not cost the seat: worth a line, they are the author's bugs."""
+    """Every refused answer: each is a bug of the author's, even when the seat kept playing."""
     return [
-        f"seat {s['seat']} ({s['bot']}): {len(s['strikes'])} refused answer(s), first: "
-        f"{s['strikes'][0]['code']}: {s['strikes'][0]['reason']}"
+        f"seat {s['seat']} ({s['bot']}): strike {n} at request {k['request']} ({k['kind']}): {k['code']}: {k['reason']}"
         for s in result.replay["seats"]
-        if s["strikes"] and s["takeover"] is None
+        for n, k in enumerate(s.get("strikes") or [], start=1)
     ]
+
+
+def bank_warnings(result: Any, bank_ms: int) -> list[str]:
+    """Seats that kept their seat but ended with under BANK_WARNING of the time bank."""
+    out = []
+    for s in result.replay["seats"]:
+        left = s.get("bank_left_ms")
+        if s.get("takeover") is None and left is not None and left < BANK_WARNING * bank_ms:
+            out.append(f"seat {s['seat']} ({s['bot']}): only {left:.0f} ms of its {bank_ms} ms time bank left at the "
+                       f"end; decisions slower than the per-decision allowance draw on it, and a slower or busier "
+                       f"machine would time this bot out")
+    return out
+
+
+def write_logs(result: Any, folder: Path) -> list[Path]:
+    """Every seat's stderr as `seat-<n>.log` in `folder` (created), empty logs included."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for s in result.replay["seats"]:
+        path = folder / f"seat-{s['seat']}.log"
+        path.write_text(s.get("stderr") or "")
+        paths.append(path)
+    return paths
+
+
+def author_faulted(specs: tuple[str, ...], result: Any) -> list[int]:
+    """Seats played by a bot given as a file (not builtin:NAME) that faulted."""
+    return [s["seat"] for s in result.replay["seats"]
+            if not specs[s["seat"]].startswith("builtin:") and faulted(s)]
 
 
 def run_match_command(
     bots: tuple[str, ...], game: str, seed: int, options: dict[str, str], sandbox: str,
-    replay_path: Path | None, as_json: bool,
+    replay_path: Path | None, as_json: bool, logs_dir: Path | None = None,
 ) -> None:
     from rich.console import Console
     from rich.markup import escape
 
     from ladder.games import OptionError
     from workers.packaging import PackagingError
+    from workers.protocol import TimeControl
     from workers.runner import RunnerError, run_match
 
+    clock = TimeControl()
     try:
         result = run_match(list(bots), game=game, seed=seed, options=options, sandbox=sandbox,
-                           replay_path=replay_path)
+                           replay_path=replay_path, clock=clock)
     except (OptionError, KeyError, RunnerError, PackagingError) as exc:
         raise click.UsageError(str(exc.args[0]) if exc.args else str(exc)) from None
+    log_paths = write_logs(result, logs_dir) if logs_dir is not None else []
+    bad = author_faulted(bots, result)
     if as_json:
         click.echo(json.dumps(result.as_json(), sort_keys=True))
-        return
-    console = Console(highlight=False)
-    console.print(results_table(result))
-    for line in strike_lines(result):
-        console.print(escape(line), style="yellow")
-    if result.replay_path is not None:
-        console.print(f"replay written to {result.replay_path} (each bot's stderr is in it)")
+    else:
+        err = Console(stderr=True, highlight=False)
+        Console(highlight=False).print(results_table(result))
+        for seat in result.replay["seats"]:
+            if faulted(seat) and (seat.get("stderr") or "").strip():
+                err.print(f"seat {seat['seat']} ({escape(seat['bot'])}) faulted; the end of its stderr:",
+                          style="bold red")
+                err.print(stderr_tail(seat["stderr"]), markup=False, highlight=False, soft_wrap=True)
+        for line in strike_lines(result):
+            err.print(escape(line), style="yellow")
+        for line in bank_warnings(result, clock.bank_ms):
+            err.print(escape(line), style="yellow")
+        if log_paths:
+            err.print(f"every seat's stderr written to {logs_dir}/seat-<n>.log")
+        if result.replay_path is not None:
+            err.print(f"replay written to {result.replay_path} (each bot's stderr is in it)")
+    if bad:
+        raise click.exceptions.Exit(1)

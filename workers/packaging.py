@@ -19,8 +19,12 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-MAX_FILE_BYTES = 1 << 20  # a single-file bot
-MAX_ARCHIVE_BYTES = 10 << 20  # the .zip as uploaded
+# THE upload limit: the site and the API (ladder.config's max_upload_bytes defaults to it and may
+# only lower it), `ladder match` (here) and docs/bots.md (a test checks) all use this one number.
+# 10 MiB leaves room for a .zip with data files; a single file has the same limit, not a second one.
+MAX_UPLOAD_BYTES = 10 << 20
+MAX_FILE_BYTES = MAX_UPLOAD_BYTES  # a single-file bot
+MAX_ARCHIVE_BYTES = MAX_UPLOAD_BYTES  # the .zip as uploaded
 MAX_MEMBER_BYTES = 20 << 20  # one file once unpacked
 MAX_TOTAL_BYTES = 50 << 20  # everything once unpacked
 MAX_MEMBERS = 1000

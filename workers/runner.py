@@ -181,9 +181,11 @@ def run_match(
             seat = SandboxedSeat(name, game, mode, clock, strikes)
 
             def factory(bot: packaging.StagedBot = bot) -> Any:
+                # LADDER_BOT=1: bots.sdk moves the protocol off fd 1 at import, so stray prints
+                # (even at import time) go to the log instead of breaking the protocol
                 return BotProcess.start(
                     bot.command, bot.path, mode=mode, limits=limits,
-                    extra_ro_binds={SDK_MOUNT: sdk}, env={"PYTHONPATH": SDK_MOUNT}, table=table,
+                    extra_ro_binds={SDK_MOUNT: sdk}, env={"PYTHONPATH": SDK_MOUNT, "LADDER_BOT": "1"}, table=table,
                 )
 
             seat.start(factory)

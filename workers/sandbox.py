@@ -16,6 +16,12 @@ Threads: start bots from the main thread (enforced for strict and user). bwrap's
 die (or outlive its watcher) when that thread ends. The other calls may come from any one thread at
 a time; a BotProcess is not meant to be shared between threads.
 
+Orphans: when a bot exits on its own, bwrap's monitor (our Popen) exits without waiting for the
+sandbox's init, which is then reparented. Rather than changing the sandbox (--as-pid-1 would leave
+nothing reaping inside it), every process that starts a sandbox becomes a child subreaper, so the
+init comes back to it, and reaps exactly those inits without touching any Popen's exit status;
+close() returns only once its bot's init is gone. The whole reasoning is in workers/sandbox_reap.py.
+
 Deadlines are absolute `time.monotonic()` instants, so callers can spend one time bank over several
 calls.
 """
@@ -36,7 +42,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from workers import sandbox_cgroup, sandbox_slots
+from workers import sandbox_cgroup, sandbox_reap, sandbox_slots
 from workers.sandbox_bwrap import BOT_MOUNT, BWRAP, bwrap_argv, check_readable_by_others, sandbox_env
 from workers.sandbox_io import LineReader, StderrDrain, write_all
 from workers.sandbox_seccomp import SeccompUnavailable, filter_bpf, filter_fd
@@ -215,6 +221,7 @@ class BotProcess:
             )
             self._after_spawn()
             return
+        sandbox_reap.reap_orphans()  # adopted since the last close(), e.g. from a dead pool process
         if os.geteuid() == 0:
             check_readable_by_others(bot_dir)
             for source in binds.values():
@@ -244,12 +251,17 @@ class BotProcess:
                 command, bot_dir, seccomp_fd=seccomp, tmp_bytes=lim.tmp_bytes, shm_bytes=lim.shm_bytes,
                 extra_ro_binds=binds, env=env,
             )
-            self._proc = subprocess.Popen(
-                argv, env={},  # bwrap's own environment is visible inside as /proc/1/environ
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                bufsize=0, close_fds=True, pass_fds=(seccomp,),
-                preexec_fn=_preexec(join_files, rlimits, self.uid),
-            )
+            # The sandbox's init outlives bwrap's monitor when the bot exits on its own: as a
+            # subreaper this process gets it, not PID 1 (why, and how it is reaped: sandbox_reap).
+            sandbox_reap.become_subreaper()
+            with sandbox_reap.spawning() as held:
+                self._proc = subprocess.Popen(
+                    argv, env={},  # bwrap's own environment is visible inside as /proc/1/environ
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                    bufsize=0, close_fds=True, pass_fds=(seccomp,),
+                    preexec_fn=_preexec(join_files, rlimits, self.uid),
+                )
+                held.add(self._proc.pid)
         finally:
             os.close(seccomp)
         self._after_spawn()
@@ -383,6 +395,14 @@ class BotProcess:
                     self._record_exit(proc.returncode)
             if self._cgroup is not None:
                 clean = self._cgroup.kill_all() and self._cgroup.remove()
+            if proc is not None and self.mode != "none":
+                if proc.returncode is not None:
+                    sandbox_reap.release(proc.pid)
+                # This bot's init, orphaned if the bot exited before close(): gone before the uid
+                # is released or the process exits (user mode has no uid of its own: wait for any).
+                left = sandbox_reap.reap_orphans(wait_uid=self.uid, wait_any=self.uid is None,
+                                                 deadline=time.monotonic() + 2.0)
+                clean = clean and left == 0
         finally:
             if self._cgroup is not None:
                 self._cgroup.close_files()

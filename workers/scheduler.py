@@ -35,11 +35,12 @@ log = logging.getLogger(__name__)
 class Queued:
     """Match ids to send, by the queue that should carry them."""
 
-    ladder: list[int] = field(default_factory=list)  # rated matches: the bulk queue
+    ladder: list[int] = field(default_factory=list)  # rated and event matches: the bulk queue
     priority: list[int] = field(default_factory=list)  # validation and challenge games: users wait
 
     def add(self, match_id: int, kind: str) -> None:
-        (self.ladder if kind == MatchKind.LADDER else self.priority).append(match_id)
+        bulk = kind in (MatchKind.LADDER, MatchKind.EVENT)  # tournament matches queue with the ladder's
+        (self.ladder if bulk else self.priority).append(match_id)
 
     def __len__(self) -> int:
         return len(self.ladder) + len(self.priority)

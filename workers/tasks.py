@@ -66,10 +66,13 @@ def run_match(self, match_id: int) -> dict[str, Any]:
 
 @app.task(name="workers.tasks.schedule_matches")
 def schedule_matches() -> dict[str, int]:
-    """A scheduler tick: queue validation games and ladder tables, then send them."""
+    """A scheduler tick: queue validation games, ladder tables and event matches, then send them."""
+    from workers.events import feed
     from workers.scheduler import schedule
 
-    return _send(schedule(sessions(), app.settings))
+    queued = schedule(sessions(), app.settings)
+    queued.ladder += feed(sessions(), app.settings)  # tournament matches, within their share
+    return _send(queued)
 
 
 @app.task(name="workers.tasks.sweep_stale")

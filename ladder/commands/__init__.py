@@ -11,10 +11,13 @@ import click
 
 
 def register(main: click.Group) -> None:
-    from ladder.commands import service
+    from ladder.commands import admin, service, tournament
 
     for command in (service.up, service.web, service.worker, service.scheduler, service.migrate, service.ratings):
         main.add_command(command)
+    main.add_command(tournament.tournament)
+    main.add_command(admin.admin)
     bench = main.commands.get("bench")
     if isinstance(bench, click.Group):
         bench.add_command(service.bench_service)
+        bench.add_command(tournament.bench_tournament)

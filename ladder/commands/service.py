@@ -113,6 +113,9 @@ def worker(concurrency, queues, name, loglevel) -> None:
     ]
     if settings.embedded:
         argv.append("--without-heartbeat")  # the local broker has no broadcast
+    from workers.sandbox_reap import start_reaper_thread
+
+    start_reaper_thread()  # a pool process that dies mid-match orphans its bwrap processes to us
     app.worker_main(argv)
 
 

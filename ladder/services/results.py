@@ -162,5 +162,8 @@ def _settle_validation(session: Session, match: Match, seats: list[Seat]) -> Non
             activate(session, version)
         else:
             version.status = VersionStatus.REJECTED
-            version.rejection_reason = f"validation game {match.id}: {seat.status}: {seat.reason or 'no reason given'}"
+            # The seat's reason already starts with its fault code ("crash: exited with code 1 ..."):
+            # the status before it would only repeat it. The cause (the log's end) is shown to the
+            # owner beside this line (services/rejections.py), never stored in it: reasons are public.
+            version.rejection_reason = f"validation game {match.id}: {seat.reason or seat.status}"
             session.add(version)

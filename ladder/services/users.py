@@ -16,7 +16,7 @@ from sqlmodel import Session, select
 from ladder.models import User, UserCreate
 from ladder.services import logins, tokens
 from ladder.services.common import atomic, fetch
-from ladder.services.errors import Conflict, Invalid
+from ladder.services.errors import Conflict, Invalid, NotFound
 from ladder.services.passwords import password_problem
 
 TOKEN_PREFIX = tokens.TOKEN_PREFIX
@@ -124,5 +124,18 @@ def ensure_system_user(*, session: Session, username: str = "house") -> User:
         return user
     user = User(username=username, password_hash=UNUSABLE_PASSWORD, is_system=True)
     with atomic(session, conflict=f"the system user {username!r} was created concurrently; retry"):
+        session.add(user)
+    return user
+
+
+def set_admin(*, session: Session, username: str, admin: bool = True) -> User:
+    """Grant (or revoke) the admin role: admins organise tournaments. `ladder admin grant USER`."""
+    with atomic(session):
+        user = get_user_by_name(session=session, username=username)
+        if user is None:
+            raise NotFound(f"no user {username!r}")
+        if user.is_system:
+            raise Invalid(f"{username!r} is a system user")
+        user.is_admin = admin
         session.add(user)
     return user

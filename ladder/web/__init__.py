@@ -28,7 +28,8 @@ login_manager.session_protection = "strong"
 
 def init_app(app: Flask) -> None:
     # blueprints load here, not at import: helpers like ladder.web.steps import without Flask routes
-    from ladder.web import account, api, auth, bots, leaderboard, matches, users
+    from ladder.web import account, api, auth, bots, leaderboard, matches, protocol, tournaments, users
+    from ladder.web import viewer as replay_viewer
     from ladder.web.common import IdConverter
     from ladder.web.limiting import init_limits
 
@@ -39,7 +40,7 @@ def init_app(app: Flask) -> None:
     login_manager.init_app(app)
     login_manager.user_loader(auth.load_user)
     user_loaded_from_cookie.connect(auth.rotate_remembered, app)
-    for module in (auth, account, leaderboard, bots, matches, users, api):
+    for module in (auth, account, leaderboard, bots, matches, users, api, protocol, tournaments, replay_viewer):
         app.register_blueprint(module.bp)
     csrf.exempt(api.bp)
     init_limits(app, settings)

@@ -14,6 +14,7 @@ from ladder.services import bots as bot_service
 from ladder.services import pages
 from ladder.services.errors import Forbidden, NotFound, ServiceError
 from ladder.services.limits import check_upload
+from ladder.services.rejections import rejection_causes
 from ladder.services.tokens import authenticate as authenticate_token
 from ladder.web.common import MAX_ID, db, dispatch, int_arg, settings, status_for, text_arg, user_id
 from ladder.web.matches import load_replay_for
@@ -68,10 +69,16 @@ def _match(match: Match) -> dict[str, Any]:
             "failure_reason": pages.public_failure_reason(match.failure_reason)}
 
 
-def _versions(bot_owner_id: int, versions: list) -> list[dict[str, Any]]:
-    """A bot's versions; why one was rejected is for its owner only (as on the bot's web page)."""
-    mine = user_id() == bot_owner_id
-    return [{**_dump(BotVersionPublic, v), **({} if mine else {"rejection_reason": None})} for v in versions]
+def _versions(versions: list, owner_id: int) -> list[dict[str, Any]]:
+    """Versions as JSON. Why one was rejected is its owner's (as on the bot's web page): others get
+    `rejection_reason` null; with the owner's token, a rejected one also carries `cause`, the end of
+    its validation game's stderr (the bot's log is its owner's, so nobody else gets it)."""
+    viewer = g.get("api_user")
+    mine = viewer is not None and viewer.id == owner_id
+    causes = rejection_causes(session=db(), versions=versions, owner_id=owner_id,
+                              viewer_id=viewer.id if viewer is not None else None)
+    return [{**_dump(BotVersionPublic, v), **({} if mine else {"rejection_reason": None}),
+             **({"cause": causes[v.id]} if v.id in causes else {})} for v in versions]
 
 
 @bp.get("/")
@@ -118,7 +125,7 @@ def bot(bot_id: int):
         bot=_dump(BotPublic, data.bot), owner=data.owner.username,
         rating=None if rating is None else {"rating": rating.rating / 1000, "games": rating.games,
                                             "wins": rating.wins},
-        versions=_versions(data.bot.owner_id, data.versions),
+        versions=_versions(data.versions, data.bot.owner_id),
         history=[{"match_id": p.match_id, "before": p.before / 1000, "after": p.after / 1000,
                   "at": p.at.isoformat()} for p in data.history],
         recent_matches=[{"match_id": r.match.id, "kind": r.match.kind, "status": r.match.status,
@@ -131,7 +138,7 @@ def bot(bot_id: int):
 @bp.get("/bots/<int:bot_id>/versions")
 def versions(bot_id: int):
     bot = bot_service.get_bot(session=db(), bot_id=bot_id)
-    return jsonify(versions=_versions(bot.owner_id, bot_service.list_versions(session=db(), bot_id=bot_id)))
+    return jsonify(versions=_versions(bot_service.list_versions(session=db(), bot_id=bot_id), bot.owner_id))
 
 
 @bp.get("/versions/<int:version_id>")
@@ -139,8 +146,7 @@ def version(version_id: int):
     row = version_of(session=db(), version_id=version_id)
     if row is None:
         raise NotFound(f"no bot version {version_id}")
-    owner = bot_service.get_bot(session=db(), bot_id=row.bot_id).owner_id
-    return jsonify(version=_versions(owner, [row])[0])
+    return jsonify(version=_versions([row], bot_service.get_bot(session=db(), bot_id=row.bot_id).owner_id)[0])
 
 
 @bp.get("/matches")

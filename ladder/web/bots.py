@@ -15,6 +15,7 @@ from ladder.services import matches as match_service
 from ladder.services import pages
 from ladder.services.errors import NotFound
 from ladder.services.limits import check_challenge, check_upload
+from ladder.services.rejections import rejection_causes
 from ladder.web.common import db, dispatch, refusals, require_owner, settings
 from ladder.web.forms import ActionForm, ChallengeForm, UploadForm, VersionUploadForm
 from ladder.web.queries import Upload, challenge_candidates, game_titles, upload_bot
@@ -92,6 +93,8 @@ def page(bot_id: int):
     if owner:
         ids = [v.validation_match_id for v in data.versions if v.validation_match_id]
         context["validations"] = {m.id: m for m in db().exec(select(Match).where(Match.id.in_(ids)))} if ids else {}
+        context["causes"] = rejection_causes(session=db(), versions=data.versions, owner_id=data.bot.owner_id,
+                                             viewer_id=current_user.id)
         context["upload_form"] = VersionUploadForm()
         context["action_form"] = ActionForm()
         context["challenge_form"] = _challenge_form(data.bot)

@@ -5,8 +5,17 @@ from __future__ import annotations
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from wtforms import BooleanField, PasswordField, SelectField, SelectMultipleField, StringField, TextAreaField
-from wtforms.validators import DataRequired, EqualTo, Length, Optional, Regexp
+from wtforms import (
+    BooleanField,
+    DateTimeLocalField,
+    IntegerField,
+    PasswordField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+    TextAreaField,
+)
+from wtforms.validators import DataRequired, EqualTo, Length, NumberRange, Optional, Regexp
 
 
 class SignUpForm(FlaskForm):
@@ -62,3 +71,24 @@ class TokenForm(FlaskForm):
     scopes = SelectMultipleField("Scopes", choices=[("read", "read: your private data (logs, /me)"),
                                                     ("upload", "upload: new bots and versions")],
                                  validators=[DataRequired("choose at least one scope")])
+
+
+class EventForm(FlaskForm):
+    """A tournament (admins only); the service checks the settings against the game."""
+
+    name = StringField("Name", validators=[DataRequired(), Length(1, 80)])
+    game = SelectField("Game", validators=[DataRequired()])
+    table_size = IntegerField("Seats per table", validators=[DataRequired(), NumberRange(2, 6)], default=4)
+    deals = IntegerField("Deals (per round)", validators=[DataRequired(), NumberRange(1, 200)], default=10,
+                         description="each deal is played once in every seat order of its table")
+    format = SelectField("Format", choices=[("round-robin", "Round robin"), ("swiss", "Swiss")])
+    rounds = IntegerField("Rounds (Swiss)", validators=[Optional(), NumberRange(1, 20)], default=1)
+    duplicate = BooleanField("Duplicate seating", default=True)
+    open_registration = BooleanField("Open registration (else by invitation)")
+    deadline = DateTimeLocalField("Registration deadline (UTC)", format="%Y-%m-%dT%H:%M", validators=[Optional()])
+    options = TextAreaField("Game options", validators=[Optional(), Length(max=2000)],
+                            description="one key=value per line")
+
+
+class EntryForm(FlaskForm):
+    bot = StringField("Bot", validators=[DataRequired(), Length(1, 80)], description="owner/name")

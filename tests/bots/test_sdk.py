@@ -122,3 +122,33 @@ def test_a_starter_bot_starts_without_typing_or_traceback(game, name):
             "print(sorted({'typing', 'traceback'} & set(sys.modules)))")
     out = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+def test_in_a_ladder_bot_process_stdout_is_the_protocols_alone_from_import_time_on():
+    """LADDER_BOT=1 (set by the runner): print, C-level writes and children go to stderr; run()
+    writes the protocol to its own copy of the real stdout."""
+    import os
+
+    script = (
+        "import os, io, sys\n"
+        "from bots.sdk import Bot, run\n"
+        "print('stray print')\n"
+        "os.write(1, b'raw fd write\\n')\n"
+        "class B(Bot):\n"
+        "    def flip(self, observation):\n"
+        "        print('print while deciding')\n"
+        "        return {'stop': True}\n"
+        "run(B)\n"
+    )
+    lines = b'{"type":"hello","seat":0}\n{"type":"request","id":1,"kind":"flip","observation":{}}\n{"type":"end"}\n'
+    root = str(Path(__file__).parents[2])
+    for flag, clean in (("1", True), ("", False)):
+        env = {**os.environ, "PYTHONPATH": root, "LADDER_BOT": flag}
+        done = subprocess.run([sys.executable, "-c", script], input=lines, capture_output=True, env=env, timeout=60)
+        assert done.returncode == 0, done.stderr
+        out = done.stdout.decode().splitlines()
+        assert out[-2:] == ['{"type":"ready","name":"B"}', '{"id":1,"decision":{"stop":true}}']
+        assert (out == out[-2:]) is clean, out  # without the flag, import-time writes still reach stdout
+        assert "print while deciding" in done.stderr.decode()  # run() keeps print off stdout either way
+        if clean:
+            assert "stray print" in done.stderr.decode() and "raw fd write" in done.stderr.decode()

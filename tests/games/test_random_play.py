@@ -2,14 +2,20 @@
 player count and with each value of each choice option, end cleanly and their replays verify."""
 
 import importlib.util
+import json
+import os
 import sys
 from pathlib import Path
 
 import pytest
 
+from bots import load_builtin
 from ladder.games import available_games, get_game
-from ladder.play import play_builtin
+from ladder.play import bot_seed, play_builtin
+from ladder.protocol_schema import schema_games
+from ladder.protocol_schema.check import ProtocolChecker, SchemaMismatch
 from ladder.replay import dumps_replay, loads_replay, verify_replay
+from workers import protocol
 
 SEEDS = range(3)
 
@@ -61,3 +67,110 @@ def test_random_games_end_and_their_replays_verify(game, players, options):
             index = max(i for i, e in enumerate(tampered["log"]) if "type" in e)  # the last event
             tampered["log"][index]["data"]["tampered"] = True
             assert verify_replay(tampered).difference.startswith(f"log entry {index}: expected event")
+
+
+# --- the published protocol schema (ladder/protocol_schema) -------------------------------------
+
+
+def sweep_games() -> int:
+    return int(os.environ.get("LADDER_SWEEP_GAMES", "0"))
+
+
+def schema_seeds() -> range:
+    """Seeds per case whose messages are checked: 1 by default (jsonschema is slow), more when a
+    sweep is asked for (CI sets LADDER_SWEEP_GAMES=5000: 2 seeds per case, every message, ~80 s
+    of CPU per seed for all cases)."""
+    return range(max(1, sweep_games() // 2500))
+
+
+def schema_stride() -> int:
+    return 1 if sweep_games() else 8
+
+
+def wire_messages(game: str, players: int, options: dict, seed: int):
+    """Every message of one game of random bots as the protocol writes it: (name, message) pairs,
+    with the answer carrying its request's kind, and for each request the default decision's answer
+    and `error` message too (the default is what a faulty bot's seat plays)."""
+    state = get_game(game).new_state(options, seed, players)
+    bots = [load_builtin(game, "random")() for _ in range(players)]
+    clock = protocol.TimeControl()
+    for seat, bot in enumerate(bots):
+        hello = protocol.hello(game=game, seat=seat, players=players, options=state.options,
+                               bot_seed=bot_seed(seed, seat), time=clock)
+        yield "hello", hello
+        bot.setup(hello)
+    sent, rid = 0, 0
+    while True:
+        for event in state.events[sent:]:
+            yield "event", protocol.event(event.as_json())
+            for seat, bot in enumerate(bots):
+                if event.visible_to(seat):
+                    bot.on_event(event.as_json())
+        sent = len(state.events)
+        pending = state.pending()
+        if pending is None:
+            break
+        rid += 1
+        observation = state.observation(pending.seat)
+        yield "request", protocol.request(rid, pending.kind, observation)
+        default = state.default_decision()
+        yield "answer", (pending.kind, {"id": rid, "decision": default})
+        yield "error", protocol.error(rid, "illegal", "a refused answer", default)
+        decision = json.loads(json.dumps(bots[pending.seat].decide(pending.kind, observation)))
+        yield "answer", (pending.kind, {"id": rid, "decision": decision})
+        state.apply(pending.seat, decision)
+    results = [{"seat": i, "score": s, "rank": r, "status": "ok"}
+               for i, (s, r) in enumerate(zip(state.scores(), state.ranks(), strict=True))]
+    for seat in range(players):
+        yield "end", protocol.end(results, seat)
+
+
+def test_every_game_ships_a_protocol_schema():
+    missing = [g for g in available_games() if g != "toy" and g not in schema_games()]  # toy: the tests' own
+    assert not missing, f"add ladder/games/<game>/schema.json for {missing} (see ladder/protocol_schema)"
+
+
+def schema_cases():
+    return [c for c in cases() if c.values[0] != "toy"]
+
+
+@pytest.mark.parametrize(("game", "players", "options"), schema_cases())
+def test_every_message_of_random_games_matches_the_published_schema(game, players, options):
+    checker = ProtocolChecker(game)
+    seen: set[tuple[str, str]] = set()
+    count = 0
+    for seed in schema_seeds():
+        for name, message in wire_messages(game, players, options, seed):
+            # jsonschema is slow: the first message of each name and kind or event type, then a
+            # stride of the rest (every message, with LADDER_SWEEP_GAMES set)
+            kind = message[0] if name == "answer" else message.get("kind") or message.get("event", {}).get("type", "")
+            count += 1
+            if (name, kind) in seen and count % schema_stride():
+                continue
+            seen.add((name, kind))
+            if name == "answer":
+                checker.answer(*message)
+            else:
+                getattr(checker, name)(message)
+    assert {n for n, _ in seen} == {"hello", "request", "answer", "error", "event", "end"}
+    assert {k for n, k in seen if n == "answer"} <= set(get_game(game).decision_kinds)
+
+
+def test_the_schema_check_catches_drift():
+    """A field the engine would add, or one it would drop, fails the check: the schemas are strict."""
+    checker = ProtocolChecker("treasure")
+    messages = list(wire_messages("treasure", 2, {}, 0))
+    request = next(m for n, m in messages if n == "request")
+    extra = {**request, "observation": {**request["observation"], "new_field": 1}}
+    with pytest.raises(SchemaMismatch, match="new_field"):
+        checker.request(extra)
+    asked = {**request["observation"]["request"], "can_stop": "yes"}  # a changed type inside the request
+    with pytest.raises(SchemaMismatch, match="at request/can_stop: 'yes' is not of type 'boolean'"):
+        checker.request({**request, "observation": {**request["observation"], "request": asked}})
+    event = next(m for n, m in messages if n == "event" and m["event"]["type"] == "flip")
+    dropped = {"type": "event", "event": {"type": "flip", "data": {"seat": 0, "square": [0, 0]}}}
+    with pytest.raises(SchemaMismatch, match="kind"):
+        checker.event(dropped)
+    with pytest.raises(SchemaMismatch, match=r"no 'event\.unheard_of'"):
+        checker.event({"type": "event", "event": {"type": "unheard_of", "data": {}}})
+    checker.event(event)

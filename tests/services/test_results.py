@@ -144,14 +144,15 @@ def test_placement_games_count_down_on_rated_matches(world, session):
         assert session.get(BotVersion, a.id).placement_owed == expected
 
 
-def _validate(world, session, seat_status):
+def _validate(world, session, seat_status, reason=None, log=None):
     bots.seed_house_bots(session=session)
     bot, old = world.bot()
     version = bots.add_version(session=session, bot_id=bot.id, code=b"new", filename="b.py")
     match = matches.queue_validation_match(session=session, version_id=version.id)
     matches.claim_match(session=session, match_id=match.id, worker_id="w")
     seats = [SeatOutcome(rank=1 + i, status=seat_status if i == 0 else "ok", forfeited=i == 0 and seat_status != "ok",
-                         reason=None if seat_status == "ok" else "no reply in 2.0 s") for i in range(3)]
+                         reason=None if seat_status == "ok" else reason or f"{seat_status}: no reply in 2.0 s",
+                         log=log if i == 0 else None) for i in range(3)]
     results.record_result(session=session, match_id=match.id, outcome=MatchOutcome(seats))
     session.expire_all()
     return session.get(BotVersion, version.id), session.get(BotVersion, old.id)
@@ -165,5 +166,12 @@ def test_a_clean_validation_game_activates_the_version(world, session):
 
 def test_a_faulty_validation_game_rejects_the_version_with_the_reason(world, session):
     new, old = _validate(world, session, "timeout")
-    assert new.status == VersionStatus.REJECTED and "timeout: no reply in 2.0 s" in new.rejection_reason
+    assert new.status == VersionStatus.REJECTED
+    assert new.rejection_reason == f"validation game {new.validation_match_id}: timeout: no reply in 2.0 s"
     assert old.status == VersionStatus.ACTIVE
+
+
+def test_a_rejection_reason_names_the_fault_code_once(world, session):
+    new, _ = _validate(world, session, "crash", reason="crash: exited with code 1 during start-up")
+    expected = f"validation game {new.validation_match_id}: crash: exited with code 1 during start-up"
+    assert new.rejection_reason == expected

@@ -139,3 +139,33 @@ def test_an_upload_is_one_transaction_a_failure_half_way_stores_nothing(app, bui
                        code=GOOD_BOT, filename="main.py")
     with sessions() as session:
         assert [session.exec(select(func.count()).select_from(m)).one() for m in (Bot, BotVersion, Match)] == before
+
+
+def test_the_cause_of_a_rejection_goes_to_the_owner_on_the_page_and_in_the_api(
+    site, other_site, client, build, sessions, play
+):
+    from ladder.services import users
+
+    site.signup("alice")
+    bot_url = site.upload(GOOD_BOT, name="crashy").headers["Location"]
+    [version] = _versions(sessions, "crashy")
+    play(version.validation_match_id, crash=(0,))
+    [version] = _versions(sessions, "crashy")
+    assert version.rejection_reason == (f"validation game {version.validation_match_id}: "
+                                        "exit code 1: Traceback ... ZeroDivisionError")  # the code once
+    owner_view = site.text(bot_url).split("<h2>Versions</h2>")[1]
+    assert "the end of its log in that game" in owner_view
+    assert "seat 0 says hello &lt;b&gt;from stderr&lt;/b&gt;" in owner_view  # its own log's end, escaped
+    other_site.signup("bob")
+    assert "says hello" not in other_site.text(bot_url)
+    with sessions() as session:
+        alice = users.get_user_by_name(session=session, username="alice")
+        token = users.issue_api_token(session=session, user_id=alice.id)
+    bot_id = int(bot_url.rsplit("/", 1)[1])
+    for url in (f"/api/v1/versions/{version.id}", f"/api/v1/bots/{bot_id}/versions", f"/api/v1/bots/{bot_id}"):
+        mine = client.get(url, headers={"Authorization": f"Bearer {token}"}).get_json()
+        public = client.get(url).get_json()
+        [own] = [mine["version"]] if "version" in mine else mine["versions"]
+        [anyone] = [public["version"]] if "version" in public else public["versions"]
+        assert own["cause"] == "seat 0 says hello <b>from stderr</b>", url
+        assert "cause" not in anyone and anyone["rejection_reason"] == own["rejection_reason"], url

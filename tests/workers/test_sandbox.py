@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from needs import sandbox_mode
 
-from workers import sandbox_cgroup, sandbox_slots
+from workers import sandbox_cgroup, sandbox_reap, sandbox_slots
 from workers.sandbox import PYTHON, BotProcess, Limits, SandboxError, sandbox_available
 from workers.sandbox_bwrap import SandboxConfigError
 from workers.sandbox_slots import SlotBusy
@@ -205,6 +205,7 @@ time.sleep(3600)
 
 
 def test_worker_dying_mid_match_leaves_nothing_running(strict_sandbox, uid_processes):
+    assert sandbox_reap.become_subreaper()
     bot = kit_stage_dir({"main.py": DAEMON_BOT})
     slot = 960 + int(os.environ.get("PYTEST_XDIST_WORKER", "gw0")[2:] or 0)  # no other test's uid
     worker = subprocess.Popen([sys.executable, "-c", WORKER, str(bot), str(slot)], stdout=subprocess.PIPE,
@@ -215,8 +216,11 @@ def test_worker_dying_mid_match_leaves_nothing_running(strict_sandbox, uid_proce
         assert len(uid_processes(uid)) >= 4
         worker.kill()  # no close(), no finally: only the kernel and bwrap --die-with-parent act
         worker.wait()
+        # Its bwrap processes come to us, a subreaper as `ladder worker`'s main process and `ladder
+        # up` are, not to the machine's init: whether and when that reaps is not this test's to rely on.
         deadline = time.monotonic() + 5
         while uid_processes(uid) and time.monotonic() < deadline:
+            sandbox_reap.reap_orphans()
             time.sleep(0.05)
         assert uid_processes(uid) == []
         sandbox_cgroup.sweep_stale()  # what the next worker does first (another may have done it already)

@@ -1,0 +1,255 @@
+"""Tournaments on the site ("events"): create, enter, start, feed to the workers, standings.
+
+An event is organised by an admin (`users.is_admin`, granted with `ladder admin grant USER`). Bots
+enter by the organizer's invitation, or, with open registration, by their owners until the
+deadline. Starting it freezes each entrant's active version and writes the schedule of
+ladder/tournaments/model.py as `event_matches` rows (a Swiss event: one round at a time).
+
+`feed_events` turns scheduled rows into queued matches, at most `slots` event matches queued or
+running at once, so the ladder keeps the rest of the workers. Each row gets its match in the same
+transaction that creates the match, guarded by `match_id IS NULL`, so a row is queued exactly
+once however many schedulers race; the match itself then runs exactly once through the ladder's
+claim guard, and a worker killed mid-match is swept and the match replayed like any other.
+Event matches are kind `event` and unranked: recording them never touches ratings (is_rated).
+What the pages read (event_view, lists) is in ladder/services/tournament_views.py.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+from datetime import datetime
+
+from sqlalchemy import func, update
+from sqlmodel import Session, select
+
+from ladder.games import OptionError, get_game
+from ladder.models import (
+    Bot,
+    BotVersion,
+    Event,
+    EventEntrant,
+    EventMatch,
+    EventStatus,
+    Match,
+    MatchKind,
+    MatchStatus,
+    Seat,
+    User,
+    VersionStatus,
+    utcnow,
+)
+from ladder.services.common import atomic, fetch
+from ladder.services.errors import Conflict, Forbidden, Invalid
+from ladder.services.tournament_views import event_spec, event_view
+from ladder.tournaments import model
+from ladder.tournaments.standings import standing_order
+
+MAX_DEALS = 200
+BUSY = (MatchStatus.QUEUED, MatchStatus.RUNNING)
+
+
+def _admin(session: Session, user_id: int) -> User:
+    user = fetch(session, User, user_id, "user")
+    if not user.is_admin:
+        raise Forbidden("only an organizer (admin) may do this")
+    return user
+
+
+def create_event(
+    *, session: Session, organizer_id: int, name: str, game: str, table_size: int, deals: int,
+    format: str = model.ROUND_ROBIN, rounds: int = 1, duplicate: bool = True, options: dict | None = None,
+    open_registration: bool = False, deadline: datetime | None = None, seed: int | None = None,
+) -> Event:
+    """A new event in registration; Forbidden unless the organizer is an admin, Invalid for bad settings."""
+    _admin(session, organizer_id)
+    name = (name or "").strip()
+    if not 1 <= len(name) <= 80:
+        raise Invalid("the event needs a name of 1-80 characters")
+    try:
+        game_obj = get_game(game)
+        resolved = game_obj.resolve_options(options or {})
+        game_obj.check_players(table_size)
+    except KeyError:
+        raise Invalid(f"unknown game {game!r}") from None
+    except OptionError as exc:
+        raise Invalid(str(exc)) from None
+    if format not in model.FORMATS:
+        raise Invalid(f"unknown format {format!r} (choose {', '.join(model.FORMATS)})")
+    if not 1 <= deals <= MAX_DEALS:
+        raise Invalid(f"deals must be 1-{MAX_DEALS}")
+    if not 1 <= rounds <= 20 or (format == model.ROUND_ROBIN and rounds != 1):
+        raise Invalid("a round robin has one round; a Swiss event 1-20")
+    if open_registration and deadline is None:
+        raise Invalid("open registration needs a deadline")
+    event = Event(name=name, game=game, options=resolved, format=format, table_size=table_size, deals=deals,
+                  rounds=rounds, duplicate=duplicate, seed=secrets.randbits(62) if seed is None else seed,
+                  open_registration=open_registration, deadline=deadline, organizer_id=organizer_id)
+    with atomic(session):
+        session.add(event)
+    return event
+
+
+def add_entrant(*, session: Session, event_id: int, bot_id: int, acting_user_id: int,
+                now: datetime | None = None) -> EventEntrant:
+    """The organizer invites any bot of the game; with open registration an owner enters their own
+    bot until the deadline. Conflict when the event has started or the bot is already in."""
+    event = fetch(session, Event, event_id, "event")
+    bot = fetch(session, Bot, bot_id, "bot")
+    user = fetch(session, User, acting_user_id, "user")
+    if event.status != EventStatus.REGISTRATION:
+        raise Conflict(f"event {event.id} is {event.status}: entries are closed")
+    organizer = user.is_admin and user.id == event.organizer_id
+    if not organizer:
+        if not event.open_registration:
+            raise Forbidden("this event is by invitation only")
+        if bot.owner_id != user.id:
+            raise Forbidden("you may only enter your own bots")
+        if event.deadline is not None and (now or utcnow()) > event.deadline:
+            raise Conflict("registration closed at the deadline")
+    if bot.game != event.game:
+        raise Invalid(f"bot {bot.name!r} plays {bot.game}, not {event.game}")
+    if bot.retired:
+        raise Invalid(f"bot {bot.name!r} is retired")
+    entrant = EventEntrant(event_id=event.id, bot_id=bot.id, invited=organizer)
+    with atomic(session, conflict=f"bot {bot.name!r} is already entered"):
+        session.add(entrant)
+    return entrant
+
+
+def withdraw_entrant(*, session: Session, event_id: int, bot_id: int, acting_user_id: int) -> None:
+    event = fetch(session, Event, event_id, "event")
+    bot = fetch(session, Bot, bot_id, "bot")
+    user = fetch(session, User, acting_user_id, "user")
+    if bot.owner_id != user.id and not (user.is_admin and user.id == event.organizer_id):
+        raise Forbidden("only the bot's owner or the organizer may withdraw it")
+    if event.status != EventStatus.REGISTRATION:
+        raise Conflict("the event has started: its field is fixed")
+    with atomic(session):
+        entrant = session.get(EventEntrant, (event_id, bot_id))
+        if entrant is not None:
+            session.delete(entrant)
+
+
+def _rows(event_id: int, matches: list[model.MatchSpec]) -> list[EventMatch]:
+    return [EventMatch(event_id=event_id, index=m.index, round=m.round, table_no=m.table, deal=m.deal, seed=m.seed,
+                       order_no=m.order, seats=[int(k) for k in m.seats]) for m in matches]
+
+
+def start_event(*, session: Session, event_id: int, acting_user_id: int, now: datetime | None = None) -> list[str]:
+    """Freeze the field (each entrant's active version; bots without one are dropped, their names
+    returned) and write the schedule. Conflict unless in registration; Invalid if too few remain."""
+    event = fetch(session, Event, event_id, "event")
+    if event.organizer_id != acting_user_id:
+        raise Forbidden("only the event's organizer may start it")
+    _admin(session, acting_user_id)
+    with atomic(session):
+        event = session.exec(select(Event).where(Event.id == event_id).execution_options(populate_existing=True)).one()
+        if event.status != EventStatus.REGISTRATION:
+            raise Conflict(f"event {event_id} is {event.status}")
+        rows = session.exec(
+            select(EventEntrant, Bot, BotVersion).join(Bot, Bot.id == EventEntrant.bot_id)
+            .outerjoin(BotVersion, (BotVersion.bot_id == Bot.id) & (BotVersion.status == VersionStatus.ACTIVE))
+            .where(EventEntrant.event_id == event_id).order_by(EventEntrant.bot_id)
+        ).all()
+        dropped = [bot.name for entrant, bot, version in rows if version is None or bot.retired]
+        kept = []
+        for entrant, bot, version in rows:
+            if version is None or bot.retired:
+                session.delete(entrant)
+            else:
+                entrant.bot_version_id = version.id
+                session.add(entrant)
+                kept.append(entrant)
+        try:
+            spec = event_spec(event, kept, {})
+            for seats in model.table_sizes(spec):
+                get_game(event.game).check_players(seats)
+            matches = model.round_robin(spec) if event.format == model.ROUND_ROBIN else \
+                model.swiss_round(spec, 0, [e.key for e in spec.entrants])
+        except (model.TournamentError, OptionError) as exc:
+            raise Invalid(str(exc)) from None
+        session.add_all(_rows(event.id, matches))
+        event.status, event.started_at = EventStatus.RUNNING, now or utcnow()
+        session.add(event)
+    return dropped
+
+
+def event_matches_in_flight(session: Session) -> int:
+    return session.exec(
+        select(func.count()).select_from(EventMatch).join(Match, Match.id == EventMatch.match_id)
+        .where(Match.status.in_(BUSY))
+    ).one()
+
+
+def _queue_one(session: Session, event: Event, row: EventMatch, sandbox: str) -> int | None:
+    """Queue the match of one schedule row, in one transaction; None if another feeder did it."""
+    with atomic(session):
+        versions = dict(session.exec(
+            select(EventEntrant.bot_id, EventEntrant.bot_version_id).where(EventEntrant.event_id == event.id)
+        ).all())
+        match = Match(game=event.game, options=dict(event.options), seed=row.seed, kind=MatchKind.EVENT,
+                      ranked=False, sandbox=sandbox)
+        session.add(match)
+        session.flush()
+        for seat, bot_id in enumerate(row.seats):
+            session.add(Seat(match_id=match.id, seat=seat, bot_id=bot_id, bot_version_id=versions[bot_id]))
+        claimed = session.exec(
+            update(EventMatch).where(EventMatch.event_id == row.event_id, EventMatch.index == row.index,
+                                     EventMatch.match_id.is_(None))
+            .values(match_id=match.id).execution_options(synchronize_session=False)
+        ).rowcount
+        if claimed != 1:
+            session.rollback()
+            return None
+        return match.id
+
+
+def feed_events(*, session: Session, slots: int, sandbox: str = "strict", now: datetime | None = None) -> list[int]:
+    """Queue scheduled event matches while fewer than `slots` are queued or running; advance
+    finished Swiss rounds and finish complete events. The ids queued, to send to the workers."""
+    queued: list[int] = []
+    running = session.exec(select(Event).where(Event.status == EventStatus.RUNNING).order_by(Event.id)
+                           .execution_options(populate_existing=True)).all()
+    session.commit()
+    for event in running:
+        free = slots - event_matches_in_flight(session)
+        rows = session.exec(
+            select(EventMatch).where(EventMatch.event_id == event.id, EventMatch.match_id.is_(None))
+            .order_by(EventMatch.index).limit(max(free, 0)).execution_options(populate_existing=True)
+        ).all()
+        session.commit()
+        for row in rows:
+            match_id = _queue_one(session, event, row, sandbox)
+            if match_id is not None:
+                queued.append(match_id)
+        if not rows:
+            with contextlib.suppress(Conflict):  # a second scheduler wrote the next round first
+                _advance(session, event, now)
+    return queued
+
+
+def _advance(session: Session, event: Event, now: datetime | None) -> None:
+    """Every row queued: once all their matches ended, play the next Swiss round or finish."""
+    left = session.exec(
+        select(func.count()).select_from(EventMatch).outerjoin(Match, Match.id == EventMatch.match_id)
+        .where(EventMatch.event_id == event.id, (EventMatch.match_id.is_(None)) | Match.status.in_(BUSY))
+    ).one()
+    session.commit()
+    if left:
+        return
+    view = event_view(session=session, event_id=event.id)
+    done_rounds = 1 + max((m.spec.round for m in view.played), default=-1)
+    with atomic(session, conflict=f"event {event.id} was advanced by another scheduler"):
+        current = session.exec(select(Event).where(Event.id == event.id, Event.status == EventStatus.RUNNING)
+                               .execution_options(populate_existing=True)).first()
+        if current is None:
+            return
+        if current.format == model.SWISS and done_rounds < current.rounds:
+            start = session.exec(select(func.count()).select_from(EventMatch)
+                                 .where(EventMatch.event_id == event.id)).one()
+            matches = model.swiss_round(view.spec, done_rounds, standing_order(view.standings), start=start)
+            session.add_all(_rows(event.id, matches))
+            return
+        current.status, current.finished_at = EventStatus.FINISHED, now or utcnow()
+        session.add(current)

@@ -1,0 +1,209 @@
+// The replay viewer: controls, scrub bar, keys, #step=N, the score chart. Games draw their own
+// board: ladder/web/static/viewer_<game>.js calls LadderViewer.register(game, draw), where
+// draw(element, frame, data, h) fills `element` from one frame (frames come from the server,
+// computed by ladder/games/<game>/viewer.py). Every text goes in through textContent: bot names
+// are user input. No inline styles (the CSP forbids them): colours are classes.
+(function () {
+  "use strict";
+  const renderers = {};
+  const SVG = "http://www.w3.org/2000/svg";
+
+  // h("div", {class: "x", text: "y"}, [children]) — the one way elements are made here.
+  function h(tag, attrs, children) {
+    const svg = tag.startsWith("svg:");
+    const el = svg ? document.createElementNS(SVG, tag.slice(4)) : document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "text") el.textContent = String(value);
+      else if (key === "class") el.setAttribute("class", value);
+      else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+      else el.setAttribute(key, String(value));
+    }
+    for (const child of children || []) {
+      if (child === null || child === undefined || child === false) continue;
+      el.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+    }
+    return el;
+  }
+
+  function seatTag(data, seat) {
+    const name = (data.names && data.names[seat]) || "seat " + seat;
+    return h("span", { class: "seat-tag s" + (seat % 8), title: "seat " + seat }, [name]);
+  }
+
+  window.LadderViewer = { register: (game, draw) => { renderers[game] = draw; }, h: h, seatTag: seatTag };
+
+  function readHash() {
+    const out = {};
+    for (const part of window.location.hash.replace(/^#/, "").split("&")) {
+      const [key, value] = part.split("=");
+      if (key) out[decodeURIComponent(key)] = decodeURIComponent(value || "");
+    }
+    return out;
+  }
+
+  function chart(data, onPick, width) {
+    const frames = data.frames, n = data.names.length;
+    const W = width < 500 ? 360 : 640, H = width < 500 ? 130 : 150, L = 34, R = 8, T = 10, B = 22;  // phones get bigger text
+    let max = 1;
+    for (const f of frames) for (const s of f.scores) max = Math.max(max, s);
+    const x = (i) => L + (frames.length < 2 ? 0 : (i * (W - L - R)) / (frames.length - 1));
+    const y = (v) => T + (H - T - B) * (1 - v / max);
+    const svg = h("svg:svg", { class: "score-chart", viewBox: `0 0 ${W} ${H}`, role: "img",
+      "aria-label": `${data.score_label} over the match` });
+    svg.appendChild(h("svg:line", { class: "axis", x1: L, y1: y(0), x2: W - R, y2: y(0) }));
+    svg.appendChild(h("svg:text", { x: 2, y: y(max) + 4, text: String(max) }));
+    svg.appendChild(h("svg:text", { x: 2, y: y(0), text: "0" }));
+    svg.appendChild(h("svg:text", { x: L, y: H - 6, text: data.score_label + " by step" }));
+    for (let s = 0; s < n; s++) {
+      const points = frames.map((f, i) => `${x(i).toFixed(1)},${y(f.scores[s] || 0).toFixed(1)}`).join(" ");
+      svg.appendChild(h("svg:polyline", { class: "series s" + (s % 8), points: points },
+        [h("svg:title", { text: data.names[s] })]));
+    }
+    const marker = h("svg:line", { class: "marker", x1: L, y1: T, x2: L, y2: y(0) });
+    svg.appendChild(marker);
+    svg.addEventListener("click", (event) => {
+      const box = svg.getBoundingClientRect();
+      const px = ((event.clientX - box.left) / box.width) * W;
+      const i = Math.round(((px - L) / (W - L - R)) * (frames.length - 1));
+      onPick(Math.max(0, Math.min(frames.length - 1, i)));
+    });
+    svg.moveTo = (i) => { marker.setAttribute("x1", x(i)); marker.setAttribute("x2", x(i)); };
+    return svg;
+  }
+
+  function start(root) {
+    const game = root.dataset.game;
+    const viewSelect = root.querySelector("select.view");
+    const status = h("p", { class: "viewer-status muted", text: "Loading the replay…" });
+    root.appendChild(status);
+    root.hidden = false;
+    let data = null, index = 0, timer = null;
+    const speeds = [0.5, 1, 2, 4, 8];
+    let speed = 1;
+
+    const title = h("h3", { class: "frame-title" });
+    const counter = h("span", { class: "counter" });
+    const scrub = h("input", { type: "range", min: 1, max: 1, value: 1, class: "scrub", "aria-label": "step" });
+    const playButton = h("button", { type: "button", class: "play", text: "▶ Play", "aria-label": "play" });
+    const speedSelect = h("select", { class: "speed", "aria-label": "speed" },
+      speeds.map((s) => h("option", { value: s, text: s + "×", selected: s === 1 ? "selected" : null })));
+    const button = (text, label, go) => h("button", { type: "button", class: "step", "aria-label": label, text: text, onclick: go });
+    const board = h("div", { class: "viewer-board" });
+    const lines = h("ul", { class: "frame-lines" });
+    const note = h("p", { class: "viewer-note muted" });
+    const legend = h("p", { class: "viewer-legend" });
+    const chartBox = h("div", { class: "viewer-chart" });
+    const controls = h("div", { class: "viewer-controls" }, [
+      button("|◀", "first step", () => show(0)), button("◀", "previous step", () => show(index - 1)),
+      playButton, button("▶", "next step", () => show(index + 1)), button("▶|", "last step", () => show(data.frames.length - 1)),
+      h("label", { class: "speed-label" }, ["speed ", speedSelect]), counter,
+    ]);
+    const ui = h("div", { class: "viewer-ui", hidden: "hidden" }, [note, legend, controls, scrub, title, lines, board, chartBox]);
+    root.appendChild(ui);
+
+    function setHash() {
+      const parts = ["step=" + (index + 1)];
+      if (data.view !== "public") parts.push("view=" + data.view);
+      if (data.seat !== null && data.seat !== undefined) parts.push("seat=" + data.seat);
+      history.replaceState(null, "", "#" + parts.join("&"));
+    }
+
+    function show(i) {
+      if (!data || !data.frames.length) return;
+      index = Math.max(0, Math.min(data.frames.length - 1, i));
+      const frame = data.frames[index];
+      root.dataset.step = String(index + 1);
+      counter.textContent = `step ${index + 1} / ${data.frames.length}`;
+      scrub.value = String(index + 1);
+      title.textContent = frame.title;
+      lines.replaceChildren(...frame.lines.map((line) => h("li", { text: line })));
+      board.replaceChildren();
+      const draw = renderers[game];
+      if (draw) draw(board, frame, data, h);
+      if (chartBox.firstChild) chartBox.firstChild.moveTo(index);
+      setHash();
+      if (index === data.frames.length - 1) pause();
+    }
+
+    function pause() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      playButton.textContent = "▶ Play";
+      playButton.setAttribute("aria-label", "play");
+    }
+
+    function play() {
+      if (index >= data.frames.length - 1) show(0);
+      pause();
+      timer = setInterval(() => show(index + 1), 700 / speed);
+      playButton.textContent = "⏸ Pause";
+      playButton.setAttribute("aria-label", "pause");
+    }
+
+    playButton.addEventListener("click", () => (timer ? pause() : play()));
+    speedSelect.addEventListener("change", () => { speed = Number(speedSelect.value) || 1; if (timer) play(); });
+    scrub.addEventListener("input", () => show(Number(scrub.value) - 1));
+    document.addEventListener("keydown", (event) => {
+      if (!data || event.ctrlKey || event.metaKey || event.altKey) return;
+      // Form fields keep their own keys: the scrub bar's arrows move it (and so the step), a
+      // focused button's space presses it.
+      const tag = (event.target && event.target.tagName) || "";
+      if (["INPUT", "SELECT", "TEXTAREA"].includes(tag)) return;
+      if (tag === "BUTTON" && (event.key === " " || event.key === "Enter")) return;
+      const keys = {
+        ArrowRight: () => show(index + 1), ArrowLeft: () => show(index - 1), Home: () => show(0),
+        End: () => show(data.frames.length - 1), " ": () => (timer ? pause() : play()),
+        PageDown: () => show(index + 10), PageUp: () => show(index - 10),
+      };
+      if (keys[event.key]) { event.preventDefault(); keys[event.key](); }
+    });
+
+    function load(view, seat, step) {
+      pause();
+      let url = root.dataset.frames + "?view=" + encodeURIComponent(view);
+      if (seat !== null && seat !== undefined && seat !== "") url += "&seat=" + encodeURIComponent(seat);
+      status.textContent = "Loading the replay…";
+      status.hidden = false;
+      fetch(url, { credentials: "same-origin" }).then((r) => {
+        if (!r.ok) throw new Error("the viewer could not load this view (" + r.status + ")");
+        return r.json();
+      }).then((payload) => {
+        data = payload;
+        status.hidden = true;
+        ui.hidden = false;
+        note.textContent = data.note;
+        legend.replaceChildren(...data.names.map((_, s) => seatTag(data, s)));
+        scrub.max = String(Math.max(1, data.frames.length));
+        chartBox.replaceChildren(chart(data, (i) => show(i), root.clientWidth));
+        root.dataset.view = data.view;
+        root.dataset.framesCount = String(data.frames.length);
+        show(Number.isFinite(step) ? step - 1 : 0);
+        root.dataset.ready = "1";
+      }).catch((error) => { status.textContent = error.message; status.hidden = false; });
+    }
+
+    window.addEventListener("hashchange", () => {  // a #step=N typed or followed on the same page
+      const wanted = parseInt(readHash().step, 10);
+      if (data && Number.isFinite(wanted) && wanted !== index + 1) show(wanted - 1);
+    });
+    const hash = readHash();
+    const step = hash.step ? parseInt(hash.step, 10) : NaN;
+    let view = hash.view || "public", seat = hash.seat || null;
+    if (viewSelect) {
+      const wanted = view === "seat" ? "seat:" + seat : view;
+      if ([...viewSelect.options].some((o) => o.value === wanted)) viewSelect.value = wanted;
+      else { view = "public"; seat = null; }
+      viewSelect.addEventListener("change", () => {
+        const [v, s] = viewSelect.value.split(":");
+        root.dataset.ready = "";
+        load(v, s === undefined ? null : s, index + 1);
+      });
+    }
+    load(view, seat, step);
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    document.querySelectorAll("[data-viewer]").forEach(start);
+  });
+})();

@@ -1,0 +1,25 @@
+"""Tournament (event) matches for the workers: what each scheduler tick adds for running events.
+
+`feed` queues scheduled event matches while fewer than `settings.event_slots` are queued or
+running (the share of the workers events may take; the ladder's own queue is topped up as
+before, so it keeps playing), advances Swiss rounds and finishes events
+(ladder/services/tournaments.py). The ids it returns go to the bulk match queue like ladder
+matches; a match is claimed, played and recorded by workers.jobs.play_match exactly like any
+other, and being unranked it never changes a rating.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import sessionmaker
+from sqlmodel import Session
+
+from ladder.config import Settings
+from ladder.db import session_scope
+from ladder.services.tournaments import feed_events
+
+
+def feed(sessions: sessionmaker[Session], settings: Settings) -> list[int]:
+    if settings.event_slots <= 0:
+        return []
+    with session_scope(sessions) as session:
+        return feed_events(session=session, slots=settings.event_slots, sandbox=settings.sandbox_mode)
