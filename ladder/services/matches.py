@@ -198,9 +198,12 @@ def claim_next_match(
     return None
 
 
+BULK_KINDS = (MatchKind.LADDER, MatchKind.EVENT)  # scheduled play; the other kinds have a user waiting
+
+
 def _next_queued(session: Session, game: str | None) -> int | None:
     def oldest(status: str, ladder: bool):
-        kind = Match.kind == MatchKind.LADDER if ladder else Match.kind != MatchKind.LADDER
+        kind = Match.kind.in_(BULK_KINDS) if ladder else Match.kind.not_in(BULK_KINDS)
         query = select(Match.id).where(Match.status == status, kind)
         if game is not None:
             query = query.where(Match.game == game)
@@ -211,7 +214,7 @@ def _next_queued(session: Session, game: str | None) -> int | None:
     running = dict(session.exec(
         select(Match.kind, func.count()).where(Match.status == MatchStatus.RUNNING).group_by(Match.kind)
     ).all())
-    ladder = running.pop(MatchKind.LADDER, 0)
+    ladder = sum(running.pop(kind, 0) for kind in BULK_KINDS)
     chosen = next_class(running_ladder=ladder, running_priority=sum(running.values()),
                         ladder_waiting=ladder_head is not None, priority_waiting=priority_head is not None)
     return {"ladder": ladder_head, "priority": priority_head, None: None}[chosen]
