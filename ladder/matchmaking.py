@@ -200,3 +200,29 @@ def make_tables(
         tables.append(table)
         booked.update(table.bots)
     return tables
+
+
+PRIORITY_SHARE = 0.5  # of the matches running, at most this part are validation and challenge games
+
+
+def next_class(
+    *, running_ladder: int, running_priority: int, ladder_waiting: bool, priority_waiting: bool,
+    share: float = PRIORITY_SHARE,
+) -> str | None:
+    """Which queue a free worker serves next: "priority" (validation and challenge games: a user is
+    waiting) or "ladder" (rated matches); None when nothing waits.
+
+    A fair share, not absolute priority: priority games go first while they hold less than `share`
+    of the running matches, or when no rated match waits; otherwise the rated match goes first.
+    So any flood of uploads or challenges leaves rated play at least 1 - `share` of the workers.
+    """
+    if not 0 < share < 1:
+        raise ValueError(f"share {share} is not strictly between 0 and 1")
+    if not (ladder_waiting or priority_waiting):
+        return None
+    if not ladder_waiting:
+        return "priority"
+    if not priority_waiting:
+        return "ladder"
+    total = running_ladder + running_priority
+    return "priority" if running_priority < share * (total + 1) else "ladder"

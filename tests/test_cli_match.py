@@ -78,6 +78,15 @@ def test_bad_arguments_are_usage_errors(tmp_path):
         assert words in result.output, result.output
 
 
+def test_the_upload_file_name_rule_applies_to_ladder_match(tmp_path):
+    """One rule for the form, the API and `ladder match` (through workers.packaging.stage)."""
+    for name, words in ((".py", "starts with a dot"), ("bot\n.py", "control or invisible"),
+                        ("\u202egnp.py", "control or invisible")):
+        (tmp_path / name).write_text("print(1)\n")
+        result = run("match", str(tmp_path / name), "builtin:greedy", "builtin:random", "--sandbox", "none")
+        assert result.exit_code == 2 and words in result.output, result.output
+
+
 # --- what an author sees when a bot goes wrong ------------------------------------------------
 
 SDK_BOT = """

@@ -195,3 +195,18 @@ def test_table_sizes_come_from_what_the_game_declares():
     assert TableSize.of(Declared()) == TableSize(2, 5, 3)
     assert (DG.minimum, DG.maximum, DG.default) == (3, 6, 4)
     assert TABLE_SIZES["treasure"] == TableSize(2, 6, 4)
+
+
+def test_priority_games_get_a_fair_share_never_all_of_the_workers():
+    from ladder.matchmaking import next_class
+
+    running = {"ladder": 0, "priority": 0}
+    for _ in range(100):  # a flood of challenges and validation games, rated matches waiting too
+        chosen = next_class(running_ladder=running["ladder"], running_priority=running["priority"],
+                            ladder_waiting=True, priority_waiting=True)
+        running[chosen] += 1
+    assert running == {"ladder": 50, "priority": 50}
+    assert next_class(running_ladder=0, running_priority=9, ladder_waiting=False, priority_waiting=True) == "priority"
+    assert next_class(running_ladder=9, running_priority=0, ladder_waiting=True, priority_waiting=False) == "ladder"
+    assert next_class(running_ladder=0, running_priority=0, ladder_waiting=False, priority_waiting=False) is None
+    assert next_class(running_ladder=3, running_priority=1, ladder_waiting=True, priority_waiting=True) == "priority"

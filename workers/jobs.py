@@ -65,7 +65,9 @@ def _stage_code(session: Session, match_id: int, root: Path) -> tuple[list[str],
     for seat, filename, code, number, bot_name, owner in rows:
         folder = root / str(seat)
         folder.mkdir(mode=0o755)
-        path = folder / Path(filename).name  # stored names are plain file names; never trust a path
+        # a fixed name, never the uploader's: a stored name the file system refuses (too long, NUL)
+        # would fail every match the bot is seated at
+        path = folder / ("bot.zip" if filename.lower().endswith(".zip") else "main.py")
         path.write_bytes(code)
         path.chmod(0o644)
         specs.append(str(path))

@@ -13,6 +13,7 @@ import os
 import shutil
 import stat
 import tempfile
+import unicodedata
 import zipfile
 import zlib
 from dataclasses import dataclass
@@ -48,6 +49,38 @@ class StagedBot:
     path: Path  # a read-only directory holding the bot's files
     entry: str  # main.py or main.js
     command: list[str]
+
+
+BOT_SUFFIXES = (".py", ".zip")
+
+
+def check_filename(filename: object) -> str:
+    """The one rule for an uploaded bot's file name (web form, API, `ladder match` through `stage`):
+    a plain name, no path parts, at most MAX_NAME_BYTES bytes of UTF-8, no control or invisible
+    format characters, not hidden, ending in .py or .zip (any case). Returns the suffix (".py" or
+    ".zip"); raises PackagingError saying what to change. Workers write the file under this name,
+    so a name the file system refuses must never be stored."""
+    if not isinstance(filename, str) or not filename:
+        raise PackagingError("the upload has no file name; send a .py file or a .zip")
+    shown = repr(filename[:60] + ("…" if len(filename) > 60 else ""))
+    try:
+        size = len(filename.encode("utf-8"))
+    except UnicodeError:
+        raise PackagingError(f"the file name {shown} is not valid UTF-8") from None
+    if size > MAX_NAME_BYTES:
+        raise PackagingError(f"the file name {shown} has {size} bytes; a file name may have {MAX_NAME_BYTES}")
+    if any(unicodedata.category(c)[0] == "C" or c in "\u2028\u2029" for c in filename):
+        raise PackagingError(f"the file name {shown} has control or invisible characters; rename the file")
+    if "/" in filename or "\\" in filename:
+        raise PackagingError(f"the file name {shown} has path parts; send the file's own name, e.g. main.py")
+    if filename != filename.strip():
+        raise PackagingError(f"the file name {shown} starts or ends with a space; rename the file")
+    if filename.startswith("."):
+        raise PackagingError(f"the file name {shown} starts with a dot; name it e.g. main.py or bot.zip")
+    suffix = next((s for s in BOT_SUFFIXES if filename.lower().endswith(s)), None)
+    if suffix is None:
+        raise PackagingError(f"{shown}: a bot is one .py file or a .zip with main.py at its root")
+    return suffix
 
 
 def _check_name(raw: bytes | str, where: str) -> PurePosixPath:
@@ -116,15 +149,15 @@ def stage(source: str | Path, parent: str | Path | None = None) -> StagedBot:
         plan = _plan_directory(src)
     elif not src.is_file():
         raise PackagingError(f"{source}: not a regular file")
-    elif src.name.endswith(".zip"):
+    elif not src.name.lower().endswith(BOT_SUFFIXES):
+        raise PackagingError(f"{source}: a bot is a .py file, a .zip, or a directory with main.py")
+    elif check_filename(os.fsdecode(src.name)) == ".zip":
         plan = None
-    elif src.name.endswith(".py"):
+    else:
         size = src.stat().st_size
         if size > MAX_FILE_BYTES:
             raise PackagingError(f"{source}: {size} bytes; a single-file bot may have {MAX_FILE_BYTES}")
         plan = {"main.py": src}
-    else:
-        raise PackagingError(f"{source}: a bot is a .py file, a .zip, or a directory with main.py")
     dest = _fresh_dir(parent)
     try:
         if plan is None:
@@ -143,7 +176,7 @@ def stage(source: str | Path, parent: str | Path | None = None) -> StagedBot:
 def check_bytes(code: bytes, filename: str) -> str:
     """Check an uploaded bot without unpacking it: the same rules as `stage`, for the web app,
     which stores uploads and never runs them. Returns the entry point; raises PackagingError."""
-    if filename.endswith(".py"):
+    if check_filename(filename) == ".py":
         if len(code) > MAX_FILE_BYTES:
             raise PackagingError(f"{filename}: {len(code)} bytes; a single-file bot may have {MAX_FILE_BYTES}")
         try:
@@ -151,8 +184,6 @@ def check_bytes(code: bytes, filename: str) -> str:
         except UnicodeDecodeError:
             raise PackagingError(f"{filename}: a .py bot must be UTF-8 text") from None
         return "main.py"
-    if not filename.endswith(".zip"):
-        raise PackagingError(f"{filename}: a bot is a .py file or a .zip with main.py at its root")
     if len(code) > MAX_ARCHIVE_BYTES:
         raise PackagingError(f"{filename}: {len(code)} bytes; an uploaded bot may have {MAX_ARCHIVE_BYTES}")
     try:

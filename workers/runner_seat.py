@@ -11,6 +11,7 @@ earlier anyway.
 
 from __future__ import annotations
 
+import logging
 import signal
 import time
 from typing import Any
@@ -19,6 +20,8 @@ from bots import load_builtin, reference_bot
 from ladder.play import BotFault, fresh_json
 from workers import protocol
 from workers.protocol import Fault, TimeControl
+
+log = logging.getLogger(__name__)
 
 STARTUP_GRACE_S = 0.25
 
@@ -66,7 +69,13 @@ class SandboxedSeat:
         try:
             self.proc = process_factory()
         except Exception as exc:  # SandboxError, SlotBusy, OSError: the ladder's trouble, not the bot's
-            self.start_fault = Fault("error", f"the sandbox could not start the bot: {exc}"[:300])
+            # the reason is public (match page, replay): the sandbox's own refusals are worded for
+            # that; any other exception (OSError...) names server paths, so it goes to the log only
+            from workers.sandbox import SandboxError
+
+            log.warning("seat %s: the sandbox could not start the bot: %s", self.name, exc)
+            detail = str(exc) if isinstance(exc, SandboxError) else type(exc).__name__
+            self.start_fault = Fault("error", f"the sandbox could not start the bot: {detail}"[:300])
 
     def setup(self, hello: dict[str, Any]) -> None:
         self.hello = dict(hello)

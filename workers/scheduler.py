@@ -50,25 +50,43 @@ def table_sizes(game: str) -> TableSize:
     return TableSize.of(get_game(game))
 
 
+PACKAGE_UNCHECKABLE = "the package could not be checked; upload it again as a .py file or a .zip"
+
+
 def validate_version(session: Session, version_id: int, settings: Settings) -> int | None:
     """Check a pending version's package, then queue its validation game; the match id or None
-    (refused: the version is rejected with the packaging reason; or it is no longer pending)."""
-    from workers.packaging import PackagingError, remove_staged, stage
+    (refused: the version is rejected with the reason; or it is no longer pending).
+
+    Whatever the stored upload holds (a name the file system refuses, bytes that break the
+    unpacker), this version ends rejected or queued: it never raises, so one upload cannot stop a
+    scheduler tick. The file is written under a fixed name (main.py or bot.zip), never the
+    uploader's; reasons name the uploaded file, never a server path."""
+    from workers.packaging import PackagingError, check_filename, remove_staged, stage
 
     version = session.get(BotVersion, version_id)
     if version is None or version.status != VersionStatus.PENDING:
         return None
-    with tempfile.TemporaryDirectory(prefix="ladder-validate-") as tmp:
-        upload = f"{tmp}/{version.filename.rsplit('/', 1)[-1]}"
-        with open(upload, "wb") as fh:
-            fh.write(version.code)
-        try:
-            staged = stage(upload, tmp)
-            remove_staged(staged.path)
-        except PackagingError as exc:
-            reject_version(session=session, version_id=version_id, reason=str(exc))
-            return None
-    session.commit()
+    filename = version.filename
+    reason = None
+    try:
+        suffix = check_filename(filename)
+        with tempfile.TemporaryDirectory(prefix="ladder-validate-") as tmp:
+            upload = f"{tmp}/{'main.py' if suffix == '.py' else 'bot.zip'}"
+            with open(upload, "wb") as fh:
+                fh.write(version.code)
+            try:
+                remove_staged(stage(upload, tmp).path)
+            except PackagingError as exc:
+                raise PackagingError(str(exc).replace(upload, filename).replace(tmp, "…")) from None
+    except PackagingError as exc:
+        reason = str(exc)
+    except Exception:  # anything else is ours, not the author's: the detail goes to the server log
+        log.exception("version %s: the package check failed", version_id)
+        reason = PACKAGE_UNCHECKABLE
+    session.commit()  # end the read; the writes below are transactions of their own
+    if reason is not None:
+        reject_version(session=session, version_id=version_id, reason=reason)
+        return None
     try:
         match = queue_validation_match(session=session, version_id=version_id, house_username=settings.house_username,
                                        sandbox=settings.sandbox_mode)
@@ -78,9 +96,34 @@ def validate_version(session: Session, version_id: int, settings: Settings) -> i
     return match.id
 
 
+def _each(session: Session, what: str, item: object, action):
+    """Run one item's work; anything it raises is logged and rolled back, and the tick goes on."""
+    try:
+        return action()
+    except Exception:
+        session.rollback()
+        log.exception("scheduler: %s %s failed; going on with the rest", what, item)
+        return None
+
+
+def _validate_or_reject(session: Session, version_id: int, settings: Settings) -> int | None:
+    try:
+        return validate_version(session, version_id, settings)
+    except Exception:  # e.g. the database refused a write: reject the version, never loop on it
+        session.rollback()
+        log.exception("version %s: validation could not be queued", version_id)
+        reject_version(session=session, version_id=version_id, reason=PACKAGE_UNCHECKABLE)
+        return None
+
+
 def schedule(sessions: sessionmaker[Session], settings: Settings, rng: random.Random | None = None) -> Queued:
     """One scheduler tick: validation games for pending versions, then ladder tables per game until
-    `queue_target` matches wait (at most `tables_per_tick` new ones per game)."""
+    `queue_target` matches wait (at most `tables_per_tick` new ones per game).
+
+    Each version and each game is handled on its own: one that raises is logged (a version is
+    rejected) and the tick goes on with the rest, so rated tables are queued whatever was uploaded.
+    Bots seated in queued validation or challenge games still get rated tables (see
+    services.matches.matchmaking_pool)."""
     rng = rng or random.Random()
     queued = Queued()
     with session_scope(sessions) as session:
@@ -91,29 +134,38 @@ def schedule(sessions: sessionmaker[Session], settings: Settings, rng: random.Ra
         ).all()
         session.commit()
         for version_id in pending:
-            match_id = validate_version(session, version_id, settings)
+            match_id = _each(session, "version", version_id,
+                             lambda v=version_id: _validate_or_reject(session, v, settings))
             if match_id is not None:
                 queued.add(match_id, MatchKind.VALIDATION)
         for game in available_games():
-            waiting = session.exec(
-                select(func.count()).select_from(Match)
-                .where(Match.game == game, Match.status == MatchStatus.QUEUED, Match.kind == MatchKind.LADDER)
-            ).one()
-            pool = matchmaking_pool(session=session, game=game, house_username=settings.house_username)
-            session.commit()
-            count = min(settings.tables_per_tick, settings.queue_target - waiting)
-            if count <= 0:
-                continue
-            tables = make_tables(pool.candidates, table_sizes(game), rng, time.time(), count,
-                                 exclude=pool.busy, house_owner=pool.house_owner)
-            for table in tables:
-                try:
-                    match = queue_match(session=session, game=game, seats=table, sandbox=settings.sandbox_mode)
-                except ServiceError as exc:  # a bot retired between the pool and the table
-                    log.info("%s: table not queued: %s", game, exc)
-                    continue
-                queued.add(match.id, MatchKind.LADDER)
+            tables = _each(session, "game", game, lambda g=game: _ladder_tables(session, g, settings, rng))
+            for match_id in tables or []:
+                queued.add(match_id, MatchKind.LADDER)
     return queued
+
+
+def _ladder_tables(session: Session, game: str, settings: Settings, rng: random.Random) -> list[int]:
+    waiting = session.exec(
+        select(func.count()).select_from(Match)
+        .where(Match.game == game, Match.status == MatchStatus.QUEUED, Match.kind == MatchKind.LADDER)
+    ).one()
+    pool = matchmaking_pool(session=session, game=game, house_username=settings.house_username)
+    session.commit()
+    count = min(settings.tables_per_tick, settings.queue_target - waiting)
+    if count <= 0:
+        return []
+    tables = make_tables(pool.candidates, table_sizes(game), rng, time.time(), count,
+                         exclude=pool.busy, house_owner=pool.house_owner)
+    ids = []
+    for table in tables:
+        try:
+            match = queue_match(session=session, game=game, seats=table, sandbox=settings.sandbox_mode)
+        except ServiceError as exc:  # a bot retired between the pool and the table
+            log.info("%s: table not queued: %s", game, exc)
+            continue
+        ids.append(match.id)
+    return ids
 
 
 def sweep(sessions: sessionmaker[Session], settings: Settings, *, broker_idle: bool) -> tuple[Queued, list[int]]:

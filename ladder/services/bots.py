@@ -95,8 +95,12 @@ def add_version(
         raise Invalid("the upload is empty")
     if len(code) > max_bytes:
         raise Invalid(f"the upload is {len(code)} bytes; the limit is {max_bytes}")
-    if not filename or "/" in filename or "\\" in filename or filename.startswith("."):
-        raise Invalid(f"bad file name {filename!r}")
+    from workers.packaging import PackagingError, check_filename  # pure: the one file-name rule
+
+    try:
+        check_filename(filename)
+    except PackagingError as exc:
+        raise Invalid(str(exc)) from None
     _check_bot_open(get_bot(session=session, bot_id=bot_id), acting_user_id)  # before any validation work
     reason = None
     if validator is not None:  # outside the transaction: validation may take a while

@@ -13,6 +13,27 @@ from ladder.db import begin_write
 from ladder.services.errors import Conflict, NotFound
 
 T = TypeVar("T", bound=SQLModel)
+UNIT = "ladder.unit_of_work"  # session.info key: service calls join the caller's transaction
+
+
+@contextmanager
+def unit_of_work(session: Session) -> Iterator[None]:
+    """Several service calls as ONE write transaction (a use case such as an upload: the bot, its
+    version and its validation game are stored together or not at all). Inside, `atomic` only
+    flushes; the commit is here, and anything raised rolls every write back."""
+    if session.info.get(UNIT):
+        yield
+        return
+    begin_write(session)
+    session.info[UNIT] = True
+    try:
+        yield
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
+    finally:
+        session.info.pop(UNIT, None)
 
 
 @contextmanager
@@ -21,8 +42,18 @@ def atomic(session: Session, conflict: str | None = None) -> Iterator[None]:
     the end, rolled back if anything raises.
 
     With `conflict`, a unique-constraint violation (a race with another writer that the checks
-    before could not see) becomes a Conflict with that message.
+    before could not see) becomes a Conflict with that message. Inside `unit_of_work` the body
+    joins the caller's transaction: it is flushed here and committed (or rolled back) there.
     """
+    if session.info.get(UNIT):
+        try:
+            yield
+            session.flush()
+        except IntegrityError:
+            if conflict is None:
+                raise
+            raise Conflict(conflict) from None
+        return
     begin_write(session)
     try:
         yield

@@ -13,11 +13,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import update
+from sqlalchemy import func, update
 from sqlmodel import Session, select
 
 from ladder.games import OptionError, get_game
-from ladder.matchmaking import Candidate, Table
+from ladder.matchmaking import Candidate, Table, next_class
 from ladder.models import Bot, BotVersion, Match, MatchKind, MatchStatus, Rating, Seat, VersionStatus, utcnow
 from ladder.services.common import atomic, fetch
 from ladder.services.errors import Conflict, Forbidden, Invalid, NotFound
@@ -31,7 +31,7 @@ class MatchmakingPool:
     """What ladder.matchmaking.make_tables needs for one game; `Candidate.bot` is a version id."""
 
     candidates: list[Candidate]
-    busy: set[int]  # version ids queued or playing: pass as `exclude`
+    busy: set[int]  # version ids queued or playing a rated match: pass as `exclude`
     house_owner: int | None  # pass as `house_owner`
 
 
@@ -49,9 +49,11 @@ def matchmaking_pool(*, session: Session, game: str, house_username: str = "hous
                   games=games or 0, placement_owed=owed, last_played=None if last is None else last.timestamp())
         for vid, owner, owed, rating, games, last in session.exec(query)
     ]
+    # Only rated matches book a bot: a bot seated in someone's queued challenge, or a starter bot
+    # seated in validation games, still plays its rated games (else anyone could bench any bot).
     busy = set(session.exec(
         select(Seat.bot_version_id).join(Match, Match.id == Seat.match_id)
-        .where(Match.status.in_(BUSY), Match.game == game)
+        .where(Match.status.in_(BUSY), Match.game == game, Match.kind == MatchKind.LADDER)
     ))
     house = get_user_by_name(session=session, username=house_username)
     return MatchmakingPool(candidates, busy, house.id if house is not None and house.is_system else None)
@@ -182,12 +184,11 @@ def _reload(session: Session, match_id: int) -> Match:
 def claim_next_match(
     *, session: Session, worker_id: str, game: str | None = None, now: datetime | None = None
 ) -> Match | None:
-    """Claim the oldest queued match (of `game`), or None when the queue is empty."""
+    """Claim the oldest queued match (of `game`) of the class ladder.matchmaking.next_class picks:
+    validation and challenge games get a fair share of the running matches, never all of them.
+    None when the queue is empty."""
     for _ in range(10):  # another worker may win the race for the head of the queue: take the next
-        query = select(Match.id).where(Match.status == MatchStatus.QUEUED).order_by(Match.id).limit(1)
-        if game is not None:
-            query = query.where(Match.game == game)
-        match_id = session.exec(query).first()
+        match_id = _next_queued(session, game)
         session.commit()  # end the read: the claim is its own transaction
         if match_id is None:
             return None
@@ -195,6 +196,28 @@ def claim_next_match(
         if match is not None:
             return match
     return None
+
+
+BULK_KINDS = (MatchKind.LADDER, MatchKind.EVENT)  # scheduled play; the other kinds have a user waiting
+
+
+def _next_queued(session: Session, game: str | None) -> int | None:
+    def oldest(status: str, ladder: bool):
+        kind = Match.kind.in_(BULK_KINDS) if ladder else Match.kind.not_in(BULK_KINDS)
+        query = select(Match.id).where(Match.status == status, kind)
+        if game is not None:
+            query = query.where(Match.game == game)
+        return query
+
+    ladder_head = session.exec(oldest(MatchStatus.QUEUED, True).order_by(Match.id).limit(1)).first()
+    priority_head = session.exec(oldest(MatchStatus.QUEUED, False).order_by(Match.id).limit(1)).first()
+    running = dict(session.exec(
+        select(Match.kind, func.count()).where(Match.status == MatchStatus.RUNNING).group_by(Match.kind)
+    ).all())
+    ladder = sum(running.pop(kind, 0) for kind in BULK_KINDS)
+    chosen = next_class(running_ladder=ladder, running_priority=sum(running.values()),
+                        ladder_waiting=ladder_head is not None, priority_waiting=priority_head is not None)
+    return {"ladder": ladder_head, "priority": priority_head, None: None}[chosen]
 
 
 def mark_failed(
@@ -213,18 +236,22 @@ def mark_failed(
         if session.exec(stmt.execution_options(synchronize_session=False)).rowcount != 1:
             fetch(session, Match, match_id, "match")
             raise Conflict(f"match {match_id} is not queued or running{' for ' + worker_id if worker_id else ''}")
-        _validation_back_to_pending(session, [match_id], reason)
+        _validation_back_to_pending(session, [match_id])
         match = _reload(session, match_id)
     return match
 
 
-def _validation_back_to_pending(session: Session, match_ids: Sequence[int], reason: str) -> None:
+# The owner sees this; the failure's detail (a worker's exception, server paths) stays in the logs.
+VALIDATION_RETRY = "the validation game could not be played (a failure on our side, not your bot's); it is retried"
+
+
+def _validation_back_to_pending(session: Session, match_ids: Sequence[int]) -> None:
     if not match_ids:
         return
     session.exec(
         update(BotVersion)
         .where(BotVersion.validation_match_id.in_(match_ids), BotVersion.status == VersionStatus.VALIDATING)
-        .values(status=VersionStatus.PENDING, rejection_reason=f"validation game failed: {reason}")
+        .values(status=VersionStatus.PENDING, rejection_reason=VALIDATION_RETRY)
         .execution_options(synchronize_session=False)
     )
 
@@ -257,5 +284,5 @@ def requeue_stale(
             .values(status=MatchStatus.QUEUED, claimed_by=None, claimed_at=None, started_at=None)
             .returning(Match.id).execution_options(synchronize_session=False)
         ).scalars())
-        _validation_back_to_pending(session, gave_up, "abandoned by its workers")
+        _validation_back_to_pending(session, gave_up)
     return SweepResult(sorted(requeued), sorted(gave_up))

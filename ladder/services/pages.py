@@ -21,6 +21,7 @@ from ladder.models import (
     BotVersion,
     HeadToHead,
     Match,
+    MatchStatus,
     Rating,
     RatingChange,
     Replay,
@@ -214,11 +215,36 @@ class MatchSeatView:
     rating_delta: int | None  # milli-points; None when the match was not rated
 
 
+FAILED_PUBLIC = "the ladder could not play this match (a failure on our side, not the bots'); it is not rated"
+PUBLIC_FAILURE_PREFIXES = ("abandoned:",)  # reasons the services word for the public themselves
+
+
+def public_failure_reason(reason: str | None) -> str | None:
+    """What a page or the API may say about a failed match. The stored reason can hold a worker's
+    exception text, with server paths (the match's staging folder): that stays in the logs."""
+    if reason is None:
+        return None
+    return reason if reason.startswith(PUBLIC_FAILURE_PREFIXES) else FAILED_PUBLIC
+
+
+def public_seed(match: Match) -> int | None:
+    """A match's seed, once it is finished: before that it tells the hidden draws to come."""
+    return match.seed if match.status == MatchStatus.FINISHED else None
+
+
 @dataclass(frozen=True, slots=True)
 class MatchView:
     match: Match
     seats: list[MatchSeatView]
     has_replay: bool
+
+    @property
+    def seed(self) -> int | None:
+        return public_seed(self.match)
+
+    @property
+    def failure_reason(self) -> str | None:
+        return public_failure_reason(self.match.failure_reason)
 
 
 def match_detail(*, session: Session, match_id: int) -> MatchView:

@@ -92,7 +92,10 @@ def get_user(*, session: Session, user_id: int) -> User:
 
 
 def get_user_by_name(*, session: Session, username: str) -> User | None:
-    return session.exec(select(User).where(User.username == username.strip().lower())).first()
+    username = username.strip().lower()
+    if not username or len(username) > 32 or "\x00" in username:  # nobody; PostgreSQL refuses NUL in text
+        return None
+    return session.exec(select(User).where(User.username == username)).first()
 
 
 def issue_api_token(*, session: Session, user_id: int) -> str:

@@ -31,8 +31,10 @@ def init_app(app: Flask) -> None:
     # blueprints load here, not at import: helpers like ladder.web.steps import without Flask routes
     from ladder.web import account, api, auth, bots, game_assets, leaderboard, matches, protocol, tournaments, users
     from ladder.web import viewer as replay_viewer
+    from ladder.web.common import IdConverter
     from ladder.web.limiting import init_limits
 
+    app.url_map.converters["int"] = IdConverter  # before the routes: every <int:id> is bounded
     settings = app.extensions["ladder"].settings
     _session_cookies(app, settings)
     csrf.init_app(app)

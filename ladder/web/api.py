@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, g, jsonify, request, url_for
 
-from ladder.models import BotPublic, BotVersionPublic, MatchPublic, SeatPublic, UserPublic
+from ladder.models import BotPublic, BotVersionPublic, Match, MatchPublic, SeatPublic, UserPublic
 from ladder.replay import dumps_replay
 from ladder.services import bots as bot_service
 from ladder.services import pages
@@ -16,7 +16,7 @@ from ladder.services.errors import Forbidden, NotFound, ServiceError
 from ladder.services.limits import check_upload
 from ladder.services.rejections import rejection_causes
 from ladder.services.tokens import authenticate as authenticate_token
-from ladder.web.common import db, dispatch, settings, status_for, user_id
+from ladder.web.common import MAX_ID, db, dispatch, int_arg, settings, status_for, text_arg, user_id
 from ladder.web.matches import load_replay_for
 from ladder.web.queries import game_titles, recent_matches, upload_bot, user_bots, version_of
 
@@ -63,20 +63,22 @@ def _token_user(scope: str = "read"):
     return user
 
 
+def _match(match: Match) -> dict[str, Any]:
+    """A match as the public sees it: the seed only once finished, a failure in public words."""
+    return {**_dump(MatchPublic, match), "seed": pages.public_seed(match),
+            "failure_reason": pages.public_failure_reason(match.failure_reason)}
+
+
 def _versions(versions: list, owner_id: int) -> list[dict[str, Any]]:
-    """Versions as JSON; with the owner's token, a rejected one also carries `cause`: the end of
+    """Versions as JSON. Why one was rejected is its owner's (as on the bot's web page): others get
+    `rejection_reason` null; with the owner's token, a rejected one also carries `cause`, the end of
     its validation game's stderr (the bot's log is its owner's, so nobody else gets it)."""
     viewer = g.get("api_user")
+    mine = viewer is not None and viewer.id == owner_id
     causes = rejection_causes(session=db(), versions=versions, owner_id=owner_id,
                               viewer_id=viewer.id if viewer is not None else None)
-    return [{**_dump(BotVersionPublic, v), **({"cause": causes[v.id]} if v.id in causes else {})} for v in versions]
-
-
-def _int_arg(name: str, default: int, low: int, high: int) -> int:
-    value = request.args.get(name, default, type=int)
-    if value is None or not low <= value <= high:
-        abort(_error(400, f"{name} must be a whole number in {low}..{high}"))
-    return value
+    return [{**_dump(BotVersionPublic, v), **({} if mine else {"rejection_reason": None}),
+             **({"cause": causes[v.id]} if v.id in causes else {})} for v in versions]
 
 
 @bp.get("/")
@@ -84,6 +86,14 @@ def index():
     return jsonify(version=1, docs="docs/api.md", endpoints=sorted(
         f"{','.join(sorted(r.methods - {'HEAD', 'OPTIONS'}))} {r.rule}"
         for r in current_app.url_map.iter_rules() if r.endpoint.startswith("api.")))
+
+
+@bp.get("/openapi.json")
+def openapi():
+    """This API as an OpenAPI 3.1 document (ladder/web/openapi.py)."""
+    from ladder.web.openapi import document
+
+    return jsonify(document())
 
 
 @bp.get("/games")
@@ -96,8 +106,8 @@ def games():
 def leaderboard(game: str):
     if game not in game_titles():
         raise NotFound(f"unknown game {game!r}")
-    board = pages.leaderboard(session=db(), game=game, page=_int_arg("page", 1, 1, 10**6),
-                              per_page=_int_arg("per_page", 50, 1, pages.MAX_PER_PAGE))
+    board = pages.leaderboard(session=db(), game=game, page=int_arg("page", 1, 1, 10**6),
+                              per_page=int_arg("per_page", 50, 1, pages.MAX_PER_PAGE))
     rows = [{
         "rank": r.rank, "bot_id": r.bot_id, "bot": r.bot_name, "owner": r.owner_name, "starter": r.house,
         "rating": r.rating / 1000, "games": r.games, "wins": r.wins, "win_rate": r.win_rate,
@@ -141,10 +151,10 @@ def version(version_id: int):
 
 @bp.get("/matches")
 def matches():
-    game = request.args.get("game") or None
-    before = request.args.get("before", type=int)
-    rows = recent_matches(session=db(), game=game, before=before, limit=_int_arg("limit", 50, 1, 200))
-    return jsonify(matches=[_dump(MatchPublic, m) for m in rows])
+    game = text_arg("game", game_titles())
+    before = int_arg("before", None, 1, MAX_ID)
+    rows = recent_matches(session=db(), game=game, before=before, limit=int_arg("limit", 50, 1, 200))
+    return jsonify(matches=[_match(m) for m in rows])
 
 
 @bp.get("/matches/<int:match_id>")
@@ -153,7 +163,7 @@ def match(match_id: int):
     seats = [{**_dump(SeatPublic, s.seat), "bot": s.bot_name, "owner": s.owner_name, "version": s.version_number,
               "rating_delta": None if s.rating_delta is None else s.rating_delta / 1000} for s in view.seats]
     replay = url_for(".replay", match_id=match_id, _external=True) if view.has_replay else None
-    return jsonify(match=_dump(MatchPublic, view.match), seats=seats, replay=replay)
+    return jsonify(match=_match(view.match), seats=seats, replay=replay)
 
 
 @bp.get("/matches/<int:match_id>/replay")

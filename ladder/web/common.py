@@ -3,18 +3,65 @@ dispatching queued matches, and turning a service refusal into an HTTP answer.""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 
-from flask import abort, current_app, flash, g
+from flask import abort, current_app, flash, g, request
 from flask_login import current_user
 from sqlmodel import Session
+from werkzeug.routing import IntegerConverter
 
 from ladder.config import Settings
 from ladder.services.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 
 STATUS_OF = {NotFound: 404, Forbidden: 403, Invalid: 400, Conflict: 409}
+MAX_ID = 2**31 - 1  # ids are INTEGER columns: PostgreSQL's int4 (SQLite takes up to 2**63 - 1)
+
+
+NO_ID = -1  # what an out-of-range id in a URL becomes: no row has it, so the view answers 404
+
+
+class IdConverter(IntegerConverter):
+    """`<int:...>` in every route. Werkzeug's own converter takes any number of digits, and a
+    database asked for id 2**63 fails (OverflowError on SQLite, "out of range" on PostgreSQL): a
+    500 from a URL. Here a number above MAX_ID becomes NO_ID, which the view looks up and does not
+    find (404). Refusing it in the converter instead would answer 405 to a POST whose path also
+    fits a GET route (Werkzeug checks the method before the converter)."""
+
+    def to_python(self, value: str) -> int:
+        if len(value) > len(str(MAX_ID)):  # never int() a 5,000-digit string (that raises ValueError)
+            return NO_ID
+        number = super().to_python(value)
+        return number if number <= MAX_ID else NO_ID
+
+
+def int_arg(name: str, default: int | None, low: int, high: int) -> int | None:
+    """A whole-number query parameter in low..high, `default` when absent; anything else is a 400
+    that says which parameter and what it takes (never a silent default, never a 500)."""
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw) if len(raw) <= 20 else None
+    except ValueError:
+        value = None
+    if value is None or not low <= value <= high:
+        abort(400, f"{name} must be a whole number in {low}..{high}")
+    return value
+
+
+def text_arg(name: str, choices: Collection[str] | None = None, max_length: int = 200) -> str | None:
+    """A text query parameter (None when absent or empty): 400 when it holds NUL or control
+    characters (PostgreSQL refuses NUL in text), is too long, or is not one of `choices`."""
+    raw = request.args.get(name)
+    if not raw:
+        return None
+    if len(raw) > max_length or any(ord(c) < 32 for c in raw):
+        abort(400, f"{name} must be at most {max_length} characters without control characters")
+    if choices is not None and raw not in choices:
+        abort(400, f"{name} must be one of {', '.join(sorted(choices))}")
+    return raw
 
 
 def state():

@@ -2,23 +2,17 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, url_for
 
 from ladder.services import pages
-from ladder.web.common import db
+from ladder.web.common import db, int_arg
 from ladder.web.queries import game_titles, recent_matches, seat_names
 
 bp = Blueprint("leaderboard", __name__)
 
 
 def page_number() -> int:
-    try:
-        page = int(request.args.get("page", 1))
-    except ValueError:
-        abort(400, "page must be a whole number")
-    if page < 1:
-        abort(400, "page must be 1 or more")
-    return page
+    return int_arg("page", 1, 1, 10**6)  # a bounded whole number, else 400 with the reason
 
 
 @bp.get("/")

@@ -10,7 +10,7 @@ from flask import Blueprint, Response, abort, render_template, request
 from ladder.replay import ReplayError, dumps_replay, loads_replay
 from ladder.services import pages
 from ladder.services.errors import Forbidden, NotFound
-from ladder.web.common import db, user_id
+from ladder.web.common import MAX_ID, db, int_arg, user_id
 from ladder.web.queries import game_titles, recent_matches, seat_names
 from ladder.web.steps import steps
 
@@ -23,7 +23,7 @@ def recent():
     game = request.args.get("game") or None
     if game is not None and game not in game_titles():
         abort(404)
-    before = request.args.get("before", type=int)
+    before = int_arg("before", None, 1, MAX_ID)
     latest = recent_matches(session=db(), game=game, before=before, limit=50)
     return render_template("matches/recent.html", matches=latest, game=game,
                            names=seat_names(session=db(), match_ids=[m.id for m in latest]),

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
-from pathlib import PurePosixPath
 
 from sqlalchemy import func
 from sqlmodel import Session, select
@@ -20,9 +19,9 @@ from ladder.games import available_games, get_game
 from ladder.models import Bot, BotVersion, Match, Rating, Seat, User, VersionStatus
 from ladder.services import bots as bot_service
 from ladder.services import matches as match_service
+from ladder.services.common import unit_of_work
 from ladder.services.errors import Conflict, Forbidden, Invalid
 
-UPLOAD_SUFFIXES = (".py", ".zip")
 BOT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")  # as models.BotBase, said in words
 
 
@@ -49,6 +48,18 @@ def check_package(code: bytes, filename: str) -> None:
 
     packaging.check_bytes(code, filename)
 
+
+def check_filename(filename: str | None) -> str:
+    """The shared file-name rule (workers.packaging.check_filename) as an Invalid refusal."""
+    from workers import packaging
+
+    try:
+        packaging.check_filename(filename)
+    except packaging.PackagingError as exc:
+        raise Invalid(str(exc)) from None
+    return filename
+
+
 @dataclass(frozen=True)
 class Upload:
     bot: Bot
@@ -57,11 +68,12 @@ class Upload:
     note: str | None = None  # why it was not
 
 
-def _clean_filename(raw: str | None) -> str:
-    name = PurePosixPath((raw or "").replace("\\", "/")).name.strip()
-    if not name.lower().endswith(UPLOAD_SUFFIXES):
-        raise Invalid(f"{name or 'the file'}: a bot is one .py file or a .zip with main.py at its root")
-    return name
+def _verdict(reason: str | None):
+    """A validator for add_version that repeats a package check already made."""
+    def validator(_code: bytes, _filename: str) -> None:
+        if reason is not None:
+            raise ValueError(reason)
+    return validator
 
 
 def upload_bot(
@@ -70,15 +82,19 @@ def upload_bot(
 ) -> Upload:
     """A new version of the owner's bot `name` for `game` (the bot is created on its first upload).
 
-    A brand-new bot whose first upload is refused is not created: the refusal is raised as Invalid.
-    A further version that fails the package check is stored `rejected` with the reason, as the
-    bots service does, so the owner sees it in the bot's history.
+    Every field is checked before anything is written, and the writes (the bot when new, the
+    version, its validation game) are one transaction: a refused upload stores nothing. A brand-new
+    bot whose package is refused is not created (Invalid); a further version of an existing bot
+    that fails the package check is stored `rejected` with the reason, so the owner sees it in the
+    bot's history.
     """
     if game not in game_titles():
         raise Invalid(f"unknown game {game!r}: choose one of {', '.join(game_titles())}")
     if bot_id is None and not BOT_NAME.fullmatch(name or ""):
         raise Invalid("a bot name is 1 to 40 letters, digits, '.', '_' or '-', starting with a letter or digit")
-    filename = _clean_filename(filename)
+    if len(description or "") > 2000 or "\x00" in (description or ""):
+        raise Invalid("a description has at most 2000 characters and no NUL")
+    filename = check_filename(filename)
     if not code:
         raise Invalid("the upload is empty")
     if len(code) > settings.max_upload_bytes:  # callers read at most one byte past the limit
@@ -91,25 +107,34 @@ def upload_bot(
             raise Invalid(f"{bot.name!r} plays {bot.game}; this upload was for {game}")
     else:
         bot = session.exec(select(Bot).where(Bot.owner_id == owner_id, Bot.game == game, Bot.name == name)).first()
-    if bot is None:
-        try:
-            check_package(code, filename)
-        except ValueError as exc:
-            raise Invalid(str(exc)) from None
-        bot = bot_service.create_bot(session=session, owner_id=owner_id,
-                                     data={"name": name, "game": game, "description": description or ""})
-    version = bot_service.add_version(
-        session=session, bot_id=bot.id, code=code, filename=filename, validator=check_package,
-        acting_user_id=owner_id, max_bytes=settings.max_upload_bytes, placement_games=settings.placement_games,
-    )
-    if version.status != VersionStatus.PENDING:
-        return Upload(bot, version, None, version.rejection_reason)
+    if bot is not None and bot.retired:
+        raise Invalid("the bot is retired")
     try:
-        match = match_service.queue_validation_match(
-            session=session, version_id=version.id, house_username=settings.house_username,
-            sandbox=settings.sandbox_mode)
-    except Conflict as exc:
-        return Upload(bot, version, None, str(exc))
+        check_package(code, filename)
+        reason = None
+    except ValueError as exc:
+        reason = str(exc) or type(exc).__name__
+    if bot is None and reason is not None:
+        raise Invalid(reason)
+    note = None
+    with unit_of_work(session):
+        if bot is None:
+            bot = bot_service.create_bot(session=session, owner_id=owner_id,
+                                         data={"name": name, "game": game, "description": description or ""})
+        version = bot_service.add_version(
+            session=session, bot_id=bot.id, code=code, filename=filename, validator=_verdict(reason),
+            acting_user_id=owner_id, max_bytes=settings.max_upload_bytes, placement_games=settings.placement_games,
+        )
+        match = None
+        if version.status == VersionStatus.PENDING:
+            try:
+                match = match_service.queue_validation_match(
+                    session=session, version_id=version.id, house_username=settings.house_username,
+                    sandbox=settings.sandbox_mode)
+            except Conflict as exc:  # no starter bots yet: the version waits, stored, for the scheduler
+                note = str(exc)
+    if match is None:
+        return Upload(bot, version, None, note or version.rejection_reason)
     session.refresh(version)
     return Upload(bot, version, match)
 
@@ -172,6 +197,9 @@ def challenge_candidates(*, session: Session, bot: Bot, limit: int = 200) -> lis
 
 
 def user_by_name(*, session: Session, username: str) -> User | None:
+    username = username.strip().lower()
+    if not 1 <= len(username) <= 32 or "\x00" in username:  # no such user; PostgreSQL refuses NUL in text
+        return None
     return session.exec(select(User).where(User.username == username.strip().lower())).first()
 
 

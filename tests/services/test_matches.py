@@ -174,7 +174,8 @@ def test_validation_match_against_starter_bots(world, session):
     matches.mark_failed(session=session, match_id=match.id, reason="worker lost")
     session.expire_all()
     back = session.get(BotVersion, version.id)
-    assert back.status == VersionStatus.PENDING and "worker lost" in back.rejection_reason
+    # the owner is told it is retried; the worker's own words (paths, exceptions) stay in the logs
+    assert back.status == VersionStatus.PENDING and back.rejection_reason == matches.VALIDATION_RETRY
 
 
 def test_challenges_need_one_own_bot(world, session):
@@ -184,3 +185,25 @@ def test_challenges_need_one_own_bot(world, session):
         matches.queue_challenge(session=session, user_id=world.user().id, version_ids=[a.id, b.id])
     match = matches.queue_challenge(session=session, user_id=alice.id, version_ids=[a.id, b.id])
     assert (match.kind, match.ranked, match.requested_by) == ("challenge", False, alice.id)
+
+
+def test_a_bot_in_a_queued_challenge_still_gets_rated_tables(world, session):
+    _, victim_version = world.bot()
+    mallory = world.user("mallory")
+    _, own = world.bot(owner=mallory)
+    matches.queue_challenge(session=session, user_id=mallory.id, version_ids=[own.id, victim_version.id])
+    pool = matches.matchmaking_pool(session=session, game="treasure")
+    assert victim_version.id not in pool.busy and own.id not in pool.busy
+    rated = matches.queue_match(session=session, game="treasure", seats=[victim_version.id, own.id])
+    assert matches.matchmaking_pool(session=session, game="treasure").busy == {victim_version.id, own.id}
+    assert rated.kind == "ladder"
+
+
+def test_claiming_gives_challenges_a_fair_share_not_all_workers(world, session):
+    (_, a), (_, b) = world.bot(), world.bot()
+    for _ in range(6):  # a flood of challenges queued before the rated matches
+        matches.queue_match(session=session, game="treasure", seats=[a.id, b.id], kind="challenge")
+    for _ in range(3):
+        matches.queue_match(session=session, game="treasure", seats=[a.id, b.id])
+    kinds = [matches.claim_next_match(session=session, worker_id=f"w{i}").kind for i in range(6)]
+    assert kinds.count("ladder") == 3 and kinds.count("challenge") == 3

@@ -134,3 +134,48 @@ def test_logs_through_the_api_are_the_owners_only(client, build, sessions, play)
 def test_index_lists_the_endpoints(client):
     endpoints = client.get("/api/v1/").get_json()["endpoints"]
     assert "POST /api/v1/bots" in endpoints and "GET /api/v1/leaderboards/<game>" in endpoints
+
+
+def test_seeds_show_only_once_a_match_is_finished_and_failures_in_public_words(client, site, build, play, sessions):
+    from sqlalchemy import update
+
+    from ladder.models import Match
+
+    starters = build.starters()
+    queued, finished, failed = (build.match(starters[:2], seed=s) for s in (11, 12, 13))
+    play(finished)
+    with sessions() as session:
+        session.exec(update(Match).where(Match.id == failed).values(
+            status="failed", failure_reason="OSError: [Errno 36] File name too long: '/tmp/ladder-match-3-x/0/b.py'"))
+        session.commit()
+    assert client.get(f"/api/v1/matches/{queued}").get_json()["match"]["seed"] is None
+    assert client.get(f"/api/v1/matches/{finished}").get_json()["match"]["seed"] == 12
+    listed = {m["id"]: m for m in client.get("/api/v1/matches").get_json()["matches"]}
+    assert listed[queued]["seed"] is None and listed[finished]["seed"] == 12
+    assert "seed 11" not in site.text(f"/matches/{queued}") and "seed 12" in site.text(f"/matches/{finished}")
+    for text in (site.text(f"/matches/{failed}"), client.get(f"/api/v1/matches/{failed}").get_data(as_text=True)):
+        assert "ladder-match" not in text and "/tmp" not in text and "OSError" not in text
+        assert "could not play this match" in text
+
+
+def test_rejection_reasons_are_for_the_owner_only(client, build, sessions):
+    token = _token(build, sessions)
+    first = _upload(client, token)
+    bot_id = first.get_json()["bot"]["id"]
+    refused = client.post(f"/api/v1/bots/{bot_id}/versions", headers=_auth(token), content_type="multipart/form-data",
+                          data={"file": (io.BytesIO(b"nope"), "bot.zip")})
+    assert refused.status_code == 422
+    version_id = refused.get_json()["version"]["id"]
+    urls = (f"/api/v1/bots/{bot_id}", f"/api/v1/bots/{bot_id}/versions", f"/api/v1/versions/{version_id}")
+
+    def reasons(headers):
+        found = []
+        for url in urls:
+            body = client.get(url, headers=headers).get_json()
+            versions = body.get("versions") or [body["version"]]
+            found += [v["rejection_reason"] for v in versions if v["id"] == version_id]
+        return found
+
+    assert all("not a valid zip" in r for r in reasons(_auth(token)))
+    assert reasons({}) == [None, None, None]
+    assert reasons(_auth(_token(build, sessions, "bob"))) == [None, None, None]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from workers import packaging
-from workers.packaging import PackagingError, remove_staged, stage
+from workers.packaging import PackagingError, check_bytes, check_filename, remove_staged, stage
 
 MAIN = b"print('hi')\n"
 
@@ -228,7 +228,25 @@ def test_check_bytes_applies_the_staging_rules_to_an_upload():
         (b"\xff\xfe", "bot.py", "UTF-8"),
         (b"not a zip", "bot.zip", "not a valid zip"),
         (bad.getvalue(), "bot.zip", ".."),
-        (b"x", "bot.exe", "a .py file or a .zip"),
+        (b"x", "bot.exe", "one .py file or a .zip"),
     ]:
         with pytest.raises(PackagingError, match=re.escape(reason)):
             check_bytes(code, name)
+
+
+@pytest.mark.parametrize("name", ["é" * 130 + ".py", "a" * 300 + ".py", "bot\x00.py", ".py", "a/.py", "a\\b.py",
+                                  "bot\n.py", "\u202egnp.py", " bot.py", "bot.py ", "bot.exe", "", "\udcff.py"])
+def test_check_filename_refuses_names_no_worker_could_write(name):
+    with pytest.raises(PackagingError):
+        check_filename(name)
+    with pytest.raises(PackagingError):
+        check_bytes(b"print(1)\n", name)
+
+
+def test_check_filename_is_one_rule_for_uploads_and_stage(tmp_path, out):
+    assert [check_filename(n) for n in ("main.py", "BOT.PY", "my bot.zip", "é" * 126 + ".py")] == \
+        [".py", ".py", ".zip", ".py"]
+    assert check_bytes(b"print(1)\n", "BOT.PY") == "main.py"  # the same verdict as the first check
+    hidden = tmp_path / ".py"
+    hidden.write_text("print(1)\n")
+    refused(hidden, out, "starts with a dot")

@@ -310,3 +310,17 @@ def test_a_matchs_bots_share_one_table_cpu_group_which_goes_with_the_match(stric
     assert not list(cpu.glob(f"table-{os.getpid()}-*"))
     # and this process keeps one empty frozen group, so freezing never toggles the kernel's freezer
     assert list(parent_dirs()["freezer"].glob(f"hold-{os.getpid()}-*"))
+
+
+def test_a_sandbox_start_failure_is_told_without_server_paths():
+    """A seat's reason is public (match page, replay): the exception's paths go to the log only."""
+    from workers.protocol import TimeControl
+    from workers.runner_seat import SandboxedSeat
+
+    seat = SandboxedSeat("alice/bot v1", "treasure", "strict", TimeControl(), 3)
+
+    def factory():
+        raise OSError(2, "No such file or directory", "/tmp/ladder-match-157-abc/0/main.py")
+
+    seat.start(factory)
+    assert seat.start_fault.reason == "the sandbox could not start the bot: FileNotFoundError"

@@ -152,8 +152,9 @@ def test_a_tick_queues_validation_games_and_ladder_tables(session, sessions, set
     validating = session.get(BotVersion, good.id)
     assert validating.status == "validating" and queued.priority == [validating.validation_match_id]
     ladder = [session.get(Match, i) for i in queued.ladder]
-    # the treasure starter bots sit at the validation game, so only drachengold gets a table
-    assert [m.game for m in ladder] == ["drachengold"]
+    # the treasure starter bots sit at the validation game too: a queued validation or challenge
+    # game books nobody, so both games get a rated table
+    assert sorted(m.game for m in ladder) == ["drachengold", "treasure"]
     assert all(m.kind == "ladder" and m.status == "queued" and m.sandbox == "strict" for m in ladder)
     assert schedule(sessions, settings, random.Random(2)).ladder == []  # every bot is booked already
 
@@ -236,3 +237,27 @@ def test_the_embedded_broker_forgets_delivered_messages_only(eager, settings):
     with engine.connect() as conn:
         assert conn.execute(text("SELECT visible FROM kombu_message WHERE queue_id = 77")).scalars().all() == [1]
     engine.dispose()
+
+
+def test_a_tick_goes_on_when_one_game_or_one_version_raises(session, sessions, settings, house, monkeypatch):
+    from workers import scheduler
+
+    real = scheduler.make_tables
+
+    def broken_for_treasure(candidates, sizes, *args, **kwargs):
+        if any(c.game == "treasure" for c in candidates):
+            raise RuntimeError("something unexpected in treasure's pool")
+        return real(candidates, sizes, *args, **kwargs)
+
+    def stage_fails(*_args, **_kwargs):
+        raise OSError("disk full: /tmp/ladder-validate-x/main.py")  # not a PackagingError
+
+    monkeypatch.setattr(scheduler, "make_tables", broken_for_treasure)
+    monkeypatch.setattr("workers.packaging.stage", stage_fails)
+    pending = add_user_bot(session, username="alice", code=SLOW_BOT, active=False)
+    queued = schedule(sessions, settings, random.Random(1))
+    session.rollback()
+    session.expire_all()
+    assert [session.get(Match, i).game for i in queued.ladder] == ["drachengold"]
+    version = session.get(BotVersion, pending.id)
+    assert version.status == "rejected" and version.rejection_reason == scheduler.PACKAGE_UNCHECKABLE

@@ -1,0 +1,193 @@
+"""The OpenAPI 3.1 description of /api/v1, served at /api/v1/openapi.json.
+
+The paths are written here by hand, next to nothing else, so the document reads as the contract it
+is; the shapes of bots, versions, matches, seats and users come from the same pydantic models the
+views dump (ladder.models), so a column added there shows up here by itself. tests/web/test_openapi.py
+checks that every route of the API blueprint is described and nothing else is, and runs schemathesis
+against the app on SQLite and PostgreSQL: no server error, no response outside this document.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from ladder.models import BotPublic, BotVersionPublic, MatchPublic, SeatPublic, UserPublic
+from ladder.services.pages import MAX_PER_PAGE
+from ladder.web.common import MAX_ID
+
+REF = "#/components/schemas/{model}"
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _model(model: type, **overrides: dict[str, Any]) -> dict[str, Any]:
+    schema = model.model_json_schema(ref_template=REF, mode="serialization")
+    schema.pop("title", None)
+    schema["properties"].update(overrides)
+    return schema
+
+
+NULLABLE_INT = {"anyOf": [{"type": "integer"}, {"type": "null"}]}
+NULLABLE_STR = {"anyOf": [{"type": "string"}, {"type": "null"}]}
+NULLABLE_NUM = {"anyOf": [{"type": "number"}, {"type": "null"}]}
+TIME = {"type": "string", "format": "date-time"}
+
+
+def _obj(required: list[str] | None = None, **properties: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": required or list(properties)}
+
+
+def _schemas() -> dict[str, Any]:
+    return {
+        "Error": _obj(error={"type": "string"}, status={"type": "integer"}),
+        "Bot": _model(BotPublic),
+        "Version": _model(BotVersionPublic, rejection_reason={
+            **NULLABLE_STR, "description": "why the version was refused: shown to the bot's owner only, else null"}),
+        "Match": _model(MatchPublic, seed={**NULLABLE_INT, "description": "null until the match is finished"},
+                        failure_reason=NULLABLE_STR),
+        "Seat": {**_model(SeatPublic), "properties": {
+            **_model(SeatPublic)["properties"], "bot": {"type": "string"}, "owner": {"type": "string"},
+            "version": {"type": "integer"}, "rating_delta": NULLABLE_NUM}},
+        "User": _model(UserPublic),
+        "BotDetail": _obj(
+            bot=_ref("Bot"), owner={"type": "string"},
+            rating={"anyOf": [_obj(rating={"type": "number"}, games={"type": "integer"}, wins={"type": "integer"}),
+                              {"type": "null"}]},
+            versions={"type": "array", "items": _ref("Version")},
+            history={"type": "array", "items": _obj(match_id={"type": "integer"}, before={"type": "number"},
+                                                    after={"type": "number"}, at=TIME)},
+            recent_matches={"type": "array", "items": _obj(
+                match_id={"type": "integer"}, kind={"type": "string"}, status={"type": "string"},
+                rank=NULLABLE_INT, score=NULLABLE_INT, seats={"type": "integer"})},
+            head_to_head={"type": "array", "items": _obj(
+                opponent_id={"type": "integer"}, opponent={"type": "string"}, meetings={"type": "integer"},
+                wins={"type": "integer"}, losses={"type": "integer"}, ties={"type": "integer"})},
+        ),
+        "Leaderboard": _obj(
+            game={"type": "string"}, page={"type": "integer"}, per_page={"type": "integer"},
+            total={"type": "integer"}, pages={"type": "integer"},
+            rows={"type": "array", "items": _obj(
+                rank={"type": "integer"}, bot_id={"type": "integer"}, bot={"type": "string"},
+                owner={"type": "string"}, starter={"type": "boolean"}, rating={"type": "number"},
+                games={"type": "integer"}, wins={"type": "integer"}, win_rate=NULLABLE_NUM,
+                provisional={"type": "boolean"}, last_played_at={"anyOf": [TIME, {"type": "null"}]})},
+        ),
+        "Upload": _obj(bot=_ref("Bot"), version=_ref("Version"), validation_match=NULLABLE_INT, note=NULLABLE_STR,
+                       url={"type": "string"}),
+    }
+
+
+def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _errors(*codes: int) -> dict[str, Any]:
+    words = {400: "the request is wrong; the message says which part", 401: "no valid API token",
+             403: "not yours", 404: "no such thing (also: an id out of range, someone else's log)",
+             409: "clashes with the current state; retry", 413: "the body is far larger than any bot may be",
+             429: "a limit was reached: Retry-After (and retry_after in the body) says when to retry"}
+    return {str(code): _json(_ref("Error"), words[code]) for code in codes}
+
+
+def _id(name: str, what: str) -> dict[str, Any]:
+    return {"name": name, "in": "path", "required": True, "description": what,
+            "schema": {"type": "integer", "minimum": 0, "maximum": MAX_ID}}
+
+
+def _query(name: str, low: int, high: int, what: str) -> dict[str, Any]:
+    return {"name": name, "in": "query", "required": False, "description": what,
+            "schema": {"type": "integer", "minimum": low, "maximum": high}}
+
+
+TOKEN = [{"token": []}]
+UPLOAD_FIELDS = {
+    "file": {"type": "string", "format": "binary", "description": "one .py file, or a .zip with main.py at its root"},
+    "name": {"type": "string", "description": "letters, digits, '.', '_', '-'; up to 40"},
+    "game": {"type": "string", "description": "one of /api/v1/games"},
+    "description": {"type": "string", "maxLength": 2000},
+}
+
+
+def _upload(required: list[str], fields: dict[str, Any], summary: str, *params: dict[str, Any]) -> dict[str, Any]:
+    return {"post": {
+        "summary": summary, "security": TOKEN, "parameters": list(params),
+        "requestBody": {"required": True, "content": {"multipart/form-data": {"schema": {
+            "type": "object", "properties": fields, "required": required}}}},
+        "responses": {"201": _json(_ref("Upload"), "stored; its validation game is queued"),
+                      "422": _json(_ref("Upload"), "a new version stored, but refused by the package check"),
+                      **_errors(400, 401, 403, 404, 409, 413)},
+    }}
+
+
+def _get(schema: dict[str, Any], summary: str, *params: dict[str, Any], errors: tuple[int, ...] = (),
+         security: list | None = None) -> dict[str, Any]:
+    operation: dict[str, Any] = {"summary": summary, "parameters": list(params),
+                                 "responses": {"200": _json(schema, "OK"), **_errors(*errors)}}
+    if security is not None:
+        operation["security"] = security
+    return {"get": operation}
+
+
+def _paths() -> dict[str, Any]:
+    bot_id, match_id = _id("bot_id", "a bot's id"), _id("match_id", "a match's id")
+    game = {"name": "game", "in": "path", "required": True, "schema": {"type": "string"}}
+    return {
+        "/api/v1/": _get(_obj(version={"type": "integer"}, docs={"type": "string"},
+                              endpoints={"type": "array", "items": {"type": "string"}}), "every endpoint"),
+        "/api/v1/openapi.json": _get({"type": "object"}, "this document"),
+        "/api/v1/games": _get(_obj(games={"type": "array", "items": _obj(
+            name={"type": "string"}, title={"type": "string"}, leaderboard={"type": "string"})}), "the games"),
+        "/api/v1/leaderboards/{game}": _get(
+            _ref("Leaderboard"), "one page of a game's leaderboard", game,
+            _query("page", 1, 10**6, "page number"), _query("per_page", 1, MAX_PER_PAGE, "rows per page"),
+            errors=(400, 404)),
+        "/api/v1/bots/{bot_id}": _get(_ref("BotDetail"), "a bot", bot_id, errors=(404,)),
+        "/api/v1/versions/{version_id}": _get(_obj(version=_ref("Version")), "one version",
+                                              _id("version_id", "a version's id"), errors=(404,)),
+        "/api/v1/matches": _get(
+            _obj(matches={"type": "array", "items": _ref("Match")}), "the newest matches",
+            {"name": "game", "in": "query", "required": False, "schema": {"type": "string"}},
+            _query("limit", 1, 200, "how many"), _query("before", 1, MAX_ID, "only ids below this one"),
+            errors=(400,)),
+        "/api/v1/matches/{match_id}": _get(
+            _obj(match=_ref("Match"), seats={"type": "array", "items": _ref("Seat")}, replay=NULLABLE_STR),
+            "a match and its seats", match_id, errors=(404,)),
+        "/api/v1/matches/{match_id}/replay": _get({"type": "object"}, "a finished match's replay", match_id,
+                                                  errors=(404,)),
+        "/api/v1/matches/{match_id}/seats/{seat}/log": _get(
+            _obj(match_id={"type": "integer"}, seat={"type": "integer"}, text={"type": "string"},
+                 truncated={"type": "boolean"}),
+            "your bot's stderr in a match", match_id, _id("seat", "the seat number"), errors=(401, 403, 404),
+            security=TOKEN),
+        "/api/v1/me": _get(_obj(user=_ref("User"), bots={"type": "array", "items": {"type": "object"}}),
+                           "you and your bots", errors=(401, 403), security=TOKEN),
+        "/api/v1/bots": _upload(["file", "name", "game"], UPLOAD_FIELDS,
+                                "upload a bot: a new bot, or a new version of yours with that name and game"),
+        "/api/v1/bots/{bot_id}/versions": {
+            **_get(_obj(versions={"type": "array", "items": _ref("Version")}), "a bot's versions", bot_id,
+                   errors=(404,)),
+            **_upload(["file"], {"file": UPLOAD_FIELDS["file"], "game": UPLOAD_FIELDS["game"]},
+                      "a new version of your bot", bot_id),
+        },
+    }
+
+
+@cache
+def document() -> dict[str, Any]:
+    paths = _paths()
+    for item in paths.values():  # any operation: 401 to a bad token, 429 past the request rate
+        for operation in item.values():
+            for code in ("401", "429"):
+                operation["responses"].setdefault(code, _errors(int(code))[code])
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Dragon ladder API", "version": "1",
+                 "description": "Reads are public; uploads, your logs and /me need `Authorization: Bearer <token>`. "
+                                "Errors are JSON `{error, status}`. See docs/api.md."},
+        "paths": paths,
+        "components": {"schemas": _schemas(),
+                       "securitySchemes": {"token": {"type": "http", "scheme": "bearer"}}},
+    }
