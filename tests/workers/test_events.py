@@ -12,7 +12,7 @@ from workers.scheduler import Queued
 def test_feed_respects_the_slots_and_zero_pauses_events(sessions, tmp_path):
     with sessions() as session:
         starters = [b.id for b in seed_house_bots(session=session, games=["treasure"])]
-        organizer = sign_up(session=session, data={"username": "org", "password": "organise-7-dragon-events"})
+        organizer = sign_up(session=session, data={"username": "org", "password": "plan-7-dragon-events"})
         set_admin(session=session, username="org")
         event = create_event(session=session, organizer_id=organizer.id, name="e", game="treasure", table_size=2,
                              deals=3)
