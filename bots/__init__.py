@@ -16,12 +16,14 @@ BUILTIN: dict[tuple[str, str], str] = {
     ("drachengold", "trader"): "bots.drachengold_trader:TraderBot",
     ("treasure", "random"): "bots.treasure_random:RandomBot",
     ("treasure", "careful"): "bots.treasure_careful:CarefulBot",
+    ("dragonflame", "random"): "bots.dragonflame_random:RandomBot",
+    ("dragonflame", "looter"): "bots.dragonflame_looter:LooterBot",
 }
 
 
 # Each game's sensible reference bot: the default opponent, the benchmark's "greedy-style"
 # line-up, and the fallback that plays a forfeited seat for the rest of a match.
-REFERENCE: dict[str, str] = {"drachengold": "greedy", "treasure": "careful"}
+REFERENCE: dict[str, str] = {"drachengold": "greedy", "treasure": "careful", "dragonflame": "looter"}
 
 
 def reference_bot(game: str) -> str:

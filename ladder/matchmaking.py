@@ -42,6 +42,7 @@ class TableSize:
 TABLE_SIZES = {
     "drachengold": TableSize(3, 6, 4),
     "treasure": TableSize(2, 6, 4),
+    "dragonflame": TableSize(2, 5, 4),
 }
 
 

@@ -12,6 +12,7 @@ __all__ = ["GAMES", "Event", "Game", "IllegalDecision", "Option", "OptionError",
 GAMES: dict[str, str] = {
     "drachengold": "ladder.games.drachengold:Drachengold",
     "treasure": "ladder.games.treasure:Treasure",
+    "dragonflame": "ladder.games.dragonflame:DragonFlame",
 }
 
 
