@@ -11,51 +11,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
+from ladder.games.render import Block, Section, compact
+
+__all__ = ["MAX_SECTIONS", "Block", "Section", "compact", "fault_line", "steps"]
+
 MAX_SECTIONS = 2000  # a page, not a dump: the replay download has everything
-
-
-@dataclass
-class Block:
-    talk: bool  # a negotiation or division transcript, shown as such
-    lines: list[str] = field(default_factory=list)
-    label: str = ""
-
-
-@dataclass
-class Section:
-    """One turn: its lines in the order they happened, transcripts in place, and maybe a grid."""
-
-    title: str
-    blocks: list[Block] = field(default_factory=list)
-    grid: list[list[dict[str, Any]]] | None = None  # Treasure: rows of cells at the end of the turn
-
-    def add(self, line: str, talk: bool = False, label: str = "") -> None:
-        if not self.blocks or self.blocks[-1].talk != talk or self.blocks[-1].label != label:
-            self.blocks.append(Block(talk, label=label))
-        self.blocks[-1].lines.append(line)
-
-    @property
-    def lines(self) -> list[str]:
-        return [line for b in self.blocks if not b.talk for line in b.lines]
-
-    @property
-    def transcript(self) -> list[str]:
-        return [line for b in self.blocks if b.talk for line in b.lines]
-
-    @property
-    def size(self) -> int:
-        return sum(len(b.lines) for b in self.blocks)
-
-
-def compact(value: Any) -> str:
-    if isinstance(value, dict):
-        return ", ".join(f"{k}={compact(v)}" for k, v in value.items())
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(compact(v) for v in value) + "]"
-    return str(value)
 
 
 def steps(replay: dict[str, Any], names: Sequence[str]) -> list[Section]:
@@ -63,6 +25,10 @@ def steps(replay: dict[str, Any], names: Sequence[str]) -> list[Section]:
         from ladder.web.steps_treasure import treasure_steps
 
         return treasure_steps(replay, names)
+    if replay.get("game") == "dragonflame":
+        from ladder.games.dragonflame.render import sections
+
+        return sections(replay, names)
     if replay.get("game") == "drachengold":
         return _drachengold_steps(replay, names)
     return _generic_steps(replay.get("log", []), lambda s: _name(names, s))
