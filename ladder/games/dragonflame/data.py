@@ -30,12 +30,16 @@ class Card:
     value: int = 0  # Jewelry: Glory Points
 
     def as_json(self) -> dict:
-        out = {"id": self.id, "category": self.category, "name": self.name}
-        if self.fire:
-            out["fire"] = self.fire
-        if self.value:
-            out["value"] = self.value
-        return out
+        return dict(_JSON[self.id])  # a copy: a bot may change what it is given
+
+
+def _card_json(card: Card) -> dict:
+    out = {"id": card.id, "category": card.category, "name": card.name}
+    if card.fire:
+        out["fire"] = card.fire
+    if card.value:
+        out["value"] = card.value
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +62,7 @@ def _load():
 
 RAW, CARDS, VILLAGES = _load()
 CARD_BY_ID: dict[str, Card] = {c.id: c for c in CARDS}
+_JSON: dict[str, dict] = {c.id: _card_json(c) for c in CARDS}  # built once: events and observations copy it
 PATTERNS: dict[str, dict[int, str]] = {colour: {int(n): p for n, p in table.items()}
                                        for colour, table in RAW["banners"].items()}
 LIMIT_OVER_NUMBER: int = int(RAW["castle_limit_over_number"])

@@ -68,7 +68,6 @@ def event_line(entry: dict[str, Any], who: Callable[[Any], str]) -> str:
                          if d.get("face") == "up" else
                          f"{seat} plays a card face down on castle {d.get('castle')}" if d.get("castle") is not None
                          else f"{seat} discards a card face down: no castle has room"),
-        "play_hidden": lambda: f"{seat} knows its face-down card: {card_text(d.get('card'))}",
         "spy": lambda: f"{seat} uses a Spyglass on castle {d.get('castle')}",
         "spied": lambda: f"{seat} sees {cards('cards')}",
         "attack": lambda: f"{seat} returns its {_banner(d.get('banner'))} and loots the {_castle(d.get('castle'))}: "

@@ -50,10 +50,10 @@ class Castle:
     number: int
     cards: list[tuple[str, bool, int]] = field(default_factory=list)  # (card id, face up, played by)
     attacker: int | None = None
+    limit: int = 0  # the fan icon: how many cards it holds
 
-    @property
-    def limit(self) -> int:
-        return castle_limit(self.number)
+    def __post_init__(self) -> None:
+        self.limit = castle_limit(self.number)
 
     @property
     def room(self) -> bool:
@@ -191,9 +191,10 @@ class DragonFlameState(State):
             if card not in self.hands[seat]:
                 return f"card {card!r} is not in your hand"
             number = decision["castle"]
-            roomy = [c.number for c in self.castles if c.room]
             if number is None:
-                return None if not roomy else "a card is discarded (castle null) only when no castle has room"
+                if any(c.room for c in self.castles):
+                    return "a card is discarded (castle null) only when no castle has room"
+                return None
             castle = self.castle(number)
             if castle is None:
                 return f"there is no castle {number} (castles: {[c.number for c in self.castles]})"
@@ -201,7 +202,7 @@ class DragonFlameState(State):
                 return f"castle {number} is full: it holds {castle.limit} cards"
             return None
         if kind == FLAME:
-            if (decision["side"], decision["index"]) not in self.grid.lines():
+            if not self.grid.is_line(decision["side"], decision["index"]):
                 size = self.grid.rows if decision["side"] in ("left", "right") else self.grid.cols
                 return f"flame: index must be 0-{size - 1} for side {decision['side']}"
             return None
@@ -278,15 +279,14 @@ class DragonFlameState(State):
         if number is None:
             self.discard.append(card)
             self._emit("play", seat=seat, castle=None, face="down")
-            self._emit("play_hidden", seat=seat, castle=None, card=CARD_BY_ID[card].as_json(), to=(seat,))
         else:
             castle = self.castle(number)
             castle.cards.append((card, up, seat))
             if up:
                 self._emit("play", seat=seat, castle=number, face="up", card=CARD_BY_ID[card].as_json())
             else:
+                # No private event: the player chose the card, and its observation shows it.
                 self._emit("play", seat=seat, castle=number, face="down")
-                self._emit("play_hidden", seat=seat, castle=number, card=CARD_BY_ID[card].as_json(), to=(seat,))
         n = self.num_players
         for step in range(1, n + 1):  # the next seat in banner order that still holds cards
             nxt = self.order[(self.turn + step) % n]

@@ -35,14 +35,19 @@ class Grid:
     def __init__(self, rows: int, cols: int, cells: list[Cell]) -> None:
         assert len(cells) == rows * cols
         self.rows, self.cols, self.cells = rows, cols, cells
+        self._lines = [(s, r) for s in ("left", "right") for r in range(rows)] + [
+            (s, c) for s in ("top", "bottom") for c in range(cols)]
+        self._line_set = frozenset(self._lines)
 
     def cell(self, row: int, col: int) -> Cell:
         return self.cells[row * self.cols + col]
 
     def lines(self) -> list[tuple[str, int]]:
         """Every way into the grid: (side, row or column index)."""
-        return ([(s, r) for s in ("left", "right") for r in range(self.rows)]
-                + [(s, c) for s in ("top", "bottom") for c in range(self.cols)])
+        return list(self._lines)
+
+    def is_line(self, side: str, index: int) -> bool:
+        return (side, index) in self._line_set
 
     def path(self, side: str, index: int) -> list[tuple[int, int]]:
         """The cells in the order a flame entering from `side` meets them."""
@@ -53,7 +58,7 @@ class Grid:
         return cells[::-1] if side in ("right", "bottom") else cells
 
     def burnable(self) -> bool:
-        return any(not c.field and not c.full for c in self.cells)
+        return any(len(c.fire) < c.spaces for c in self.cells)  # a Field has no spaces
 
     def burn(self, seat: int, side: str, index: int, tokens: int, supply: int) -> tuple[list[dict], int]:
         """Place up to `tokens` fire along the path, one per card met, while `supply` lasts.

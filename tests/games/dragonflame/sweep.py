@@ -20,7 +20,7 @@ from ladder.games.dragonflame.data import CARD_BY_ID, FIRE_PER_PLAYER
 GAME = DragonFlame()
 ALL_CARDS = sorted(CARD_BY_ID, key=lambda c: int(c[1:]))
 CARD_ID = re.compile(r"^c\d+$")
-PRIVATE = {"hand", "play_hidden", "spied"}  # events only their own seat may see
+PRIVATE = {"hand", "spied"}  # events only their own seat may see
 
 
 def sweep_games() -> int:
