@@ -2,7 +2,8 @@
 
 Subclass `Bot` and write one method per decision kind of your game (for Drachengold:
 `attack`, `magic`, `propose`, `vote`, `theft_victim`, `theft_pick`, `market_offer`,
-`market_answer`, `divide`, `choose`; for Treasure of the Dragons: `flip`, `move_spider`).
+`market_answer`, `divide`, `choose`; for Treasure of the Dragons: `flip`, `move_spider`; for
+DragonFlame: `play`, `spy`, `attack`, `flame`).
 Each method gets the observation (a dict, see docs/protocol.md) and returns the decision
 (a dict). `on_event` receives every event your seat may see. Log with `self.log(...)`:
 it goes to stderr, which the ladder keeps for you.
