@@ -36,8 +36,7 @@ def hoard_value(cards: list[dict[str, Any]], fire_left: int) -> float:
     names = Counter(c["name"] for c in cards)
     cats = Counter(c["category"] for c in cards)
     statues = Counter(c["name"] for c in cards if c["category"] == "statue")
-    chests = sorted((n for name, n in names.items() if any(
-        c["name"] == name and c["category"] == "chest" for c in cards)), reverse=True)
+    chests = sorted(Counter(c["name"] for c in cards if c["category"] == "chest").values(), reverse=True)
     sets = 1 + names["Lucky Chest"]
     value = sum(5 for n in statues.values() if n == 1)
     value += sum(n * n for n in chests[:sets]) - sum(chests[sets:])
@@ -87,14 +86,29 @@ def burn(grid: list[list[dict[str, Any]]], seat: int, side: str, index: int, tok
 
 
 class LooterBot(Bot):
+    def __init__(self) -> None:
+        super().__init__()
+        self._base: tuple[Any, float] = (None, 0.0)
+        self._memo: tuple[Any, dict] = (None, {})
+
     # ---- valuing ---------------------------------------------------------------------------
 
     def worth(self, obs: dict[str, Any], cards: list[dict[str, Any]]) -> float:
         mine = obs["hoards"][self.seat]
         fire = obs["fire"][self.seat]
-        return hoard_value(mine + cards, fire) - hoard_value(mine, fire)
+        if self._base[0] is not obs:  # the hoard's own value, once per decision
+            self._base = (obs, hoard_value(mine, fire))
+        return hoard_value(mine + cards, fire) - self._base[1]
 
     def castle_worth(self, obs: dict[str, Any], castle: dict[str, Any], extra=None) -> float:
+        if self._memo[0] is not obs:  # the same castles are weighed for every card and target
+            self._memo = (obs, {})
+        key = (castle["number"], extra["id"] if extra else None)
+        if key not in self._memo[1]:
+            self._memo[1][key] = self._castle_worth(obs, castle, extra)
+        return self._memo[1][key]
+
+    def _castle_worth(self, obs: dict[str, Any], castle: dict[str, Any], extra=None) -> float:
         cards = [e["card"] for e in castle["cards"] if "card" in e]
         hidden = sum("card" not in e for e in castle["cards"])
         if extra is not None:
