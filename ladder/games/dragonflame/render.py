@@ -46,6 +46,13 @@ def _banner(b: dict[str, Any] | None) -> str:
     return f"{b.get('colour')} banner {b.get('number')} ({b.get('pattern')})" if isinstance(b, dict) else "?"
 
 
+def _gives_back(b: dict[str, Any] | None) -> str:
+    """Attackers return their banner to the middle; green banners (two players) stay out."""
+    if isinstance(b, dict) and b.get("colour") == "green":
+        return f"holds its {_banner(b)}"
+    return f"returns its {_banner(b)}"
+
+
 def event_line(entry: dict[str, Any], who: Callable[[Any], str]) -> str:
     """One log entry (an event or a decision) as a sentence."""
     if "kind" in entry:
@@ -70,7 +77,7 @@ def event_line(entry: dict[str, Any], who: Callable[[Any], str]) -> str:
                          else f"{seat} discards a card face down: no castle has room"),
         "spy": lambda: f"{seat} uses a Spyglass on castle {d.get('castle')}",
         "spied": lambda: f"{seat} sees {cards('cards')}",
-        "attack": lambda: f"{seat} returns its {_banner(d.get('banner'))} and loots the {_castle(d.get('castle'))}: "
+        "attack": lambda: f"{seat} {_gives_back(d.get('banner'))} and loots the {_castle(d.get('castle'))}: "
                           + cards("cards"),
         "second_discarded": lambda: f"{seat} may keep only one: a second {card_text(d.get('card'))} is discarded",
         "flame": lambda: f"{seat} breathes {d.get('tokens')} fire from the {d.get('side')} along "

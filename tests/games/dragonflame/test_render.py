@@ -63,3 +63,9 @@ def test_faults_show_in_the_section_where_they_happened():
     log[index] = {**log[index], "fault": {"status": "timeout", "reason": "too slow"}}
     text = "\n".join(line for s in sections(played.replay, NAMES) for line in s.lines)
     assert "timeout on attack (too slow); the default decision was played" in text
+
+
+def test_two_player_attacks_keep_the_green_banner():
+    played = play_builtin("dragonflame", ["looter", "random"], seed=2)
+    attacks = [event_line(e, who) for e in played.replay["log"] if e.get("type") == "attack"]
+    assert attacks and all("holds its green banner" in line and "returns" not in line for line in attacks)
