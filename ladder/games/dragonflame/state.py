@@ -108,7 +108,6 @@ class DragonFlameState(State):
         self.spied: list[set[str]] = [set() for _ in range(n)]  # face-down cards each seat has seen
         self.taken: list[Castle | None] = [None] * n  # the castle each seat looted this round
         self.flames: list[str] = []  # Dragonflames the current attacker still has to resolve
-        self.ring_bonus = 0
         self.lucky = [0] * n  # extra Chest sets scoring (Lucky Chest)
         self.end_reason: str | None = None
         self.final: list[dict[str, JSON]] | None = None

@@ -151,3 +151,12 @@ def test_banner_patterns_say_face_up_and_down():
     state = new(5)
     state.banners = [("red", n) for n in (1, 2, 3, 4, 6)]
     assert [state.banner_json(s)["pattern"] for s in range(5)] == ["UUU", "UUD", "UDD", "DDD", "DDD"]
+
+
+def test_a_given_deck_is_dealt_from_its_end_and_must_hold_the_games_cards():
+    ids = [c.id for c in deck_for(3)]
+    state = GAME.new_state(None, 1, 3, deck=ids)
+    dealt = [c for seat in state.order for c in state.hands[seat]]
+    assert dealt == ids[::-1][:9] and state.deck == ids[:-9]
+    with pytest.raises(ValueError, match="exactly the 73 cards"):
+        GAME.new_state(None, 1, 3, deck=ids[:-1])
