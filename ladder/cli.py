@@ -250,6 +250,15 @@ def _compact(value: Any) -> str:
     return str(value)
 
 
+def get_game_or_none(name: str):
+    from ladder.games import OptionError, get_game
+
+    try:
+        return get_game(name)
+    except OptionError:
+        return None
+
+
 def _event_line(entry: dict[str, Any]) -> str:
     return f"{entry['type']:<14} " + " ".join(f"{k}={_compact(v)}" for k, v in entry["data"].items())
 
@@ -266,11 +275,18 @@ def demo(game: str, seed: int) -> None:
     from ladder.play import default_bot_names, play_builtin
 
     console = Console(highlight=False)
+    line_for = _event_line
+    renderer = getattr(get_game_or_none(game), "renderer", None)
+    if renderer:  # a game with its own renderer says its events in sentences
+        import importlib
+
+        event_line = importlib.import_module(renderer).event_line
+        line_for = lambda entry: event_line(entry, lambda seat: f"seat {seat}")  # noqa: E731
 
     def show(entry: dict[str, Any]) -> None:
         # public events only: what an audience may see
         if "type" in entry and entry["to"] is None and entry["type"] not in DEMO_QUIET:
-            console.print(escape(_event_line(entry)), overflow="ellipsis", no_wrap=True)
+            console.print(escape(line_for(entry)), overflow="ellipsis", no_wrap=True)
 
     try:
         from ladder.games import get_game

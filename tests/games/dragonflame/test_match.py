@@ -39,3 +39,10 @@ def test_ladder_play_runs_dragonflame_in_process(tmp_path):
     assert result.exit_code == 0, result.output
     assert "DragonFlame" in result.output and "villages" in result.output
     assert verify_replay(load_replay(path)).ok
+
+
+def test_ladder_demo_tells_dragonflame_in_sentences():
+    result = run("demo", "--game", "dragonflame", "--seed", "2")
+    assert result.exit_code == 0, result.output
+    assert "Round 1: turn order" in result.output and "loots the blue castle" in result.output
+    assert "face down on castle" in result.output and "hand " not in result.output  # no private events
