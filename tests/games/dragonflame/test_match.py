@@ -45,4 +45,4 @@ def test_ladder_demo_tells_dragonflame_in_sentences():
     result = run("demo", "--game", "dragonflame", "--seed", "2")
     assert result.exit_code == 0, result.output
     assert "Round 1: turn order" in result.output and "loots the blue castle" in result.output
-    assert "face down on castle" in result.output and "hand " not in result.output  # no private events
+    assert "face down on castle" in result.output and "is dealt" not in result.output  # no private events
