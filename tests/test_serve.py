@@ -51,13 +51,15 @@ def test_ladder_up_fills_the_leaderboard_and_stops_cleanly(tmp_path):
                               env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         started = time.monotonic()
-        wait_until(lambda: rated_rows(base, "drachengold") and rated_rows(base, "treasure"), 90,
-                   "rated matches on both leaderboards", [log], interval=1)
+        wait_until(lambda: rated_rows(base, "drachengold") and rated_rows(base, "treasure")
+                   and rated_rows(base, "dragonflame"), 90, "rated matches on every leaderboard", [log], interval=1)
         filled_after = time.monotonic() - started
         status, page = get(f"{base}/leaderboard/drachengold")
         assert status == 200 and "greedy" in page
         _assert_cookies_not_signed_with_the_public_key(f"{base}/auth/login", tmp_path / "instance")
         assert all(row["starter"] for row in rated_rows(base, "drachengold"))
+        status, page = get(f"{base}/leaderboard/dragonflame")
+        assert status == 200 and "looter" in page
         family = descendants(up.pid)
         assert len(family) >= 5, "expected web (master + worker), worker (main + pool) and beat"
         up.send_signal(signal.SIGINT)  # what Ctrl-C in the terminal sends

@@ -13,6 +13,7 @@ __all__ = ["FLAGSHIP", "GAMES", "Event", "Game", "IllegalDecision", "Option", "O
 GAMES: dict[str, str] = {
     "drachengold": "ladder.games.drachengold:Drachengold",
     "treasure": "ladder.games.treasure:Treasure",
+    "dragonflame": "ladder.games.dragonflame:DragonFlame",
 }
 FLAGSHIP = next(iter(GAMES))  # the first entry: what commands play when no game is named
 

@@ -153,8 +153,8 @@ def test_a_tick_queues_validation_games_and_ladder_tables(session, sessions, set
     assert validating.status == "validating" and queued.priority == [validating.validation_match_id]
     ladder = [session.get(Match, i) for i in queued.ladder]
     # the treasure starter bots sit at the validation game too: a queued validation or challenge
-    # game books nobody, so both games get a rated table
-    assert sorted(m.game for m in ladder) == ["drachengold", "treasure"]
+    # game books nobody, so every game gets a rated table
+    assert sorted(m.game for m in ladder) == ["dragonflame", "drachengold", "treasure"]
     assert all(m.kind == "ladder" and m.status == "queued" and m.sandbox == "strict" for m in ladder)
     assert schedule(sessions, settings, random.Random(2)).ladder == []  # every bot is booked already
 
