@@ -7,7 +7,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from ladder.cli import main
-from ladder.protocol_schema import game_schema
+from ladder.protocol_schema import game_schema, schema_games
 from ladder.protocol_schema.docs import fill, generated
 
 PAGE = Path(__file__).parents[2] / "docs" / "protocol.md"
@@ -20,7 +20,8 @@ def test_the_page_holds_the_generated_tables():
 
 def test_every_message_decision_and_event_has_a_table_on_the_page():
     page = PAGE.read_text()
-    for game in ("drachengold", "treasure"):
+    assert {"drachengold", "treasure", "dragonflame"} <= set(schema_games())
+    for game in schema_games():
         for name in game_schema(game)["$defs"]:
             assert f'id="{game}-{name}"'.replace(".", "-").replace("_", "-") in page.replace("_", "-"), (game, name)
     for message in ("hello", "ready", "request", "answer", "event", "error", "end"):
@@ -45,9 +46,9 @@ def test_the_command_prints_and_writes_the_blocks(tmp_path):
     result = CliRunner().invoke(main, ["protocol", "docs"])
     assert result.exit_code == 0 and "<!-- BEGIN generated: treasure -->" in result.output
     page = tmp_path / "p.md"
+    blocks = "".join(f"<!-- BEGIN generated: {g} -->\n<!-- END generated: {g} -->\n" for g in schema_games())
     page.write_text("intro\n<!-- BEGIN generated: envelope -->\nstale\n<!-- END generated: envelope -->\n"
-                    "<!-- BEGIN generated: drachengold -->\n<!-- END generated: drachengold -->\n"
-                    "<!-- BEGIN generated: treasure -->\n<!-- END generated: treasure -->\nend\n")
+                    f"{blocks}end\n")  # a block for every game: none is appended after "end"
     result = CliRunner().invoke(main, ["protocol", "docs", "--write", str(page)])
     assert result.exit_code == 0, result.output
     written = page.read_text()
