@@ -338,6 +338,8 @@ def test_dragonflame_viewer_steps_through_a_match(browser, base_url, build, play
     for _ in range(5):
         page.keyboard.press("ArrowRight")
     _dragonflame_matches(page, expected, 13)
+    if SHOTS:
+        page.locator("#viewer").screenshot(path=str(Path(SHOTS) / "viewer-dragonflame-round.png"))
     flame = next((i for i, e in enumerate(expected) if e[1]), len(expected) - 1) + 1
     page.eval_on_selector(".scrub", f"(el) => {{ el.value = '{flame}'; el.dispatchEvent(new Event('input')); }}")
     _dragonflame_matches(page, expected, flame)

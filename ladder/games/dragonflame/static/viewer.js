@@ -67,7 +67,10 @@
 
   function breakdown(h, t) {
     if (!t.breakdown || !t.breakdown.length) return null;
-    const cols = Object.keys(t.breakdown[0]).filter((k) => k !== "who");
+    // The match page's order (the replay stores the keys sorted); any other key after them.
+    const order = ["villages", "banner", "statues", "chests", "jewelry", "princess", "knights", "curse", "total"];
+    const keys = Object.keys(t.breakdown[0]).filter((k) => k !== "who");
+    const cols = order.filter((k) => keys.includes(k)).concat(keys.filter((k) => !order.includes(k)));
     return h("table", { class: "df-dragons df-breakdown" }, [
       h("thead", {}, [h("tr", {}, [h("th", { text: "Dragon" }), ...cols.map((k) => h("th", { text: k }))])]),
       h("tbody", {}, t.breakdown.map((row) => h("tr", {}, [h("td", { text: row.who }),
@@ -79,7 +82,7 @@
     const t = frame.table;
     el.appendChild(h("div", { class: "df-table df-viewer" }, [
       castles(h, t, data), grid(h, t), dragons(h, t, frame, data), breakdown(h, t),
-      t.deck === null || t.deck === undefined ? null : h("p", { class: "muted", text: `${t.deck} cards left in the deck` }),
+      t.deck === null || t.deck === undefined ? null : h("p", { class: "muted", text: `${t.deck} card${t.deck === 1 ? "" : "s"} left in the deck` }),
     ]));
   }
 
