@@ -282,3 +282,74 @@ def test_ladder_replay_view_opens_a_local_file_in_the_same_viewer(browser):
         server.shutdown()
         server.server_close()
         thread.join(5)
+
+
+# --- DragonFlame -----------------------------------------------------------------------------
+
+
+def _dragonflame_expected(replay):
+    """Per public frame (one per public event): cards on each castle, fire tokens on the grid and
+    each hoard's size, counted from the replay's events."""
+    castles, fire, hoards, out = {}, 0, [0] * replay["players"], []
+    for entry in replay["log"]:
+        if "type" not in entry or entry["to"] is not None:
+            continue
+        kind, d = entry["type"], entry["data"]
+        if kind == "round":
+            castles = {c["number"]: 0 for c in d["castles"]}
+        elif kind == "play" and d["castle"] is not None:
+            castles[d["castle"]] += 1
+        elif kind in ("attack", "castle_discarded"):
+            castles[d["castle"]["number"]] = 0
+        if kind == "attack":
+            hoards[d["seat"]] += sum(c["category"] != "dragonflame" for c in d["cards"])
+        elif kind == "second_discarded":
+            hoards[d["seat"]] -= 1
+        elif kind == "relic":
+            hoards[d["seat"]] -= len(d.get("discarded", []))
+        elif kind == "flame":
+            fire += len(d["placed"])
+        out.append((dict(castles), fire, list(hoards)))
+    return out
+
+
+def _dragonflame_matches(page, expected, step):
+    castles, fire, hoards = expected[step - 1]
+    assert _step(page) == step
+    shown = page.eval_on_selector_all("#viewer .df-castle",
+                                      "els => els.map(e => [+e.dataset.castle, +e.dataset.cards])")
+    assert dict(shown) == castles, f"step {step}"
+    burnt = page.eval_on_selector_all("#viewer .df-grid td", "els => els.reduce((n, e) => n + +e.dataset.fire, 0)")
+    assert burnt == fire, f"step {step}"
+    assert page.eval_on_selector_all("#viewer .df-hoard", "els => els.map(e => +e.dataset.cards)") == hoards
+    downs = page.eval_on_selector_all("#viewer .df-stack .df-down", "els => els.map(e => e.firstChild.textContent)")
+    assert all(text == "a hidden card" for text in downs)  # the public view
+
+
+def test_dragonflame_viewer_steps_through_a_match(browser, base_url, build, play):  # noqa: F811
+    _, mine = build.bot("alice", "flamer", game="dragonflame")
+    match_id = build.match([mine.id, *build.starters("dragonflame")[:2]], game="dragonflame")
+    play(match_id)
+    page, errors = _open(browser, f"{base_url}/matches/{match_id}#step=8")
+    expected = _dragonflame_expected(_replay(page, base_url, match_id))
+    assert page.get_attribute("#viewer", "data-frames-count") == str(len(expected))
+    _dragonflame_matches(page, expected, 8)
+    assert page.locator("#viewer .df-stack .df-card").count() > 0
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    _dragonflame_matches(page, expected, 13)
+    if SHOTS:
+        page.locator("#viewer").screenshot(path=str(Path(SHOTS) / "viewer-dragonflame-round.png"))
+    flame = next((i for i, e in enumerate(expected) if e[1]), len(expected) - 1) + 1
+    page.eval_on_selector(".scrub", f"(el) => {{ el.value = '{flame}'; el.dispatchEvent(new Event('input')); }}")
+    _dragonflame_matches(page, expected, flame)
+    page.keyboard.press("End")
+    _dragonflame_matches(page, expected, len(expected))
+    assert page.locator("#viewer .df-breakdown tbody tr").count() == 3
+    page.select_option("select.view", "all")
+    page.wait_for_selector("#viewer[data-ready='1'][data-view='all']")
+    assert page.locator("#viewer .df-dragons .df-hand").count() == 3
+    assert not errors
+    if SHOTS:
+        page.locator("#viewer").screenshot(path=str(Path(SHOTS) / "viewer-dragonflame-desktop.png"))
+    _no_sideways_scroll(browser, f"{base_url}/matches/{match_id}#step=20")
