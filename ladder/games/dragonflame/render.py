@@ -93,7 +93,7 @@ def event_line(entry: dict[str, Any], who: Callable[[Any], str]) -> str:
     return make() if make else f"{kind}: {compact(d)}"
 
 
-class _Table:
+class Table:
     """The table as the public log shows it, for the drawings."""
 
     def __init__(self, players: int) -> None:
@@ -178,7 +178,7 @@ def sections(replay: dict[str, Any], names: Sequence[str]) -> list[Section]:
         except (IndexError, TypeError, ValueError):
             return f"seat {seat}"
 
-    table = _Table(int(replay.get("players") or len(names)))
+    table = Table(int(replay.get("players") or len(names)))
     out: list[Section] = []
     current = Section("Setup")
     round_no, attacking = 0, False

@@ -1,7 +1,7 @@
 """DragonFlame as replay-viewer frames: the table as one viewer knew it after every event.
 
 `frames(replay, seat, reveal=False)` is pure. It feeds the replay's log to the match page's table
-(render._Table, so the page's drawings and the viewer's frames cannot disagree) and keeps, for the
+(render.Table, so the page's drawings and the viewer's frames cannot disagree) and keeps, for the
 viewer, only what the viewer saw:
 - public (seat None): events addressed to everyone; face-down castle cards stay "a hidden card"
   until a dragon loots them, and no hand is shown (only its size, which the table sees);
@@ -23,7 +23,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ladder.games.dragonflame.render import _Table, card_text, event_line
+from ladder.games.dragonflame.render import Table, card_text, event_line
 
 SCORE_LABEL = "glory"
 PRIVATE_NEWS = ("hand", "spied")  # added to the previous frame instead of making one
@@ -47,7 +47,7 @@ def frames(replay: dict[str, Any], seat: int | None = None, *, reveal: bool = Fa
     def sees_seat(s: Any) -> bool:
         return reveal or (seat is not None and s == seat)
 
-    table = _Table(players)
+    table = Table(players)
     per_round = 4 if players == 2 else 3
     hand_size = [0] * players
     hands: list[list[dict[str, Any]] | None] = [None] * players  # card json per seat, when seen
