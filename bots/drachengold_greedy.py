@@ -123,9 +123,17 @@ class GreedyBot(Bot):
 
     def divide(self, obs: dict[str, Any]) -> dict[str, Any]:
         k = obs["request"]["shares"]
-        # Equal weights: as even as it can, and no share empty when there are enough tokens.
-        shares = fair_shares(obs["strategic"]["tokens"], {i: 1.0 for i in range(k)})
-        return {"shares": [[t["id"] for t in shares[i]] for i in range(k)]}
+        tokens = obs["strategic"]["tokens"]
+        # Shares of even worth (others choose first), not of even size: dearest token first,
+        # each to the poorest share so far.
+        shares: list[list[dict[str, str]]] = [[] for _ in range(k)]
+        for t in sorted(tokens, key=lambda t: (-VALUE[t["colour"]], t["id"])):
+            min(shares, key=value).append(t)
+        # Keep every share non-empty when there are enough tokens.
+        for share in shares:
+            if not share and len(tokens) >= k:
+                share.append(max(shares, key=len).pop())
+        return {"shares": [[t["id"] for t in share] for share in shares]}
 
     def choose(self, obs: dict[str, Any]) -> dict[str, Any]:
         st = obs["strategic"]
