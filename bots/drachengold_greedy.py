@@ -23,6 +23,37 @@ def value(tokens: list[dict[str, str]]) -> float:
     return sum(VALUE[t["colour"]] for t in tokens)
 
 
+def normalised(weights: dict[int, float]) -> dict[int, float]:
+    """Weights as parts of 1 (attack strengths come as raw totals; all zero counts as even)."""
+    mass = sum(weights.values())
+    return {s: w / mass if mass > 0 else 1 / len(weights) for s, w in weights.items()}
+
+
+def counts_by_weight(n: int, weights: dict[int, float]) -> dict[int, int]:
+    """Split n tokens by weight, largest remainder: each seat gets the whole part of its
+    proportional count, and the tokens left over go to the biggest fractions."""
+    mass = sum(weights.values())
+    exact = {s: n * w / mass if mass > 0 else n / len(weights) for s, w in weights.items()}
+    counts = {s: int(q) for s, q in exact.items()}
+    by_remainder = sorted(weights, key=lambda s: (-(exact[s] - counts[s]), -weights[s], s))
+    for s in by_remainder[: n - sum(counts.values())]:
+        counts[s] += 1
+    return counts
+
+
+def fair_shares(tokens: list[dict[str, str]], weights: dict[int, float]) -> dict[int, list[dict[str, str]]]:
+    """Each token exactly once, in proportion to weight: every seat gets its largest-remainder
+    number of tokens, and the most valuable go first, each to the seat (with room left) that is
+    furthest below its proportional share of the treasure's worth."""
+    counts, parts, total = counts_by_weight(len(tokens), weights), normalised(weights), value(tokens)
+    shares: dict[int, list[dict[str, str]]] = {s: [] for s in weights}
+    for t in sorted(tokens, key=lambda t: (-VALUE[t["colour"]], t["id"])):
+        room = [s for s in weights if len(shares[s]) < counts[s]]
+        seat = max(room, key=lambda s: (parts[s] * total - value(shares[s]), -s))
+        shares[seat].append(t)
+    return shares
+
+
 class GreedyBot(Bot):
     # ---- fighting ---------------------------------------------------------------------
     def _attack_options(self, obs: dict[str, Any], bonus: int = 0) -> list[tuple[float, str, str]]:
@@ -71,19 +102,10 @@ class GreedyBot(Bot):
         return {"adventurers": ready, "dragons": [d["id"] for d in obs["dragons"] if d]}
 
     # ---- sharing ----------------------------------------------------------------------
-    def _fair_shares(self, tokens: list[dict[str, str]], weights: dict[int, float]) -> dict[int, list]:
-        """Most valuable tokens first, each to the seat furthest below its weighted target."""
-        total = value(tokens)
-        shares: dict[int, list] = {s: [] for s in weights}
-        for t in sorted(tokens, key=lambda t: (-VALUE[t["colour"]], t["id"])):
-            seat = max(weights, key=lambda s: (weights[s] * total - value(shares[s]), -s))
-            shares[seat].append(t)
-        return shares
-
     def propose(self, obs: dict[str, Any]) -> dict[str, Any]:
         neg = obs["negotiation"]
         weights = {s: neg["attack"][str(s)] for s in neg["involved"]}
-        shares = self._fair_shares(neg["tokens"], weights)
+        shares = fair_shares(neg["tokens"], weights)
         return {"shares": {str(s): [t["id"] for t in ts] for s, ts in shares.items()}}
 
     def vote(self, obs: dict[str, Any]) -> dict[str, Any]:
@@ -101,14 +123,17 @@ class GreedyBot(Bot):
 
     def divide(self, obs: dict[str, Any]) -> dict[str, Any]:
         k = obs["request"]["shares"]
-        shares = self._fair_shares(obs["strategic"]["tokens"], {i: 1.0 for i in range(k)})
-        out = [[t["id"] for t in shares[i]] for i in range(k)]
+        tokens = obs["strategic"]["tokens"]
+        # Shares of even worth (others choose first), not of even size: dearest token first,
+        # each to the poorest share so far.
+        shares: list[list[dict[str, str]]] = [[] for _ in range(k)]
+        for t in sorted(tokens, key=lambda t: (-VALUE[t["colour"]], t["id"])):
+            min(shares, key=value).append(t)
         # Keep every share non-empty when there are enough tokens.
-        for i in range(k):
-            if not out[i] and len(obs["strategic"]["tokens"]) >= k:
-                donor = max(range(k), key=lambda j: len(out[j]))
-                out[i].append(out[donor].pop())
-        return {"shares": out}
+        for share in shares:
+            if not share and len(tokens) >= k:
+                share.append(max(shares, key=len).pop())
+        return {"shares": [[t["id"] for t in share] for share in shares]}
 
     def choose(self, obs: dict[str, Any]) -> dict[str, Any]:
         st = obs["strategic"]
