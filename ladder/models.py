@@ -392,6 +392,7 @@ class EventStatus(StrEnum):
     REGISTRATION = "registration"  # entrants join (invited or open until the deadline)
     RUNNING = "running"  # entrants frozen; matches being played
     FINISHED = "finished"
+    CANCELLED = "cancelled"  # by the organizer, or an open event too small at its deadline: nothing rated
 
 
 class Event(SQLModel, table=True):
@@ -426,6 +427,7 @@ class EventEntrant(SQLModel, table=True):
     bot_id: int = Field(foreign_key="bots.id", primary_key=True)
     bot_version_id: int | None = Field(default=None, foreign_key="bot_versions.id")
     invited: bool = False
+    accepted: bool = True  # false: the organizer's invitation, until the bot's owner accepts it
     joined_at: datetime = _when()
 
 

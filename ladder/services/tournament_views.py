@@ -51,7 +51,8 @@ class EventView:
     played: list[PlayedMatch]
     matches: list[tuple[EventMatch, str | None]]  # schedule rows with their match's status
     entrants: list[tuple[int, str, int | None]]  # bot id, display name, frozen version id
-    owners: dict[int, int]  # bot id -> owner id (who may withdraw it)
+    owners: dict[int, int]  # bot id -> owner id (who may withdraw it, or answer its invitation)
+    invitations: list[tuple[int, str]]  # bot id, name: invited, not yet accepted (no entrants)
 
     @property
     def progress(self) -> tuple[int, int]:
@@ -73,7 +74,8 @@ def event_view(*, session: Session, event_id: int) -> EventView:
     names = {e.bot_id: f"{owner}/{name}" + (f" v{number}" if number else "")
              for e, name, owner, number, _ in entrant_rows}
     owners = {e.bot_id: owner_id for e, *_, owner_id in entrant_rows}
-    entrants = [e for e, *_ in entrant_rows]
+    entrants = [e for e, *_ in entrant_rows if e.accepted]
+    invitations = [(e.bot_id, names[e.bot_id]) for e, *_ in entrant_rows if not e.accepted]
     rows = session.exec(
         select(EventMatch, Match.status).outerjoin(Match, Match.id == EventMatch.match_id)
         .where(EventMatch.event_id == event_id).order_by(EventMatch.index)
@@ -100,7 +102,7 @@ def event_view(*, session: Session, event_id: int) -> EventView:
         spec = None
     table = _standings(event, spec, played)
     return EventView(event, spec, table, played, list(rows),
-                     [(e.bot_id, names[e.bot_id], e.bot_version_id) for e in entrants], owners)
+                     [(e.bot_id, names[e.bot_id], e.bot_version_id) for e in entrants], owners, invitations)
 
 
 def list_events(*, session: Session, limit: int = 100) -> list[Event]:
@@ -120,6 +122,18 @@ def find_bot(*, session: Session, game: str, ref: str) -> Bot:
     if bot is None:
         raise Invalid(f"no {game} bot {ref!r} (write it as owner/name)")
     return bot
+
+
+def invitations_for(*, session: Session, user_id: int) -> list[tuple[Event, Bot]]:
+    """The pending invitations to this user's bots, of events still in registration."""
+    rows = list(session.exec(
+        select(Event, Bot).join(EventEntrant, EventEntrant.event_id == Event.id)
+        .join(Bot, Bot.id == EventEntrant.bot_id)
+        .where(Bot.owner_id == user_id, EventEntrant.accepted == False,  # noqa: E712
+               Event.status == EventStatus.REGISTRATION).order_by(Event.id, Bot.name)
+    ).all())
+    session.commit()
+    return [tuple(r) for r in rows]
 
 
 def own_bots(*, session: Session, user_id: int, game: str) -> list[Bot]:

@@ -40,7 +40,7 @@ from ladder.models import (
     utcnow,
 )
 from ladder.services.common import atomic, fetch
-from ladder.services.errors import Conflict, Forbidden, Invalid
+from ladder.services.errors import Conflict, Forbidden, Invalid, NotFound
 from ladder.services.tournament_views import event_spec, event_view
 from ladder.tournaments import model
 from ladder.tournaments.standings import standing_order
@@ -92,8 +92,9 @@ def create_event(
 
 def add_entrant(*, session: Session, event_id: int, bot_id: int, acting_user_id: int,
                 now: datetime | None = None) -> EventEntrant:
-    """The organizer invites any bot of the game; with open registration an owner enters their own
-    bot until the deadline. Conflict when the event has started or the bot is already in."""
+    """The organizer invites any bot of the game (an entry once its owner accepts); with open
+    registration an owner enters their own bot until the deadline. Conflict when the event has
+    started or the bot is already in."""
     event = fetch(session, Event, event_id, "event")
     bot = fetch(session, Bot, bot_id, "bot")
     user = fetch(session, User, acting_user_id, "user")
@@ -111,10 +112,33 @@ def add_entrant(*, session: Session, event_id: int, bot_id: int, acting_user_id:
         raise Invalid(f"bot {bot.name!r} plays {bot.game}, not {event.game}")
     if bot.retired:
         raise Invalid(f"bot {bot.name!r} is retired")
-    entrant = EventEntrant(event_id=event.id, bot_id=bot.id, invited=organizer)
-    with atomic(session, conflict=f"bot {bot.name!r} is already entered"):
+    # an invitation waits for the owner's answer, unless the organizer owns the bot or it is a
+    # house bot (no person to ask: the site's organizer speaks for it)
+    accepted = not organizer or bot.owner_id == user.id or fetch(session, User, bot.owner_id, "user").is_system
+    entrant = EventEntrant(event_id=event.id, bot_id=bot.id, invited=organizer, accepted=accepted)
+    with atomic(session, conflict=f"bot {bot.name!r} is already entered or invited"):
         session.add(entrant)
     return entrant
+
+
+def answer_invitation(*, session: Session, event_id: int, bot_id: int, acting_user_id: int, accept: bool) -> None:
+    """The bot's owner accepts the organizer's invitation (the bot becomes an entrant) or declines
+    it (the invitation is gone). NotFound without a pending invitation; Conflict once started."""
+    event = fetch(session, Event, event_id, "event")
+    bot = fetch(session, Bot, bot_id, "bot")
+    if bot.owner_id != acting_user_id:
+        raise Forbidden("only the bot's owner may answer its invitation")
+    if event.status != EventStatus.REGISTRATION:
+        raise Conflict(f"event {event.id} is {event.status}: entries are closed")
+    with atomic(session):
+        entrant = session.get(EventEntrant, (event_id, bot_id), populate_existing=True)
+        if entrant is None or entrant.accepted:
+            raise NotFound(f"bot {bot.name!r} has no pending invitation to event {event_id}")
+        if accept:
+            entrant.accepted = True
+            session.add(entrant)
+        else:
+            session.delete(entrant)
 
 
 def withdraw_entrant(*, session: Session, event_id: int, bot_id: int, acting_user_id: int) -> None:
@@ -137,25 +161,37 @@ def _rows(event_id: int, matches: list[model.MatchSpec]) -> list[EventMatch]:
 
 
 def start_event(*, session: Session, event_id: int, acting_user_id: int, now: datetime | None = None) -> list[str]:
-    """Freeze the field (each entrant's active version; bots without one are dropped, their names
-    returned) and write the schedule. Conflict unless in registration; Invalid if too few remain."""
+    """Freeze the field (each accepted entrant's active version; bots without one, and invitations
+    not accepted, are dropped, their names returned) and write the schedule. The organizer may
+    start before the deadline. Conflict unless in registration; Invalid if too few remain."""
     event = fetch(session, Event, event_id, "event")
     if event.organizer_id != acting_user_id:
         raise Forbidden("only the event's organizer may start it")
     _admin(session, acting_user_id)
+    return _start(session, event_id, now or utcnow())
+
+
+def _start(session: Session, event_id: int, now: datetime) -> list[str]:
     with atomic(session):
+        # the guarded UPDATE comes first: of two starters (the organizer's button, two scheduler
+        # ticks) one changes the row and the other, blocked on it or serialised, sees 0 rows
+        claimed = session.exec(
+            update(Event).where(Event.id == event_id, Event.status == EventStatus.REGISTRATION)
+            .values(status=EventStatus.RUNNING, started_at=now).execution_options(synchronize_session=False)
+        ).rowcount
         event = session.exec(select(Event).where(Event.id == event_id).execution_options(populate_existing=True)).one()
-        if event.status != EventStatus.REGISTRATION:
+        if claimed != 1:
             raise Conflict(f"event {event_id} is {event.status}")
         rows = session.exec(
             select(EventEntrant, Bot, BotVersion).join(Bot, Bot.id == EventEntrant.bot_id)
             .outerjoin(BotVersion, (BotVersion.bot_id == Bot.id) & (BotVersion.status == VersionStatus.ACTIVE))
             .where(EventEntrant.event_id == event_id).order_by(EventEntrant.bot_id)
         ).all()
-        dropped = [bot.name for entrant, bot, version in rows if version is None or bot.retired]
+        dropped = [bot.name for entrant, bot, version in rows
+                   if version is None or bot.retired or not entrant.accepted]
         kept = []
         for entrant, bot, version in rows:
-            if version is None or bot.retired:
+            if version is None or bot.retired or not entrant.accepted:
                 session.delete(entrant)
             else:
                 entrant.bot_version_id = version.id
@@ -170,9 +206,62 @@ def start_event(*, session: Session, event_id: int, acting_user_id: int, now: da
         except (model.TournamentError, OptionError) as exc:
             raise Invalid(str(exc)) from None
         session.add_all(_rows(event.id, matches))
-        event.status, event.started_at = EventStatus.RUNNING, now or utcnow()
-        session.add(event)
     return dropped
+
+
+def start_due_events(*, session: Session, now: datetime | None = None) -> dict[int, str]:
+    """The scheduler's part: start each open event whose deadline has passed; one whose field
+    cannot play (too few entrants) is cancelled instead, so it is not retried every tick. Returns
+    event id -> "started" / "cancelled: why"; an event another tick started is left out."""
+    now = now or utcnow()
+    due = session.exec(select(Event.id).where(Event.status == EventStatus.REGISTRATION,
+                                              Event.open_registration == True,  # noqa: E712
+                                              Event.deadline.is_not(None), Event.deadline <= now)
+                       .order_by(Event.id)).all()
+    session.commit()
+    done: dict[int, str] = {}
+    for event_id in due:
+        try:
+            _start(session, event_id, now)
+            done[event_id] = "started"
+        except Conflict:
+            continue  # another tick (or the organizer) was first
+        except Invalid as exc:
+            if _cancel(session, event_id, now, (EventStatus.REGISTRATION,)) is not None:
+                done[event_id] = f"cancelled: {exc}"
+    return done
+
+
+def cancel_event(*, session: Session, event_id: int, acting_user_id: int, now: datetime | None = None) -> int:
+    """The organizer cancels an event in registration or running: its queued and running matches
+    end failed (unrated, as every event match), nothing more is scheduled. Returns how many
+    matches were stopped; Conflict once it has finished or was cancelled."""
+    event = fetch(session, Event, event_id, "event")
+    if event.organizer_id != acting_user_id:
+        raise Forbidden("only the event's organizer may cancel it")
+    _admin(session, acting_user_id)
+    stopped = _cancel(session, event_id, now or utcnow(), (EventStatus.REGISTRATION, EventStatus.RUNNING))
+    if stopped is None:
+        raise Conflict(f"event {event_id} is {fetch(session, Event, event_id, 'event').status}")
+    return stopped
+
+
+def _cancel(session: Session, event_id: int, now: datetime, states: tuple[str, ...]) -> int | None:
+    """Guarded like _start; None if the event was not in `states`, else the matches stopped."""
+    with atomic(session):
+        claimed = session.exec(
+            update(Event).where(Event.id == event_id, Event.status.in_(states))
+            .values(status=EventStatus.CANCELLED, finished_at=now).execution_options(synchronize_session=False)
+        ).rowcount
+        if claimed != 1:
+            return None
+        ids = select(EventMatch.match_id).where(EventMatch.event_id == event_id, EventMatch.match_id.is_not(None))
+        # a worker still playing one finds it failed when it records: its result is refused
+        return session.exec(
+            update(Match).where(Match.id.in_(ids), Match.status.in_(BUSY))
+            .values(status=MatchStatus.FAILED, failure_reason="the event was cancelled", finished_at=now)
+            .execution_options(synchronize_session=False)
+        ).rowcount
 
 
 def event_matches_in_flight(session: Session) -> int:
@@ -196,7 +285,9 @@ def _queue_one(session: Session, event: Event, row: EventMatch, sandbox: str) ->
             session.add(Seat(match_id=match.id, seat=seat, bot_id=bot_id, bot_version_id=versions[bot_id]))
         claimed = session.exec(
             update(EventMatch).where(EventMatch.event_id == row.event_id, EventMatch.index == row.index,
-                                     EventMatch.match_id.is_(None))
+                                     EventMatch.match_id.is_(None),  # and not cancelled meanwhile:
+                                     EventMatch.event_id.in_(select(Event.id)
+                                                             .where(Event.status == EventStatus.RUNNING)))
             .values(match_id=match.id).execution_options(synchronize_session=False)
         ).rowcount
         if claimed != 1:

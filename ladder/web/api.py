@@ -227,3 +227,6 @@ def upload():
 @bp.post("/bots/<int:bot_id>/versions")
 def upload_version(bot_id: int):
     return _upload(bot_id)
+
+
+from ladder.web import api_events  # noqa: E402,F401  (its routes join this blueprint)

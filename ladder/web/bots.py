@@ -16,6 +16,7 @@ from ladder.services import pages
 from ladder.services.errors import NotFound
 from ladder.services.limits import check_challenge, check_upload
 from ladder.services.rejections import rejection_causes
+from ladder.services.tournament_views import invitations_for
 from ladder.web.common import db, dispatch, refusals, require_owner, settings
 from ladder.web.forms import ActionForm, ChallengeForm, UploadForm, VersionUploadForm
 from ladder.web.queries import Upload, challenge_candidates, game_titles, starter_files, upload_bot
@@ -98,6 +99,8 @@ def page(bot_id: int):
         context["upload_form"] = VersionUploadForm()
         context["action_form"] = ActionForm()
         context["challenge_form"] = _challenge_form(data.bot)
+        context["invitations"] = [event for event, bot in invitations_for(session=db(), user_id=current_user.id)
+                                  if bot.id == data.bot.id]
     return render_template("bots/page.html", **context)
 
 

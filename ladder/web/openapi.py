@@ -34,6 +34,10 @@ NULLABLE_INT = {"anyOf": [{"type": "integer"}, {"type": "null"}]}
 NULLABLE_STR = {"anyOf": [{"type": "string"}, {"type": "null"}]}
 NULLABLE_NUM = {"anyOf": [{"type": "number"}, {"type": "null"}]}
 TIME = {"type": "string", "format": "date-time"}
+NULLABLE_TIME = {"anyOf": [TIME, {"type": "null"}]}
+INTERVAL = {"anyOf": [{"type": "object", "properties": {k: {"type": "number"} for k in ("mean", "low", "high")},
+                       "required": ["mean", "low", "high"]}, {"type": "null"}],
+            "description": "null before the bot's first match"}
 
 
 def _obj(required: list[str] | None = None, **properties: Any) -> dict[str, Any]:
@@ -75,6 +79,33 @@ def _schemas() -> dict[str, Any]:
                 games={"type": "integer"}, wins={"type": "integer"}, win_rate=NULLABLE_NUM,
                 provisional={"type": "boolean"}, last_played_at={"anyOf": [TIME, {"type": "null"}]})},
         ),
+        "Event": _obj(
+            id={"type": "integer"}, name={"type": "string"}, game={"type": "string"},
+            format={"type": "string", "enum": ["round-robin", "swiss"]},
+            status={"type": "string", "enum": ["registration", "running", "finished", "cancelled"]},
+            table_size={"type": "integer"}, deals={"type": "integer", "description": "per round"},
+            rounds={"type": "integer"}, duplicate={"type": "boolean"}, options={"type": "object"},
+            open_registration={"type": "boolean", "description": "else: by the organizer's invitation"},
+            deadline={**NULLABLE_TIME, "description": "open registration closes, and the event starts, then"},
+            created_at=TIME, started_at=NULLABLE_TIME, finished_at=NULLABLE_TIME, url={"type": "string"}),
+        "EventDetail": _obj(
+            event=_ref("Event"),
+            entrants={"type": "array", "items": _obj(
+                bot_id={"type": "integer"}, name={"type": "string"},
+                version_id={**NULLABLE_INT, "description": "frozen at the start"})},
+            invitations={"type": "array", "description": "invited, not yet accepted by the bot's owner",
+                         "items": _obj(bot_id={"type": "integer"}, name={"type": "string"})},
+            progress=_obj(done={"type": "integer"}, scheduled={"type": "integer"}),
+            standings={"type": "array", "description": "best first; intervals are 95% bootstrap intervals over deals",
+                       "items": _obj(position={"type": "integer"}, bot_id={"type": "integer"}, name={"type": "string"},
+                                     matches={"type": "integer"}, wins={"type": "integer"},
+                                     forfeits={"type": "integer"}, rank=INTERVAL, score=INTERVAL)},
+            excluded={"type": "array", "items": _obj(index={"type": "integer"}, why={"type": "string"})},
+            matches={"type": "array", "items": _obj(
+                index={"type": "integer"}, round={"type": "integer"}, table={"type": "integer"},
+                deal={"type": "integer"}, seats={"type": "array", "items": {"type": "integer"}},
+                match_id=NULLABLE_INT,
+                status={"type": "string", "enum": ["scheduled", "queued", "running", "finished", "failed"]})}),
         "Upload": _obj(bot=_ref("Bot"), version=_ref("Version"), validation_match=NULLABLE_INT, note=NULLABLE_STR,
                        url={"type": "string"}),
     }
@@ -162,6 +193,10 @@ def _paths() -> dict[str, Any]:
                  truncated={"type": "boolean"}),
             "your bot's stderr in a match", match_id, _id("seat", "the seat number"), errors=(401, 403, 404),
             security=TOKEN),
+        "/api/v1/events": _get(_obj(events={"type": "array", "items": _ref("Event")}), "the newest events",
+                               _query("limit", 1, 200, "how many"), errors=(400,)),
+        "/api/v1/events/{event_id}": _get(_ref("EventDetail"), "an event: entrants, standings, progress",
+                                          _id("event_id", "an event's id"), errors=(404,)),
         "/api/v1/me": _get(_obj(user=_ref("User"), bots={"type": "array", "items": {"type": "object"}}),
                            "you and your bots", errors=(401, 403), security=TOKEN),
         "/api/v1/bots": _upload(["file", "name", "game"], UPLOAD_FIELDS,

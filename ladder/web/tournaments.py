@@ -1,6 +1,7 @@
 """Tournaments (events): the list, an admin's form to create one, the event page (progress,
 entrants, standings with intervals, crosstable, every match with its replay) and the entry,
-withdrawal and start buttons. Thin: ladder/services/tournaments.py decides and explains."""
+withdrawal, invitation (accept / decline), start and cancel buttons. Thin:
+ladder/services/tournaments.py decides and explains."""
 
 from __future__ import annotations
 
@@ -109,4 +110,25 @@ def start(event_id: int):
             dropped = service.start_event(session=db(), event_id=event_id, acting_user_id=current_user.id)
             flash("Started: the workers play its matches." + (
                 f" Dropped (no active version): {', '.join(dropped)}." if dropped else ""), "ok")
+    return redirect(url_for(".page", event_id=event_id))
+
+
+@bp.route("/<int:event_id>/invitation/<int:bot_id>/<any(accept, decline):answer>", methods=["POST"])
+@login_required
+def answer(event_id: int, bot_id: int, answer: str):
+    if ActionForm().validate_on_submit():
+        with refusals():
+            service.answer_invitation(session=db(), event_id=event_id, bot_id=bot_id, acting_user_id=current_user.id,
+                                      accept=answer == "accept")
+            flash("Invitation accepted: your bot is entered." if answer == "accept" else "Invitation declined.", "ok")
+    return redirect(url_for(".page", event_id=event_id))
+
+
+@bp.route("/<int:event_id>/cancel", methods=["POST"])
+@login_required
+def cancel(event_id: int):
+    if ActionForm().validate_on_submit():
+        with refusals():
+            stopped = service.cancel_event(session=db(), event_id=event_id, acting_user_id=current_user.id)
+            flash(f"Cancelled; {stopped} queued or running match(es) stopped, nothing rated.", "ok")
     return redirect(url_for(".page", event_id=event_id))

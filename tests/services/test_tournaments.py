@@ -5,16 +5,30 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlmodel import select
 
-from ladder.models import BotVersion, EventMatch, EventStatus, Match, MatchKind, Rating, RatingChange, Seat
+from ladder.models import (
+    Bot,
+    BotVersion,
+    EventMatch,
+    EventStatus,
+    Match,
+    MatchKind,
+    MatchStatus,
+    Rating,
+    RatingChange,
+    Seat,
+)
 from ladder.services import bots, matches, results
-from ladder.services.errors import Conflict, Forbidden, Invalid
+from ladder.services.errors import Conflict, Forbidden, Invalid, NotFound
 from ladder.services.results import MatchOutcome, SeatOutcome
-from ladder.services.tournament_views import event_view
+from ladder.services.tournament_views import event_view, invitations_for
 from ladder.services.tournaments import (
     add_entrant,
+    answer_invitation,
+    cancel_event,
     create_event,
     event_matches_in_flight,
     feed_events,
+    start_due_events,
     start_event,
     withdraw_entrant,
 )
@@ -28,6 +42,12 @@ NOW = datetime(2026, 11, 23, 12, tzinfo=UTC)
 def event(world, organizer, **kw):
     args = dict(name="Autumn cup", game="treasure", table_size=2, deals=2)
     return create_event(session=world.session, organizer_id=organizer.id, **{**args, **kw})
+
+
+def invite(world, ev, bot, organizer):
+    """The organizer invites; the bot's owner accepts: an entrant."""
+    add_entrant(session=world.session, event_id=ev.id, bot_id=bot.id, acting_user_id=organizer.id)
+    answer_invitation(session=world.session, event_id=ev.id, bot_id=bot.id, acting_user_id=bot.owner_id, accept=True)
 
 
 def play_all(session, match_ids, *, fail=()):
@@ -63,7 +83,8 @@ def test_entries_by_invitation_or_open_until_the_deadline(world):
     invite = event(world, organizer)
     with pytest.raises(Forbidden, match="invitation"):
         add_entrant(session=world.session, event_id=invite.id, bot_id=mine.id, acting_user_id=owner.id)
-    assert add_entrant(session=world.session, event_id=invite.id, bot_id=mine.id, acting_user_id=organizer.id).invited
+    entry = add_entrant(session=world.session, event_id=invite.id, bot_id=mine.id, acting_user_id=organizer.id)
+    assert entry.invited and not entry.accepted
     with pytest.raises(Conflict, match="already"):
         add_entrant(session=world.session, event_id=invite.id, bot_id=mine.id, acting_user_id=organizer.id)
     open_ = event(world, organizer, open_registration=True, deadline=NOW)
@@ -86,7 +107,7 @@ def test_a_round_robin_event_runs_to_the_end_without_touching_ratings(world):
                                  data={"name": "empty", "game": "treasure"})
     ev = event(world, organizer)
     for bot, _ in entered:
-        add_entrant(session=world.session, event_id=ev.id, bot_id=bot.id, acting_user_id=organizer.id)
+        invite(world, ev, bot, organizer)
     add_entrant(session=world.session, event_id=ev.id, bot_id=no_version.id, acting_user_id=organizer.id)
     with pytest.raises(Forbidden):
         start_event(session=world.session, event_id=ev.id, acting_user_id=world.user(admin=True).id)
@@ -127,7 +148,7 @@ def test_a_swiss_event_schedules_its_next_round_when_one_ends(world):
     entered = [world.bot() for _ in range(4)]
     ev = event(world, organizer, format="swiss", rounds=2, deals=1)
     for bot, _ in entered:
-        add_entrant(session=world.session, event_id=ev.id, bot_id=bot.id, acting_user_id=organizer.id)
+        invite(world, ev, bot, organizer)
     start_event(session=world.session, event_id=ev.id, acting_user_id=organizer.id)
     first = feed_events(session=world.session, slots=100)
     assert len(first) == 2 * 2
@@ -149,7 +170,7 @@ def test_too_few_entrants_cannot_start(world):
     organizer = world.user(admin=True)
     ev = event(world, organizer)
     bot, _ = world.bot()
-    add_entrant(session=world.session, event_id=ev.id, bot_id=bot.id, acting_user_id=organizer.id)
+    invite(world, ev, bot, organizer)
     with pytest.raises(Invalid, match="cannot fill"):
         start_event(session=world.session, event_id=ev.id, acting_user_id=organizer.id)
     assert event_view(session=world.session, event_id=ev.id).event.status == EventStatus.REGISTRATION
@@ -161,7 +182,82 @@ def test_a_swiss_field_the_game_cannot_seat_does_not_start(world):
     ev = event(world, organizer, game="drachengold", table_size=3, format="swiss", rounds=2)
     for _ in range(4):
         bot, _ = world.bot(game="drachengold")
-        add_entrant(session=world.session, event_id=ev.id, bot_id=bot.id, acting_user_id=organizer.id)
+        invite(world, ev, bot, organizer)
     with pytest.raises(Invalid, match="3-6 players, not 2"):
         start_event(session=world.session, event_id=ev.id, acting_user_id=organizer.id)
     assert world.session.exec(select(EventMatch)).all() == []
+
+
+def test_only_accepted_invitations_become_entrants(world):
+    organizer, alice, bob = world.user(admin=True), world.user(), world.user()
+    (a, _), (b, _), (c, _) = world.bot(alice), world.bot(bob), world.bot(bob)
+    own, _ = world.bot(organizer)
+    ev = event(world, organizer)
+    for bot in (a, b, c, own):
+        add_entrant(session=world.session, event_id=ev.id, bot_id=bot.id, acting_user_id=organizer.id)
+    assert {(e.id, bot.id) for e, bot in invitations_for(session=world.session, user_id=bob.id)} == \
+        {(ev.id, b.id), (ev.id, c.id)}
+    with pytest.raises(Forbidden, match="owner"):
+        answer_invitation(session=world.session, event_id=ev.id, bot_id=b.id, acting_user_id=alice.id, accept=True)
+    answer_invitation(session=world.session, event_id=ev.id, bot_id=a.id, acting_user_id=alice.id, accept=True)
+    answer_invitation(session=world.session, event_id=ev.id, bot_id=b.id, acting_user_id=bob.id, accept=False)
+    with pytest.raises(NotFound, match="no pending invitation"):  # declined: gone; accepted: not pending
+        answer_invitation(session=world.session, event_id=ev.id, bot_id=b.id, acting_user_id=bob.id, accept=True)
+    with pytest.raises(NotFound):
+        answer_invitation(session=world.session, event_id=ev.id, bot_id=a.id, acting_user_id=alice.id, accept=False)
+    view = event_view(session=world.session, event_id=ev.id)
+    assert [b_id for b_id, *_ in view.entrants] == [a.id, own.id]  # the organizer's own bot needs no answer
+    assert [b_id for b_id, _ in view.invitations] == [c.id]
+    assert sorted(start_event(session=world.session, event_id=ev.id, acting_user_id=organizer.id)) == [c.name]
+    with pytest.raises(Conflict, match="running"):  # too late to accept now
+        answer_invitation(session=world.session, event_id=ev.id, bot_id=c.id, acting_user_id=bob.id, accept=True)
+    seated = {bot_id for row in world.session.exec(select(EventMatch)) for bot_id in row.seats}
+    assert seated == {a.id, own.id}
+
+
+def test_an_open_event_starts_at_its_deadline_once(world):
+    organizer = world.user(admin=True)
+    ev = event(world, organizer, open_registration=True, deadline=NOW)
+    small = event(world, organizer, open_registration=True, deadline=NOW)  # one entrant: cannot play
+    later = event(world, organizer, open_registration=True, deadline=NOW + timedelta(hours=1))
+    for _ in range(2):
+        bot, _ = world.bot()
+        add_entrant(session=world.session, event_id=ev.id, bot_id=bot.id, acting_user_id=bot.owner_id, now=NOW)
+        add_entrant(session=world.session, event_id=later.id, bot_id=bot.id, acting_user_id=bot.owner_id, now=NOW)
+    add_entrant(session=world.session, event_id=small.id, bot_id=bot.id, acting_user_id=bot.owner_id, now=NOW)
+    assert start_due_events(session=world.session, now=NOW - timedelta(seconds=1)) == {}
+    done = start_due_events(session=world.session, now=NOW)
+    assert done[ev.id] == "started" and done[small.id].startswith("cancelled") and later.id not in done
+    assert start_due_events(session=world.session, now=NOW) == {}  # a second tick starts nothing again
+    rows = world.session.exec(select(EventMatch).where(EventMatch.event_id == ev.id)).all()
+    assert len(rows) == 2 * 2  # written once
+    assert event_view(session=world.session, event_id=small.id).event.status == EventStatus.CANCELLED
+    # the organizer may start early, before the deadline
+    start_event(session=world.session, event_id=later.id, acting_user_id=organizer.id, now=NOW)
+    assert event_view(session=world.session, event_id=later.id).event.status == EventStatus.RUNNING
+
+
+def test_cancel_stops_the_queued_matches_and_rates_nothing(world):
+    organizer = world.user(admin=True)
+    entered = [world.bot() for _ in range(3)]
+    ev = event(world, organizer)
+    for bot, _ in entered:
+        invite(world, ev, bot, organizer)
+    start_event(session=world.session, event_id=ev.id, acting_user_id=organizer.id)
+    first = feed_events(session=world.session, slots=3)
+    play_all(world.session, first[:1])
+    assert matches.claim_match(session=world.session, match_id=first[1], worker_id="w") is not None  # running
+    with pytest.raises(Forbidden):
+        cancel_event(session=world.session, event_id=ev.id, acting_user_id=world.user(admin=True).id)
+    assert cancel_event(session=world.session, event_id=ev.id, acting_user_id=organizer.id) == 2
+    statuses = dict(world.session.exec(select(Match.id, Match.status).where(Match.id.in_(first))).all())
+    assert statuses == {first[0]: MatchStatus.FINISHED, first[1]: MatchStatus.FAILED, first[2]: MatchStatus.FAILED}
+    with pytest.raises(Conflict):  # the worker still playing it cannot record a result now
+        results.record_result(session=world.session, match_id=first[1], worker_id="w",
+                              outcome=MatchOutcome([SeatOutcome(rank=1, score=1), SeatOutcome(rank=2, score=0)]))
+    assert feed_events(session=world.session, slots=10) == []  # nothing more is queued
+    with pytest.raises(Conflict, match="cancelled"):
+        cancel_event(session=world.session, event_id=ev.id, acting_user_id=organizer.id)
+    assert world.session.exec(select(RatingChange)).all() == []
+    assert event_view(session=world.session, event_id=ev.id).event.status == EventStatus.CANCELLED
+    assert world.session.get(Bot, entered[0][0].id) is not None

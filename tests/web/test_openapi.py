@@ -22,7 +22,7 @@ from schemathesis.specs.openapi.checks import (
 )
 from web.helpers import GOOD_BOT
 
-from ladder.services import users
+from ladder.services import tournaments, users
 from ladder.web.openapi import document
 
 EXAMPLES = 12  # per operation, mode and id choice: about 20 s per database on this machine (see below)
@@ -69,8 +69,28 @@ def world(app, build, sessions, play, client):
     finished = body["validation_match"]
     play(finished)
     queued = build.match(build.starters()[:2])
+    event_id = _events(sessions, play, user.id, body["bot"]["id"], build.starters()[0], build.bot("bob", "b")[0].id)
     return {"auth": auth, "upload": upload, "ids": {"bot_id": body["bot"]["id"], "version_id": body["version"]["id"],
-                                  "match_id": finished, "seat": 0}, "queued": queued}
+                                  "match_id": finished, "seat": 0, "event_id": event_id}, "queued": queued}
+
+
+def _events(sessions, play, organizer_id, own_bot, house_bot, others_bot) -> int:
+    """A running event with one match played (standings with intervals, one not yet played), and
+    one in registration with a pending invitation: the shapes /api/v1/events can answer."""
+    with sessions() as session:
+        users.set_admin(session=session, username="alice")
+        ev = tournaments.create_event(session=session, organizer_id=organizer_id, name="Cup", game="treasure",
+                                      table_size=2, deals=1)
+        for bot_id in (own_bot, house_bot):
+            tournaments.add_entrant(session=session, event_id=ev.id, bot_id=bot_id, acting_user_id=organizer_id)
+        tournaments.start_event(session=session, event_id=ev.id, acting_user_id=organizer_id)
+        first = tournaments.feed_events(session=session, slots=1)
+        pending = tournaments.create_event(session=session, organizer_id=organizer_id, name="Next", game="treasure",
+                                           table_size=2, deals=1)
+        tournaments.add_entrant(session=session, event_id=pending.id, bot_id=others_bot, acting_user_id=organizer_id)
+        event_id = ev.id
+    play(first[0])
+    return event_id
 
 
 def test_schemathesis_finds_no_server_error_and_no_response_outside_the_document(app, world):

@@ -32,7 +32,7 @@ from sqlmodel import select
 from ladder.config import Settings
 from ladder.db import make_engine, session_factory
 from ladder.models import Bot, Event, EventMatch, EventStatus, Match, MatchKind, RatingChange, User
-from ladder.services.tournaments import add_entrant, create_event, start_event
+from ladder.services.tournaments import add_entrant, answer_invitation, create_event, start_event
 from workers import celery_app, tasks
 
 STALE_AFTER = 12
@@ -68,6 +68,9 @@ def _event(session) -> int:
                          table_size=2, deals=2, seed=5)
     for bot_id in (slow.bot_id, careful.id):
         add_entrant(session=session, event_id=event.id, bot_id=bot_id, acting_user_id=organizer.id)
+    # alice accepts the invitation (the house bot needs no answer)
+    answer_invitation(session=session, event_id=event.id, bot_id=slow.bot_id,
+                      acting_user_id=session.get(Bot, slow.bot_id).owner_id, accept=True)
     start_event(session=session, event_id=event.id, acting_user_id=organizer.id)
     return event.id
 
