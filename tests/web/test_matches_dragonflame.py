@@ -11,7 +11,7 @@ def test_dragonflame_match_page_draws_castles_villages_hoards_and_scores(site, b
     match_id = build.match([mine.id, *starters], game="dragonflame")
     play(match_id)
     html = site.text(f"/matches/{match_id}")
-    assert "dragonflame.css" in html
+    assert "/games/dragonflame/viewer.css" in html  # the game's own CSS, from its package
     breakdown = html.split('<table class="board breakdown">', 1)[1].split("</table>", 1)[0]
     for column in ("villages", "banner", "statues", "chests", "jewelry", "princess", "knights", "curse", "total"):
         assert f"<th>{column}</th>" in breakdown
