@@ -13,7 +13,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from sqlalchemy import update
 from sqlmodel import func, select
-from web.helpers import GOOD_BOT
+from web.helpers import GOOD_BOT, without_flood_limits
 
 from ladder.models import Bot, BotVersion, Match, MatchStatus, VersionStatus
 from ladder.services import users
@@ -25,12 +25,7 @@ POISON_NAMES = ["é" * 130 + ".py", "a" * 300 + ".py", "bot\x00.py", ".py", "a/.
 
 @pytest.fixture
 def settings(settings):
-    """The limits against floods (ladder/web/limiting.py) far away: this test IS the flood, and
-    must reach the code behind them rather than a 429."""
-    return settings.model_copy(update={"api_rate": "100000 per minute", "uploads_per_day": 100000,
-                                       "signup_rate": "1000 per minute",
-                                       "login_failures_per_address": "100000 per minute",
-                                       "login_failures_per_account": "100000 per minute"})
+    return without_flood_limits(settings)
 
 
 def _token(build, sessions, username="mallory") -> dict[str, str]:

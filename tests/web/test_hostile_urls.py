@@ -7,6 +7,7 @@ import re
 from urllib.parse import quote
 
 import pytest
+from web.helpers import without_flood_limits
 
 HOSTILE = ["-1", str(2**31), str(2**63), "9" * 5000, "%00", "a\x00b", "é" * 300, "x" * 5000, "../../etc/passwd"]
 QUERY_NAMES = ["page", "per_page", "limit", "before", "game", "next"]
@@ -15,12 +16,7 @@ QUERY_VALUES = ["-1", str(2**63), "9" * 5000, "%00", "é" * 300, "abc"]
 
 @pytest.fixture
 def settings(settings):
-    """The limits against floods (ladder/web/limiting.py) far away: this test IS the flood, and
-    must reach the code behind them rather than a 429."""
-    return settings.model_copy(update={"api_rate": "100000 per minute", "uploads_per_day": 100000,
-                                       "signup_rate": "1000 per minute",
-                                       "login_failures_per_address": "100000 per minute",
-                                       "login_failures_per_account": "100000 per minute"})
+    return without_flood_limits(settings)
 
 
 def _urls(app) -> list[tuple[str, str]]:

@@ -20,7 +20,7 @@ from schemathesis.specs.openapi.checks import (
     response_schema_conformance,
     status_code_conformance,
 )
-from web.helpers import GOOD_BOT
+from web.helpers import GOOD_BOT, without_flood_limits
 
 from ladder.services import tournaments, users
 from ladder.web.openapi import document
@@ -31,12 +31,7 @@ CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
 
 @pytest.fixture
 def settings(settings):
-    """The limits against floods (ladder/web/limiting.py) far away: this test IS the flood, and
-    must reach the code behind them rather than a 429."""
-    return settings.model_copy(update={"api_rate": "100000 per minute", "uploads_per_day": 100000,
-                                       "signup_rate": "1000 per minute",
-                                       "login_failures_per_address": "100000 per minute",
-                                       "login_failures_per_account": "100000 per minute"})
+    return without_flood_limits(settings)
 
 
 def _operations_of_app(app) -> set[tuple[str, str]]:
