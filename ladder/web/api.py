@@ -63,6 +63,14 @@ def _token_user(scope: str = "read"):
     return user
 
 
+def _reader_id() -> int | None:
+    """Whose private data an answer may carry (their bots' logs, in a replay or a rejection's
+    cause): the token's user only when the token has the read scope. An upload-only token reads
+    what the public reads, as docs/api.md promises."""
+    token = g.get("api_token")
+    return user_id() if token is None or "read" in token.scope_set else None
+
+
 def _match(match: Match) -> dict[str, Any]:
     """A match as the public sees it: the seed only once finished, a failure in public words."""
     return {**_dump(MatchPublic, match), "seed": pages.public_seed(match),
@@ -76,7 +84,7 @@ def _versions(versions: list, owner_id: int) -> list[dict[str, Any]]:
     viewer = g.get("api_user")
     mine = viewer is not None and viewer.id == owner_id
     causes = rejection_causes(session=db(), versions=versions, owner_id=owner_id,
-                              viewer_id=viewer.id if viewer is not None else None)
+                              viewer_id=_reader_id() if viewer is not None else None)
     return [{**_dump(BotVersionPublic, v), **({} if mine else {"rejection_reason": None}),
              **({"cause": causes[v.id]} if v.id in causes else {})} for v in versions]
 
@@ -169,7 +177,7 @@ def match(match_id: int):
 @bp.get("/matches/<int:match_id>/replay")
 def replay(match_id: int):
     view = pages.match_detail(session=db(), match_id=match_id)
-    viewer = user_id()
+    viewer = _reader_id()
     data = load_replay_for(match_id, {s.seat.seat for s in view.seats if viewer is not None and s.owner_id == viewer})
     if data is None:
         raise NotFound(f"match {match_id} has no replay")

@@ -8,6 +8,7 @@ import re
 from web.helpers import GOOD_BOT, make_zip
 
 from ladder.services import users
+from ladder.web import api as api_module
 
 
 def _token(build, sessions, username="alice") -> str:
@@ -179,3 +180,21 @@ def test_rejection_reasons_are_for_the_owner_only(client, build, sessions):
     assert all("not a valid zip" in r for r in reasons(_auth(token)))
     assert reasons({}) == [None, None, None]
     assert reasons(_auth(_token(build, sessions, "bob"))) == [None, None, None]
+
+
+def test_an_upload_only_token_reads_no_private_seat_data(site, build, play, monkeypatch):
+    """A replay's private seat parts (the owner's stderr) need the read scope, like /me and logs."""
+    site.signup("alice")
+    tokens = {}
+    for scope in ("read", "upload"):
+        page = site.post("/account/tokens", {"name": scope, "scopes": [scope]}, page="/account/").get_data(as_text=True)
+        tokens[scope] = re.search(r'id="api-token">([^<]+)<', page).group(1)
+    _, mine = build.bot("alice", "alpha")
+    match_id = build.match([mine.id, *build.starters()[:2]])
+    play(match_id)
+    owned_seats = []
+    real = api_module.load_replay_for
+    monkeypatch.setattr(api_module, "load_replay_for", lambda m, owns: owned_seats.append(owns) or real(m, owns))
+    for scope in ("read", "upload"):
+        assert site.client.get(f"/api/v1/matches/{match_id}/replay", headers=_auth(tokens[scope])).status_code == 200
+    assert owned_seats == [{0}, set()]  # alice's seat is private data: the read token only
