@@ -291,7 +291,7 @@ def test_every_page_fits_a_phone(app, browser, base_url, build, play, engine):  
     phone.context.close()
 
 
-def test_the_header_is_one_short_bar_whatever_the_nav_holds(app, browser, base_url, build):  # noqa: F811
+def test_more_nav_links_do_not_make_the_header_taller(app, browser, base_url, build):  # noqa: F811
     """More links in the nav (a page added later) must not make the header taller at phone width:
     the nav scrolls sideways inside itself, every link still reachable."""
     build.user(OWNER)
@@ -311,3 +311,11 @@ def test_the_header_is_one_short_bar_whatever_the_nav_holds(app, browser, base_u
     box = last.bounding_box()
     assert box and box["x"] >= 0 and box["x"] + box["width"] <= WIDTH  # reachable by scrolling the nav
     phone.context.close()
+
+
+def test_a_page_the_test_cannot_fill_fails_it(app):  # noqa: F811
+    """A route added later with a parameter nobody seeds must fail the phone test, not be skipped."""
+    app.add_url_rule("/widgets/<int:widget_id>", "widgets.page", lambda widget_id: "")
+    seeded = Seeded(values={"game": list(GAMES)}, extra=[], token="", owned_seat=(1, 0))
+    with pytest.raises(AssertionError, match=r"/widgets/<int:widget_id> \(widgets.page\)"):
+        _urls(app, seeded)
