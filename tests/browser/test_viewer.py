@@ -18,13 +18,8 @@ import threading
 from pathlib import Path
 
 import pytest
-from needs import unavailable
 from web.conftest import app, build, dispatched, play, settings  # noqa: F401 (fixtures)
-from werkzeug.serving import make_server
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SHOTS = os.environ.get("LADDER_SCREENSHOTS")
 LETTERS = "ABCDEFG"
 
@@ -32,35 +27,6 @@ LETTERS = "ABCDEFG"
 @pytest.fixture
 def db_url(tmp_path) -> str:
     return f"sqlite:///{tmp_path / 'ladder.sqlite3'}"
-
-
-@pytest.fixture
-def browser():
-    problems = []
-    if not os.access(CHROMIUM, os.X_OK):
-        problems.append(f"{CHROMIUM} is missing (apt-get install chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        problems.append("playwright is not installed (pip install playwright)")
-    if problems:
-        unavailable("; ".join(problems))
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
-@pytest.fixture
-def base_url(app):  # noqa: F811 (the fixture imported above)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join(10)
 
 
 def _open(browser, url, width=1200, height=900):

@@ -19,14 +19,12 @@ from __future__ import annotations
 import os
 import random
 import re
-import threading
 from pathlib import Path
 
 import pytest
-from needs import unavailable
+from browser.conftest import CHROMIUM, CHROMIUM_ARGS, serve, sync_playwright
 from service_support import pg_url, redis_url, service_env, start, stop, wait_until  # noqa: F401 (fixtures)
 from sqlmodel import select
-from werkzeug.serving import make_server
 
 from ladder import create_app
 from ladder.config import Settings
@@ -35,9 +33,6 @@ from ladder.models import Bot, BotVersion, Match, MatchStatus, Seat
 from ladder.replay import loads_replay, verify_replay
 from ladder.services.bots import seed_house_bots
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PASSWORD = "walkthrough password"
 RATED_GAMES = 2
 BOT = """\
@@ -62,20 +57,6 @@ if __name__ == "__main__":
 """
 
 
-def _sync_playwright():
-    problems = []
-    if not os.access(CHROMIUM, os.X_OK):
-        problems.append(f"{CHROMIUM} is missing (apt-get install chromium chromium-driver)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        problems.append("playwright is not installed (pip install playwright)")
-        sync_playwright = None
-    if problems:
-        unavailable("; ".join(problems))
-    return sync_playwright
-
-
 def _sandbox_mode() -> str:
     from workers.sandbox import sandbox_available  # the test runs bots; the web app never does
 
@@ -84,8 +65,7 @@ def _sandbox_mode() -> str:
 
 @pytest.fixture
 def page(tmp_path):
-    sync_playwright = _sync_playwright()
-    with sync_playwright() as pw:
+    with sync_playwright()() as pw:
         context = pw.chromium.launch_persistent_context(
             str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
             accept_downloads=True, viewport={"width": 1200, "height": 900},
@@ -95,19 +75,6 @@ def page(tmp_path):
             yield context.pages[0] if context.pages else context.new_page()
         finally:
             context.close()
-
-
-def serve(app):
-    """Serve `app` on 127.0.0.1 from a thread; returns (base URL, stop function)."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="ladder-web", daemon=True)
-    thread.start()
-
-    def shutdown() -> None:
-        server.shutdown()
-        thread.join(10)
-
-    return f"http://127.0.0.1:{server.server_port}", shutdown
 
 
 def _rated_matches(sessions, version_id: int) -> list[int]:
