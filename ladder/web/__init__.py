@@ -29,9 +29,20 @@ login_manager.session_protection = "strong"
 
 def init_app(app: Flask) -> None:
     # blueprints load here, not at import: helpers like ladder.web.steps import without Flask routes
-    from ladder.web import account, api, auth, bots, game_assets, leaderboard, matches, protocol, tournaments, users
+    from ladder.web import (
+        account,
+        api,
+        auth,
+        bots,
+        game_assets,
+        guide,
+        leaderboard,
+        matches,
+        protocol,
+        tournaments,
+        users,
+    )
     from ladder.web import viewer as replay_viewer
-    from ladder.web import guide
     from ladder.web.common import IdConverter
     from ladder.web.limiting import init_limits
 
