@@ -62,9 +62,13 @@ class CheckboxesField(SelectMultipleField):
 
 
 class ChallengeForm(FlaskForm):
-    opponents = CheckboxesField("Opponents", coerce=int, validators=[DataRequired("choose at least one opponent")])
+    # no DataRequired: its `required` flag would put `required` on every checkbox, and a browser
+    # would then refuse to submit until all of them are ticked
+    opponents = CheckboxesField("Opponents", coerce=int)
 
     def validate_opponents(self, field) -> None:
+        if not field.data:
+            raise ValidationError("choose at least one opponent")
         if len(set(field.data)) != len(field.data):
             raise ValidationError("choose each opponent once")
 
