@@ -4,7 +4,7 @@ files (the rules sections, the kits' sources); nothing is imported from a kit or
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, render_template, request
+from flask import Blueprint, Response, abort, current_app, render_template, request
 
 from ladder.games import get_game
 from ladder.rules_doc import rules_text
@@ -46,7 +46,12 @@ def language_kit(language: str):
     kit = kits.language_kit(language)
     if kit is None:
         abort(404)
-    return _zip(kits.language_kit_zip(kit), kit.filename)
+    try:
+        data = kits.language_kit_zip(kit)
+    except ValueError as exc:  # a kit folder grown past the limit: the operator's to fix, not the visitor's
+        current_app.logger.error("starter kit not served: %s", exc)
+        abort(404)
+    return _zip(data, kit.filename)
 
 
 def _zip(data: bytes, filename: str) -> Response:

@@ -115,3 +115,14 @@ def test_the_api_reference_lists_every_path_method_parameter_and_the_token_scope
         assert f'id="schema-{name}"' in html
     assert 'href="/docs/api"' in client.get("/").get_data(as_text=True)
 
+
+
+def test_a_kit_over_the_size_limit_is_not_served(client, monkeypatch):
+    from ladder.services import kits
+
+    kits.language_kit_zip.cache_clear()
+    monkeypatch.setattr(kits, "MAX_KIT_BYTES", 10)
+    try:
+        assert client.get("/kits/js.zip").status_code == 404
+    finally:
+        kits.language_kit_zip.cache_clear()
