@@ -65,5 +65,7 @@ def _zip(data: bytes, filename: str) -> Response:
 @bp.get("/docs/api")
 def api_docs():
     document = openapi.document()
-    return render_template("guide/api.html", info=document["info"], operations=api_reference.operations(document),
+    # OpenAPI descriptions are CommonMark by the specification
+    return render_template("guide/api.html", info=document["info"], description=render(document["info"]["description"]),
+                           operations=api_reference.operations(document),
                            schemas=api_reference.schemas(document))

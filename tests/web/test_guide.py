@@ -126,3 +126,8 @@ def test_a_kit_over_the_size_limit_is_not_served(client, monkeypatch):
         assert client.get("/kits/js.zip").status_code == 404
     finally:
         kits.language_kit_zip.cache_clear()
+
+
+def test_the_api_reference_renders_the_documents_description_as_markdown(client):
+    html = client.get("/docs/api").get_data(as_text=True)
+    assert "<code>Authorization: Bearer &lt;token&gt;</code>" in html and "`Authorization" not in html
