@@ -26,3 +26,8 @@ test: install-test
 
 lint: install-test
 	$(BIN)/ruff check .
+
+# The site's rules pages ship each game's section of docs/rules.md inside the game's package
+.PHONY: rules
+rules: install
+	$(BIN)/python -m ladder.rules_doc

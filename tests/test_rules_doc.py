@@ -36,3 +36,23 @@ def test_every_named_test_is_defined(game):
         for path, name in REF.findall(row):
             source = (ROOT / path).read_text()
             assert re.search(rf"^(async )?def {name}\(", source, re.M), f"{path}::{name} is not defined"
+
+
+def test_each_games_shipped_rules_page_is_its_section_of_this_document():
+    """The site's rules pages read ladder/games/<name>/rules.md; `make rules` copies them from here."""
+    from ladder.games import available_games
+    from ladder.rules_doc import game_titles, rules_text, sections
+
+    found = sections(DOC.read_text(encoding="utf-8"), game_titles())
+    assert sorted(found) == sorted(available_games())
+    for name, text in found.items():
+        assert text.startswith(f"## {game_titles()[name]}") and "<!--" not in text
+        assert rules_text(name) == text, f"ladder/games/{name}/rules.md differs from docs/rules.md: run `make rules`"
+
+
+def test_sections_end_at_the_next_heading_or_marker():
+    from ladder.rules_doc import sections
+
+    text = "# Doc\n\n## Alpha (A), 2 players\n\nrow\n\n<!-- b -->\n\n## Beta\n\n### sub\n\nmore\n"
+    assert sections(text, {"a": "Alpha", "b": "Beta", "c": "Gamma"}) == {
+        "a": "## Alpha (A), 2 players\n\nrow\n", "b": "## Beta\n\n### sub\n\nmore\n"}

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, update
 from sqlmodel import Session, select
 
-from ladder.games import OptionError, get_game
+from ladder.games import Game, OptionError, get_game
 from ladder.matchmaking import Candidate, Table, next_class
 from ladder.models import Bot, BotVersion, Match, MatchKind, MatchStatus, Rating, Seat, VersionStatus, utcnow
 from ladder.services.common import atomic, fetch
@@ -155,8 +155,18 @@ def queue_challenge(
     games = {b.game for _, b in rows}
     if len(games) != 1:
         raise Invalid("the bots of a challenge must play the same game")
+    _check_opponents(get_game(next(iter(games))), len(version_ids) - 1)
     return queue_match(session=session, game=games.pop(), seats=version_ids, options=options, seed=seed,
                        kind=MatchKind.CHALLENGE, ranked=False, sandbox=sandbox, requested_by=user_id)
+
+
+def _check_opponents(game: Game, opponents: int) -> None:
+    """Say the table size in the challenger's terms (opponents besides their bot), before
+    queue_match's player-count check would say it in seats."""
+    low, high = game.min_players - 1, game.max_players - 1
+    if not low <= opponents <= high:
+        raise Invalid(f"{game.title} takes {game.min_players}-{game.max_players} players: choose {low} to {high} "
+                      f"opponents for your bot, not {opponents}")
 
 
 def claim_match(*, session: Session, match_id: int, worker_id: str, now: datetime | None = None) -> Match | None:

@@ -29,7 +29,19 @@ login_manager.session_protection = "strong"
 
 def init_app(app: Flask) -> None:
     # blueprints load here, not at import: helpers like ladder.web.steps import without Flask routes
-    from ladder.web import account, api, auth, bots, game_assets, leaderboard, matches, protocol, tournaments, users
+    from ladder.web import (
+        account,
+        api,
+        auth,
+        bots,
+        game_assets,
+        guide,
+        leaderboard,
+        matches,
+        protocol,
+        tournaments,
+        users,
+    )
     from ladder.web import viewer as replay_viewer
     from ladder.web.common import IdConverter
     from ladder.web.limiting import init_limits
@@ -42,7 +54,7 @@ def init_app(app: Flask) -> None:
     login_manager.user_loader(auth.load_user)
     user_loaded_from_cookie.connect(auth.rotate_remembered, app)
     blueprints = (auth, account, leaderboard, bots, matches, users, api, protocol, tournaments, replay_viewer,
-                  game_assets)
+                  game_assets, guide)
     for module in blueprints:
         app.register_blueprint(module.bp)
     csrf.exempt(api.bp)

@@ -9,6 +9,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_login import current_user, login_required
 from sqlmodel import select
 
+from ladder.games import get_game
 from ladder.models import BotVersion, Match
 from ladder.services import bots as bot_service
 from ladder.services import matches as match_service
@@ -99,6 +100,8 @@ def page(bot_id: int):
         context["upload_form"] = VersionUploadForm()
         context["action_form"] = ActionForm()
         context["challenge_form"] = _challenge_form(data.bot)
+        # the game's min/max players: how many opponents the challenge form asks for
+        context["table"] = get_game(data.bot.game) if data.bot.game in game_titles() else None
         context["invitations"] = [event for event, bot in invitations_for(session=db(), user_id=current_user.id)
                                   if bot.id == data.bot.id]
     return render_template("bots/page.html", **context)

@@ -15,7 +15,8 @@ from wtforms import (
     StringField,
     TextAreaField,
 )
-from wtforms.validators import DataRequired, EqualTo, Length, NumberRange, Optional, Regexp
+from wtforms.validators import DataRequired, EqualTo, Length, NumberRange, Optional, Regexp, ValidationError
+from wtforms.widgets import CheckboxInput, ListWidget
 
 
 class SignUpForm(FlaskForm):
@@ -53,8 +54,23 @@ class VersionUploadForm(FlaskForm):
     file = FileField("New version", validators=[FileRequired("choose a file to upload")])
 
 
+class CheckboxesField(SelectMultipleField):
+    """A multiple choice as a list of checkboxes: no Ctrl-click, and every choice stays visible."""
+
+    widget = ListWidget(prefix_label=False)
+    option_widget = CheckboxInput()
+
+
 class ChallengeForm(FlaskForm):
-    opponents = SelectMultipleField("Opponents", coerce=int, validators=[DataRequired("choose at least one opponent")])
+    # no DataRequired: its `required` flag would put `required` on every checkbox, and a browser
+    # would then refuse to submit until all of them are ticked
+    opponents = CheckboxesField("Opponents", coerce=int)
+
+    def validate_opponents(self, field) -> None:
+        if not field.data:
+            raise ValidationError("choose at least one opponent")
+        if len(set(field.data)) != len(field.data):
+            raise ValidationError("choose each opponent once")
 
 
 class PasswordChangeForm(FlaskForm):

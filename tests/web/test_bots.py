@@ -119,3 +119,35 @@ def test_a_challenge_needs_an_opponent(site, build, sessions):
     assert "choose at least one opponent" in response.get_data(as_text=True)
     with sessions() as session:
         assert session.exec(select(Match)).all() == []
+
+
+def test_the_challenge_form_is_checkboxes_and_states_how_many_opponents_the_game_needs(site, build):
+    site.signup("alice")
+    bot, _ = build.bot("alice", "alpha", game="drachengold")
+    starters = build.starters("drachengold")
+    html = site.text(f"/bots/{bot.id}")
+    form = html.split('class="challenge"', 1)[1].split("</form>", 1)[0]
+    assert 'data-opponents-min="2" data-opponents-max="5"' in form  # Drachengold: 3-6 players
+    assert "tick <strong>2 to 5</strong> opponents" in form  # said without JavaScript
+    for version_id in starters:
+        assert f'type="checkbox" value="{version_id}"' in form
+    assert "<select" not in form and "required" not in form  # a browser would ask for every box ticked
+    assert '<script src="/static/challenge.js" defer></script>' in html
+
+
+def test_a_challenge_with_too_few_or_too_many_opponents_is_refused_with_the_range(site, build, sessions):
+    site.signup("alice")
+    bot, _ = build.bot("alice", "alpha", game="drachengold")
+    starters = build.starters("drachengold")
+    page = f"/bots/{bot.id}"
+    response = site.post(f"/bots/{bot.id}/challenge", {"opponents": starters[:1]}, page=page, follow_redirects=True)
+    assert "Drachengold takes 3-6 players: choose 2 to 5 opponents for your bot, not 1" in response.get_data(
+        as_text=True)
+    response = site.post(f"/bots/{bot.id}/challenge", {"opponents": [starters[0], starters[0]]}, page=page,
+                         follow_redirects=True)
+    assert "choose each opponent once" in response.get_data(as_text=True)
+    with sessions() as session:
+        assert session.exec(select(Match)).all() == []
+    response = site.post(f"/bots/{bot.id}/challenge", {"opponents": starters[:2]}, page=page)
+    assert response.status_code == 302 and "/matches/" in response.headers["Location"]
+
