@@ -31,7 +31,7 @@ from web.helpers import GOOD_BOT, PASSWORD
 from ladder.db import session_factory
 from ladder.games import GAMES, get_game
 from ladder.models import Bot, Match
-from ladder.services import bots, matches, tokens, tournaments
+from ladder.services import bots, kits, matches, tokens, tournaments
 from ladder.services.users import set_admin
 
 WIDTH, HEIGHT = 390, 844
@@ -167,6 +167,9 @@ def _special(seeded: Seeded) -> dict[str, list[dict]]:
         "game_assets.file": [{"game": first, "filename": "viewer.js"}, {"game": first, "filename": "viewer.css"}],
         "matches.seat_log": [{"match_id": match_id, "seat": seat}],
         "api.seat_log": [{"match_id": match_id, "seat": seat}],
+        # every downloadable starter kit (zips: checked for a success answer only)
+        "guide.python_kit": [{"game": k.game, "bot": k.bot} for k in kits.python_kits()],
+        "guide.language_kit": [{"language": k.language} for k in kits.language_kits()],
     }
 
 
