@@ -1,0 +1,122 @@
+"""The starter kits in bots/examples/: each builds with the host's toolchain, as its README says, and
+plays a game of every game in the strict sandbox without a single refused answer or takeover.
+
+The ladder's own runtime table (which command runs which kit) is not what is tested here: each kit
+is built into a temporary directory and run through `workers.runner.run_match` with the command
+its README gives, so a kit that stops building, crashes or answers illegally fails here first.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+from needs import unavailable
+
+from ladder.games import GAMES, get_game
+from workers import packaging, runner
+
+KITS = Path(__file__).parents[3] / "bots" / "examples"
+JAVA = "/usr/bin/java"
+
+
+def _build_env(home: Path) -> dict[str, str]:
+    # Toolchains write caches under HOME (go, cargo): keep them in the temporary build directory.
+    return {"PATH": "/usr/bin:/bin", "HOME": str(home), "GOCACHE": str(home / "gocache"),
+            "GOPATH": str(home / "gopath"), "GOFLAGS": "-mod=mod", "GOPROXY": "off", "CARGO_HOME": str(home / "cargo")}
+
+
+# kit -> (tools it needs, build commands run in a copy of the kit, files to stage, command in /bot)
+BUILDS: dict[str, tuple[tuple[str, ...], list[list[str]], list[str], list[str] | None]] = {
+    "python": ((), [], ["main.py"], None),
+    "node": (("/usr/bin/node",), [], ["main.js"], None),
+    "c": (("/usr/bin/gcc",), [["/usr/bin/gcc", "-O2", "-o", "bot", "main.c"]], ["bot"], ["./bot"]),
+    "cpp": (("/usr/bin/g++",), [["/usr/bin/g++", "-O2", "-std=c++17", "-o", "bot", "main.cpp"]], ["bot"], ["./bot"]),
+    "rust": (("/usr/bin/cargo", "/usr/bin/rustc"), [["/usr/bin/cargo", "build", "--release", "--offline"]],
+             ["target/release/bot"], ["./bot"]),
+    "go": (("/usr/bin/go",), [["/usr/bin/go", "build", "-o", "bot", "."]], ["bot"], ["./bot"]),
+    "java": (("/usr/bin/javac", JAVA), [["/usr/bin/javac", "-d", ".", "Main.java"]], ["*.class"],
+             [JAVA, "-Xss8m", "-XX:+UseSerialGC", "-Xmx256m", "-cp", "/bot", "Main"]),
+    "static": (("/usr/bin/make", "/usr/bin/gcc"), [["/usr/bin/make"]], ["bot"], ["./bot"]),
+}
+
+# One short game of each game, the kit in two seats (it must agree with itself too) beside a
+# house bot; Drachengold twice, so the advanced rules' magic and theft and the strategic split's
+# divide and choose are asked as well as the negotiation and the market.
+MATCHES = [
+    ("drachengold", {}, ["kit", "builtin:greedy", "kit"]),
+    ("drachengold", {"rules": "advanced-a", "split": "strategic"}, ["kit", "builtin:trader", "kit"]),
+    ("treasure", {}, ["kit", "builtin:careful"]),
+    ("dragonflame", {}, ["kit", "builtin:looter", "kit"]),
+]
+
+
+def build(kit: str, workdir: Path) -> tuple[Path, list[str] | None]:
+    """Build `kit` in a copy under `workdir`; returns the directory to stage and its command."""
+    tools, steps, outputs, command = BUILDS[kit]
+    missing = [tool for tool in tools if not os.access(tool, os.X_OK)]
+    if missing:
+        unavailable(f"the {kit} kit needs {', '.join(missing)}")
+    src = workdir / "src"
+    shutil.copytree(KITS / kit, src)
+    for step in steps:
+        done = subprocess.run(step, cwd=src, env=_build_env(workdir), capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, f"{' '.join(step)} failed:\n{done.stdout}\n{done.stderr}"
+    if command is None:  # run as uploaded: the ladder's entry points
+        return src, None
+    out = workdir / "out"
+    out.mkdir()
+    for pattern in outputs:
+        found = sorted(src.glob(pattern))
+        assert found, f"{kit}: the build made no {pattern}"
+        for path in found:
+            shutil.copy2(path, out / path.name)
+    return out, command
+
+
+@pytest.fixture
+def kit_stager(monkeypatch):
+    """`run_match` stages the spec "kit" as the built kit with its own command."""
+    built: dict[str, tuple[Path, list[str] | None]] = {}
+    original = runner.stage_bot
+
+    def stage_bot(spec: str, game: str, parent: Path) -> packaging.StagedBot:
+        if spec != "kit":
+            return original(spec, game, parent)
+        path, command = built["kit"]
+        if command is None:
+            return packaging.stage(path, parent)
+        # Read-only for everyone, like a staged upload (the sandbox's uid must read and run it).
+        dest = Path(tempfile.mkdtemp(prefix="ladder-kit-", dir=parent))
+        for item in path.iterdir():
+            shutil.copy2(item, dest / item.name)
+            (dest / item.name).chmod(0o555)
+        dest.chmod(0o555)
+        return packaging.StagedBot(dest, command[-1], list(command))
+
+    monkeypatch.setattr(runner, "stage_bot", stage_bot)
+    return built
+
+
+@pytest.mark.parametrize("kit", sorted(BUILDS))
+def test_each_kit_builds_and_plays_every_game_legally_in_the_strict_sandbox(kit, kit_stager, strict_sandbox):
+    assert {game for game, _options, _lineup in MATCHES} == set(GAMES)
+    with tempfile.TemporaryDirectory() as tmp:
+        kit_stager["kit"] = build(kit, Path(tmp))
+        asked: dict[str, set[str]] = {game: set() for game in GAMES}
+        for seed, (game, options, lineup) in enumerate(MATCHES, start=1):
+            result = runner.run_match(lineup, game=game, seed=seed, options=options, sandbox=strict_sandbox)
+            kit_seats = {i for i, spec in enumerate(lineup) if spec == "kit"}
+            asked[game] |= {e["kind"] for e in result.replay["log"] if e.get("seat") in kit_seats and "decision" in e}
+            for seat, spec in zip(result.replay["seats"], lineup, strict=True):
+                if spec != "kit":
+                    continue
+                where = f"{kit} kit, {game} {options}, seat {seat['seat']}: {seat.get('stderr', '')[-2000:]}"
+                assert seat["status"] == "ok" and seat["takeover"] is None, where
+                assert not seat.get("strikes"), where
+    # The seeds are chosen so that these few games ask every decision kind of every game.
+    assert asked == {game: set(get_game(game).decision_kinds) for game in GAMES}
