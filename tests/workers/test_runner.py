@@ -230,7 +230,7 @@ def test_packaged_bots_zip_and_node_play_full_matches(tmp_path, strict_sandbox):
     assert [r["status"] for r in result.results] == ["ok"] * 3
     assert verify_replay(result.replay).ok
     js = result.replay["seats"][1]
-    assert js["ready"] == {"name": "js-example"} and "game over: rank" in js["stderr"]
+    assert js["ready"] == {"name": "node-starter"} and "game over: rank" in js["stderr"]
     assert len(js["timings"]) == sum(1 for e in result.replay["log"] if e.get("seat") == 1 and "decision" in e)
 
 
