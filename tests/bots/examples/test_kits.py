@@ -120,3 +120,14 @@ def test_each_kit_builds_and_plays_every_game_legally_in_the_strict_sandbox(kit,
                 assert not seat.get("strikes"), where
     # The seeds are chosen so that these few games ask every decision kind of every game.
     assert asked == {game: set(get_game(game).decision_kinds) for game in GAMES}
+
+
+def test_the_static_kit_builds_the_c_kits_bot():
+    # One bot, two ways to ship it: the copy in static/ must not drift from the C kit.
+    assert (KITS / "static" / "main.c").read_bytes() == (KITS / "c" / "main.c").read_bytes()
+
+
+def test_every_kit_directory_is_tested_and_has_a_readme():
+    kits = {path.name for path in KITS.iterdir() if path.is_dir()}
+    assert kits == set(BUILDS)
+    assert all((KITS / kit / "README.md").is_file() for kit in kits)
