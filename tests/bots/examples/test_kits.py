@@ -2,14 +2,15 @@
 plays a game of every game in the strict sandbox without a single refused answer or takeover.
 
 The ladder's own runtime table (which command runs which kit) is not what is tested here: each kit
-is built into a temporary directory and run through `workers.runner.run_match` with the command
-its README gives, so a kit that stops building, crashes or answers illegally fails here first.
+is built into a temporary directory as its README says and run through `workers.runner.run_match`
+with a command of the test's own, so a kit that stops building, crashes or answers illegally fails here first.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import struct
 import subprocess
 import tempfile
 from pathlib import Path
@@ -27,7 +28,7 @@ JAVA = "/usr/bin/java"
 def _build_env(home: Path) -> dict[str, str]:
     # Toolchains write caches under HOME (go, cargo): keep them in the temporary build directory.
     return {"PATH": "/usr/bin:/bin", "HOME": str(home), "GOCACHE": str(home / "gocache"),
-            "GOPATH": str(home / "gopath"), "GOFLAGS": "-mod=mod", "GOPROXY": "off", "CARGO_HOME": str(home / "cargo")}
+            "GOPATH": str(home / "gopath"), "GOPROXY": "off", "CARGO_HOME": str(home / "cargo")}
 
 
 # kit -> (tools it needs, build commands run in a copy of the kit, files to stage, command in /bot)
@@ -39,8 +40,9 @@ BUILDS: dict[str, tuple[tuple[str, ...], list[list[str]], list[str], list[str] |
     "rust": (("/usr/bin/cargo", "/usr/bin/rustc"), [["/usr/bin/cargo", "build", "--release", "--offline"]],
              ["target/release/bot"], ["./bot"]),
     "go": (("/usr/bin/go",), [["/usr/bin/go", "build", "-o", "bot", "."]], ["bot"], ["./bot"]),
+    # The serial collector and a fixed heap start the JVM quickly on one CPU, well inside 512 MiB.
     "java": (("/usr/bin/javac", JAVA), [["/usr/bin/javac", "-d", ".", "Main.java"]], ["*.class"],
-             [JAVA, "-Xss8m", "-XX:+UseSerialGC", "-Xmx256m", "-cp", "/bot", "Main"]),
+             [JAVA, "-XX:+UseSerialGC", "-Xmx256m", "-cp", "/bot", "Main"]),
     "static": (("/usr/bin/make", "/usr/bin/gcc"), [["/usr/bin/make"]], ["bot"], ["./bot"]),
 }
 
@@ -120,6 +122,17 @@ def test_each_kit_builds_and_plays_every_game_legally_in_the_strict_sandbox(kit,
                 assert not seat.get("strikes"), where
     # The seeds are chosen so that these few games ask every decision kind of every game.
     assert asked == {game: set(get_game(game).decision_kinds) for game in GAMES}
+
+
+def test_the_static_kit_makes_an_executable_without_shared_libraries(tmp_path):
+    path, _command = build("static", tmp_path)
+    elf = (path / "bot").read_bytes()
+    assert elf[:5] == b"\x7fELF\x02"  # 64-bit ELF
+    # A dynamically linked executable names its loader in a PT_INTERP (3) program header.
+    phoff, = struct.unpack_from("<Q", elf, 0x20)
+    phentsize, phnum = struct.unpack_from("<HH", elf, 0x36)
+    types = [struct.unpack_from("<I", elf, phoff + i * phentsize)[0] for i in range(phnum)]
+    assert types and 3 not in types
 
 
 def test_the_static_kit_builds_the_c_kits_bot():
