@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from ladder.cli import main
 from ladder.replay import load_replay, verify_replay
 
-JS_BOT = Path(__file__).parents[1] / "bots" / "examples" / "js"
+JS_BOT = Path(__file__).parents[1] / "bots" / "examples" / "node"
 
 
 def run(*args):
@@ -56,7 +56,7 @@ def test_the_node_bot_plays_a_full_match_with_options(strict_sandbox, tmp_path):
     replay = load_replay(replay_path)
     assert replay["options"]["rules"] == "advanced-a" and replay["options"]["split"] == "strategic"
     js = replay["seats"][0]
-    assert js["strikes"] == [] and js["ready"] == {"name": "js-example"} and "game over" in js["stderr"]
+    assert js["strikes"] == [] and js["ready"] == {"name": "node-starter"} and "game over" in js["stderr"]
     kinds = {e["kind"] for e in replay["log"] if "decision" in e and e["seat"] == 0}
     assert kinds & {"divide", "choose"} and "attack" in kinds
 

@@ -16,7 +16,7 @@ from workers.runner import RunnerError, choose_mode, run_match
 CLOCK = TimeControl(decision_ms=1000, bank_ms=1000, startup_ms=5000)
 SHORT = TimeControl(decision_ms=200, bank_ms=300, startup_ms=800)
 OTHERS = ("builtin:greedy", "builtin:random")
-JS_BOT = Path(__file__).parents[2] / "bots" / "examples" / "js"
+JS_BOT = Path(__file__).parents[2] / "bots" / "examples" / "node"
 
 # A bot speaking the protocol by hand with always-legal Drachengold decisions; BEHAVIOUR runs for
 # every request with `n` (1, 2, ...), `msg` and `answer` (set answer = None to send nothing).
@@ -230,7 +230,7 @@ def test_packaged_bots_zip_and_node_play_full_matches(tmp_path, strict_sandbox):
     assert [r["status"] for r in result.results] == ["ok"] * 3
     assert verify_replay(result.replay).ok
     js = result.replay["seats"][1]
-    assert js["ready"] == {"name": "js-example"} and "game over: rank" in js["stderr"]
+    assert js["ready"] == {"name": "node-starter"} and "game over: rank" in js["stderr"]
     assert len(js["timings"]) == sum(1 for e in result.replay["log"] if e.get("seat") == 1 and "decision" in e)
 
 

@@ -1,5 +1,8 @@
-// A Drachengold bot for node, written from docs/protocol.md alone: no SDK, no packages.
+// A starter bot for node for every game of the ladder (Drachengold, Treasure of the Dragons,
+// DragonFlame), written from docs/protocol.md alone: no SDK, no packages.
 // Reads one JSON object per line on stdin, answers requests on stdout, logs on stderr.
+// Drachengold plays sensibly (values tokens, fair splits); the other games take the first legal
+// choice each request lists. Each game has one object of decision functions, by kind.
 "use strict";
 const readline = require("readline");
 
@@ -7,6 +10,8 @@ const readline = require("readline");
 const VALUE = { silver: 1, gold: 3, red: 1.5, blue: 2.5, green: 2.5, purple: 2.5, yellow: 2.5, white: 3.5, black: 7 };
 const worth = (tokens) => tokens.reduce((sum, t) => sum + (VALUE[t.colour] || 0), 0);
 let seat = 0;
+let players = 0;
+let game = "";
 
 function send(message) {
   process.stdout.write(JSON.stringify(message) + "\n");
@@ -36,7 +41,7 @@ function splitByWeight(tokens, weights) {
   return shares;
 }
 
-const decide = {
+const drachengold = {
   magic: () => ({ card: null }),
 
   attack(obs) {
@@ -107,9 +112,48 @@ const decide = {
     return { share: [...obs.request.remaining].sort((a, b) => value(b) - value(a) || a - b)[0] };
   },
 
-  market_offer: () => ({ offers: [] }),
-  market_answer: () => ({ accept: [] }),
+  // One offer: my least valuable token to the next seat, for one token of another colour.
+  market_offer(obs) {
+    if (!obs.hoard.length || players < 2 || obs.request.max_offers < 1) return { offers: [] };
+    const give = [...obs.hoard].sort((a, b) => VALUE[a.colour] - VALUE[b.colour])[0];
+    const want = give.colour === "gold" ? "white" : "gold";
+    return { offers: [{ to: (seat + 1) % players, give: [give.id], want: { [want]: 1 } }] };
+  },
+
+  // Accept an offer when I can pay it exactly and what I get is worth more than what I pay.
+  market_answer(obs) {
+    let free = [...obs.hoard];
+    const accept = [];
+    for (const offer of obs.request.offers) {
+      const pay = [];
+      for (const [colour, count] of Object.entries(offer.want)) {
+        pay.push(...free.filter((t) => t.colour === colour && !pay.includes(t)).slice(0, count));
+      }
+      const wanted = Object.values(offer.want).reduce((s, n) => s + n, 0);
+      if (pay.length === wanted && worth(offer.give) >= worth(pay)) {
+        free = free.filter((t) => !pay.includes(t));
+        accept.push({ offer: offer.id, pay: pay.map((t) => t.id) });
+      }
+    }
+    return { accept };
+  },
 };
+
+const treasure = {
+  // Flip the first face-down square, then stop and keep it.
+  flip: (obs) => (obs.request.can_stop ? { stop: true } : { square: obs.request.squares[0] }),
+  move_spider: () => ({ square: null }), // leave the Spider where it is
+};
+
+const dragonflame = {
+  // castle null (the card is discarded) only when no castle has room
+  play: (obs) => ({ card: obs.request.cards[0], castle: obs.request.castles.length ? obs.request.castles[0] : null }),
+  spy: () => ({ castle: null }),
+  attack: (obs) => ({ castle: obs.request.castles[0] }),
+  flame: (obs) => ({ side: obs.request.lines[0].side, index: obs.request.lines[0].index }),
+};
+
+const GAMES = { drachengold, treasure, dragonflame };
 
 const input = readline.createInterface({ input: process.stdin });
 input.on("line", (line) => {
@@ -122,14 +166,16 @@ input.on("line", (line) => {
   }
   if (msg.type === "hello") {
     seat = msg.seat;
-    log(`hello: ${msg.game}, seat ${seat} of ${msg.players}`);
-    send({ type: "ready", name: "js-example" });
+    players = msg.players;
+    game = msg.game;
+    log(`hello: ${game}, seat ${seat} of ${players}`);
+    send({ type: "ready", name: "node-starter" });
   } else if (msg.type === "request") {
     let decision = {};
     try {
-      const method = decide[msg.kind];
+      const method = (GAMES[game] || {})[msg.kind];
       if (method) decision = method(msg.observation);
-      else log(`no idea how to decide ${msg.kind}`);
+      else log(`no idea how to decide ${msg.kind} in ${game}`);
     } catch (e) {
       log(`error deciding ${msg.kind}: ${e.stack}`);
     }
