@@ -57,7 +57,7 @@ def test_write_a_bot_links_the_schemas_the_rules_and_every_kit(client):
         for bot in get_game(name).starter_bots:
             assert f'href="/kits/python/{name}/{bot}.zip"' in html
     languages = [p.name for p in (ROOT / "bots" / "examples").iterdir() if (p / "README.md").is_file()]
-    assert "js" in languages
+    assert "node" in languages
     for language in languages:
         assert f'href="/kits/{language}.zip"' in html
     assert "ladder match" in html
@@ -78,9 +78,9 @@ def test_a_python_kit_is_main_py_and_the_sdk_with_download_headers(client):
 
 
 def test_a_language_kit_holds_its_folder(client):
-    response = client.get("/kits/js.zip")
+    response = client.get("/kits/node.zip")
     assert response.status_code == 200 and response.mimetype == "application/zip"
-    folder = ROOT / "bots" / "examples" / "js"
+    folder = ROOT / "bots" / "examples" / "node"
     assert _unzip(response.data) == {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
 
 
@@ -123,7 +123,7 @@ def test_a_kit_over_the_size_limit_is_not_served(client, monkeypatch):
     kits.language_kit_zip.cache_clear()
     monkeypatch.setattr(kits, "MAX_KIT_BYTES", 10)
     try:
-        assert client.get("/kits/js.zip").status_code == 404
+        assert client.get("/kits/node.zip").status_code == 404
     finally:
         kits.language_kit_zip.cache_clear()
 
