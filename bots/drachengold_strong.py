@@ -38,10 +38,10 @@ SCORING = {
     "advanced-b": {"face": {"silver": 1, "gold": 3, "red": 1, "black": 15}, "majority": {3: 12, 4: 10, 5: 10, 6: 8},
                    "ties": "half", "sets": "once", "curse": True},
 }
-OPENING_BAR, LATE_BAR, LAST_BAR = 1.4, 0.85, 0.5  # vote: times its fair share, first / second-last / last round
+OPENING_BAR, LATE_BAR, LAST_BAR = 1.4, 1.1, 0.95  # vote: times its fair share, first / second-last / last round
 TARGET = 0.8  # proposals offer what an opponent accepts at this stage of the negotiation, from the start
-LAST_PRIOR = 0.9  # the last round's bar of an opponent never seen accepting so late
-LAST_MARGIN = 0.1  # last-round proposals: this much over an opponent's expected bar
+LAST_PRIOR = 0.88  # the last round's bar of an opponent never seen accepting so late
+LAST_MARGIN = 0.03  # last-round proposals: this much over an opponent's expected bar
 
 
 def face(tokens: list[dict[str, str]]) -> float:
