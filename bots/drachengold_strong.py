@@ -167,7 +167,8 @@ class StrongBot(Bot):
             points += self.bonus * p
         if rules["sets"] == "per-set":
             low = min(mine[g] for g in GEMS)
-            points += 5 * low + 1.2 * sum(1 for g in GEMS if mine[g] > low)
+            # The next set is worth more the closer it is to complete (convex: its last gem counts most).
+            points += 5 * low + 5 * (sum(1 for g in GEMS if mine[g] > low) / 5) ** 2
         elif rules["sets"] == "once":
             held = sum(1 for g in GEMS if mine[g] > 0)
             points += 5.0 if held == 5 else 0.7 * held
