@@ -97,15 +97,14 @@ class StrongBot(Bot):
             self.neg["round"] = data["round"]
         elif kind == "votes":
             self._learn(data["votes"])
+        elif kind == "divide":
+            # The strategic variant: the treasure's colours come with the divide event.
+            self.dividing = {t["id"]: t for t in data["tokens"]}
         elif kind == "division":
             self.division = data["shares"]
         elif kind == "chosen" and getattr(self, "division", None):
-            tokens = [{"colour": self._colour(t)} for t in self.division[data["share"]]]
-            self._take(data["seat"], [t for t in tokens if t["colour"]])
-
-    def _colour(self, token_id: str) -> str | None:
-        t = self.neg.get("tokens", {}).get(token_id) if self.neg else None
-        return t["colour"] if t else None
+            colours = getattr(self, "dividing", {})
+            self._take(data["seat"], [colours[t] for t in self.division[data["share"]] if t in colours])
 
     def _take(self, seat: int, tokens: list[dict[str, str]]) -> None:
         for t in tokens:

@@ -112,3 +112,13 @@ def test_it_plays_whole_legal_games_against_the_other_house_bots(options, player
         played = play_builtin("drachengold", lineup, seed=seed, options=options)
         assert played.faults == [], played.faults[:3]
         assert played.state.pending() is None and len(played.results) == players
+
+
+def test_its_ledger_follows_the_strategic_choices():
+    bot = strong()
+    tokens = [token("blue", 0), token("blue", 1), token("gold", 0)]
+    bot.on_event({"type": "divide", "data": {"dragon": "D1", "divider": 2, "order": [1], "tokens": tokens}})
+    bot.on_event({"type": "division", "data": {"dragon": "D1", "divider": 2,
+                                               "shares": [[tokens[0]["id"], tokens[1]["id"]], [tokens[2]["id"]]]}})
+    bot.on_event({"type": "chosen", "data": {"dragon": "D1", "seat": 1, "share": 0}})
+    assert bot.ledger[1]["blue"] == 2 and bot.ledger[1]["gold"] == 0
