@@ -23,6 +23,10 @@ class Drachengold(Game):
         "greedy": "bots.drachengold_greedy:GreedyBot",
         "bargainer": "bots.drachengold_bargainer:BargainerBot",
         "trader": "bots.drachengold_trader:TraderBot",
+        "conceder": "bots.drachengold_conceder:ConcederBot",
+        "hardhead": "bots.drachengold_hardhead:HardheadBot",
+        "modeler": "bots.drachengold_modeler:ModelerBot",
+        "strong": "bots.drachengold_strong:StrongBot",
     }
     fallback_bot = "greedy"
     renderer = "ladder.games.drachengold.render"

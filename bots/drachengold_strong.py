@@ -1,0 +1,351 @@
+"""Drachengold: the strongest house bot. Copy this file to start a bot of your own.
+
+It values every token by its marginal effect on its own final score under the game's real scoring
+rules: face points, its chance at each gem majority (against a ledger of what the others took in
+public), full gem sets in the advanced rules, and the curse of the black diamond (a cursed hoard
+scores no majority and no set, so the diamond is worth its face minus everything it would cancel).
+
+At the table it models acceptance: from every public proposal and vote it learns, per opponent,
+how large a share (in the face worth most bots use, against its fair part by attack) that
+opponent accepted or refused at each stage of the negotiation, and proposes each opponent just
+what it is expected to accept, paying with the tokens it values least itself and keeping the gems
+it needs. It fights by expected value (a solo kill's whole treasure, a shared kill's expected
+share, a thief's expected loot), trades at the market only when its own expected score rises, and
+steals from the leader. Everything is deterministic given its seed and runs in milliseconds.
+"""
+
+from __future__ import annotations
+
+from bots.sdk import Bot, run
+
+TYPE_CHECKING = False  # typing is for type checkers only: importing it slows every start
+if TYPE_CHECKING:
+    from typing import Any
+
+# What most bots think a token is worth: used to predict what an opponent accepts.
+VALUE = {"silver": 1, "gold": 3, "red": 1.5, "blue": 2.5, "green": 2.5, "purple": 2.5, "yellow": 2.5,
+         "white": 3.5, "black": 7}
+ATTACK = {"k4": 4, "k3": 3, "thief": 2, "wizard": 1}
+GEMS = ("green", "blue", "purple", "yellow", "white")
+SUPPLY = {"silver": 35, "gold": 20, "red": 16, "blue": 12, "green": 12, "purple": 12, "yellow": 12, "white": 6,
+          "black": 1}
+# The scoring tables of docs/rules.md (rows 116-128).
+SCORING = {
+    "basic": {"face": {"silver": 1, "gold": 3, "red": 1, "black": 7}, "majority": {3: 15, 4: 12, 5: 12, 6: 10},
+              "ties": "full", "sets": "none", "curse": False},
+    "advanced-a": {"face": {"silver": 1, "gold": 3, "red": 1, "black": 19}, "majority": {3: 12, 4: 10, 5: 10, 6: 8},
+                   "ties": "half", "sets": "per-set", "curse": True},
+    "advanced-b": {"face": {"silver": 1, "gold": 3, "red": 1, "black": 15}, "majority": {3: 12, 4: 10, 5: 10, 6: 8},
+                   "ties": "half", "sets": "once", "curse": True},
+}
+OPENING_BAR, LATE_BAR, LAST_BAR = 1.4, 1.1, 0.95  # vote: times its fair share, first / second-last / last round
+TARGET = 0.8  # proposals offer what an opponent accepts at this stage of the negotiation, from the start
+LAST_PRIOR = 0.88  # the last round's bar of an opponent never seen accepting so late
+LAST_MARGIN = 0.03  # last-round proposals: this much over an opponent's expected bar
+
+
+def face(tokens: list[dict[str, str]]) -> float:
+    return sum(VALUE[t["colour"]] for t in tokens)
+
+
+def shape(progress: float) -> float:
+    """The common concession curve: a fair share at first, 40% less by the deadline."""
+    return 1.0 - 0.6 * progress
+
+
+class StrongBot(Bot):
+    def setup(self, hello: dict[str, Any]) -> None:
+        super().setup(hello)
+        n = max(3, self.num_players)
+        self.rules = SCORING.get(self.options.get("rules", "basic"), SCORING["basic"])
+        self.bonus = self.rules["majority"].get(n, 12)
+        # Ledger of colours each seat took in public (thefts and trades stay partly hidden).
+        self.ledger: list[dict[str, int]] = [dict.fromkeys(VALUE, 0) for _ in range(n)]
+        self.seen = dict.fromkeys(VALUE, 0)  # tokens of each colour seen leaving the bag
+        # Acceptance model: per opponent, (stage, share of its fair part, accepted?) of every vote seen.
+        self.votes_seen: dict[int, list[tuple[float, float, bool]]] = {}
+        self.proposals: dict[str, dict[str, Any]] = {}
+        self.neg: dict[str, Any] = {}
+        self.fights: dict[str, dict[str, int]] = {}
+
+    # ---- knowing the game ---------------------------------------------------------------
+    def on_event(self, event: dict[str, Any]) -> None:
+        kind, data = event.get("type"), event.get("data") or {}
+        if kind in ("treasure_taken", "wizard_seizes"):
+            self._take(data["seat"], data["tokens"])
+        elif kind == "split":
+            for seat, tokens in data["shares"].items():
+                self._take(int(seat), tokens)
+        elif kind in ("dragon", "setup"):
+            for d in data.get("dragons", [data]):
+                for t in d.get("tokens", []):
+                    self.seen[t["colour"]] += 1
+        elif kind == "kill":
+            for t in data.get("hidden", []):
+                self.seen[t["colour"]] += 1
+        elif kind == "attack":
+            fight = self.fights.setdefault(data["dragon"], {})
+            seat = str(data["seat"])
+            fight[seat] = fight.get(seat, 0) + ATTACK.get(data["adventurer"], 1) + data["bonus"]
+        elif kind == "negotiation":
+            # Attack totals from the attacks seen (a recall or banish may leave them slightly off).
+            self.neg = {"attack": self.fights.get(data["dragon"]), "rounds": data["rounds"],
+                        "tokens": {t["id"]: t for t in data["tokens"]}}
+            self.proposals = {}
+        elif kind == "proposals":
+            self.proposals = {p["id"]: p for p in data["proposals"]}
+            self.neg["round"] = data["round"]
+        elif kind == "votes":
+            self._learn(data["votes"])
+        elif kind == "divide":
+            # The strategic variant: the treasure's colours come with the divide event.
+            self.dividing = {t["id"]: t for t in data["tokens"]}
+        elif kind == "division":
+            self.division = data["shares"]
+        elif kind == "chosen" and getattr(self, "division", None):
+            colours = getattr(self, "dividing", {})
+            self._take(data["seat"], [colours[t] for t in self.division[data["share"]] if t in colours])
+
+    def _take(self, seat: int, tokens: list[dict[str, str]]) -> None:
+        for t in tokens:
+            self.ledger[seat][t["colour"]] += 1
+
+    def _learn(self, votes: dict[str, list[str]]) -> None:
+        """Each opponent's vote on each proposal: the share it accepted or refused, at that stage."""
+        attack, tokens = self.neg.get("attack"), self.neg.get("tokens", {})
+        if not attack:
+            return
+        progress = (self.neg.get("round", 1) - 1) / max(1, self.neg["rounds"] - 1)
+        total, mass = face(list(tokens.values())), sum(attack.values()) or 1
+        for seat_s, accepted in votes.items():
+            seat = int(seat_s)
+            fair = total * attack.get(seat_s, 0) / mass
+            if seat == self.seat or fair <= 0:
+                continue
+            for pid, p in self.proposals.items():
+                if p["proposer"] != seat:
+                    ratio = face([tokens[t] for t in p["shares"].get(seat_s, []) if t in tokens]) / fair
+                    self.votes_seen.setdefault(seat, []).append((progress, ratio, pid in accepted))
+
+    def threshold(self, seat: int, progress: float) -> float:
+        """The share of its fair part (in face worth) seat is expected to accept at this stage: it
+        accepts later what it accepted earlier, and refuses earlier what it refused later."""
+        seen = self.votes_seen.get(seat, [])
+        ub = min((r for q, r, ok in seen if ok and q <= progress + 1e-9), default=None)
+        lb = max((r for q, r, ok in seen if not ok and q >= progress - 1e-9), default=None)
+        # Before it ever accepted anything this late, assume the last round's bar is near fair: a
+        # lost treasure costs more than the few points a lower guess saves.
+        prior = max(shape(progress), LAST_PRIOR) if progress >= 1.0 and ub is None else shape(progress)
+        est = prior if lb is None else max(prior, lb + 0.05)
+        return est if ub is None else min(ub, est)
+
+    # ---- what tokens are worth to this seat -----------------------------------------------
+    def counts(self, obs: dict[str, Any], extra: list[dict[str, str]] = (), less: list[dict[str, str]] = ()):
+        mine = dict.fromkeys(VALUE, 0)
+        for t in obs.get("hoard", []):
+            mine[t["colour"]] += 1
+        for t in extra:
+            mine[t["colour"]] += 1
+        for t in less:
+            mine[t["colour"]] -= 1
+        return mine
+
+    def expected(self, mine: dict[str, int], obs: dict[str, Any]) -> float:
+        """Expected final score of a hoard: face, majority chances, sets, curse."""
+        rules = self.rules
+        points = sum(mine[c] * v for c, v in rules["face"].items())
+        if rules["curse"] and mine["black"] > 0:
+            return points
+        late = 1.0 - min(1.0, (obs.get("bag", 60) or 0) / 90.0)  # the majorities settle as the bag empties
+        for g in GEMS:
+            best = max((self.ledger[s][g] for s in range(len(self.ledger)) if s != self.seat), default=0)
+            left = max(0, SUPPLY[g] - self.seen[g])
+            spread = 0.7 + (1.0 - late) * 0.12 * left
+            d = mine[g] - best + (0.5 if rules["ties"] == "full" else 0.0)
+            p = 1.0 / (1.0 + 2.718281828 ** (-d / spread))
+            points += self.bonus * p
+        if rules["sets"] == "per-set":
+            low = min(mine[g] for g in GEMS)
+            # The next set is worth more the closer it is to complete (convex: its last gem counts most).
+            points += 5 * low + 5 * (sum(1 for g in GEMS if mine[g] > low) / 5) ** 2
+        elif rules["sets"] == "once":
+            held = sum(1 for g in GEMS if mine[g] > 0)
+            points += 5.0 if held == 5 else 0.7 * held
+        return points
+
+    def gain(self, obs: dict[str, Any], tokens: list[dict[str, str]]) -> float:
+        return self.expected(self.counts(obs, tokens), obs) - self.expected(self.counts(obs), obs)
+
+    def token_worth(self, obs: dict[str, Any], colour: str) -> float:
+        return self.gain(obs, [{"id": "", "colour": colour}])
+
+    # ---- sharing --------------------------------------------------------------------------
+    def _progress(self, neg: dict[str, Any]) -> float:
+        return (neg["round"] - 1) / max(1, neg["rounds"] - 1)
+
+    def propose(self, obs: dict[str, Any]) -> dict[str, Any]:
+        neg = obs["negotiation"]
+        self.neg["attack"] = neg["attack"]
+        progress = self._progress(neg)
+        attack, tokens = neg["attack"], neg["tokens"]
+        total, mass = face(tokens), sum(attack.values()) or 1
+        need = {}
+        last = neg["round"] >= neg["rounds"]
+        for s in neg["involved"]:
+            if s != self.seat:
+                # Offer now what it is expected to accept near the deadline (the others concede over
+                # the rounds, and no agreement is made without this seat's vote); in the last round,
+                # a margin over that, as a lost treasure costs everyone involved.
+                stage = 1.0 if last else max(progress, TARGET)
+                bar = self.threshold(s, stage) + (LAST_MARGIN if last else 0.02)
+                need[s] = total * attack.get(str(s), 0) / mass * bar
+        # Pay with the tokens this seat values least per unit of the others' face worth.
+        worth = {t["id"]: self.token_worth(obs, t["colour"]) for t in tokens}
+        order = sorted(tokens, key=lambda t: (worth[t["id"]] / VALUE[t["colour"]], -VALUE[t["colour"]], t["id"]))
+        shares: dict[int, list[str]] = {s: [] for s in neg["involved"]}
+        got = dict.fromkeys(need, 0.0)
+        for t in order:
+            short = [s for s in need if got[s] < need[s] - 1e-9]
+            if not short:
+                shares[self.seat].append(t["id"])
+                continue
+            s = max(short, key=lambda s: (need[s] - got[s], -s))
+            shares[s].append(t["id"])
+            got[s] += VALUE[t["colour"]]
+        # Claw back what overshoots: the smallest tokens a seat can spare while still over its bar.
+        for s in need:
+            for tid in sorted(shares[s], key=lambda i: -worth[i]):
+                v = VALUE[next(t["colour"] for t in tokens if t["id"] == tid)]
+                if got[s] - v >= need[s] - 1e-9:
+                    shares[s].remove(tid)
+                    shares[self.seat].append(tid)
+                    got[s] -= v
+        return {"shares": {str(s): ids for s, ids in shares.items()}}
+
+    def vote(self, obs: dict[str, Any]) -> dict[str, Any]:
+        neg = obs["negotiation"]
+        self.neg["attack"] = neg["attack"]
+        progress = self._progress(neg)
+        colours = {t["id"]: t for t in neg["tokens"]}
+        whole = self.gain(obs, neg["tokens"])
+        fair = whole * neg["attack"].get(str(self.seat), 0) / (sum(neg["attack"].values()) or 1)
+        last = neg["round"] >= neg["rounds"]
+        # A hard line that softens with the deadline: others concede first, and most do.
+        bar = LAST_BAR * fair if last else fair * (OPENING_BAR - (OPENING_BAR - LATE_BAR) * progress)
+        accept = []
+        for p in neg["standing"]:
+            if p["proposer"] == self.seat:
+                continue
+            mine = self.gain(obs, [colours[t] for t in p["shares"].get(str(self.seat), [])])
+            if mine >= bar - 1e-9 and (mine > 0 or fair <= 0):
+                accept.append(p["id"])
+        return {"accept": accept}
+
+    def divide(self, obs: dict[str, Any]) -> dict[str, Any]:
+        # The divider takes the last share: shares of even worth as the others see it.
+        k, tokens = obs["request"]["shares"], obs["strategic"]["tokens"]
+        shares: list[list[dict[str, str]]] = [[] for _ in range(k)]
+        for t in sorted(tokens, key=lambda t: (-VALUE[t["colour"]], t["id"])):
+            min(shares, key=lambda s: (face(s), len(s))).append(t)
+        for share in shares:
+            if not share and len(tokens) >= k:
+                share.append(max(shares, key=len).pop())
+        return {"shares": [[t["id"] for t in share] for share in shares]}
+
+    def choose(self, obs: dict[str, Any]) -> dict[str, Any]:
+        st = obs["strategic"]
+        colours = {t["id"]: t for t in st["tokens"]}
+        best = max(obs["request"]["remaining"],
+                   key=lambda i: (self.gain(obs, [colours[t] for t in st["shares"][i]]), -i))
+        return {"share": best}
+
+    # ---- fighting -------------------------------------------------------------------------
+    def _options(self, obs: dict[str, Any], ready: list[str], bonus: int = 0) -> list[tuple[float, str, str]]:
+        mine = {a["id"]: a["attack"] for a in obs["adventurers"][self.seat]}
+        per_token = 1.0 + 0.1 * len(obs.get("hoard", []))  # rough worth of a hidden token
+        sizes = obs.get("hoard_sizes", [])
+        options = []
+        for dragon in (d for d in obs["dragons"] if d):
+            known = self.gain(obs, dragon["tokens"])
+            loot = known + per_token * min(dragon["hidden"], obs.get("bag", 0))
+            mine_now = sum(a["attack"] for a in dragon["attackers"] if a["seat"] == self.seat)
+            others = {a["seat"] for a in dragon["attackers"] if a["seat"] != self.seat}
+            for adv in ready:
+                hit = mine[adv] + bonus
+                total = dragon["total"] + hit
+                share = (mine_now + hit) / total
+                if total >= dragon["strength"]:
+                    if not others:
+                        score = loot
+                    else:
+                        # A shared kill: the expected agreed share, and the wizard/thief extras.
+                        score = 0.8 * loot * share
+                        thief = adv == "thief" or any(a["seat"] == self.seat and a["adventurer"] == "thief"
+                                                      for a in dragon["attackers"])
+                        if thief and any(sizes[s] if s < len(sizes) else 0 for s in others):
+                            score += 2.0
+                else:
+                    left = dragon["strength"] - total
+                    solo_later = not others and left <= max(mine[a] for a in ready if a != adv) if len(ready) > 1 \
+                        else False
+                    score = (0.5 if solo_later else 0.3) * loot * share - (2.5 if left <= 2 else 0.0)
+                options.append((score - 0.35 * hit, adv, dragon["id"]))
+        return sorted(options, reverse=True)
+
+    def attack(self, obs: dict[str, Any]) -> dict[str, Any]:
+        req = obs["request"]
+        options = [o for o in self._options(obs, req["adventurers"]) if o[2] in req["dragons"]]
+        _, adv, dragon = options[0]
+        return {"adventurer": adv, "dragon": dragon}
+
+    def magic(self, obs: dict[str, Any]) -> dict[str, Any]:
+        cards = {c["kind"]: c["id"] for c in obs["request"]["cards"]}
+        ready = [a["id"] for a in obs["adventurers"][self.seat] if a["face"] == "up" and a["dragon"] is None]
+        face_down = sum(1 for a in obs["adventurers"][self.seat] if a["face"] == "down" and a["dragon"] is None)
+        if "windfall" in cards and obs["bag"] > 0:
+            return {"card": cards["windfall"]}
+        if "might" in cards and ready:
+            with_might, without = self._options(obs, ready, bonus=3), self._options(obs, ready)
+            if with_might and with_might[0][0] > without[0][0] + 3:
+                return {"card": cards["might"]}
+        if "second_wind" in cards and face_down >= 2:
+            return {"card": cards["second_wind"]}
+        if "double_strike" in cards and len(ready) >= 2:
+            return {"card": cards["double_strike"]}
+        return {"card": None}
+
+    # ---- thieves and the market -------------------------------------------------------------
+    def _leader_score(self, seat: int) -> float:
+        return sum(n * VALUE[c] for c, n in self.ledger[seat].items())
+
+    def theft_victim(self, obs: dict[str, Any]) -> dict[str, Any]:
+        sizes = obs["request"]["hoard_sizes"]
+        return {"victim": max(obs["request"]["candidates"],
+                              key=lambda s: (sizes[str(s)] + 0.1 * self._leader_score(s), -s))}
+
+    def theft_pick(self, obs: dict[str, Any]) -> dict[str, Any]:
+        return {"token": max(obs["request"]["hoard"],
+                             key=lambda t: (self.token_worth(obs, t["colour"]), t["id"]))["id"]}
+
+    def market_offer(self, obs: dict[str, Any]) -> dict[str, Any]:
+        return {"offers": []}
+
+    def market_answer(self, obs: dict[str, Any]) -> dict[str, Any]:
+        held = list(obs["hoard"])
+        accept = []
+        for offer in obs["request"]["offers"]:
+            pay: list[dict[str, str]] = []
+            for colour, count in offer["want"].items():
+                pay += sorted((t for t in held if t["colour"] == colour), key=lambda t: t["id"])[:count]
+            if len(pay) != sum(offer["want"].values()):
+                continue
+            now = {"hoard": held, "bag": obs["bag"]}
+            after = {"hoard": [t for t in held if t not in pay] + list(offer["give"]), "bag": obs["bag"]}
+            if self.expected(self.counts(after), after) > self.expected(self.counts(now), now) + 0.5:
+                held = after["hoard"]
+                accept.append({"offer": offer["id"], "pay": [t["id"] for t in pay]})
+        return {"accept": accept}
+
+
+if __name__ == "__main__":
+    run(StrongBot)

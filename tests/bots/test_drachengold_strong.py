@@ -1,0 +1,124 @@
+"""The strongest house bot: tokens valued by their marginal effect on its own final score (sets,
+majorities, the curse), an acceptance model learned from votes, and legal games."""
+
+import pytest
+
+from bots.drachengold_strong import StrongBot
+from ladder.games.drachengold.data import TOKEN_COLOURS
+from ladder.play import play_builtin
+
+
+def token(colour: str, nth: int = 0) -> dict[str, str]:
+    index = [i for i, c in enumerate(TOKEN_COLOURS) if c == colour][nth]
+    return {"id": f"t{index}", "colour": colour}
+
+
+def strong(rules: str = "basic", seat: int = 0) -> StrongBot:
+    bot = StrongBot()
+    bot.setup({"game": "drachengold", "seat": seat, "players": 4, "options": {"rules": rules}, "bot_seed": 1})
+    return bot
+
+
+def obs(*colours: str, bag: int = 40) -> dict:
+    seen: dict[str, int] = {}
+    hoard = []
+    for c in colours:
+        hoard.append(token(c, seen.get(c, 0)))
+        seen[c] = seen.get(c, 0) + 1
+    return {"hoard": hoard, "bag": bag}
+
+
+def test_a_gem_that_wins_a_contested_majority_is_worth_more_than_one_far_behind():
+    bot = strong()
+    bot.ledger[1]["blue"] = 3  # seat 1 leads blue with 3
+    bot.ledger[2]["green"] = 8  # seat 2 has green all but won
+    position = obs("blue", "blue", "blue", "green")
+    assert bot.token_worth(position, "blue") > bot.token_worth(position, "green")
+    assert bot.token_worth(position, "blue") > 1.5 * bot.token_worth(position, "silver")  # a silver is just 1
+    assert bot.token_worth(position, "silver") == pytest.approx(1.0)
+    assert bot.token_worth(position, "gold") == pytest.approx(3.0)
+
+
+def test_advanced_a_the_gem_that_completes_a_set_is_worth_more_than_a_doubled_one():
+    bot = strong("advanced-a")
+    position = obs("green", "blue", "purple", "yellow")
+    assert bot.token_worth(position, "white") > bot.token_worth(position, "green") + 1.5
+
+
+def test_the_curse_makes_the_diamond_worth_less_to_a_rich_gem_hoard_than_to_an_empty_one():
+    bot = strong("advanced-a")
+    rich = obs(*["green"] * 4, *["blue"] * 4, "purple", "yellow", "white")
+    empty = obs()
+    assert bot.token_worth(rich, "black") < bot.token_worth(empty, "black") - 10
+    # And a cursed hoard scores no majority and no set: a gem adds nothing but its (zero) face.
+    cursed = obs("black", "green", "blue")
+    assert bot.token_worth(cursed, "white") == pytest.approx(0.0)
+    # Without the curse (basic), the diamond is its face worth 7 whatever the hoard.
+    assert strong("basic").token_worth(rich, "black") == pytest.approx(7.0)
+
+
+def negotiation(round_: int, tokens: list[dict], standing=()) -> dict:
+    return {"hoard": [], "bag": 40,
+            "negotiation": {"dragon": "D1", "involved": [0, 1], "order": [0, 1], "tokens": tokens, "rounds": 8,
+                            "round": round_, "step": "propose", "standing": list(standing), "last_votes": {},
+                            "attack": {"0": 4, "1": 4}}}
+
+
+def test_it_pays_with_the_tokens_it_values_least_and_keeps_the_gems_it_needs():
+    bot = strong()
+    # Late in the game (5 tokens left in the bag) seat 0 holds 2 blues, seat 1 3: these two win it.
+    bot.ledger[1]["blue"] = 3
+    tokens = [token("gold", 0), token("gold", 1), token("blue", 0), token("blue", 1), token("silver", 0)]
+    position = {**negotiation(1, tokens), "hoard": [token("blue", 2), token("blue", 3)], "bag": 5}
+    shares = bot.propose(position)["shares"]
+    assert {token("blue", 0)["id"], token("blue", 1)["id"]} <= set(shares["0"])  # the blues win it a majority
+    assert token("gold", 0)["id"] in shares["1"]  # the partner is paid in gold, worth as much to anyone
+
+
+def test_it_learns_the_least_share_an_opponent_accepts_and_offers_that():
+    tokens = [token("silver", i) for i in range(20)]  # worth 20: each side's fair part is 10
+    bot = strong()
+    before = len(bot.propose(negotiation(1, tokens))["shares"]["1"])
+    # Seat 1 is seen accepting a split that gave it 4 of 20 in round 5 (stage 4/7).
+    bot.on_event({"type": "attack", "data": {"seat": 0, "adventurer": "k4", "dragon": "D1", "bonus": 0}})
+    bot.on_event({"type": "attack", "data": {"seat": 1, "adventurer": "k4", "dragon": "D1", "bonus": 0}})
+    bot.on_event({"type": "negotiation", "data": {"dragon": "D1", "involved": [0, 1], "order": [0, 1],
+                                                  "tokens": tokens, "rounds": 8}})
+    bot.on_event({"type": "proposals", "data": {"dragon": "D1", "round": 5, "proposals": [
+        {"id": "p9", "proposer": 0, "round": 5,
+         "shares": {"0": [t["id"] for t in tokens[4:]], "1": [t["id"] for t in tokens[:4]]}}]}})
+    bot.on_event({"type": "votes", "data": {"dragon": "D1", "round": 5, "votes": {"0": ["p9"], "1": ["p9"]}}})
+    assert bot.threshold(1, 4 / 7) == pytest.approx(0.4)
+    assert bot.threshold(1, 3 / 7) > 0.4  # earlier than that, nothing is known yet
+    after = len(bot.propose(negotiation(1, tokens))["shares"]["1"])
+    assert after < before and after >= 4
+
+
+def test_it_refuses_a_poor_split_early_and_takes_a_fair_one():
+    tokens = [token("silver", i) for i in range(10)]
+    poor = {"id": "p2", "proposer": 1, "round": 1,
+            "shares": {"0": [t["id"] for t in tokens[:3]], "1": [t["id"] for t in tokens[3:]]}}
+    fair = {"id": "p3", "proposer": 1, "round": 1,
+            "shares": {"0": [t["id"] for t in tokens[:7]], "1": [t["id"] for t in tokens[7:]]}}
+    assert strong().vote(negotiation(1, tokens, [poor, fair])) == {"accept": ["p3"]}
+
+
+@pytest.mark.parametrize(("options", "players"),
+                         [({}, 4), ({"rules": "advanced-a"}, 3), ({"rules": "advanced-b", "split": "strategic"}, 5),
+                          ({"rules": "advanced-a"}, 6)])
+def test_it_plays_whole_legal_games_against_the_other_house_bots(options, players):
+    lineup = ["strong", "bargainer", "greedy", "trader", "conceder", "random"][:players]
+    for seed in range(3):
+        played = play_builtin("drachengold", lineup, seed=seed, options=options)
+        assert played.faults == [], played.faults[:3]
+        assert played.state.pending() is None and len(played.results) == players
+
+
+def test_its_ledger_follows_the_strategic_choices():
+    bot = strong()
+    tokens = [token("blue", 0), token("blue", 1), token("gold", 0)]
+    bot.on_event({"type": "divide", "data": {"dragon": "D1", "divider": 2, "order": [1], "tokens": tokens}})
+    bot.on_event({"type": "division", "data": {"dragon": "D1", "divider": 2,
+                                               "shares": [[tokens[0]["id"], tokens[1]["id"]], [tokens[2]["id"]]]}})
+    bot.on_event({"type": "chosen", "data": {"dragon": "D1", "seat": 1, "share": 0}})
+    assert bot.ledger[1]["blue"] == 2 and bot.ledger[1]["gold"] == 0
