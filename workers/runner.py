@@ -17,7 +17,6 @@ import functools
 import inspect
 import os
 import py_compile
-import shutil
 import sys
 import tempfile
 import time
