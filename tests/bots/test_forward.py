@@ -120,3 +120,18 @@ def test_a_game_without_a_forward_model_says_so():
 
 def test_forward_games_are_found():
     assert GAMES  # at least one game ships a forward model, or this file tests nothing
+
+
+def test_the_docs_example_plays_a_whole_game():
+    from pathlib import Path
+
+    from ladder.play import play_game
+
+    docs = (Path(__file__).parents[2] / "docs" / "bots.md").read_text()
+    section = docs[docs.index("## The forward model (Python)"):]
+    source = section.split("```python\n", 1)[1].split("```", 1)[0]
+    namespace = {"__name__": "docs_example"}
+    exec(compile(source, "docs/bots.md", "exec"), namespace)
+    played = play_game("treasure", [namespace["LookAhead"](), load_builtin("treasure", "careful")()], seed=2)
+    assert played.state.is_terminal()
+    assert [seat["status"] for seat in played.seats] == ["ok", "ok"]
