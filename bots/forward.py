@@ -54,7 +54,8 @@ class ForwardModel:
         self.hello = dict(hello)
         self.seat = int(hello.get("seat", 0))
         self.events: list[dict[str, Any]] = []
-        self._module = _forward_module(str(hello.get("game", "")))
+        self._module: Any = None  # loaded at the first sample: importing the rules before `ready`
+        # would spend the start-up time limit on a busy machine
 
     @classmethod
     def available(cls, game: str) -> bool:
@@ -67,6 +68,8 @@ class ForwardModel:
     def sample(self, observation: dict[str, Any], rng: random.Random) -> State:
         """A full state consistent with `observation` and every event seen, hidden parts drawn
         with `rng`. A fresh state each call: change it at will."""
+        if self._module is None:
+            self._module = _forward_module(str(self.hello.get("game", "")))
         if self._module is None:
             raise LookupError(f"the game {self.hello.get('game')!r} has no forward model")
         return self._module.determinize(self.hello, observation, self.events, rng)

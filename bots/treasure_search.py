@@ -7,7 +7,7 @@ random. After the choice it plays the rest of the turn with the memory bot's exp
 (bots/treasure_memory.py, copied below so this file stands alone) and reads from the state what the
 turn won. Every choice meets the same samples (the same rng draws), so the comparison is between
 choices, not between luckier and unluckier caves. It picks the best mean; the memory policy's own
-choice keeps the decision unless another one is better by MARGIN.
+choice keeps the decision unless another one is better by MARGIN over at least MIN_SAMPLES samples.
 
 Decisions are deterministic given the bot seed: SAMPLES caps the work. TIME_BUDGET (well below the
 ladder's 1 s per decision) only stops a search on a very slow machine, then the best so far plays.
@@ -31,8 +31,9 @@ DRAGON_WEIGHT = 1.25  # the most Dragons at the end takes the 3 Spiders: a Drago
 LOOKAHEAD = 3  # the memory policy's unseen flips looked ahead, at the decision itself
 ROLLOUT_LOOKAHEAD = 2  # and inside the rollouts, where it runs thousands of times
 SAMPLES = 24  # determinizations per choice
+MIN_SAMPLES = 12  # fewer (a search cut short by the clock): too noisy to overrule the policy
 MARGIN = 0.05  # tiles: what another choice must gain over the policy's own to replace it
-TIME_BUDGET = 0.3  # seconds per decision, a safety stop only (1 s per decision, 10 s bank)
+TIME_BUDGET = 0.5  # seconds per decision, a safety stop only (1 s per decision, 10 s bank)
 COLS = 7
 
 Square = tuple[int, int]
@@ -168,7 +169,7 @@ class SearchBot(ForwardBot):
                 if time.perf_counter() - started > TIME_BUDGET:
                     break
             best = max(range(len(choices)), key=lambda c: totals[c])
-            if totals[best] > totals[0] + MARGIN * (i + 1):
+            if i + 1 >= MIN_SAMPLES and totals[best] > totals[0] + MARGIN * (i + 1):
                 policy = choices[best]
         if policy is None:
             return {"stop": True}
