@@ -162,8 +162,8 @@ class SearchBot(ForwardBot):
             base = self.rng.getrandbits(32)
             for i in range(SAMPLES):
                 for c, choice in enumerate(choices):
-                    if choice is None:
-                        totals[c] += stop_value(hand, run, Counter(), sets)
+                    if choice is None:  # stopping collects the remembered safe tiles first
+                        totals[c] += stop_value(hand, run, Counter(known.values()), sets)
                     else:
                         totals[c] += self.rollout(observation, choice, known, unknown, random.Random(base + i))
                 if time.perf_counter() - started > TIME_BUDGET:
@@ -172,7 +172,8 @@ class SearchBot(ForwardBot):
             if i + 1 >= MIN_SAMPLES and totals[best] > totals[0] + MARGIN * (i + 1):
                 policy = choices[best]
         if policy is None:
-            return {"stop": True}
+            collect = choose(hand, run, known, [], Counter(), sets, 1)  # without unseen squares: collect or stop
+            return {"stop": True} if collect is None else {"square": list(collect)}
         if policy == "unseen":
             return {"square": list(self.rng.choice(unknown))}
         return {"square": list(policy)}
