@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 DRAGON, SPIDER = "dragon", "spider"
 DRAGON_WEIGHT = 1.25  # the most Dragons at the end takes the 3 Spiders: a Dragon is worth a bit more
 LOOKAHEAD = 3  # the memory policy's unseen flips looked ahead, at the decision itself
-ROLLOUT_LOOKAHEAD = 2  # and inside the rollouts, where it runs thousands of times
+ROLLOUT_LOOKAHEAD = 3  # as at the decision: a weaker continuation undervalued flipping on
 SAMPLES = 24  # determinizations per choice
 MIN_SAMPLES = 12  # fewer (a search cut short by the clock): too noisy to overrule the policy
 MARGIN = 0.05  # tiles: what another choice must gain over the policy's own to replace it
