@@ -7,7 +7,8 @@ random. After the choice it plays the rest of the turn with the memory bot's exp
 (bots/treasure_memory.py, copied below so this file stands alone) and reads from the state what the
 turn won. Every choice meets the same samples (the same rng draws), so the comparison is between
 choices, not between luckier and unluckier caves. It picks the best mean; the memory policy's own
-choice keeps the decision unless another one is better by MARGIN over at least MIN_SAMPLES samples.
+choice keeps the decision unless another one is better by MARGIN and two standard errors over at
+least MIN_SAMPLES samples.
 
 Decisions are deterministic given the bot seed: SAMPLES caps the work. TIME_BUDGET (well below the
 ladder's 1 s per decision) only stops a search on a very slow machine, then the best so far plays.
@@ -32,7 +33,7 @@ LOOKAHEAD = 3  # the memory policy's unseen flips looked ahead, at the decision 
 ROLLOUT_LOOKAHEAD = 3  # as at the decision: a weaker continuation undervalued flipping on
 SAMPLES = 24  # determinizations per choice
 MIN_SAMPLES = 12  # fewer (a search cut short by the clock): too noisy to overrule the policy
-MARGIN = 0.05  # tiles: what another choice must gain over the policy's own to replace it
+MARGIN = 0.1  # tiles a sample: what another choice must gain over the policy's own to replace it
 TIME_BUDGET = 0.5  # seconds per decision, a safety stop only (1 s per decision, 10 s bank)
 COLS = 7
 
@@ -158,18 +159,18 @@ class SearchBot(ForwardBot):
         choices += [sq for sq, kind in by_kind.items() if sq != policy and kind != SPIDER
                     and (not hand or (kind == DRAGON) == run)]
         if len(choices) > 1:
-            totals = [0.0] * len(choices)
+            values: list[list[float]] = [[] for _ in choices]
             base = self.rng.getrandbits(32)
             for i in range(SAMPLES):
                 for c, choice in enumerate(choices):
                     if choice is None:  # stopping collects the remembered safe tiles first
-                        totals[c] += stop_value(hand, run, Counter(known.values()), sets)
+                        values[c].append(stop_value(hand, run, Counter(known.values()), sets))
                     else:
-                        totals[c] += self.rollout(observation, choice, known, unknown, random.Random(base + i))
+                        values[c].append(self.rollout(observation, choice, known, unknown, random.Random(base + i)))
                 if time.perf_counter() - started > TIME_BUDGET:
                     break
-            best = max(range(len(choices)), key=lambda c: totals[c])
-            if i + 1 >= MIN_SAMPLES and totals[best] > totals[0] + MARGIN * (i + 1):
+            best = max(range(1, len(choices)), key=lambda c: sum(values[c]))
+            if self.clearly_better(values[best], values[0]):
                 policy = choices[best]
         if policy is None:
             collect = choose(hand, run, known, [], Counter(), sets, 1)  # without unseen squares: collect or stop
@@ -205,6 +206,19 @@ class SearchBot(ForwardBot):
             hand = Counter(state.grid[i] for i in state.flipped)
             choice = choose(hand, state.dragon_run, known, unknown, +pool, sets, ROLLOUT_LOOKAHEAD)
         return self.worth(state.hoards[seat]) - before
+
+    @staticmethod
+    def clearly_better(challenger: list[float], policy: list[float]) -> bool:
+        """The challenger beats the policy's choice on the same samples by MARGIN a sample and by
+        two standard errors: the best of several noisy estimates is flattered by the noise, and
+        overruling the policy on noise loses (measured: the first versions lost to the memory bot)."""
+        n = len(challenger)
+        if n < MIN_SAMPLES:
+            return False
+        diffs = [a - b for a, b in zip(challenger, policy, strict=True)]
+        mean = sum(diffs) / n
+        spread = (sum((d - mean) ** 2 for d in diffs) / (n - 1)) ** 0.5
+        return mean > MARGIN and mean > 2 * spread / n ** 0.5
 
     @staticmethod
     def worth(hoard: Counter) -> float:
