@@ -32,7 +32,13 @@ PROBE = textwrap.dedent('''
 
 
     class Probe(ForwardBot):
+        probed = False
+
         def flip(self, observation):
+            if self.probed:  # once is enough; then short turns, so the game is quick
+                request = observation["request"]
+                return {"stop": True} if request["can_stop"] else {"square": request["squares"][0]}
+            self.probed = True
             state = self.model.sample(observation, random.Random(1))
             assert state.observation(self.seat) == observation
             import ladder.games.base as base
@@ -62,7 +68,7 @@ PROBE = textwrap.dedent('''
 def test_a_sandboxed_bot_imports_the_rules_read_only_and_nothing_else(tmp_path, strict_sandbox):
     bot = tmp_path / "probe.py"
     bot.write_text(PROBE)
-    result = run_match([str(bot), "builtin:random"], game=GAME, seed=2, sandbox=strict_sandbox, clock=DEFAULT)
+    result = run_match([str(bot), "builtin:careful"], game=GAME, seed=2, sandbox=strict_sandbox, clock=DEFAULT)
     seat = result.replay["seats"][0]
     assert result.results[0]["status"] == "ok", seat
     log = seat["stderr"]
