@@ -17,7 +17,6 @@ import functools
 import inspect
 import os
 import py_compile
-import shutil
 import sys
 import tempfile
 import time
@@ -84,44 +83,79 @@ def choose_mode(sandbox: str, *, ranked: bool = False, require_strict: bool = Tr
 
 
 SDK_INIT = '"""The ladder\'s bot SDK as provided to bot processes."""\n'
+# The forward model (bots/forward.py) imports the game's own rules, so the staged SDK carries the
+# pure engine next to it: the package stubs below, ladder/games/__init__.py and base.py, and each
+# registered game's rule modules and data files. Never the web app, the database or the workers.
+LADDER_INIT = '"""The ladder\'s pure game rules as provided to bot processes (read-only)."""\n'
+NOT_RULES = frozenset({"render.py", "viewer.py"})  # pages and replays, not rules: a bot needs neither
+RULE_DATA = (".py", ".json")
+
+
+def _sdk_files() -> dict[str, str]:
+    """Relative path -> source text of everything the staged SDK holds (at most once per process)."""
+    import ladder.games
+
+    games_dir = Path(inspect.getsourcefile(ladder.games)).parent
+    files = {
+        "bots/__init__.py": SDK_INIT,
+        "bots/sdk.py": Path(inspect.getsourcefile(bots.sdk)).read_text(),
+        "bots/forward.py": (Path(inspect.getsourcefile(bots.sdk)).parent / "forward.py").read_text(),
+        "ladder/__init__.py": LADDER_INIT,
+        "ladder/games/__init__.py": (games_dir / "__init__.py").read_text(),
+        "ladder/games/base.py": (games_dir / "base.py").read_text(),
+    }
+    for target in ladder.games.GAMES.values():
+        package = target.split(":")[0].rsplit(".", 1)[-1]
+        if not (games_dir / package).is_dir():
+            continue  # registered before it landed: available_games() skips it the same way
+        for path in sorted((games_dir / package).iterdir()):
+            if path.is_file() and path.suffix in RULE_DATA and path.name not in NOT_RULES:
+                files[f"ladder/games/{package}/{path.name}"] = path.read_text()
+    return files
 
 
 @functools.cache
-def _sdk_bytecode() -> dict[str, bytes]:
-    """The SDK's modules compiled for the bots' interpreter, when it is our Python version.
+def _sdk_tree() -> dict[str, bytes]:
+    """The staged SDK's files, with bytecode compiled for the bots' interpreter when it is ours.
 
-    Bots cannot write bytecode (read-only files), so without these every bot start compiles the
+    Bots cannot write bytecode (read-only files), so without pycs every bot start compiles the
     SDK again: about a tenth of a starter bot's start-up, four times a match. Unchecked-hash pycs
     are used as they are; the staged source never changes. Another version: no pycs, still works.
     """
+    files = _sdk_files()
+    out = {name: text.encode() for name, text in files.items()}
     version = f"python{sys.version_info.major}.{sys.version_info.minor}"
     if Path(os.path.realpath(packaging.PYTHON)).name != version:
-        return {}
-    out = {}
+        return out
     with tempfile.TemporaryDirectory() as tmp:
-        for name, source in (("__init__", SDK_INIT), ("sdk", Path(inspect.getsourcefile(bots.sdk)).read_text())):
-            path = Path(tmp) / f"{name}.py"
+        for name, source in files.items():
+            if not name.endswith(".py"):
+                continue
+            path = Path(tmp) / name
+            path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(source)
-            pyc = py_compile.compile(str(path), cfile=str(Path(tmp) / f"{name}.pyc"), doraise=True,
-                                     invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
-            out[f"__pycache__/{name}.{sys.implementation.cache_tag}.pyc"] = Path(pyc).read_bytes()
+            cfile = path.parent / f"{path.stem}.pyc"
+            py_compile.compile(str(path), cfile=str(cfile), dfile=f"{SDK_MOUNT}/{name}", doraise=True,
+                               invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+            folder, _, stem = name.rpartition("/")
+            out[f"{folder}/__pycache__/{stem[:-3]}.{sys.implementation.cache_tag}.pyc"] = cfile.read_bytes()
     return out
 
 
 def _stage_sdk(root: Path) -> Path:
-    """A read-only copy of the SDK package (bots/sdk.py with an empty bots/__init__.py)."""
+    """A read-only copy of the SDK: bots.sdk and bots.forward with an empty bots/__init__.py, and
+    the pure rules (`ladder.games`) the forward model imports."""
     sdk = root / "sdk"
-    (sdk / "bots" / "__pycache__").mkdir(parents=True)
-    (sdk / "bots" / "__init__.py").write_text(SDK_INIT)
-    shutil.copyfile(inspect.getsourcefile(bots.sdk), sdk / "bots" / "sdk.py")
-    files = [sdk / "bots" / "__init__.py", sdk / "bots" / "sdk.py"]
-    for name, code in _sdk_bytecode().items():
-        (sdk / "bots" / name).write_bytes(code)
-        files.append(sdk / "bots" / name)
-    for path in files:
+    sdk.mkdir()
+    folders = {sdk}
+    for name, data in _sdk_tree().items():
+        path = sdk / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
         path.chmod(0o444)
-    for path in (sdk / "bots" / "__pycache__", sdk / "bots", sdk):
-        path.chmod(0o555)
+        folders.update(p for p in path.parents if p.is_relative_to(sdk))
+    for folder in sorted(folders, key=lambda p: len(p.parts), reverse=True):
+        folder.chmod(0o555)
     return sdk
 
 

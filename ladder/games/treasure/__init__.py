@@ -21,7 +21,12 @@ class Treasure(Game):
     max_players = 6
     default_players = 4
     preferred_players = 4
-    starter_bots = {"random": "bots.treasure_random:RandomBot", "careful": "bots.treasure_careful:CarefulBot"}
+    starter_bots = {
+        "random": "bots.treasure_random:RandomBot",
+        "careful": "bots.treasure_careful:CarefulBot",
+        "memory": "bots.treasure_memory:MemoryBot",
+        "search": "bots.treasure_search:SearchBot",
+    }
     fallback_bot = "careful"
     renderer = "ladder.games.treasure.render"
     options = {}

@@ -1,0 +1,137 @@
+"""The forward model of every game that has one: a determinization agrees with everything the seat
+saw (its observation, field by field, and the events it was sent), varies with the rng where the
+seat cannot know, is built from the seat's own knowledge only, and plays on to the end."""
+
+import copy
+import random
+
+import pytest
+
+from bots import load_builtin
+from bots.forward import ForwardModel
+from ladder.games import available_games, get_game
+from ladder.play import bot_seed
+
+GAMES = [name for name in available_games() if ForwardModel.available(name)]
+SEEDS = range(2)
+SAMPLES = 3  # rng seeds per checked decision
+EVERY = 3  # check every third decision of each seat (every decision makes the test slow)
+CHECKS = 40  # per game: the later decisions of a long random game add time, not coverage
+
+
+def hidden_parts(state):
+    """Everything the state holds beyond its log, its rng and its game object: what may vary."""
+    skip = {"events", "rng", "game", "seed"}
+    return repr(sorted((k, repr(v)) for k, v in vars(state).items() if k not in skip))
+
+
+def play_and_check(name, players, seed):
+    game = get_game(name)
+    state = game.new_state({}, seed, players)
+    bot_class = load_builtin(name, "random")
+    hellos, bots, models, seen = [], [], [], []
+    for seat in range(players):
+        # the hello a bot gets: its own seed, never the game's
+        hello = {"game": name, "seat": seat, "players": players, "options": game.resolve_options({}),
+                 "bot_seed": bot_seed(seed, seat)}
+        bot = bot_class()
+        bot.setup(dict(hello, seed=hello["bot_seed"]))
+        hellos.append(hello)
+        bots.append(bot)
+        models.append(ForwardModel(hello))
+        seen.append([])
+    delivered = 0
+    decisions = [0] * players
+    checked = 0
+    varied = []
+
+    def deliver():
+        nonlocal delivered
+        while delivered < len(state.events):
+            event = state.events[delivered]
+            delivered += 1
+            for seat in range(players):
+                if event.visible_to(seat):
+                    seen[seat].append(event.as_json())
+                    models[seat].observe(event.as_json())
+                    bots[seat].on_event(event.as_json())
+
+    deliver()
+    while (pending := state.pending()) is not None:
+        seat = pending.seat
+        observation = state.observation(seat)
+        if decisions[seat] % EVERY == 0 and checked < CHECKS:
+            true_rng_state = state.rng.getstate()
+            samples = []
+            for k in range(SAMPLES):
+                # a copy of what the seat knows, so a sampler that changed it could not hide it
+                model = ForwardModel(hellos[seat])
+                model.events = copy.deepcopy(seen[seat])
+                sample = model.sample(copy.deepcopy(observation), random.Random(k))
+                assert sample is not state
+                assert sample.observation(seat) == observation
+                assert [e.as_json() for e in sample.events if e.visible_to(seat)] == seen[seat]
+                assert ForwardModel.pending(sample) == (seat, pending.kind)
+                assert sample.rng.getstate() != true_rng_state  # reseeded, not the game's own rng
+                samples.append(sample)
+            # the same rng gives the same determinization; the true state was not touched
+            again = models[seat].sample(copy.deepcopy(observation), random.Random(0))
+            assert hidden_parts(again) == hidden_parts(samples[0])
+            assert state.rng.getstate() == true_rng_state and state.observation(seat) == observation
+            varied.append(len({hidden_parts(s) for s in samples}) > 1)
+            if checked % 10 == 0:
+                play_out(samples[0])
+            checked += 1
+        decisions[seat] += 1
+        decision = bots[seat].decide(pending.kind, observation)
+        state.apply(seat, decision)
+        deliver()
+    return checked, varied
+
+
+def play_out(state):
+    """A determinization is a real game: it plays on to the end under the rules."""
+    for _ in range(20000):
+        if ForwardModel.is_over(state):
+            assert len(ForwardModel.scores(state)) == len(ForwardModel.ranks(state)) == state.num_players
+            return
+        ForwardModel.apply(state, state.default_decision())
+    raise AssertionError("a determinization did not end")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_determinizations_agree_with_what_the_seat_saw(name):
+    game = get_game(name)
+    for players in sorted({game.min_players, game.default_players}):
+        for seed in SEEDS:
+            checked, varied = play_and_check(name, players, seed)
+            assert checked > 0
+            # hidden parts are drawn: at each seat's first decisions little is known, so other
+            # rngs give other states (later on a seat may have seen everything)
+            assert all(varied[:players]), varied
+
+
+def test_a_game_without_a_forward_model_says_so():
+    model = ForwardModel({"game": "no-such-game", "seat": 0})
+    assert not ForwardModel.available("no-such-game")
+    with pytest.raises(LookupError):
+        model.sample({}, random.Random(0))
+
+
+def test_forward_games_are_found():
+    assert GAMES  # at least one game ships a forward model, or this file tests nothing
+
+
+def test_the_docs_example_plays_a_whole_game():
+    from pathlib import Path
+
+    from ladder.play import play_game
+
+    docs = (Path(__file__).parents[2] / "docs" / "bots.md").read_text()
+    section = docs[docs.index("## The forward model (Python)"):]
+    source = section.split("```python\n", 1)[1].split("```", 1)[0]
+    namespace = {"__name__": "docs_example"}
+    exec(compile(source, "docs/bots.md", "exec"), namespace)
+    played = play_game("treasure", [namespace["LookAhead"](), load_builtin("treasure", "careful")()], seed=2)
+    assert played.state.is_terminal()
+    assert [seat["status"] for seat in played.seats] == ["ok", "ok"]
