@@ -8,7 +8,8 @@ castle cards it cannot see, the deck and the part of the discard pile it never s
 events and cannot see now must be in the discard pile (a seen card never goes back to a hidden
 place), so they go there. The true seed is never used: the state's rng is reseeded from `rng`.
 
-The sampled state is uniform over the hidden cards: it ignores what the others' choices hint at
+`Sampler` does the reading once and then samples many states cheaply (a search bot samples one
+per iteration); `clone` copies a state for a rollout. The sampled state is uniform over the hidden cards: it ignores what the others' choices hint at
 (a bot that wants to weigh those hints can resample or weight).
 """
 
@@ -77,111 +78,148 @@ def _spied_this_round(events: list[dict[str, Any]]) -> set[int]:
     return used
 
 
+def clone(state: DragonFlameState) -> DragonFlameState:
+    """An independent copy of a state to play on (a rollout). Its event list starts empty: the
+    history is not needed to play on, and copying it would cost more than the rest."""
+    new = object.__new__(type(state))
+    new.__dict__.update(state.__dict__)
+    new.rng = random.Random()
+    new.rng.setstate(state.rng.getstate())
+    new.events = []
+    new.deck, new.box, new.discard, new.flames = list(state.deck), list(state.box), list(state.discard), list(state.flames)
+    new.hands = [list(h) for h in state.hands]
+    new.hoards = [list(h) for h in state.hoards]
+    new.fire, new.banners, new.order = list(state.fire), list(state.banners), list(state.order)
+    new.played, new.spy_used, new.lucky = list(state.played), list(state.spy_used), list(state.lucky)
+    new.spied = [set(s) for s in state.spied]
+    grid = state.grid
+    new.grid = Grid(grid.rows, grid.cols, [Cell(c.name, c.spaces, list(c.fire)) for c in grid.cells])
+    new.castles = []
+    for castle in state.castles:
+        copy = Castle(castle.colour, castle.number, list(castle.cards), castle.attacker)
+        new.castles.append(copy)
+    new.taken = [None if c is None else new.castle(c.number) for c in state.taken]
+    new.final = None if state.final is None else [dict(row) for row in state.final]
+    return new
+
+
+class Sampler:
+    """What one seat knows, read once from its observation and events; `sample(rng)` gives a full
+    state consistent with it each time, the hidden cards dealt at random."""
+
+    def __init__(self, hello: dict[str, Any], observation: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        from ladder.games.dragonflame import DragonFlame
+
+        obs = observation
+        if obs.get("over"):
+            raise ValueError("the game is over: there is nothing to determinize")
+        seat, n = int(obs["seat"]), int(obs["players"])
+        self.seat = seat
+        # A fresh state from a fixed seed (never the match's): every attribute is then replaced.
+        state = DragonFlame().new_state(hello.get("options") or None, 0, n)
+        state.events = []
+        state.round, state.phase = int(obs["round"]), obs["phase"]
+        state.order = list(obs["order"])
+        state.banners = [(b["colour"], int(b["number"])) for b in obs["banners"]]
+        aside = obs["set_aside"]
+        state.set_aside = None if aside is None else (aside["colour"], int(aside["number"]))
+        state.played = list(obs["played"])
+        state.fire = list(obs["fire"])
+        rows = obs["grid"]
+        state.grid = Grid(len(rows), len(rows[0]), [Cell(c["name"], c["spaces"], list(c["fire"]))
+                                                    for row in rows for c in row])
+        state.hoards = [[c["id"] for c in hoard] for hoard in obs["hoards"]]
+
+        # Castles: known cards by id, hidden ones as slots to fill.
+        state.castles = []
+        self.slots: list[tuple[int, int]] = []  # (index in castles, index of a hidden card)
+        known: set[str] = set()
+        spied: set[str] = set()
+        for entry in obs["castles"]:
+            castle = Castle(entry["colour"], int(entry["number"]))
+            castle.attacker = entry["attacker"]
+            for card in entry["cards"]:
+                up, by = card["face"] == "up", int(card["by"])
+                if "card" in card:
+                    cid = card["card"]["id"]
+                    known.add(cid)
+                    if not up and by != seat:
+                        spied.add(cid)
+                else:
+                    cid = ""
+                    self.slots.append((len(state.castles), len(castle.cards)))
+                castle.cards.append((cid, up, by))
+            state.castles.append(castle)
+        state.taken = [None if number is None else state.castle(number) for number in obs["looted"]]
+
+        hand = [c["id"] for c in obs["hand"]]
+        pending_seat = obs["current"]
+        request = obs.get("request")
+        flames = _pending_flames(events) if state.phase == "attack" else []
+        if request is not None and request["kind"] == FLAME:
+            flames = flames if flames and flames[0] == request["card"]["id"] else [request["card"]["id"]]
+        elif request is not None:
+            flames = []
+
+        # Where every card is: known places first; seen cards no longer in sight are discarded.
+        in_play = [c.id for c in deck_for(n)]
+        placed = set(hand) | known | set(flames) | {c for h in state.hoards for c in h}
+        discard_known = sorted((_seen_cards(events) - placed) & set(in_play), key=lambda c: int(c[1:]))
+        placed |= set(discard_known)
+        self.pool = [c for c in in_play if c not in placed]
+        self.sizes = list(obs["hand_sizes"])
+        self.deck_size, self.discard_known = int(obs["deck"]), discard_known
+        need = sum(self.sizes[s] for s in range(n) if s != seat) + len(self.slots) + self.deck_size \
+            + int(obs["discard"]) - len(discard_known)
+        if need != len(self.pool) or len(discard_known) > int(obs["discard"]):
+            raise ValueError(f"observation and events disagree: {len(self.pool)} unseen cards "
+                             f"for {need} hidden places")
+
+        state.hands = [[] for _ in range(n)]
+        state.hands[seat] = hand
+        state.flames = list(flames)
+        state.spy_used = [False] * n
+        for s in _spied_this_round(events):
+            state.spy_used[s] = True
+        state.spy_used[seat] = bool(obs["spyglass_used"])
+        state.spied = [set() for _ in range(n)]
+        state.spied[seat] = spied
+        state.lucky = [0] * n
+        state.final, state.end_reason = None, None
+        state.turn = state.order.index(pending_seat)
+        if request is not None:
+            kind = request["kind"]
+        elif state.phase == "play":
+            kind = PLAY
+        elif flames:
+            kind = FLAME
+        else:  # a waiting seat cannot tell a declined Spyglass from an unused one: take it as unused
+            glass = any(CARD_BY_ID[c].name == SPYGLASS for c in state.hoards[pending_seat])
+            kind = SPY if glass and not state.spy_used[pending_seat] and state.spy_targets(pending_seat) else ATTACK
+        state._pending = Pending(pending_seat, kind)
+        self.template = state
+
+    def sample(self, rng: random.Random) -> DragonFlameState:
+        state = clone(self.template)
+        pool = list(self.pool)
+        rng.shuffle(pool)
+        for s, size in enumerate(self.sizes):
+            if s != self.seat:
+                state.hands[s] = [pool.pop() for _ in range(size)]
+        for castle_index, index in self.slots:
+            castle = state.castles[castle_index]
+            _cid, up, by = castle.cards[index]
+            castle.cards[index] = (pool.pop(), up, by)
+        state.deck = [pool.pop() for _ in range(self.deck_size)]
+        state.discard = self.discard_known + pool
+        rng.shuffle(state.discard)
+        state.rng = random.Random(rng.getrandbits(63))  # never the match's seed
+        state.seed = rng.getrandbits(63)
+        return state
+
+
 def determinize(hello: dict[str, Any], observation: dict[str, Any], events: list[dict[str, Any]],
                 rng: random.Random) -> DragonFlameState:
     """A full state consistent with `observation` and `events` (all the seat saw), hidden cards
     sampled with `rng`. Raises ValueError when the observation is of a finished game."""
-    from ladder.games.dragonflame import DragonFlame
-
-    obs = observation
-    if obs.get("over"):
-        raise ValueError("the game is over: there is nothing to determinize")
-    seat, n = int(obs["seat"]), int(obs["players"])
-    # A fresh state from a seed of our own (never the match's): the attributes are then replaced.
-    state = DragonFlame().new_state(hello.get("options") or None, rng.getrandbits(63), n)
-    state.events = []
-
-    state.round, state.phase = int(obs["round"]), obs["phase"]
-    state.order = list(obs["order"])
-    state.banners = [(b["colour"], int(b["number"])) for b in obs["banners"]]
-    aside = obs["set_aside"]
-    state.set_aside = None if aside is None else (aside["colour"], int(aside["number"]))
-    state.played = list(obs["played"])
-    state.fire = list(obs["fire"])
-    rows = obs["grid"]
-    state.grid = Grid(len(rows), len(rows[0]), [Cell(c["name"], c["spaces"], list(c["fire"]))
-                                                for row in rows for c in row])
-    state.hoards = [[c["id"] for c in hoard] for hoard in obs["hoards"]]
-
-    # Castles: known cards by id, hidden ones as slots to fill.
-    state.castles = []
-    slots: list[tuple[Castle, int]] = []  # (castle, index of a hidden card)
-    known: set[str] = set()
-    spied: set[str] = set()
-    for entry in obs["castles"]:
-        castle = Castle(entry["colour"], int(entry["number"]))
-        castle.attacker = entry["attacker"]
-        for card in entry["cards"]:
-            up, by = card["face"] == "up", int(card["by"])
-            if "card" in card:
-                cid = card["card"]["id"]
-                known.add(cid)
-                if not up and by != seat:
-                    spied.add(cid)
-            else:
-                cid = ""
-                slots.append((castle, len(castle.cards)))
-            castle.cards.append((cid, up, by))
-        state.castles.append(castle)
-    state.taken = [None if number is None else state.castle(number) for number in obs["looted"]]
-
-    hand = [c["id"] for c in obs["hand"]]
-    pending_seat = obs["current"]
-    request = obs.get("request")
-    flames = _pending_flames(events) if state.phase == "attack" else []
-    if request is not None and request["kind"] == FLAME:
-        flames = flames if flames and flames[0] == request["card"]["id"] else [request["card"]["id"]]
-    elif request is not None:
-        flames = []
-
-    # Where every card of the game is: known places first, then the seen-but-gone ones are discarded.
-    in_play = [c.id for c in deck_for(n)]
-    placed = set(hand) | known | set(flames) | {c for h in state.hoards for c in h}
-    seen = _seen_cards(events)
-    discard_known = sorted((seen - placed) & set(in_play), key=lambda c: int(c[1:]))
-    placed |= set(discard_known)
-    pool = [c for c in in_play if c not in placed]
-    rng.shuffle(pool)
-
-    sizes = list(obs["hand_sizes"])
-    need = sum(sizes[s] for s in range(n) if s != seat) + len(slots) + int(obs["deck"]) \
-        + int(obs["discard"]) - len(discard_known)
-    if need != len(pool) or len(discard_known) > int(obs["discard"]):
-        raise ValueError(f"observation and events disagree: {len(pool)} unseen cards for {need} hidden places")
-
-    state.hands = [[] for _ in range(n)]
-    state.hands[seat] = hand
-    for s in range(n):
-        if s != seat:
-            state.hands[s] = [pool.pop() for _ in range(sizes[s])]
-    for castle, index in slots:
-        _cid, up, by = castle.cards[index]
-        castle.cards[index] = (pool.pop(), up, by)
-    state.deck = [pool.pop() for _ in range(int(obs["deck"]))]
-    state.discard = discard_known + pool
-    rng.shuffle(state.discard)
-    state.flames = list(flames)
-
-    state.spy_used = [False] * n
-    for s in _spied_this_round(events):
-        state.spy_used[s] = True
-    state.spy_used[seat] = bool(obs["spyglass_used"])
-    state.spied = [set() for _ in range(n)]
-    state.spied[seat] = spied
-    state.lucky = [0] * n
-    state.final, state.end_reason = None, None
-    state.rng = random.Random(rng.getrandbits(63))
-    state.seed = rng.getrandbits(63)
-
-    state.turn = state.order.index(pending_seat)
-    if request is not None:
-        kind = request["kind"]
-    elif state.phase == "play":
-        kind = PLAY
-    elif flames:
-        kind = FLAME
-    else:
-        glass = any(CARD_BY_ID[c].name == SPYGLASS for c in state.hoards[pending_seat])
-        kind = SPY if glass and not state.spy_used[pending_seat] and state.spy_targets(pending_seat) else ATTACK
-    state._pending = Pending(pending_seat, kind)
-    return state
+    return Sampler(hello, observation, events).sample(rng)

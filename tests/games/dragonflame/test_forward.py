@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from ladder.games.dragonflame.forward import determinize
+from ladder.games.dragonflame.forward import clone, determinize
 from tests.games.dragonflame.helpers import new
 
 
@@ -142,3 +142,17 @@ def test_a_finished_game_cannot_be_determinized():
     play_to_end(state, random.Random(0))
     with pytest.raises(ValueError, match="over"):
         determinize({}, state.observation(0), seen_events(state, 0), random.Random(0))
+
+
+def test_a_clone_plays_on_without_touching_the_original():
+    state = new(4, seed=3)
+    play = random.Random(3)
+    for _ in range(30):
+        state.apply(state.pending().seat, random_decision(state, play))
+    before = [state.observation(s) for s in range(4)], sorted(state.cards_accounted()), list(state.deck)
+    copy = clone(state)
+    assert [copy.observation(s) for s in range(4)] == before[0]
+    play_to_end(copy, random.Random(0))
+    assert copy.pending() is None
+    assert ([state.observation(s) for s in range(4)], sorted(state.cards_accounted()), list(state.deck)) == before
+    assert sorted(copy.cards_accounted()) == before[1]
