@@ -9,8 +9,8 @@ events and cannot see now must be in the discard pile (a seen card never goes ba
 place), so they go there. The true seed is never used: the state's rng is reseeded from `rng`.
 
 `Sampler` does the reading once and then samples many states cheaply (a search bot samples one
-per iteration); `clone` copies a state for a rollout. The sampled state is uniform over the hidden cards: it ignores what the others' choices hint at
-(a bot that wants to weigh those hints can resample or weight).
+per iteration); `clone` copies a state for a rollout. The sampled state is uniform over the hidden
+cards: it ignores what the others' choices hint at (a bot may weigh those hints itself).
 """
 
 from __future__ import annotations
@@ -86,7 +86,8 @@ def clone(state: DragonFlameState) -> DragonFlameState:
     new.rng = random.Random()
     new.rng.setstate(state.rng.getstate())
     new.events = []
-    new.deck, new.box, new.discard, new.flames = list(state.deck), list(state.box), list(state.discard), list(state.flames)
+    new.deck, new.box = list(state.deck), list(state.box)
+    new.discard, new.flames = list(state.discard), list(state.flames)
     new.hands = [list(h) for h in state.hands]
     new.hoards = [list(h) for h in state.hoards]
     new.fire, new.banners, new.order = list(state.fire), list(state.banners), list(state.order)
