@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from games.dragonflame.helpers import new
 
 from ladder.games.dragonflame.forward import clone, determinize
-from tests.games.dragonflame.helpers import new
 
 
 def random_decision(state, rng: random.Random) -> dict:
