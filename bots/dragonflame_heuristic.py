@@ -23,8 +23,6 @@ not seen yet; `outlook.Outlook` values the choices (the search bot starts from t
 from __future__ import annotations
 
 from bots.sdk import Bot, run
-from ladder.games.dragonflame.forward import Sampler
-from ladder.games.dragonflame.outlook import Outlook, spy
 
 TYPE_CHECKING = False  # typing is for type checkers only: importing it slows every start
 if TYPE_CHECKING:
@@ -45,6 +43,11 @@ class HeuristicBot(Bot):
         self.events.append(event)
 
     def decide(self, kind: str, observation: dict[str, Any]) -> dict[str, Any]:
+        # The rules are imported at the first decision, not at start-up: `ready` must come within
+        # the start-up limit even on a busy machine, and the rules are most of the start's cost.
+        from ladder.games.dragonflame.forward import Sampler
+        from ladder.games.dragonflame.outlook import Outlook, spy
+
         request = observation["request"]
         if kind == "spy":
             return spy(observation)

@@ -25,9 +25,6 @@ import random
 import time
 
 from bots.sdk import Bot, run
-from ladder.games.dragonflame.data import CARD_BY_ID
-from ladder.games.dragonflame.forward import Sampler, clone
-from ladder.games.dragonflame.outlook import Outlook, hoard_now, spy, village_outlook
 
 TYPE_CHECKING = False  # typing is for type checkers only: importing it slows every start
 if TYPE_CHECKING:
@@ -45,6 +42,8 @@ MARGIN = 0.5  # Glory Points of lead the samples must add to overrule the heuris
 
 def seat_value(state, seat: int) -> float:
     """What `seat` would score if the game ended now, villages half-burnt counting in part."""
+    from ladder.games.dragonflame.outlook import hoard_now, village_outlook
+
     return hoard_now(state.hoards[seat]) + village_outlook(state, seat)
 
 
@@ -68,9 +67,14 @@ class SearchBot(Bot):
         self.events.append(event)
 
     def decide(self, kind: str, observation: dict[str, Any]) -> dict[str, Any]:
+        start = time.monotonic()
+        # The rules are imported at the first decision, not at start-up: `ready` must come within
+        # the start-up limit even on a busy machine, and the rules are most of the start's cost.
+        from ladder.games.dragonflame.forward import Sampler, clone
+        from ladder.games.dragonflame.outlook import Outlook, spy
+
         if kind == "spy":
             return spy(observation)
-        start = time.monotonic()
         sampler = Sampler(self.hello, observation, self.events)
         ranked = Outlook(sampler).ranked(kind, observation["request"])
         candidates = [decision for _worth, decision in ranked[:CANDIDATES]]
@@ -110,7 +114,15 @@ def _rough(card) -> float:
     return card.value or 1.5 * card.fire or by_category.get(card.category, 0.0)
 
 
-ROUGH = {cid: _rough(card) for cid, card in CARD_BY_ID.items()}
+ROUGH: dict[str, float] = {}  # card id -> _rough, filled at the first rollout (the rules load late)
+
+
+def rough(card: str) -> float:
+    if not ROUGH:
+        from ladder.games.dragonflame.data import CARD_BY_ID
+
+        ROUGH.update((cid, _rough(c)) for cid, c in CARD_BY_ID.items())
+    return ROUGH[card]
 
 
 def quiet(*_args: Any, **_data: Any) -> None:
@@ -130,7 +142,7 @@ def policy(state, seat: int, kind: str, rng: random.Random) -> dict[str, Any]:
     last = len(state.deck) < state.per_round * state.num_players  # the banner looted now scores
 
     def worth(castle) -> float:
-        return sum(ROUGH[cid] for cid, _up, _by in castle.cards) + (castle.number if last else 0)
+        return sum(rough(cid) for cid, _up, _by in castle.cards) + (castle.number if last else 0)
 
     open_ = [c for c in state.castles if c.attacker is None]
     return {"castle": max(open_, key=worth).number}
