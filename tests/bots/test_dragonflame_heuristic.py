@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import pytest
-from games.dragonflame.helpers import attack, clear_castles, fetch, give, new, put, set_banners, to_attacks
+from games.dragonflame.helpers import (
+    clear_castles,
+    fetch,
+    give,
+    new,
+    put,
+    set_banners,
+    treasure_castle_position,
+    village_to_finish_position,
+)
 
 from bots.dragonflame_heuristic import HeuristicBot
 from ladder.games.dragonflame.outlook import card_worth
-from ladder.games.dragonflame.village import Cell, Grid
 from ladder.play import play_builtin
 
 
@@ -38,13 +46,7 @@ def test_card_worth_follows_the_scoring_and_the_relics():
 
 def test_the_heuristic_attacks_the_castle_worth_most_to_it():
     state = new(3)
-    set_banners(state, [1, 2, 3])
-    to_attacks(state)
-    clear_castles(state)
-    put(state, 1, ["Knight", "Knight"], by=1)
-    put(state, 2, ["Golden Ring", "Dragon Crown"], by=1)
-    put(state, 3, ["Curse"], by=1)
-    put(state, 4, ["Copper Bracelet"], up=False, by=2)
+    treasure_castle_position(state)
     assert bot_for(0, state).decide("attack", state.observation(0)) == {"castle": 2}
 
 
@@ -69,14 +71,6 @@ def test_a_good_card_goes_onto_the_castle_it_will_take():
 
 def test_the_heuristic_burns_where_it_destroys_a_village_it_leads():
     state = new(3)
-    set_banners(state, [1, 2, 3])
-    to_attacks(state)
-    clear_castles(state)
-    state.grid = Grid(3, 3, [Cell(n, s) for n, s in [("Ashton", 3), ("Brightwater", 4), ("Dunmore", 5),
-                                                      ("Elmstead", 3), ("Field", 0), ("Fernhill", 4),
-                                                      ("Greymoor", 5), ("Kindleton", 4), ("Field", 0)]])
-    state.grid.cell(2, 0).fire = [0, 0, 0, 1]  # Greymoor: one space left, seat 0 leads
-    state.castle(2).cards.append((fetch(state, "Dragonflame", fire=1), True, 1))
-    attack(state, 2)
+    village_to_finish_position(state)
     decision = bot_for(0, state).decide("flame", state.observation(0))
     assert decision in ({"side": "left", "index": 2}, {"side": "bottom", "index": 0})

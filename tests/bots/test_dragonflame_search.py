@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from games.dragonflame.helpers import clear_castles, new, put, set_banners, to_attacks
+from games.dragonflame.helpers import new, treasure_castle_position
 
 import bots.dragonflame_search as search
 from bots.dragonflame_search import SearchBot
@@ -42,13 +42,7 @@ def test_the_search_samples_within_its_caps(monkeypatch):
 
 def test_the_search_attacks_the_castle_that_is_clearly_best(few_sweeps):
     state = new(3)
-    set_banners(state, [1, 2, 3])
-    to_attacks(state)
-    clear_castles(state)
-    put(state, 1, ["Knight", "Knight"], by=1)
-    put(state, 2, ["Golden Ring", "Dragon Crown"], by=1)
-    put(state, 3, ["Curse"], by=1)
-    put(state, 4, ["Knight"], by=2)
+    treasure_castle_position(state)
     bot = SearchBot()
     bot.setup({"game": "dragonflame", "seat": 0, "players": 3, "options": {}, "bot_seed": 1})
     assert bot.decide("attack", state.observation(0)) == {"castle": 2}
