@@ -1,4 +1,6 @@
-"""The strongest house bot for DragonFlame: the heuristic's values, refined by sampling.
+"""The search house bot for DragonFlame: the heuristic's values, refined by sampling.
+
+Meant as the strongest; measured level with the heuristic and looter so far (docs/bots.md).
 
 Every decision starts from the heuristic bot's values (`ladder.games.dragonflame.outlook`: card
 counting and a forecast of the attack round). Attacks and Dragonflames are then searched by flat
