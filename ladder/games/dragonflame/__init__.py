@@ -24,7 +24,12 @@ class DragonFlame(Game):
     preferred_players = 4
     options = {}
     decision_kinds = KINDS
-    starter_bots = {"random": "bots.dragonflame_random:RandomBot", "looter": "bots.dragonflame_looter:LooterBot"}
+    starter_bots = {
+        "random": "bots.dragonflame_random:RandomBot",
+        "looter": "bots.dragonflame_looter:LooterBot",
+        "heuristic": "bots.dragonflame_heuristic:HeuristicBot",
+        "search": "bots.dragonflame_search:SearchBot",
+    }
     fallback_bot = "looter"
     renderer = "ladder.games.dragonflame.render"
 

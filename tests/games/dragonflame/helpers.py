@@ -84,3 +84,31 @@ def attack(state: DragonFlameState, number: int) -> int:
 
 def all_cards(state: DragonFlameState) -> list[str]:
     return sorted(state.cards_accounted(), key=lambda c: int(c[1:]))
+
+
+def treasure_castle_position(state: DragonFlameState) -> None:
+    """Seat 0 attacks first (3 players); castle 2 holds a Golden Ring and the Dragon Crown, castles
+    1 and 3 Knights and a Curse, castle 4 a face-down card of seat 2: castle 2 is clearly best."""
+    set_banners(state, [1, 2, 3])
+    to_attacks(state)
+    clear_castles(state)
+    put(state, 1, ["Knight", "Knight"], by=1)
+    put(state, 2, ["Golden Ring", "Dragon Crown"], by=1)
+    put(state, 3, ["Curse"], by=1)
+    put(state, 4, ["Copper Bracelet"], up=False, by=2)
+
+
+def village_to_finish_position(state: DragonFlameState) -> None:
+    """Seat 0 (3 players) has looted a 1-fire Dragonflame; Greymoor (row 2, column 0) has one
+    space left and seat 0 leads it: burning left row 2 or bottom column 0 destroys it."""
+    from ladder.games.dragonflame.village import Cell, Grid
+
+    set_banners(state, [1, 2, 3])
+    to_attacks(state)
+    clear_castles(state)
+    state.grid = Grid(3, 3, [Cell(n, s) for n, s in [("Ashton", 3), ("Brightwater", 4), ("Dunmore", 5),
+                                                      ("Elmstead", 3), ("Field", 0), ("Fernhill", 4),
+                                                      ("Greymoor", 5), ("Kindleton", 4), ("Field", 0)]])
+    state.grid.cell(2, 0).fire = [0, 0, 0, 1]
+    state.castle(2).cards.append((fetch(state, "Dragonflame", fire=1), True, 1))
+    attack(state, 2)

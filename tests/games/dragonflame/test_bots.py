@@ -4,11 +4,19 @@ from __future__ import annotations
 
 from collections import Counter
 
-from games.dragonflame.helpers import attack, clear_castles, fetch, new, put, set_banners, to_attacks
+from games.dragonflame.helpers import (
+    clear_castles,
+    fetch,
+    new,
+    put,
+    set_banners,
+    to_attacks,
+    treasure_castle_position,
+    village_to_finish_position,
+)
 
 from bots.dragonflame_looter import LooterBot, hoard_value
 from bots.dragonflame_random import RandomBot
-from ladder.games.dragonflame.village import Cell, Grid
 from ladder.play import play_builtin
 
 
@@ -28,13 +36,7 @@ def test_random_bot_chooses_among_the_listed_choices():
 
 def test_looter_attacks_the_castle_worth_most_to_it():
     state = new(3)
-    set_banners(state, [1, 2, 3])
-    to_attacks(state)
-    clear_castles(state)
-    put(state, 1, ["Knight", "Knight"], by=1)
-    put(state, 2, ["Golden Ring", "Dragon Crown"], by=1)
-    put(state, 3, ["Curse"], by=1)
-    put(state, 4, ["Copper Bracelet"], up=False, by=2)
+    treasure_castle_position(state)
     assert bot_for(LooterBot, 0, state).decide("attack", state.observation(0)) == {"castle": 2}
 
 
@@ -47,15 +49,7 @@ def test_looter_does_not_want_a_second_princess_or_another_statue_of_a_type():
 
 def test_looter_burns_where_it_destroys_a_village_it_leads():
     state = new(3)
-    set_banners(state, [1, 2, 3])
-    to_attacks(state)
-    clear_castles(state)
-    state.grid = Grid(3, 3, [Cell(n, s) for n, s in [("Ashton", 3), ("Brightwater", 4), ("Dunmore", 5),
-                                                      ("Elmstead", 3), ("Field", 0), ("Fernhill", 4),
-                                                      ("Greymoor", 5), ("Kindleton", 4), ("Field", 0)]])
-    state.grid.cell(2, 0).fire = [0, 0, 0, 1]  # Greymoor: one space left, seat 0 leads
-    state.castle(2).cards.append((fetch(state, "Dragonflame", fire=1), True, 1))
-    attack(state, 2)
+    village_to_finish_position(state)
     decision = bot_for(LooterBot, 0, state).decide("flame", state.observation(0))
     assert decision in ({"side": "left", "index": 2}, {"side": "bottom", "index": 0})
 
