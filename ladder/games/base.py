@@ -56,6 +56,12 @@ class Event:
     def as_json(self) -> dict[str, JSON]:
         return {"type": self.type, "data": dict(self.data), "to": None if self.to is None else list(self.to)}
 
+    @classmethod
+    def from_json(cls, event: Mapping[str, JSON]) -> Event:
+        """The inverse of `as_json`: how a forward model puts the events a seat saw into a sample."""
+        to = event.get("to")
+        return cls(event["type"], dict(event.get("data") or {}), None if to is None else tuple(to))
+
 
 @dataclass(frozen=True, slots=True)
 class Option:

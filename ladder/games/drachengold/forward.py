@@ -10,10 +10,9 @@ shuffled into the pile; the unseen Magic Object cards go to the other hands and 
 engine's RNG is reseeded from the caller's rng, never from the game's seed.
 
 The sampled state's flow restarts at the start of the current seat's turn, so a determinization
-is playable from the turn phase (the `magic` and `attack` decisions). During a negotiation,
-strategic split, theft or market the position itself is still sampled, but the flow restarts at
-the next turn: those phases keep their progress in the running flow, which an observation does
-not hold in full (private market offers, for one).
+is made only at the turn phase's decisions (`KINDS`: `magic` and `attack`). During a negotiation,
+strategic split, theft or market `determinize` raises ValueError: those phases keep their progress
+in the running flow, which an observation does not hold in full (private market offers, for one).
 """
 
 from __future__ import annotations
@@ -21,6 +20,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ladder.games.base import Event
 from ladder.games.drachengold.data import DECK, TOKEN_COLOURS, token_index
 from ladder.games.drachengold.state import DrachengoldState, Slot
 
@@ -77,12 +77,20 @@ def _played_cards(events: list[dict[str, Any]]) -> list[int]:
     return out
 
 
+# The decisions a determinization resumes from (bots/forward.py; other games resume from any).
+KINDS = ("magic", "attack")
+
+
 def determinize(hello: dict[str, Any], observation: dict[str, Any], events: list[dict[str, Any]],
                 rng: random.Random) -> DrachengoldState:
     """A full state consistent with what `observation` and `events` show to the seat, hidden parts sampled."""
     from ladder.games.drachengold import Drachengold
 
     obs = observation
+    kind = (obs.get("request") or {}).get("kind")
+    if kind not in KINDS if kind is not None else obs.get("phase") != "turn":
+        raise ValueError(f"a determinization resumes only at a turn's decisions ({', '.join(KINDS)}), "
+                         f"not during {kind or obs.get('phase')}")
     seat, n = int(obs["seat"]), int(obs["players"])
     st = Drachengold().new_state(obs["options"], rng.getrandbits(63), n)
     st.rng = random.Random(rng.getrandbits(63))
@@ -159,11 +167,12 @@ def determinize(hello: dict[str, Any], observation: dict[str, Any], events: list
     # The flow restarts at the start of the current seat's turn (`_play` counts the turn again).
     st.current, st.turn, st.kills = obs["current"], max(0, obs["turn"] - 1), len(obs["dead"])
     st.negotiation = st.strategic = st.market_state = None
-    st.phase, st.end_reason, st.events = "turn", None, []
+    st.phase, st.end_reason = "turn", None
     st._flow = st._play()
     st._request = next(st._flow, None)
     request = obs.get("request") or {}
     # An attack after this turn's magic decision: the card question was already answered.
     if request.get("kind") == "attack" and st._request is not None and st._request.kind == "magic":
         st._apply(st._request.seat, {"card": None})
+    st.events = [Event.from_json(e) for e in events]  # the history the seat saw, as it saw it
     return st

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ladder.games.base import Pending
+from ladder.games.base import Event, Pending
 from ladder.games.dragonflame.data import CARD_BY_ID, DRAGONFLAME, SPYGLASS, deck_for
 from ladder.games.dragonflame.decisions import ATTACK, FLAME, PLAY, SPY
 from ladder.games.dragonflame.state import Castle, DragonFlameState
@@ -223,4 +223,6 @@ def determinize(hello: dict[str, Any], observation: dict[str, Any], events: list
                 rng: random.Random) -> DragonFlameState:
     """A full state consistent with `observation` and `events` (all the seat saw), hidden cards
     sampled with `rng`. Raises ValueError when the observation is of a finished game."""
-    return Sampler(hello, observation, events).sample(rng)
+    state = Sampler(hello, observation, events).sample(rng)
+    state.events = [Event.from_json(e) for e in events]  # the history the seat saw, as it saw it
+    return state

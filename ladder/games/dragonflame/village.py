@@ -39,6 +39,9 @@ class Grid:
             (s, c) for s in ("top", "bottom") for c in range(cols)]
         self._line_set = frozenset(self._lines)
 
+    def __repr__(self) -> str:  # what the grid holds, so two equal grids print alike (forward-model tests)
+        return f"Grid({self.rows}, {self.cols}, {self.cells!r})"
+
     def cell(self, row: int, col: int) -> Cell:
         return self.cells[row * self.cols + col]
 

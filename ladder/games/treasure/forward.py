@@ -90,7 +90,7 @@ def determinize(hello: dict[str, Any], observation: dict[str, Any], events: list
     state.current = int(observation["current"])
     state.turn = int(observation["turn"])
     state.end_reason = observation["end_reason"]
-    state.events = [Event(e["type"], e["data"], None if e.get("to") is None else tuple(e["to"])) for e in events]
+    state.events = [Event.from_json(e) for e in events]
     if observation["over"]:
         state._pending = None
     else:
