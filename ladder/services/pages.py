@@ -31,6 +31,7 @@ from ladder.models import (
 from ladder.ratings import is_provisional
 from ladder.services.common import fetch
 from ladder.services.errors import Forbidden, Invalid, NotFound
+from ladder.services.match_lists import ListedSeat, seats_by_match
 
 MAX_PER_PAGE = 200
 
@@ -123,6 +124,8 @@ class RecentMatch:
     match: MatchSummary
     seat: SeatSummary
     seats: int
+    delta: int | None = None  # the bot's Elo change in it, milli-points; None when it was not rated
+    opponents: tuple[ListedSeat, ...] = ()  # the other seats, in rank order
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +154,7 @@ def bot_page(
     *, session: Session, bot_id: int, history: int = 200, recent: int = 20, opponents: int = 20,
     history_times: bool = True,
 ) -> BotPage:
-    """Everything the bot page shows, in five bounded, index-backed queries.
+    """Everything the bot page shows, in six bounded, index-backed queries.
 
     The rows that grow with a bot's history (rating points, recent matches, opponents) are read as
     plain columns into small dataclasses, through the session's Core connection: building ORM
@@ -182,10 +185,13 @@ def bot_page(
     table_size = select(func.count()).where(others.match_id == Seat.match_id).scalar_subquery()
     recent_rows = rows(
         select(Match.id, Match.kind, Match.status, Match.created_at, Match.finished_at,
-               Seat.rank, Seat.score, Seat.status, table_size)
-        .join(Match, Match.id == Seat.match_id).where(Seat.bot_id == bot_id)
+               Seat.rank, Seat.score, Seat.status, table_size, RatingChange.delta, Seat.seat)
+        .join(Match, Match.id == Seat.match_id)
+        .outerjoin(RatingChange, (RatingChange.match_id == Seat.match_id) & (RatingChange.bot_id == bot_id))
+        .where(Seat.bot_id == bot_id)
         .order_by(Seat.match_id.desc()).limit(recent)
     ).all()
+    tables = seats_by_match(session=session, match_ids=[r[0] for r in recent_rows])
     opponent, opponent_owner = aliased(Bot), aliased(User)
     h2h = [
         HeadToHeadRow(*row)
@@ -200,7 +206,8 @@ def bot_page(
     ]
     return BotPage(
         bot=bot, owner=owner, rating=rating, versions=versions, history=points,
-        recent=[RecentMatch(MatchSummary(*r[:5]), SeatSummary(*r[5:8]), r[8]) for r in recent_rows],
+        recent=[RecentMatch(MatchSummary(*r[:5]), SeatSummary(*r[5:8]), r[8], r[9],
+                            tuple(s for s in tables.get(r[0], []) if s.seat != r[10])) for r in recent_rows],
         head_to_head=h2h,
     )
 

@@ -10,8 +10,9 @@ from flask import Blueprint, Response, abort, render_template, request
 from ladder.replay import ReplayError, dumps_replay, loads_replay
 from ladder.services import pages
 from ladder.services.errors import Forbidden, NotFound
+from ladder.services.match_lists import seats_by_match
 from ladder.web.common import MAX_ID, db, int_arg, user_id
-from ladder.web.queries import game_titles, recent_matches, seat_names
+from ladder.web.queries import game_titles, recent_matches
 from ladder.web.steps import steps
 
 bp = Blueprint("matches", __name__, url_prefix="/matches")
@@ -26,7 +27,7 @@ def recent():
     before = int_arg("before", None, 1, MAX_ID)
     latest = recent_matches(session=db(), game=game, before=before, limit=50)
     return render_template("matches/recent.html", matches=latest, game=game,
-                           names=seat_names(session=db(), match_ids=[m.id for m in latest]),
+                           standings=seats_by_match(session=db(), match_ids=[m.id for m in latest]),
                            older=latest[-1].id if len(latest) == 50 else None)
 
 

@@ -114,3 +114,27 @@ def test_treasure_turn_endings_read_as_sentences():
     reasons = set(re.findall(r'_end_turn\("(\w+)"\)', Path(rules.__file__).read_text())) - {"stop"}
     assert reasons and reasons <= set(LOST), reasons - set(LOST)
     assert all("_" not in phrase for phrase in LOST.values())
+
+
+def test_match_lists_show_the_winner_and_every_rank(site, build, play, sessions):
+    from sqlmodel import select
+
+    from ladder.models import Bot, Seat
+
+    bot, match_id = _treasure_match(build, play, crash=(2,))
+    with sessions() as session:
+        ranked = session.exec(select(Seat.rank, Bot.name).join(Bot, Bot.id == Seat.bot_id)
+                              .where(Seat.match_id == match_id).order_by(Seat.rank, Seat.seat)).all()
+    winner, last = ranked[0][1], ranked[-1]
+    for html in (site.text("/"), site.text("/matches/")):
+        row = html.split(f'/matches/{match_id}"', 1)[1].split("</tr>", 1)[0]
+        assert f'<strong title="winner">{winner}</strong>' in row
+        assert re.search(rf'{last[0]}\.</span>\s*{re.escape(last[1])}', row)  # the forfeit: last, with its rank
+        names = re.findall(r"(\d)\.</span>\s*(?:<strong[^>]*>)?([\w.-]+)", row)
+        assert names == [(str(rank), name) for rank, name in ranked]  # rank order, not seat order
+    page = site.text(f"/bots/{bot.id}")
+    recent = page.split("<h2>Recent matches</h2>", 1)[1].split("</table>", 1)[0]
+    row = recent.split(f'/matches/{match_id}"', 1)[1].split("</tr>", 1)[0]
+    assert re.search(r'class="(up|down)?">[+-]\d+\.\d</span>', row)  # its Elo change in this match
+    opponents = [name for _, name in ranked if name != "alpha"]
+    assert re.findall(r'/bots/\d+">([^<]+)</a>', row) == opponents
