@@ -7,6 +7,8 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, render_template, request
 
+from ladder.games import get_game
+from ladder.games.render import score_table
 from ladder.replay import ReplayError, dumps_replay, loads_replay
 from ladder.services import pages
 from ladder.services.errors import Forbidden, NotFound
@@ -46,28 +48,6 @@ def load_replay_for(match_id: int, viewer_owns: set[int]) -> dict[str, Any] | No
     return replay
 
 
-def breakdown_table(results: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
-    """Columns and rows for the scoring breakdown: one row per seat, nested parts as 'k v' lists."""
-    columns: list[str] = []
-    for result in results:
-        for key in (result.get("breakdown") or {}):
-            if key not in columns and key not in ("seat", "total"):
-                columns.append(key)
-    rows = []
-    for result in results:
-        parts = result.get("breakdown") or {}
-        cells = []
-        for key in columns:
-            value = parts.get(key)
-            if isinstance(value, dict):
-                value = ", ".join(f"{k} {v}" for k, v in value.items() if v) or "—"
-            cells.append("—" if value in (None, "") else str(value))
-        rows.append(cells)
-    totals = [str((r.get("breakdown") or {}).get("total", r.get("score"))) for r in results]
-    headers = [c.replace("_", " ") for c in columns]
-    return [*headers, "total"], [[*cells, total] for cells, total in zip(rows, totals, strict=True)]
-
-
 def _match_for_viewer(match_id: int):
     """The match (404 when missing), the viewer's id and the seats the viewer's bots played."""
     try:
@@ -89,7 +69,7 @@ def page(match_id: int):
         except (Forbidden, NotFound):
             continue
     names = [s.bot_name for s in view.seats]
-    columns, rows = breakdown_table(replay.get("results", [])) if replay else ([], [])
+    columns, rows = score_table(get_game(view.match.game), replay.get("results", [])) if replay else ([], [])
     return render_template(
         "matches/page.html", view=view, match=view.match,
         ordered=sorted(view.seats, key=lambda s: (s.seat.rank is None, s.seat.rank or 0, s.seat.seat)),

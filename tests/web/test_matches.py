@@ -29,8 +29,14 @@ def test_match_page_shows_seats_results_breakdown_and_the_grid(site, build, play
     assert "crash" in seats and "ZeroDivisionError" in seats and "forfeit" in seats  # status and reason
     assert re.search(r'class="up">\+\d+\.\d</span>', seats)  # a rated match shows the Elo change
     breakdown = html.split('<table class="board breakdown">', 1)[1].split("</table>", 1)[0]
-    for column in ("tiles", "dragons", "spider bonus", "total"):
+    for column in ("Dragons", "Spider bonus", "Total"):
         assert f"<th>{column}</th>" in breakdown
+    assert "<th>tiles</th>" not in breakdown and "{" not in breakdown  # tile kinds get their own columns
+    ranks = [int(r) for r in re.findall(r'<tr><td><span class="muted">(\d+)\.</span>', breakdown)]
+    assert len(ranks) == 3 and ranks == sorted(ranks) and ranks[-1] == 3  # rank order: the forfeit last
+    setup = html.split('<details class="meta setup">', 1)[1].split("</details>", 1)[0]
+    assert "<summary>" in setup and "seed " in setup and "sandbox " in setup
+    assert "seed " not in html.split('<p class="meta">', 1)[1].split("</p>", 1)[0]  # only in the collapsed line
     steps = html.split("<h2>Moves</h2>", 1)[1]
     assert "<h3>Turn 1: " in steps and "flips " in steps
     assert steps.count('<table class="grid"') >= 2  # the cave after each turn
@@ -80,7 +86,7 @@ def test_drachengold_page_has_the_negotiation_transcript(site, build, play):
     transcript = html.split('class="transcript"', 1)[1].split("</div>", 1)[0]
     assert "Negotiation over D" in transcript and " proposes p" in transcript and " votes: " in transcript
     breakdown = html.split('<table class="board breakdown">', 1)[1].split("</table>", 1)[0]
-    assert "<th>majorities</th>" in breakdown
+    assert "<th>Majorities</th>" in breakdown and "counts" not in breakdown and "False" not in breakdown
 
 
 def test_a_queued_match_page_and_the_match_list(site, build):
