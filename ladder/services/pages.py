@@ -91,6 +91,19 @@ def leaderboard(*, session: Session, game: str, page: int = 1, per_page: int = 5
     return LeaderboardPage(game, rows, page, per_page, total)
 
 
+def leaderboard_place(*, session: Session, rating: Rating | None) -> tuple[int | None, int]:
+    """(rank, bots on the board) for a rated, live bot, in `leaderboard`'s order: better rating
+    first, ties to the older bot. Two counts over the game's ratings, no rows read."""
+    if rating is None:
+        return None, 0
+    live = (Rating.game == rating.game, Bot.retired == False)  # noqa: E712
+    counted = select(func.count()).select_from(Rating).join(Bot, Bot.id == Rating.bot_id).where(*live)
+    ahead = session.exec(counted.where(
+        (Rating.rating > rating.rating) | ((Rating.rating == rating.rating) & (Rating.bot_id < rating.bot_id))
+    )).one()
+    return ahead + 1, session.exec(counted).one()
+
+
 @dataclass(frozen=True, slots=True)
 class RatingPoint:
     sequence: int
@@ -148,13 +161,15 @@ class BotPage:
     history: list[RatingPoint]  # oldest first, the last `history` points
     recent: list[RecentMatch]  # newest first
     head_to_head: list[HeadToHeadRow]  # most frequent opponents first
+    rank: int | None = None  # its place on its game's leaderboard; None when not on it (unrated, retired)
+    board_size: int = 0  # how many bots that leaderboard has
 
 
 def bot_page(
     *, session: Session, bot_id: int, history: int = 200, recent: int = 20, opponents: int = 20,
     history_times: bool = True,
 ) -> BotPage:
-    """Everything the bot page shows, in six bounded, index-backed queries.
+    """Everything the bot page shows, in eight bounded, index-backed queries.
 
     The rows that grow with a bot's history (rating points, recent matches, opponents) are read as
     plain columns into small dataclasses, through the session's Core connection: building ORM
@@ -204,8 +219,9 @@ def bot_page(
             .order_by(HeadToHead.meetings.desc(), HeadToHead.opponent_id).limit(opponents)
         )
     ]
+    rank, board_size = leaderboard_place(session=session, rating=rating) if not bot.retired else (None, 0)
     return BotPage(
-        bot=bot, owner=owner, rating=rating, versions=versions, history=points,
+        bot=bot, owner=owner, rating=rating, versions=versions, history=points, rank=rank, board_size=board_size,
         recent=[RecentMatch(MatchSummary(*r[:5]), SeatSummary(*r[5:8]), r[8], r[9],
                             tuple(s for s in tables.get(r[0], []) if s.seat != r[10])) for r in recent_rows],
         head_to_head=h2h,
