@@ -294,6 +294,14 @@ def replay_json(*, session: Session, match_id: int) -> bytes:
     return gzip.decompress(replay.data)
 
 
+def replay_gzip(*, session: Session, match_id: int) -> bytes:
+    """The replay as stored (gzip of the JSON), for downloads that pass it on untouched."""
+    replay = session.get(Replay, match_id)
+    if replay is None:
+        raise NotFound(f"match {match_id} has no replay")
+    return replay.data
+
+
 def bot_log(*, session: Session, match_id: int, seat: int, viewer_id: int | None) -> BotLog | None:
     """A seat's stderr for the bot's owner (or an admin); Forbidden for anyone else."""
     row = session.exec(select(Seat, Bot.owner_id).join(Bot, Bot.id == Seat.bot_id)
