@@ -144,3 +144,56 @@ def test_match_lists_show_the_winner_and_every_rank(site, build, play, sessions)
     assert re.search(r'class="(up|down)?">[+-]\d+\.\d</span>', row)  # its Elo change in this match
     opponents = [name for _, name in ranked if name != "alpha"]
     assert re.findall(r'/bots/\d+">([^<]+)</a>', row) == opponents
+
+
+def test_a_finished_match_page_renders_its_replay_once_and_never_caches_personal_parts(
+        site, other_site, build, play, monkeypatch):
+    import ladder.web.matches as matches_view
+
+    site.signup("alice")
+    _, match_id = _treasure_match(build, play)
+    calls = []
+    real = matches_view.steps
+    monkeypatch.setattr(matches_view, "steps", lambda *args: calls.append(args) or real(*args))
+    owners = site.text(f"/matches/{match_id}")
+    others = other_site.text(f"/matches/{match_id}")
+    again = other_site.text(f"/matches/{match_id}")
+    assert len(calls) == 1  # the second and third views did not decompress or render the replay
+    assert others.split("<h2>Scoring</h2>", 1)[1] == again.split("<h2>Scoring</h2>", 1)[1]
+    for part, end in (("<h2>Scoring</h2>", "</table>"), ("<h2>Moves</h2>", "</ol>")):  # the owner's: the same
+        assert owners.split(part, 1)[1].split(end)[0] == others.split(part, 1)[1].split(end)[0]
+    assert "<h3>Turn 1: " in others
+    assert "only you see this" in owners and "says hello" not in others + again  # the owner's log stays theirs
+    assert 'href="/users/me"' not in others  # nobody's login header leaks: bob is logged out here
+
+
+def test_a_running_match_is_not_cached(site, build, monkeypatch):
+    import ladder.web.matches as matches_view
+
+    _, mine = build.bot("alice", "alpha")
+    match_id = build.match([mine.id, build.starters()[0]])
+    calls = []
+    real = matches_view.render_public_parts
+    monkeypatch.setattr(matches_view, "render_public_parts", lambda view: calls.append(view) or real(view))
+    site.text(f"/matches/{match_id}")
+    site.text(f"/matches/{match_id}")
+    assert len(calls) == 2
+
+
+def test_the_replay_download_sends_the_stored_gzip_or_streams_it_decompressed(site, build, play, sessions):
+    import gzip
+
+    from ladder.models import Replay
+
+    _, match_id = _treasure_match(build, play)
+    with sessions() as session:
+        stored = session.get(Replay, match_id).data
+    url = f"/matches/{match_id}/replay.json"
+    zipped = site.client.get(url, headers={"Accept-Encoding": "br, gzip"})
+    assert zipped.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in zipped.headers["Vary"]
+    assert zipped.data == stored  # the stored bytes, untouched
+    for headers in ({}, {"Accept-Encoding": "gzip;q=0, identity"}):
+        plain = site.client.get(url, headers=headers)
+        assert plain.is_streamed and "Content-Encoding" not in plain.headers
+        assert plain.data == gzip.decompress(stored)
+        assert verify_replay(loads_replay(plain.data)).ok
