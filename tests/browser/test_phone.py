@@ -167,6 +167,9 @@ def _special(seeded: Seeded) -> dict[str, list[dict]]:
         "game_assets.file": [{"game": first, "filename": "viewer.js"}, {"game": first, "filename": "viewer.css"}],
         "matches.seat_log": [{"match_id": match_id, "seat": seat}],
         "api.seat_log": [{"match_id": match_id, "seat": seat}],
+        # zip downloads (the write-a-bot kits), not pages: nothing to lay out on a phone
+        "guide.python_kit": [],
+        "guide.language_kit": [],
     }
 
 
