@@ -10,6 +10,9 @@ Architecture. A game names its renderer module in `Game.renderer` (e.g.
   CLI demo prints these.
 - `sections(replay, names) -> list[Section]`: the match page's step list (the setup, one section
   per turn, the end), every line plain text that the template escapes.
+- optional `score_cells(breakdown) -> list[tuple[str, str]]`: one seat's score breakdown (the
+  engine's dict, without "seat" and "total") as (human label, cell text) pairs for the match
+  page's scoring table. A renderer without one gets `score_cells` below, which labels the keys.
 
 A section may carry a game-specific picture in `Section.drawing` (any JSON-like value, e.g. a
 grid of cells). The site draws it with the game's own template partials, which live in the
@@ -132,6 +135,39 @@ def generic_sections(log: Iterable[dict[str, Any]], who: Who) -> list[Section]:
     for entry in log:
         section.add(event_line(entry, who))
     return [section]
+
+
+def cell_text(value: Any) -> str:
+    """A breakdown value as a short cell: yes/—, nested parts as "k v" without zeros."""
+    if isinstance(value, bool):
+        return "yes" if value else "—"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {v}" for k, v in value.items() if v) or "—"
+    return "—" if value in (None, "") else str(value)
+
+
+def score_cells(breakdown: dict[str, Any]) -> list[tuple[str, str]]:
+    """The generic scoring cells: each key as a capitalised label, in the engine's order."""
+    return [(key.replace("_", " ").capitalize(), cell_text(value)) for key, value in breakdown.items()]
+
+
+def score_table(game: Any, results: Sequence[dict[str, Any]]) -> tuple[list[str], list[tuple[dict, list[str]]]]:
+    """Column labels and, per result in rank order (ties by seat), the result and its cells, total last."""
+    cells_of = getattr(renderer_for(game), "score_cells", score_cells)
+    ordered = sorted(results, key=lambda r: (r.get("rank") is None, r.get("rank") or 0, r.get("seat") or 0))
+    per_seat = []
+    columns: list[str] = []
+    for result in ordered:
+        parts = {k: v for k, v in (result.get("breakdown") or {}).items() if k not in ("seat", "total")}
+        cells = dict(cells_of(parts))
+        columns.extend(label for label in cells if label not in columns)
+        per_seat.append((result, cells))
+    rows = [
+        (result, [cells.get(label, "—") for label in columns]
+         + [str((result.get("breakdown") or {}).get("total", result.get("score")))])
+        for result, cells in per_seat
+    ]
+    return [*columns, "Total"], rows
 
 
 def renderer_for(game: Any) -> ModuleType:

@@ -31,6 +31,7 @@ from ladder.models import (
 from ladder.ratings import is_provisional
 from ladder.services.common import fetch
 from ladder.services.errors import Forbidden, Invalid, NotFound
+from ladder.services.match_lists import ListedSeat, seats_by_match
 
 MAX_PER_PAGE = 200
 
@@ -90,6 +91,19 @@ def leaderboard(*, session: Session, game: str, page: int = 1, per_page: int = 5
     return LeaderboardPage(game, rows, page, per_page, total)
 
 
+def leaderboard_place(*, session: Session, rating: Rating | None) -> tuple[int | None, int]:
+    """(rank, bots on the board) for a rated, live bot, in `leaderboard`'s order: better rating
+    first, ties to the older bot. Two counts over the game's ratings, no rows read."""
+    if rating is None:
+        return None, 0
+    live = (Rating.game == rating.game, Bot.retired == False)  # noqa: E712
+    counted = select(func.count()).select_from(Rating).join(Bot, Bot.id == Rating.bot_id).where(*live)
+    ahead = session.exec(counted.where(
+        (Rating.rating > rating.rating) | ((Rating.rating == rating.rating) & (Rating.bot_id < rating.bot_id))
+    )).one()
+    return ahead + 1, session.exec(counted).one()
+
+
 @dataclass(frozen=True, slots=True)
 class RatingPoint:
     sequence: int
@@ -123,6 +137,8 @@ class RecentMatch:
     match: MatchSummary
     seat: SeatSummary
     seats: int
+    delta: int | None = None  # the bot's Elo change in it, milli-points; None when it was not rated
+    opponents: tuple[ListedSeat, ...] = ()  # the other seats, in rank order
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,13 +161,15 @@ class BotPage:
     history: list[RatingPoint]  # oldest first, the last `history` points
     recent: list[RecentMatch]  # newest first
     head_to_head: list[HeadToHeadRow]  # most frequent opponents first
+    rank: int | None = None  # its place on its game's leaderboard; None when not on it (unrated, retired)
+    board_size: int = 0  # how many bots that leaderboard has
 
 
 def bot_page(
     *, session: Session, bot_id: int, history: int = 200, recent: int = 20, opponents: int = 20,
     history_times: bool = True,
 ) -> BotPage:
-    """Everything the bot page shows, in five bounded, index-backed queries.
+    """Everything the bot page shows, in eight bounded, index-backed queries.
 
     The rows that grow with a bot's history (rating points, recent matches, opponents) are read as
     plain columns into small dataclasses, through the session's Core connection: building ORM
@@ -182,10 +200,13 @@ def bot_page(
     table_size = select(func.count()).where(others.match_id == Seat.match_id).scalar_subquery()
     recent_rows = rows(
         select(Match.id, Match.kind, Match.status, Match.created_at, Match.finished_at,
-               Seat.rank, Seat.score, Seat.status, table_size)
-        .join(Match, Match.id == Seat.match_id).where(Seat.bot_id == bot_id)
+               Seat.rank, Seat.score, Seat.status, table_size, RatingChange.delta, Seat.seat)
+        .join(Match, Match.id == Seat.match_id)
+        .outerjoin(RatingChange, (RatingChange.match_id == Seat.match_id) & (RatingChange.bot_id == bot_id))
+        .where(Seat.bot_id == bot_id)
         .order_by(Seat.match_id.desc()).limit(recent)
     ).all()
+    tables = seats_by_match(session=session, match_ids=[r[0] for r in recent_rows])
     opponent, opponent_owner = aliased(Bot), aliased(User)
     h2h = [
         HeadToHeadRow(*row)
@@ -198,9 +219,11 @@ def bot_page(
             .order_by(HeadToHead.meetings.desc(), HeadToHead.opponent_id).limit(opponents)
         )
     ]
+    rank, board_size = leaderboard_place(session=session, rating=rating) if not bot.retired else (None, 0)
     return BotPage(
-        bot=bot, owner=owner, rating=rating, versions=versions, history=points,
-        recent=[RecentMatch(MatchSummary(*r[:5]), SeatSummary(*r[5:8]), r[8]) for r in recent_rows],
+        bot=bot, owner=owner, rating=rating, versions=versions, history=points, rank=rank, board_size=board_size,
+        recent=[RecentMatch(MatchSummary(*r[:5]), SeatSummary(*r[5:8]), r[8], r[9],
+                            tuple(s for s in tables.get(r[0], []) if s.seat != r[10])) for r in recent_rows],
         head_to_head=h2h,
     )
 
@@ -269,6 +292,14 @@ def replay_json(*, session: Session, match_id: int) -> bytes:
     if replay is None:
         raise NotFound(f"match {match_id} has no replay")
     return gzip.decompress(replay.data)
+
+
+def replay_gzip(*, session: Session, match_id: int) -> bytes:
+    """The replay as stored (gzip of the JSON), for downloads that pass it on untouched."""
+    replay = session.get(Replay, match_id)
+    if replay is None:
+        raise NotFound(f"match {match_id} has no replay")
+    return replay.data
 
 
 def bot_log(*, session: Session, match_id: int, seat: int, viewer_id: int | None) -> BotLog | None:

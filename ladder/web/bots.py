@@ -89,7 +89,11 @@ def page(bot_id: int):
     data = _bot_or_404(bot_id)
     owner = current_user.is_authenticated and current_user.id == data.bot.owner_id
     match_url = id_url("matches.page", "match_id")
-    chart = rating_chart([(p.match_id, p.after) for p in data.history], match_url)
+    history = data.history
+    played = data.rating.games if data.rating else len(history)
+    chart = rating_chart([(p.match_id, p.after) for p in history], match_url,
+                         first=max(played - len(history) + 1, 1),  # the page shows the last points only
+                         start=history[0].before if history else 0)
     context = {"data": data, "bot": data.bot, "owner": owner, "chart": chart, "match_url": match_url,
                "bot_url": id_url(".page", "bot_id")}
     if owner:

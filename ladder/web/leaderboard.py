@@ -5,8 +5,9 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, redirect, render_template, url_for
 
 from ladder.services import pages
+from ladder.services.match_lists import seats_by_match
 from ladder.web.common import db, int_arg
-from ladder.web.queries import game_titles, recent_matches, seat_names
+from ladder.web.queries import game_titles, recent_matches
 
 bp = Blueprint("leaderboard", __name__)
 
@@ -24,7 +25,7 @@ def index():
     boards = {name: pages.leaderboard(session=db(), game=name, per_page=10) for name in titles}
     latest = recent_matches(session=db(), limit=10)
     return render_template("leaderboard/index.html", boards=boards, latest=latest,
-                           names=seat_names(session=db(), match_ids=[m.id for m in latest]))
+                           standings=seats_by_match(session=db(), match_ids=[m.id for m in latest]))
 
 
 @bp.get("/leaderboard/<game>")

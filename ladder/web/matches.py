@@ -3,15 +3,23 @@ and each bot's stderr for its owner only."""
 
 from __future__ import annotations
 
+import zlib
+from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Response, abort, render_template, request
+from flask import Blueprint, Response, abort, current_app, render_template, request
+from markupsafe import Markup
 
-from ladder.replay import ReplayError, dumps_replay, loads_replay
+from ladder.games import get_game
+from ladder.games.render import score_table
+from ladder.models import MatchStatus
+from ladder.replay import ReplayError, loads_replay
 from ladder.services import pages
 from ladder.services.errors import Forbidden, NotFound
+from ladder.services.match_lists import seats_by_match
 from ladder.web.common import MAX_ID, db, int_arg, user_id
-from ladder.web.queries import game_titles, recent_matches, seat_names
+from ladder.web.page_cache import LRU
+from ladder.web.queries import game_titles, recent_matches
 from ladder.web.steps import steps
 
 bp = Blueprint("matches", __name__, url_prefix="/matches")
@@ -26,7 +34,7 @@ def recent():
     before = int_arg("before", None, 1, MAX_ID)
     latest = recent_matches(session=db(), game=game, before=before, limit=50)
     return render_template("matches/recent.html", matches=latest, game=game,
-                           names=seat_names(session=db(), match_ids=[m.id for m in latest]),
+                           standings=seats_by_match(session=db(), match_ids=[m.id for m in latest]),
                            older=latest[-1].id if len(latest) == 50 else None)
 
 
@@ -45,28 +53,6 @@ def load_replay_for(match_id: int, viewer_owns: set[int]) -> dict[str, Any] | No
     return replay
 
 
-def breakdown_table(results: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
-    """Columns and rows for the scoring breakdown: one row per seat, nested parts as 'k v' lists."""
-    columns: list[str] = []
-    for result in results:
-        for key in (result.get("breakdown") or {}):
-            if key not in columns and key not in ("seat", "total"):
-                columns.append(key)
-    rows = []
-    for result in results:
-        parts = result.get("breakdown") or {}
-        cells = []
-        for key in columns:
-            value = parts.get(key)
-            if isinstance(value, dict):
-                value = ", ".join(f"{k} {v}" for k, v in value.items() if v) or "—"
-            cells.append("—" if value in (None, "") else str(value))
-        rows.append(cells)
-    totals = [str((r.get("breakdown") or {}).get("total", r.get("score"))) for r in results]
-    headers = [c.replace("_", " ") for c in columns]
-    return [*headers, "total"], [[*cells, total] for cells, total in zip(rows, totals, strict=True)]
-
-
 def _match_for_viewer(match_id: int):
     """The match (404 when missing), the viewer's id and the seats the viewer's bots played."""
     try:
@@ -77,36 +63,78 @@ def _match_for_viewer(match_id: int):
     return view, viewer, {s.seat.seat for s in view.seats if viewer is not None and s.owner_id == viewer}
 
 
+TERMINAL = (MatchStatus.FINISHED, MatchStatus.FAILED)
+
+
+def render_public_parts(view: pages.MatchView) -> dict[str, Markup]:
+    """The scoring table and the moves, from the stored replay as everyone sees it (no seat's
+    private data): the slow part of the page (a long replay has hundreds of sections)."""
+    replay = load_replay_for(view.match.id, set()) if view.has_replay else None
+    if replay is None:
+        return {"scoring": Markup(""), "moves": Markup("")}
+    names = [s.bot_name for s in view.seats]
+    columns, rows = score_table(get_game(view.match.game), replay.get("results", []))
+    return {
+        "scoring": Markup(render_template("matches/_scoring.html", view=view, columns=columns, breakdown=rows)),
+        "moves": Markup(render_template("matches/_moves.html", sections=steps(replay, names),
+                                        game_templates=f"games/{view.match.game}/")),
+    }
+
+
+def public_parts(view: pages.MatchView) -> dict[str, Markup]:
+    """Cached once the match is over (it never changes again); keyed by the URL root as well, since
+    the links inside depend on where the app is mounted."""
+    if view.match.status not in TERMINAL:
+        return render_public_parts(view)
+    cache = current_app.extensions.setdefault("match_public_parts", LRU())  # per app: one app, one database
+    return cache.get_or_make((view.match.id, request.script_root), lambda: render_public_parts(view))
+
+
 @bp.get("/<int:match_id>")
 def page(match_id: int):
     view, viewer, owned = _match_for_viewer(match_id)
-    replay = load_replay_for(match_id, owned) if view.has_replay else None
     logs = {}
     for seat in sorted(owned):
         try:
             logs[seat] = pages.bot_log(session=db(), match_id=match_id, seat=seat, viewer_id=viewer)
         except (Forbidden, NotFound):
             continue
-    names = [s.bot_name for s in view.seats]
-    columns, rows = breakdown_table(replay.get("results", [])) if replay else ([], [])
     return render_template(
         "matches/page.html", view=view, match=view.match,
         ordered=sorted(view.seats, key=lambda s: (s.seat.rank is None, s.seat.rank or 0, s.seat.seat)),
-        replay=replay, owned=owned, logs=logs, game_templates=f"games/{view.match.game}/",
-        sections=steps(replay, names) if replay else [], columns=columns, breakdown=rows,
-        replay_seats={s.get("seat"): s for s in (replay or {}).get("seats", [])},
+        owned=owned, logs=logs, public=public_parts(view),
     )
+
+
+CHUNK = 64 * 1024
+
+
+def _gunzip(data: bytes) -> Iterator[bytes]:
+    """The JSON, decompressed a slice at a time: a client without gzip never makes us hold it all."""
+    inflate = zlib.decompressobj(wbits=31)  # 31: a gzip member, header and trailer checked
+    for start in range(0, len(data), CHUNK):
+        out = inflate.decompress(data[start:start + CHUNK])
+        if out:
+            yield out
+    yield inflate.flush()
 
 
 @bp.get("/<int:match_id>/replay.json")
 def replay_download(match_id: int):
-    """The replay as JSON (see ladder/replay.py), re-simulatable with `ladder replay verify`."""
-    _view, _viewer, owned = _match_for_viewer(match_id)
-    replay = load_replay_for(match_id, owned)
-    if replay is None:
+    """The replay as JSON (see ladder/replay.py), re-simulatable with `ladder replay verify`.
+
+    The stored gzip is sent as it is (Content-Encoding: gzip) to a client that accepts it, else
+    decompressed as a stream. Stored replays hold no private data: the worker takes each seat's
+    stderr out before the result is recorded (workers/jobs.py split_logs)."""
+    _match_for_viewer(match_id)
+    try:
+        data = pages.replay_gzip(session=db(), match_id=match_id)
+    except NotFound:
         abort(404)
-    return Response(dumps_replay(replay), mimetype="application/json", headers={
-        "Content-Disposition": f'attachment; filename="match-{match_id}.json"'})
+    headers = {"Content-Disposition": f'attachment; filename="match-{match_id}.json"', "Vary": "Accept-Encoding"}
+    if request.accept_encodings.quality("gzip") > 0:
+        return Response(data, mimetype="application/json", headers={**headers, "Content-Encoding": "gzip"})
+    return Response(_gunzip(data), mimetype="application/json", headers=headers)
 
 
 @bp.get("/<int:match_id>/seats/<int:seat>/log")

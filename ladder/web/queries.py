@@ -16,7 +16,7 @@ from sqlmodel import Session, select
 
 from ladder.config import Settings
 from ladder.games import available_games, get_game
-from ladder.models import Bot, BotVersion, Match, Rating, Seat, User, VersionStatus
+from ladder.models import Bot, BotVersion, Match, Rating, User, VersionStatus
 from ladder.services import bots as bot_service
 from ladder.services import matches as match_service
 from ladder.services.common import unit_of_work
@@ -148,20 +148,6 @@ def recent_matches(*, session: Session, game: str | None = None, limit: int = 50
     if before is not None:
         query = query.where(Match.id < before)
     return list(session.exec(query))
-
-
-def seat_names(*, session: Session, match_ids: list[int]) -> dict[int, list[str]]:
-    """Per match, the bot names in seat order (for match lists)."""
-    if not match_ids:
-        return {}
-    out: dict[int, list[str]] = {}
-    rows = session.exec(
-        select(Seat.match_id, Bot.name).join(Bot, Bot.id == Seat.bot_id)
-        .where(Seat.match_id.in_(match_ids)).order_by(Seat.match_id, Seat.seat)
-    )
-    for match_id, name in rows:
-        out.setdefault(match_id, []).append(name)
-    return out
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,10 @@
 """The rating-history chart as inline SVG, drawn on the server so it shows without JavaScript.
 
-Points are (match id, rating after, in milli-points). Hovering a point shows its <title>; clicking
-it opens the match. Only numbers and fixed words go into the markup, so nothing needs escaping
-beyond what `markupsafe.escape` does for the URLs.
+Points are (match id, rating after, in milli-points), oldest first. The x axis counts the bot's
+rated matches (the first shown point is match number `first`); the y axis has round Elo ticks far
+enough apart that their labels never overlap. Hovering a point shows its <title>; clicking it opens
+the match. Only numbers and fixed words go into the markup, so nothing needs escaping beyond what
+`markupsafe.escape` does for the URLs.
 """
 
 from __future__ import annotations
@@ -13,12 +15,14 @@ from markupsafe import Markup, escape
 
 from ladder.ratings import INITIAL_RATING, MILLI
 
-WIDTH, HEIGHT = 640, 200
-PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 44, 12, 12, 24
+WIDTH, HEIGHT = 640, 220
+PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 44, 14, 12, 40
 MAX_POINTS = 400  # a long history is thinned evenly; the last point is always kept
+MAX_TICKS = 6  # per axis: 11 px labels need about 30 px (y) and 40 px (x) between them
+NICE = (1, 2, 5)
 
 
-def _thin(points: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+def _thin(points: Sequence[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
     if len(points) <= MAX_POINTS:
         return list(points)
     step = len(points) / (MAX_POINTS - 1)
@@ -26,43 +30,72 @@ def _thin(points: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
     return [*picked, points[-1]]
 
 
-def rating_chart(points: Sequence[tuple[int, int]], match_url: Callable[[int], str]) -> Markup:
-    """An SVG line of ratings over the bot's rated matches, oldest first, starting at the initial rating."""
+def nice_step(span: float, most: int = MAX_TICKS) -> int:
+    """The smallest 1-2-5 step giving at most `most` ticks over `span` (a whole number, >= 1)."""
+    scale = 1
+    while True:
+        for n in NICE:
+            if span / (n * scale) <= most - 1:
+                return n * scale
+        scale *= 10
+
+
+def ticks(low: float, high: float, most: int = MAX_TICKS) -> list[int]:
+    """Round values inside [low, high], evenly spaced, at most `most` of them."""
+    step = nice_step(max(high - low, 1), most)
+    first = -(-int(low) // step) * step  # the first multiple of step at or above low
+    return list(range(first, int(high) + 1, step))
+
+
+def rating_chart(points: Sequence[tuple[int, int]], match_url: Callable[[int], str], *, first: int = 1,
+                 start: int = INITIAL_RATING) -> Markup:
+    """An SVG line of ratings over the bot's rated matches, from `start` (the rating before match
+    number `first`; the initial rating for a whole history)."""
     if not points:
         return Markup('<p class="muted">No rated matches yet: the chart starts with the first one.</p>')
-    shown = _thin(points)
-    ratings = [INITIAL_RATING] + [r for _, r in shown]
+    numbered = [(first + i, match_id, rating) for i, (match_id, rating) in enumerate(points)]
+    shown = _thin(numbered)
+    line_points = [(first - 1, start)] + [(n, r) for n, _, r in shown]
+    ratings = [r for _, r in line_points]
     low, high = min(ratings), max(ratings)
     margin = max((high - low) // 10, 5 * MILLI)
     low, high = low - margin, high + margin
+    x_low, x_high = first - 1, first - 1 + len(points)
     plot_w, plot_h = WIDTH - PAD_LEFT - PAD_RIGHT, HEIGHT - PAD_TOP - PAD_BOTTOM
 
-    def x(i: int) -> float:
-        return PAD_LEFT + plot_w * i / max(len(ratings) - 1, 1)
+    def x(n: float) -> float:
+        return PAD_LEFT + plot_w * (n - x_low) / max(x_high - x_low, 1)
 
-    def y(r: int) -> float:
+    def y(r: float) -> float:
         return PAD_TOP + plot_h * (high - r) / (high - low)
 
-    line = " ".join(f"{x(i):.1f},{y(r):.1f}" for i, r in enumerate(ratings))
-    base = y(INITIAL_RATING)
+    bottom = HEIGHT - PAD_BOTTOM
     parts = [
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         f'aria-label="Rating history over {len(points)} rated matches">',
-        f'<line class="axis" x1="{PAD_LEFT}" y1="{PAD_TOP}" x2="{PAD_LEFT}" y2="{HEIGHT - PAD_BOTTOM}"/>',
-        f'<line class="axis" x1="{PAD_LEFT}" y1="{HEIGHT - PAD_BOTTOM}" x2="{WIDTH - PAD_RIGHT}" '
-        f'y2="{HEIGHT - PAD_BOTTOM}"/>',
-        f'<line class="base" x1="{PAD_LEFT}" y1="{base:.1f}" x2="{WIDTH - PAD_RIGHT}" y2="{base:.1f}"/>',
-        f'<text x="{PAD_LEFT - 6}" y="{PAD_TOP + 4}" text-anchor="end">{round(high / MILLI)}</text>',
-        f'<text x="{PAD_LEFT - 6}" y="{HEIGHT - PAD_BOTTOM}" text-anchor="end">{round(low / MILLI)}</text>',
-        f'<text x="{PAD_LEFT - 6}" y="{base + 4:.1f}" text-anchor="end">{INITIAL_RATING // MILLI}</text>',
-        f'<text x="{WIDTH - PAD_RIGHT}" y="{HEIGHT - 6}" text-anchor="end">{len(points)} rated matches</text>',
-        f'<polyline class="line" points="{line}"/>',
+        f'<line class="axis" x1="{PAD_LEFT}" y1="{PAD_TOP}" x2="{PAD_LEFT}" y2="{bottom}"/>',
+        f'<line class="axis" x1="{PAD_LEFT}" y1="{bottom}" x2="{WIDTH - PAD_RIGHT}" y2="{bottom}"/>',
     ]
-    for i, (match_id, rating) in enumerate(shown, start=1):
+    if low < INITIAL_RATING < high:
+        base = y(INITIAL_RATING)
+        parts.append(f'<line class="base" x1="{PAD_LEFT}" y1="{base:.1f}" x2="{WIDTH - PAD_RIGHT}" y2="{base:.1f}"/>')
+    for value in ticks(low / MILLI, high / MILLI):
+        ty = y(value * MILLI)
+        parts.append(f'<line class="tick" x1="{PAD_LEFT - 4}" y1="{ty:.1f}" x2="{PAD_LEFT}" y2="{ty:.1f}"/>'
+                     f'<text class="y" x="{PAD_LEFT - 6}" y="{ty + 4:.1f}" text-anchor="end">{value}</text>')
+    for number in ticks(x_low, x_high):
+        tx = x(number)
+        parts.append(f'<line class="tick" x1="{tx:.1f}" y1="{bottom}" x2="{tx:.1f}" y2="{bottom + 4}"/>'
+                     f'<text class="x" x="{tx:.1f}" y="{bottom + 16}" text-anchor="middle">{number}</text>')
+    parts += [
+        f'<text x="{PAD_LEFT + plot_w / 2:.1f}" y="{HEIGHT - 4}" text-anchor="middle">rated match number</text>',
+        '<polyline class="line" points="' + " ".join(f"{x(n):.1f},{y(r):.1f}" for n, r in line_points) + '"/>',
+    ]
+    for number, match_id, rating in shown:
         url = escape(match_url(int(match_id)))
         parts.append(
-            f'<a href="{url}"><circle class="dot" cx="{x(i):.1f}" cy="{y(rating):.1f}" r="3">'
-            f"<title>match {int(match_id)}: {round(rating / MILLI)}</title></circle></a>"
+            f'<a href="{url}"><circle class="dot" cx="{x(number):.1f}" cy="{y(rating):.1f}" r="3">'
+            f"<title>rated match {number} (#{int(match_id)}): {round(rating / MILLI)}</title></circle></a>"
         )
     parts.append("</svg>")
     return Markup("".join(parts))

@@ -59,6 +59,16 @@ def test_bot_page_shows_versions_history_recent_matches_and_head_to_head(world, 
     assert page.history[-1].after == page.rating.rating == session.get(Rating, bot.id).rating
     assert [r.match.id for r in page.recent] == [played[2].id, played[1].id]
     assert [(r.seat.rank, r.seats) for r in page.recent] == [(1, 3), (2, 2)]
+    board = pages.leaderboard(session=session, game="treasure")
+    assert (page.rank, page.board_size) == (next(r.rank for r in board.rows if r.bot_id == bot.id), board.total)
+    for row in board.rows:  # every bot's own page agrees with the leaderboard
+        assert pages.bot_page(session=session, bot_id=row.bot_id).rank == row.rank
+    # its Elo change from the rating history and whom it played, in rank order
+    changes = {c.match_id: c.delta for c in session.exec(select(RatingChange).where(RatingChange.bot_id == bot.id))}
+    assert [r.delta for r in page.recent] == [changes[played[2].id], changes[played[1].id]]
+    assert all(r.delta is not None for r in page.recent)
+    assert [[(o.bot_name, o.rank) for o in r.opponents] for r in page.recent] == [
+        [("glaurung", 1), ("fafnir", 3)], [("glaurung", 1)]]
     # read as plain rows, not entities: the columns' types still make the times aware UTC
     assert {p.at.utcoffset() for p in page.history} == {r.match.created_at.utcoffset() for r in page.recent} == {
         timedelta(0)}

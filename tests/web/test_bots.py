@@ -22,6 +22,10 @@ def test_bot_page_shows_versions_chart_recent_matches_and_head_to_head(site, bui
     assert "v1" in html and "active" in html
     chart = re.search(r'<svg class="chart".*?</svg>', html, flags=re.S).group(0)
     assert chart.count("<circle") == 3  # one point per rated match
+    assert re.findall(r'<text class="x"[^>]*>(\d+)</text>', chart) == ["0", "1", "2", "3"]  # match numbers
+    assert "rated match number" in chart
+    rank = r'<strong><a href="/leaderboard/treasure\?page=1">#\d</a></strong><span>of 3 on the leaderboard'
+    assert re.search(rank, html)
     assert 'aria-label="Rating history over 3 rated matches"' in chart
     assert re.findall(r'<a href="([^"]+)"><circle', chart) == [f"/matches/{m}" for m in played]  # oldest first
     recent = html.split("<h2>Recent matches</h2>", 1)[1].split("</table>", 1)[0]

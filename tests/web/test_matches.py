@@ -29,8 +29,14 @@ def test_match_page_shows_seats_results_breakdown_and_the_grid(site, build, play
     assert "crash" in seats and "ZeroDivisionError" in seats and "forfeit" in seats  # status and reason
     assert re.search(r'class="up">\+\d+\.\d</span>', seats)  # a rated match shows the Elo change
     breakdown = html.split('<table class="board breakdown">', 1)[1].split("</table>", 1)[0]
-    for column in ("tiles", "dragons", "spider bonus", "total"):
+    for column in ("Dragons", "Spider bonus", "Total"):
         assert f"<th>{column}</th>" in breakdown
+    assert "<th>tiles</th>" not in breakdown and "{" not in breakdown  # tile kinds get their own columns
+    ranks = [int(r) for r in re.findall(r'<tr><td><span class="muted">(\d+)\.</span>', breakdown)]
+    assert len(ranks) == 3 and ranks == sorted(ranks) and ranks[-1] == 3  # rank order: the forfeit last
+    setup = html.split('<details class="meta setup">', 1)[1].split("</details>", 1)[0]
+    assert "<summary>" in setup and "seed " in setup and "sandbox " in setup
+    assert "seed " not in html.split('<p class="meta">', 1)[1].split("</p>", 1)[0]  # only in the collapsed line
     steps = html.split("<h2>Moves</h2>", 1)[1]
     assert "<h3>Turn 1: " in steps and "flips " in steps
     assert steps.count('<table class="grid"') >= 2  # the cave after each turn
@@ -80,7 +86,7 @@ def test_drachengold_page_has_the_negotiation_transcript(site, build, play):
     transcript = html.split('class="transcript"', 1)[1].split("</div>", 1)[0]
     assert "Negotiation over D" in transcript and " proposes p" in transcript and " votes: " in transcript
     breakdown = html.split('<table class="board breakdown">', 1)[1].split("</table>", 1)[0]
-    assert "<th>majorities</th>" in breakdown
+    assert "<th>Majorities</th>" in breakdown and "counts" not in breakdown and "False" not in breakdown
 
 
 def test_a_queued_match_page_and_the_match_list(site, build):
@@ -114,3 +120,80 @@ def test_treasure_turn_endings_read_as_sentences():
     reasons = set(re.findall(r'_end_turn\("(\w+)"\)', Path(rules.__file__).read_text())) - {"stop"}
     assert reasons and reasons <= set(LOST), reasons - set(LOST)
     assert all("_" not in phrase for phrase in LOST.values())
+
+
+def test_match_lists_show_the_winner_and_every_rank(site, build, play, sessions):
+    from sqlmodel import select
+
+    from ladder.models import Bot, Seat
+
+    bot, match_id = _treasure_match(build, play, crash=(2,))
+    with sessions() as session:
+        ranked = session.exec(select(Seat.rank, Bot.name).join(Bot, Bot.id == Seat.bot_id)
+                              .where(Seat.match_id == match_id).order_by(Seat.rank, Seat.seat)).all()
+    winner, last = ranked[0][1], ranked[-1]
+    for html in (site.text("/"), site.text("/matches/")):
+        row = html.split(f'/matches/{match_id}"', 1)[1].split("</tr>", 1)[0]
+        assert f'<strong title="winner">{winner}</strong>' in row
+        assert re.search(rf'{last[0]}\.</span>\s*{re.escape(last[1])}', row)  # the forfeit: last, with its rank
+        names = re.findall(r"(\d)\.</span>\s*(?:<strong[^>]*>)?([\w.-]+)", row)
+        assert names == [(str(rank), name) for rank, name in ranked]  # rank order, not seat order
+    page = site.text(f"/bots/{bot.id}")
+    recent = page.split("<h2>Recent matches</h2>", 1)[1].split("</table>", 1)[0]
+    row = recent.split(f'/matches/{match_id}"', 1)[1].split("</tr>", 1)[0]
+    assert re.search(r'class="(up|down)?">[+-]\d+\.\d</span>', row)  # its Elo change in this match
+    opponents = [name for _, name in ranked if name != "alpha"]
+    assert re.findall(r'/bots/\d+">([^<]+)</a>', row) == opponents
+
+
+def test_a_finished_match_page_renders_its_replay_once_and_never_caches_personal_parts(
+        site, other_site, build, play, monkeypatch):
+    import ladder.web.matches as matches_view
+
+    site.signup("alice")
+    _, match_id = _treasure_match(build, play)
+    calls = []
+    real = matches_view.steps
+    monkeypatch.setattr(matches_view, "steps", lambda *args: calls.append(args) or real(*args))
+    owners = site.text(f"/matches/{match_id}")
+    others = other_site.text(f"/matches/{match_id}")
+    again = other_site.text(f"/matches/{match_id}")
+    assert len(calls) == 1  # the second and third views did not decompress or render the replay
+    assert others.split("<h2>Scoring</h2>", 1)[1] == again.split("<h2>Scoring</h2>", 1)[1]
+    for part, end in (("<h2>Scoring</h2>", "</table>"), ("<h2>Moves</h2>", "</ol>")):  # the owner's: the same
+        assert owners.split(part, 1)[1].split(end)[0] == others.split(part, 1)[1].split(end)[0]
+    assert "<h3>Turn 1: " in others
+    assert "only you see this" in owners and "says hello" not in others + again  # the owner's log stays theirs
+    assert 'href="/users/me"' not in others  # nobody's login header leaks: bob is logged out here
+
+
+def test_a_running_match_is_not_cached(site, build, monkeypatch):
+    import ladder.web.matches as matches_view
+
+    _, mine = build.bot("alice", "alpha")
+    match_id = build.match([mine.id, build.starters()[0]])
+    calls = []
+    real = matches_view.render_public_parts
+    monkeypatch.setattr(matches_view, "render_public_parts", lambda view: calls.append(view) or real(view))
+    site.text(f"/matches/{match_id}")
+    site.text(f"/matches/{match_id}")
+    assert len(calls) == 2
+
+
+def test_the_replay_download_sends_the_stored_gzip_or_streams_it_decompressed(site, build, play, sessions):
+    import gzip
+
+    from ladder.models import Replay
+
+    _, match_id = _treasure_match(build, play)
+    with sessions() as session:
+        stored = session.get(Replay, match_id).data
+    url = f"/matches/{match_id}/replay.json"
+    zipped = site.client.get(url, headers={"Accept-Encoding": "br, gzip"})
+    assert zipped.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in zipped.headers["Vary"]
+    assert zipped.data == stored  # the stored bytes, untouched
+    for headers in ({}, {"Accept-Encoding": "gzip;q=0, identity"}):
+        plain = site.client.get(url, headers=headers)
+        assert plain.is_streamed and "Content-Encoding" not in plain.headers
+        assert plain.data == gzip.decompress(stored)
+        assert verify_replay(loads_replay(plain.data)).ok

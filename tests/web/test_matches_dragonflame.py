@@ -14,7 +14,7 @@ def test_dragonflame_match_page_draws_castles_villages_hoards_and_scores(site, b
     assert "/games/dragonflame/viewer.css" in html  # the game's own CSS, from its package
     breakdown = html.split('<table class="board breakdown">', 1)[1].split("</table>", 1)[0]
     for column in ("villages", "banner", "statues", "chests", "jewelry", "princess", "knights", "curse", "total"):
-        assert f"<th>{column}</th>" in breakdown
+        assert f"<th>{column.capitalize()}</th>" in breakdown  # human labels
     steps = html.split("<h2>Moves</h2>", 1)[1]
     assert "<h3>Round 1: cards played</h3>" in steps and "<h3>Round 1: attacks</h3>" in steps
     assert "<h3>End</h3>" in steps

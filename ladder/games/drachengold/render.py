@@ -151,3 +151,22 @@ def sections(replay: dict[str, Any], names: Sequence[str]) -> list[Section]:
         if line:
             sections[-1].add(line)
     return [s for s in sections if s.shown]
+
+
+TOKEN_COLOURS = ("silver", "gold", "red", "black")
+
+
+def score_cells(breakdown: dict[str, Any]) -> list[tuple[str, str]]:
+    """Points per token colour with the tokens held, the majorities won, sets and the curse.
+
+    The engine keeps the token counts apart ("counts") and the curse as a flag; a reader wants the
+    points and why beside each other, and the curse only when it struck.
+    """
+    counts = breakdown.get("counts") or {}
+    cells = [(colour.capitalize(), f"{breakdown.get(colour, 0)} ({counts.get(colour, 0)} tokens)")
+             for colour in TOKEN_COLOURS]
+    majorities = breakdown.get("majorities") or {}
+    cells.append(("Majorities", ", ".join(f"{c} +{p}" for c, p in majorities.items()) or "—"))
+    cells.append(("Sets", str(breakdown.get("sets", 0))))
+    cells.append(("Curse", "cursed: no majorities or sets" if breakdown.get("cursed") else "—"))
+    return cells

@@ -161,3 +161,12 @@ def _end_line(d: dict[str, Any], who) -> str:
     spiders = f"the spiders go to {who(bonus)}" if bonus is not None else "nobody gets the spiders (a tie)"
     return f"Only spiders are left ({d.get('reason')}); {spiders}. Scores: " + ", ".join(
         f"{who(i)} {s}" for i, s in enumerate(d.get("scores", [])))
+
+
+def score_cells(breakdown: dict[str, Any]) -> list[tuple[str, str]]:
+    """One column per tile kind (the engine nests them under "tiles"), then Dragons and the bonus."""
+    tiles = breakdown.get("tiles") or {}
+    cells = [(kind.replace("_", " ").capitalize(), str(n)) for kind, n in tiles.items()]
+    cells.append(("Dragons", str(breakdown.get("dragons", 0))))
+    cells.append(("Spider bonus", str(breakdown.get("spider_bonus", 0))))
+    return cells

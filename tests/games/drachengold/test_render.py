@@ -35,3 +35,18 @@ def test_a_game_reads_as_setup_turns_and_end():
     assert sections[0].title == "Setup" and sections[-1].title == "End"
     assert sum(s.title.startswith("Turn ") for s in sections) == sum(e.get("type") == "turn" for e in replay["log"])
     assert all(s.drawing is None for s in sections)
+
+
+def test_score_cells_label_points_with_tokens_and_say_the_curse_only_when_it_struck():
+    from ladder.games.drachengold.render import score_cells
+
+    cursed = {"silver": 3, "gold": 0, "red": 4, "black": -2, "majorities": {}, "sets": 0,
+              "counts": {"silver": 3, "red": 2, "black": 1}, "cursed": True}
+    clean = {**cursed, "black": 0, "majorities": {"gold": 6, "red": 3}, "sets": 5,
+             "counts": {"silver": 3, "red": 2}, "cursed": False}
+    assert score_cells(cursed) == [
+        ("Silver", "3 (3 tokens)"), ("Gold", "0 (0 tokens)"), ("Red", "4 (2 tokens)"), ("Black", "-2 (1 tokens)"),
+        ("Majorities", "—"), ("Sets", "0"), ("Curse", "cursed: no majorities or sets")]
+    cells = dict(score_cells(clean))
+    assert (cells["Majorities"], cells["Sets"], cells["Curse"]) == ("gold +6, red +3", "5", "—")
+    assert not any("counts" in label.lower() or "False" in text for label, text in score_cells(clean))

@@ -37,3 +37,10 @@ def test_turns_carry_a_drawing_of_the_cave():
     replay = play_builtin("treasure", ["careful", "random"], seed=3).replay
     turns = [s for s in render.sections(replay, ["a", "b"]) if s.title.startswith("Turn ")]
     assert turns and all(len(s.drawing) == 7 and all(len(row) == 7 for row in s.drawing) for s in turns)
+
+
+def test_score_cells_give_each_tile_kind_its_own_column():
+    from ladder.games.treasure.render import score_cells
+
+    cells = score_cells({"tiles": {"gold": 3, "gem_stone": 1}, "dragons": 2, "spider_bonus": 1})
+    assert cells == [("Gold", "3"), ("Gem stone", "1"), ("Dragons", "2"), ("Spider bonus", "1")]
