@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import inspect
 from sqlmodel import select
 
+from ladder.games import get_game
 from ladder.models import Rating, RatingChange
 from ladder.ratings import INITIAL_RATING
 from ladder.services import bots, pages
@@ -24,18 +25,21 @@ def test_leaderboard_orders_pages_and_describes_each_bot(world, session):
     retired, _ = entries[4]
     bots.retire_bot(session=session, bot_id=retired.id)
 
-    first = pages.leaderboard(session=session, game="treasure", page=1, per_page=3)
-    second = pages.leaderboard(session=session, game="treasure", page=2, per_page=3)
+    starters = set(get_game("treasure").starter_bots)
+    total = 4 + len(starters)  # 4 live bots and the game's starter bots
+    per_page = (total + 1) // 2
+    first = pages.leaderboard(session=session, game="treasure", page=1, per_page=per_page)
+    second = pages.leaderboard(session=session, game="treasure", page=2, per_page=per_page)
     rows = first.rows + second.rows
-    assert first.total == second.total == 6 and first.pages == 2  # 4 live bots + 2 starter bots
-    assert [r.rank for r in rows] == [1, 2, 3, 4, 5, 6]
+    assert first.total == second.total == total and first.pages == 2
+    assert [r.rank for r in rows] == list(range(1, total + 1))
     assert [r.rating for r in rows] == sorted((r.rating for r in rows), reverse=True)
     assert retired.id not in {r.bot_id for r in rows}
     top = rows[0]
     assert (top.bot_id, top.games, top.wins, top.win_rate, top.provisional) == (entries[0][0].id, 2, 2, 1.0, True)
     assert top.owner_name.startswith("user") and not top.house and top.last_played_at is not None
     house = [r for r in rows if r.house]
-    assert {r.bot_name for r in house} == {"careful", "random"}
+    assert {r.bot_name for r in house} == starters
     assert all(r.rating == INITIAL_RATING and r.games == 0 and r.win_rate is None for r in house)
     assert pages.leaderboard(session=session, game="drachengold").rows == []
     with pytest.raises(Invalid):
