@@ -24,7 +24,8 @@ def test_bot_page_shows_versions_chart_recent_matches_and_head_to_head(site, bui
     assert chart.count("<circle") == 3  # one point per rated match
     assert re.findall(r'<text class="x"[^>]*>(\d+)</text>', chart) == ["0", "1", "2", "3"]  # match numbers
     assert "rated match number" in chart
-    rank = rf'<strong><a href="/leaderboard/treasure\?page=1">#\d</a></strong><span>of {1 + len(starters)} on the leaderboard'
+    ranked = 1 + len(starters)
+    rank = rf'<strong><a href="/leaderboard/treasure\?page=1">#\d</a></strong><span>of {ranked} on the leaderboard'
     assert re.search(rank, html)
     assert 'aria-label="Rating history over 3 rated matches"' in chart
     assert re.findall(r'<a href="([^"]+)"><circle', chart) == [f"/matches/{m}" for m in played]  # oldest first
