@@ -100,8 +100,7 @@ def zip_bytes(files: dict[str, bytes]) -> bytes:
 
 @cache
 def python_kit_zip(kit: PythonKit) -> bytes:
-    return zip_bytes({"main.py": _source(kit.module), "bots/__init__.py": SDK_INIT.encode(),
-                      "bots/sdk.py": _source("bots.sdk")})
+    return zip_bytes({"main.py": _source(kit.module), **_sdk_files()})
 
 
 def _kit_files(folder: Path) -> dict[str, bytes]:
@@ -121,5 +120,12 @@ def _kit_files(folder: Path) -> dict[str, bytes]:
 
 
 @cache
+def _sdk_files() -> dict[str, bytes]:
+    return {"bots/__init__.py": SDK_INIT.encode(), "bots/sdk.py": _source("bots.sdk")}
+
+
 def language_kit_zip(kit: LanguageKit) -> bytes:
-    return zip_bytes(_kit_files(kit.folder))
+    files = _kit_files(kit.folder)
+    if "main.py" in files:  # a Python kit imports the SDK: ship it, so `python main.py` runs as downloaded
+        files = {**_sdk_files(), **files}
+    return zip_bytes(files)

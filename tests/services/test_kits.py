@@ -69,3 +69,12 @@ def test_an_oversized_kit_is_refused(tmp_path, monkeypatch):
     monkeypatch.setattr(kits, "MAX_KIT_BYTES", 50)
     with pytest.raises(ValueError, match="over 50 bytes"):
         kits.language_kit_zip(kits.language_kit("big", tmp_path))
+
+
+def test_the_python_language_kit_ships_the_sdk_it_imports():
+    kit = kits.language_kit("python")
+    with zipfile.ZipFile(io.BytesIO(kits.language_kit_zip(kit))) as archive:
+        names = archive.namelist()
+        assert {"main.py", "README.md", "bots/__init__.py", "bots/sdk.py"} <= set(names)
+        assert b"from bots.sdk import" in archive.read("main.py")
+    assert "bots/sdk.py" not in _names(kits.language_kit_zip(kits.language_kit("c")))
