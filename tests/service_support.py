@@ -15,7 +15,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -111,13 +111,13 @@ def add_user_bot(session: Session, *, username: str, code: bytes, filename: str 
     return version
 
 
-def house_versions(session: Session, game: str) -> list[int]:
-    """The active versions of the game's starter bots, by bot name."""
-    rows = session.exec(
-        select(BotVersion.id).join(Bot, Bot.id == BotVersion.bot_id)
-        .where(Bot.game == game, Bot.builtin.is_not(None), BotVersion.status == "active").order_by(Bot.name)
-    ).all()
-    return list(rows)
+def house_versions(session: Session, game: str, names: Sequence[str] | None = None) -> list[int]:
+    """The active versions of the game's starter bots (only those `names` when given), by bot name."""
+    query = (select(BotVersion.id).join(Bot, Bot.id == BotVersion.bot_id)
+             .where(Bot.game == game, Bot.builtin.is_not(None), BotVersion.status == "active"))
+    if names is not None:
+        query = query.where(Bot.name.in_(list(names)))
+    return list(session.exec(query.order_by(Bot.name)).all())
 
 
 def service_env(*, database_url: str | None, redis_url: str | None, instance: Path, sandbox: str,

@@ -186,6 +186,9 @@ class Game:
     preferred_players: ClassVar[int]  # the table size matchmaking aims for, within min..max
     starter_bots: ClassVar[dict[str, str]] = {}  # bot name -> "module:Class", each a file to copy
     fallback_bot: ClassVar[str] = ""  # the starter bot that plays a forfeited seat; the default opponent
+    # The starter bots a new version's validation game seats (all of them when empty): the quick,
+    # well-worn ones, so validation stays fast and a searching house bot never slows an upload.
+    validation_bots: ClassVar[tuple[str, ...]] = ()
     renderer: ClassVar[str] = ""  # module with event_line() and sections(); "" = the generic one
     options: ClassVar[dict[str, Option]] = {}
     decision_kinds: ClassVar[tuple[str, ...]] = ()

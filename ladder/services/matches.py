@@ -117,8 +117,9 @@ def queue_validation_match(
 ) -> Match:
     """The unranked game a pending version plays against starter bots before it joins the ladder.
 
-    Seat 0 is the new version, the other seats go to the game's active starter bots (one seat
-    each), so the table has the game's default size or 1 + the number of starter bots if smaller.
+    Seat 0 is the new version, the other seats go to the game's active validation bots (its
+    `validation_bots`, else every starter bot; one seat each), so the table has the game's default
+    size or 1 + the number of those bots if smaller.
     The version is `validating` until record_result activates or rejects it.
     """
     version = fetch(session, BotVersion, version_id, "bot version")
@@ -126,8 +127,11 @@ def queue_validation_match(
     if version.status not in (VersionStatus.PENDING, VersionStatus.VALIDATING):
         raise Conflict(f"version {version.number} of {bot.name!r} is {version.status}")
     pool = matchmaking_pool(session=session, game=bot.game, house_username=house_username)
-    house = sorted(c.bot for c in pool.candidates if c.owner == pool.house_owner)
     game_obj = get_game(bot.game)
+    names = game_obj.validation_bots or tuple(game_obj.starter_bots)
+    named = set(session.exec(select(BotVersion.id).join(Bot, Bot.id == BotVersion.bot_id)
+                             .where(Bot.game == bot.game, Bot.name.in_(names))).all())
+    house = sorted(c.bot for c in pool.candidates if c.owner == pool.house_owner and c.bot in named)
     count = min(players or game_obj.default_players, 1 + len(house))
     if count < game_obj.min_players:
         raise Conflict(f"no starter bots to validate a {bot.game} bot against; seed them first")

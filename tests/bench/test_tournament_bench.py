@@ -38,7 +38,8 @@ def test_the_ratio_is_the_variance_ratio_and_the_summary_skips_undefined_pairs()
 
 
 def test_the_command_prints_a_ratio_per_pair():
-    result = CliRunner().invoke(main, ["bench", "tournament", "--game", "treasure", "--deals", "3", "--jobs", "1"],
+    result = CliRunner().invoke(main, ["bench", "tournament", "--game", "treasure", "--deals", "3", "--jobs", "1",
+                                      "--bots", "careful,random"],
                                 env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     assert "careful" in result.output and "ratio" in result.output and "6 matches per seating" in result.output

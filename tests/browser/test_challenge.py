@@ -5,7 +5,7 @@ a table the game allows. Needs Debian's chromium and Playwright, like tests/brow
 
 from __future__ import annotations
 
-from browser.test_viewer import base_url, browser, db_url  # noqa: F401 (fixtures)
+from browser.test_viewer import db_url  # noqa: F401 (fixture; browser and base_url come from conftest.py)
 from web.conftest import app, build, dispatched, play, settings  # noqa: F401 (fixtures)
 
 PASSWORD = "challenge form password"

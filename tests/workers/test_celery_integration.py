@@ -35,6 +35,7 @@ from sqlmodel import select
 
 from ladder.config import Settings
 from ladder.db import make_engine, session_factory
+from ladder.games import get_game
 from ladder.models import BotVersion, Match, Rating, RatingClock, Replay
 from ladder.services.matches import queue_match
 from ladder.services.ratings import recompute_ratings
@@ -127,7 +128,8 @@ def test_a_match_whose_worker_is_killed_finishes_exactly_once(ladder_db, redis_u
     url, sessions = ladder_db
     with sessions() as session:
         slow = add_user_bot(session, username="alice", code=SLOW_BOT)
-        match = queue_match(session=session, game="treasure", seats=[slow.id, *house_versions(session, "treasure")])
+        quick = house_versions(session, "treasure", get_game("treasure").validation_bots)  # two starters
+        match = queue_match(session=session, game="treasure", seats=[slow.id, *quick])
         clock = session.get(RatingClock, 1).applied
     env = service_env(database_url=url, redis_url=redis_url, instance=tmp_path, sandbox=strict_sandbox,
                       LADDER_MATCH_STALE_AFTER=str(STALE_AFTER))

@@ -29,6 +29,7 @@ class Drachengold(Game):
         "strong": "bots.drachengold_strong:StrongBot",
     }
     fallback_bot = "greedy"
+    validation_bots = ("random", "greedy", "bargainer", "trader")
     renderer = "ladder.games.drachengold.render"
     decision_kinds = KINDS
     options = {

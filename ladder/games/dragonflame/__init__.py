@@ -31,6 +31,7 @@ class DragonFlame(Game):
         "search": "bots.dragonflame_search:SearchBot",
     }
     fallback_bot = "looter"
+    validation_bots = ("random", "looter")
     renderer = "ladder.games.dragonflame.render"
 
     def new_state(self, options: Mapping[str, JSON] | None, seed: int, num_players: int,

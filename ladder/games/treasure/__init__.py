@@ -28,6 +28,7 @@ class Treasure(Game):
         "search": "bots.treasure_search:SearchBot",
     }
     fallback_bot = "careful"
+    validation_bots = ("random", "careful")
     renderer = "ladder.games.treasure.render"
     options = {}
     decision_kinds = (FLIP, MOVE_SPIDER)
