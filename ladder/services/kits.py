@@ -119,11 +119,11 @@ def _kit_files(folder: Path) -> dict[str, bytes]:
     return files
 
 
-@cache
 def _sdk_files() -> dict[str, bytes]:
     return {"bots/__init__.py": SDK_INIT.encode(), "bots/sdk.py": _source("bots.sdk")}
 
 
+@cache
 def language_kit_zip(kit: LanguageKit) -> bytes:
     files = _kit_files(kit.folder)
     if "main.py" in files:  # a Python kit imports the SDK: ship it, so `python main.py` runs as downloaded
