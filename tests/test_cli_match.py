@@ -146,7 +146,9 @@ def test_a_refused_answer_is_listed_and_fails_the_command_but_builtins_alone_pas
 
 
 def test_a_stray_print_goes_to_the_log_not_the_protocol(strict_sandbox, tmp_path):
-    extra = 'print("hello from import time")\nimport os\nos.system("echo from a child")'
+    # the child is Python itself: the bot's runtime has no shell (docs/bots.md, Runtimes)
+    extra = ('print("hello from import time")\nimport subprocess, sys\n'
+             'subprocess.run([sys.executable, "-c", "print(\'from a child\')"])')
     bot = _bot(tmp_path, "chatty.py", extra=extra)
     logs = tmp_path / "logs"
     result = run("match", bot, "builtin:random", "--game", "treasure", "--sandbox", strict_sandbox,

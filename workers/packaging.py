@@ -1,8 +1,9 @@
 """Bot packages: check them, then stage them into a fresh read-only directory for the sandbox.
 
-A bot is one `.py` file, or a `.zip` or a directory with `main.py` (or `main.js`) at its root and
-any other files beside it. Nothing is written until every member has been checked, and extraction
-counts the bytes it really writes (a zip's declared sizes can lie). Every refusal is a
+A bot is one `.py` file, or a `.zip` or a directory with one entry point at its root (main.py,
+main.js, main.c, main.cpp, Cargo.toml, go.mod, Main.java or bot: the runtime table in
+workers/runtimes.py) and any other files beside it. Nothing is written until every member has been
+checked, and extraction counts the bytes it really writes (a zip's declared sizes can lie). Every refusal is a
 `PackagingError` whose message tells the author what to fix.
 """
 
@@ -19,6 +20,9 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from workers import runtimes
+from workers.runtimes import BY_ENTRY, RUNTIMES
+
 # THE upload limit: the site and the API (ladder.config's max_upload_bytes defaults to it and may
 # only lower it), `ladder match` (here) and docs/bots.md (a test checks) all use this one number.
 # 10 MiB leaves room for a .zip with data files; a single file has the same limit, not a second one.
@@ -34,10 +38,11 @@ MAX_DEPTH = 16
 MAX_NAME_BYTES = 255
 SKIPPED_DIRS = {"__pycache__", ".git"}  # a local bot directory's clutter: not copied
 
-# The runtime is chosen by the entry point's name (docs/bots.md); paths are as seen in the sandbox.
+# The runtime is chosen by the entry point's name (workers/runtimes.py); paths as seen in the sandbox.
 PYTHON = "/usr/bin/python3"
 NODE = "/usr/bin/node"
-ENTRY_POINTS = {"main.py": [PYTHON, "-s", "main.py"], "main.js": [NODE, "main.js"]}
+ENTRY_POINTS = {r.entry: list(r.run) for r in RUNTIMES}
+ENTRY_LIST = ", ".join(r.entry for r in RUNTIMES)
 
 
 class PackagingError(ValueError):
@@ -46,9 +51,19 @@ class PackagingError(ValueError):
 
 @dataclass(frozen=True)
 class StagedBot:
-    path: Path  # a read-only directory holding the bot's files
-    entry: str  # main.py or main.js
+    path: Path  # a read-only directory holding the bot's files (for a compiled runtime: its source)
+    entry: str  # the entry point that chose the runtime (main.py, Cargo.toml, ...)
     command: list[str]
+    built: bool = False  # a compiled runtime's artifact (workers.builds), ready to run
+    build_key: str | None = None  # the artifact's key, when built
+
+    @property
+    def runtime(self) -> str:
+        return BY_ENTRY[self.entry].name
+
+    @property
+    def needs_build(self) -> bool:
+        return BY_ENTRY[self.entry].compiled and not self.built
 
 
 BOT_SUFFIXES = (".py", ".zip")
@@ -79,7 +94,8 @@ def check_filename(filename: object) -> str:
         raise PackagingError(f"the file name {shown} starts with a dot; name it e.g. main.py or bot.zip")
     suffix = next((s for s in BOT_SUFFIXES if filename.lower().endswith(s)), None)
     if suffix is None:
-        raise PackagingError(f"{shown}: a bot is one .py file or a .zip with main.py at its root")
+        raise PackagingError(f"{shown}: a bot is one .py file, or a .zip with its entry point at the root "
+                             f"({ENTRY_LIST})")
     return suffix
 
 
@@ -108,10 +124,11 @@ def _entry(names: set[str], where: str) -> str:
     if len(found) == 1:
         return found[0]
     if len(found) > 1:
-        raise PackagingError(f"{where}: has both main.py and main.js at its root; keep only the one to run")
+        raise PackagingError(f"{where}: has both {found[0]} and {found[1]} at its root, so its runtime is "
+                             "ambiguous; keep only the entry point of the language to run")
     nested = sorted(n for n in names if PurePosixPath(n).name in ENTRY_POINTS)
     hint = f" (found {nested[0]}: pack the folder's contents, not the folder)" if nested else ""
-    raise PackagingError(f"{where}: no main.py (or main.js) at the root{hint}")
+    raise PackagingError(f"{where}: no entry point at the root: one of {ENTRY_LIST}{hint}")
 
 
 def _fresh_dir(parent: str | Path | None) -> Path:
@@ -120,11 +137,13 @@ def _fresh_dir(parent: str | Path | None) -> Path:
     return dest
 
 
-def _seal(root: Path) -> None:
-    """Make the staged tree read-only for everyone (files 0444, directories 0555)."""
+def seal(root: Path, executables: tuple[str, ...] = ()) -> None:
+    """Make the staged tree read-only for everyone (files 0444, directories 0555); the runtime's
+    executables at the root (a static `bot`, a built binary) 0555."""
     for dirpath, dirnames, filenames in os.walk(root, topdown=False):
         for name in filenames:
-            os.chmod(os.path.join(dirpath, name), 0o444)
+            path = os.path.join(dirpath, name)
+            os.chmod(path, 0o555 if dirpath == str(root) and name in executables else 0o444)
         for name in dirnames:
             os.chmod(os.path.join(dirpath, name), 0o555)
     root.chmod(0o555)
@@ -150,7 +169,8 @@ def stage(source: str | Path, parent: str | Path | None = None) -> StagedBot:
     elif not src.is_file():
         raise PackagingError(f"{source}: not a regular file")
     elif not src.name.lower().endswith(BOT_SUFFIXES):
-        raise PackagingError(f"{source}: a bot is a .py file, a .zip, or a directory with main.py")
+        raise PackagingError(f"{source}: a bot is a .py file, a .zip, or a directory with its entry point "
+                              f"({ENTRY_LIST})")
     elif check_filename(os.fsdecode(src.name)) == ".zip":
         plan = None
     else:
@@ -166,11 +186,33 @@ def stage(source: str | Path, parent: str | Path | None = None) -> StagedBot:
             entry = _entry(set(plan), str(source))
             for name, path in plan.items():
                 _copy(path, dest / name)
-        _seal(dest)
+        runtime = BY_ENTRY[entry]
+        if runtime.name == "static":
+            check_static_executable(dest / entry, str(source))
+        seal(dest, runtime.executables)
     except BaseException:
         remove_staged(dest)
         raise
     return StagedBot(dest, entry, list(ENTRY_POINTS[entry]))
+
+
+def check_static_executable(path: Path, where: str) -> None:
+    """A prebuilt bot must be a Linux x86-64 ELF executable that needs no shared library: its
+    sandbox holds no system files at all."""
+    with open(path, "rb") as fh:
+        head = fh.read(64)
+        if len(head) < 64 or head[:4] != b"\x7fELF":
+            raise PackagingError(f"{where}: bot is not an ELF executable; the static runtime runs a Linux "
+                                 "x86-64 executable (build it with e.g. gcc -static)")
+        if head[4] != 2 or head[5] != 1 or int.from_bytes(head[18:20], "little") != 62:
+            raise PackagingError(f"{where}: bot is not a 64-bit little-endian x86-64 executable")
+        phoff = int.from_bytes(head[32:40], "little")
+        phentsize, phnum = int.from_bytes(head[54:56], "little"), int.from_bytes(head[56:58], "little")
+        for i in range(min(phnum, 256)):
+            fh.seek(phoff + i * phentsize)
+            if int.from_bytes(fh.read(4), "little") == 3:  # PT_INTERP: it asks for a dynamic loader
+                raise PackagingError(f"{where}: bot is dynamically linked; link it statically "
+                                     "(gcc -static, or CGO_ENABLED=0 for Go) or upload the source")
 
 
 def check_bytes(code: bytes, filename: str) -> str:
@@ -192,6 +234,28 @@ def check_bytes(code: bytes, filename: str) -> str:
             return _entry({p.as_posix() for _, p in members}, filename)
     except zipfile.BadZipFile:
         raise PackagingError(f"{filename}: not a valid zip archive") from None
+
+
+def check_runtime(entry: str, accepted: tuple[str, ...] | None = None) -> str:
+    """The runtime `entry` picks, if this ladder runs it (`accepted`: the operator's list, None
+    for all); raises PackagingError saying which runtimes it does run."""
+    runtime = BY_ENTRY[entry]
+    if accepted is not None and runtime.name not in accepted:
+        titles = ", ".join(r.title for r in RUNTIMES if r.name in accepted)
+        raise PackagingError(f"this ladder does not run {runtime.title} bots ({entry}); it runs: {titles}")
+    ok, why = runtimes.available(runtime)
+    if not ok:
+        raise PackagingError(f"this ladder cannot run {runtime.title} bots ({entry}): its machine lacks the "
+                             f"runtime ({why})")
+    return runtime.name
+
+
+def runtime_of(code: bytes, filename: str) -> str | None:
+    """The runtime an upload's entry point picks, or None when it is not a bot package."""
+    try:
+        return BY_ENTRY[check_bytes(code, filename)].name
+    except PackagingError:
+        return None
 
 
 def _copy(src: Path, target: Path) -> None:

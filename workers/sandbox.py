@@ -157,6 +157,7 @@ class BotProcess:
         extra_ro_binds: Mapping[str, str | Path] | None = None,
         env: Mapping[str, str] | None = None,
         table: sandbox_cgroup.TableCpuGroup | None = None,
+        view: str | Path | None = None,
     ) -> BotProcess:
         """Start `command` (paths as seen inside: the bot's files are at /bot, the cwd).
 
@@ -164,6 +165,7 @@ class BotProcess:
         `extra_ro_binds` maps mount points inside to host directories (e.g. {"/sdk": ".../bots"}).
         `env` adds variables to the small allowlist in sandbox_bwrap.BASE_ENV.
         `table` (strict only) is the CPU quota the bot shares with the other bots of its match.
+        `view` (strict and user) is the runtime's tree shown as /usr and /etc (workers.runtime_view).
         """
         if mode not in _confirmed:  # checked once per process, not on every start
             ok, why = sandbox_available(mode)
@@ -175,7 +177,8 @@ class BotProcess:
         self = object.__new__(cls)
         self._init_state(mode, limits or Limits())
         try:
-            self._spawn(list(command), Path(bot_dir), slot, dict(extra_ro_binds or {}), dict(env or {}), table)
+            self._spawn(list(command), Path(bot_dir), slot, dict(extra_ro_binds or {}), dict(env or {}), table,
+                        view)
         except BaseException:
             self.close()
             raise
@@ -198,7 +201,7 @@ class BotProcess:
         self._frozen = False
 
     def _spawn(self, command: list[str], bot_dir: Path, slot: int | None, binds: dict, env: dict,
-               table: sandbox_cgroup.TableCpuGroup | None) -> None:
+               table: sandbox_cgroup.TableCpuGroup | None, view: str | Path | None) -> None:
         lim = self.limits
         rlimits = [
             (resource.RLIMIT_NOFILE, lim.nofile),
@@ -249,7 +252,7 @@ class BotProcess:
         try:
             argv = bwrap_argv(
                 command, bot_dir, seccomp_fd=seccomp, tmp_bytes=lim.tmp_bytes, shm_bytes=lim.shm_bytes,
-                extra_ro_binds=binds, env=env,
+                extra_ro_binds=binds, env=env, view=view,
             )
             # The sandbox's init outlives bwrap's monitor when the bot exits on its own: as a
             # subreaper this process gets it, not PID 1 (why, and how it is reaped: sandbox_reap).
@@ -308,6 +311,13 @@ class BotProcess:
         if reason == "timeout" and self.mode == "none" and self._proc and self._proc.poll() is not None:
             return None, self._exit_reason(deadline)  # a leftover child of its own holds stdout
         return line, reason
+
+    def read_to_end(self, deadline: float, cap: int) -> tuple[bytes, str]:
+        """All of stdout until the process closes it (a build's output, not protocol lines).
+        Reasons: "ok" (EOF: see exit_code after close()), "timeout", "oversized" (over `cap`)."""
+        if self._reader is None:
+            return b"", "ok"
+        return self._reader.read_rest(deadline, cap)
 
     def _exit_reason(self, deadline: float) -> str:
         if self._proc is None:

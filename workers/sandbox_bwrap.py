@@ -74,8 +74,13 @@ def bwrap_argv(
     shm_bytes: int,
     extra_ro_binds: Mapping[str, str | Path] | None = None,
     env: Mapping[str, str] | None = None,
+    view: str | Path | None = None,
 ) -> list[str]:
-    """The full argv: bwrap, its options, `--`, then the bot's command as seen inside."""
+    """The full argv: bwrap, its options, `--`, then the bot's command as seen inside.
+
+    `view` is a runtime's tree (workers.runtime_view): its usr/ and etc/ become /usr and /etc, so
+    the bot sees its runtime's files and nothing else of the host's. Without it the host's /usr
+    and a few /etc pieces are shown (local debugging on a host without a dpkg database)."""
     if not command:
         raise SandboxConfigError("empty command")
     argv = [
@@ -90,14 +95,21 @@ def bwrap_argv(
     ]
     for key, value in sandbox_env(env).items():
         argv += ["--setenv", key, value]
-    argv += ["--ro-bind", "/usr", "/usr"]
-    for link in TOP_LINKS:
-        if os.path.islink(link):
-            argv += ["--symlink", os.readlink(link), link]
-        elif os.path.isdir(link):
-            argv += ["--ro-bind", link, link]
-    for piece in ETC_PIECES:
-        argv += ["--ro-bind-try", piece, piece]
+    if view is not None:
+        view = Path(view).resolve()
+        argv += ["--ro-bind", str(view / "usr"), "/usr", "--ro-bind", str(view / "etc"), "/etc"]
+        for link in TOP_LINKS:  # a view needs a merged /usr (runtime_view checks): links only
+            if os.path.islink(link):
+                argv += ["--symlink", os.readlink(link), link]
+    else:
+        argv += ["--ro-bind", "/usr", "/usr"]
+        for link in TOP_LINKS:
+            if os.path.islink(link):
+                argv += ["--symlink", os.readlink(link), link]
+            elif os.path.isdir(link):
+                argv += ["--ro-bind", link, link]
+        for piece in ETC_PIECES:
+            argv += ["--ro-bind-try", piece, piece]
     argv += ["--ro-bind", str(Path(bot_dir).resolve()), BOT_MOUNT]
     for target, source in sorted((extra_ro_binds or {}).items()):
         _check_mount_point(target)

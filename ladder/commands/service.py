@@ -25,6 +25,12 @@ def _settings(**overrides):
         raise click.ClickException(f"configuration: {exc}") from None
 
 
+def runtime_report(accepted) -> None:
+    from ladder.commands.runtimes import report
+
+    report(accepted)
+
+
 def _check_sandbox(settings) -> None:
     """Workers refuse to run bots in a weaker sandbox than production needs, outside development."""
     from workers.sandbox import sandbox_available
@@ -65,6 +71,7 @@ def up(host, port, instance, concurrency, sandbox, grace) -> None:
                         fg="yellow", err=True)
     settings = _settings(instance_dir=instance, sandbox_mode=sandbox)
     _check_sandbox(settings)
+    runtime_report(settings.accepted_runtimes)
     where = "SQLite + local broker" if settings.embedded else "DATABASE_URL / REDIS_URL"
     click.echo(f"instance {settings.instance_dir.resolve()} ({where}); preparing ...")
     facts = prepare_instance(settings, requeue_running=settings.embedded)
@@ -105,6 +112,7 @@ def worker(concurrency, queues, name, loglevel) -> None:
 
     settings = _settings()
     _check_sandbox(settings)
+    runtime_report(settings.accepted_runtimes)
     app = configure(settings)
     argv = [
         "worker", f"--loglevel={loglevel}", f"--queues={queues or ','.join(QUEUES)}",

@@ -88,14 +88,14 @@ def test_refusals_of_zip_entries(tmp_path, out):
     cases = {
         "abs.zip": ({"main.py": MAIN, "/etc/passwd": b"x"}, "absolute path"),
         "up.zip": ({"main.py": MAIN, "../../evil.py": b"x"}, "'..'"),
-        "nomain.zip": ({"bot.py": MAIN}, "no main.py"),
+        "nomain.zip": ({"bot.py": MAIN}, ("no entry point at the root", "main.py", "Cargo.toml")),
         "nested.zip": ({"mybot/main.py": MAIN}, "found mybot/main.py"),
-        "both.zip": ({"main.py": MAIN, "main.js": b""}, "both main.py and main.js"),
+        "both.zip": ({"main.py": MAIN, "main.js": b""}, ("both main.py and main.js", "ambiguous")),
         "ctrl.zip": ({"main.py": MAIN, "a\x1bb.py": b""}, "control characters"),
         "backslash.zip": ({"main.py": MAIN, "a\\..\\b.py": b""}, "backslash"),
     }
     for name, (members, words) in cases.items():
-        refused(make_zip(tmp_path / name, members), out, words)
+        refused(make_zip(tmp_path / name, members), out, *((words,) if isinstance(words, str) else words))
 
 
 def test_a_symlink_in_a_zip_is_refused(tmp_path, out):
@@ -211,7 +211,7 @@ def test_refusals_of_directory_entries(tmp_path, out, monkeypatch):
     refused(crowded, out, "more than 3 files")
     empty = tmp_path / "empty"
     empty.mkdir()
-    refused(empty, out, "no main.py")
+    refused(empty, out, "no entry point")
 
 
 def test_check_bytes_applies_the_staging_rules_to_an_upload():
@@ -228,7 +228,7 @@ def test_check_bytes_applies_the_staging_rules_to_an_upload():
         (b"\xff\xfe", "bot.py", "UTF-8"),
         (b"not a zip", "bot.zip", "not a valid zip"),
         (bad.getvalue(), "bot.zip", ".."),
-        (b"x", "bot.exe", "one .py file or a .zip"),
+        (b"x", "bot.exe", "one .py file, or a .zip"),
     ]:
         with pytest.raises(PackagingError, match=re.escape(reason)):
             check_bytes(code, name)
