@@ -55,6 +55,9 @@ class Settings(BaseModel):
     # workers.packaging.MAX_UPLOAD_BYTES is the one limit; a deployment may only lower it here
     max_upload_bytes: int = Field(default=MAX_UPLOAD_BYTES, gt=0, le=MAX_UPLOAD_BYTES)
     max_log_chars: int = Field(default=64 * 1024, gt=0)  # stderr kept per seat and match
+    # the runtimes (workers/runtimes.py) uploads may use, comma-separated; None: each one this
+    # machine has (an operator may narrow it, e.g. LADDER_RUNTIMES=python,node)
+    runtimes: str | None = None
 
     # matchmaking
     house_username: str = "house"  # the system user owning the starter bots
@@ -82,6 +85,24 @@ class Settings(BaseModel):
     @classmethod
     def _blank_is_unset(cls, value: str | None) -> str | None:
         return (value.strip() or None) if value is not None else None
+
+    @field_validator("runtimes")
+    @classmethod
+    def _known_runtimes(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        from workers.runtimes import BY_NAME
+
+        names = [n.strip() for n in value.split(",") if n.strip()]
+        unknown = [n for n in names if n not in BY_NAME]
+        if unknown:
+            raise ValueError(f"unknown runtime(s) {', '.join(unknown)}; the runtimes are {', '.join(BY_NAME)}")
+        return ",".join(names)
+
+    @property
+    def accepted_runtimes(self) -> tuple[str, ...] | None:
+        """The runtimes an upload may use; None: whichever this machine has."""
+        return tuple(self.runtimes.split(",")) if self.runtimes else None
 
     @field_validator("signup_rate", "login_failures_per_address", "login_failures_per_account", "api_rate")
     @classmethod

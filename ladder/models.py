@@ -205,6 +205,8 @@ class BotVersionBase(SQLModel):
     placement_owed: int = 0
     validation_match_id: int | None = Field(default=None, foreign_key="matches.id")
     created_at: datetime = _when()
+    runtime: str | None = Field(default=None, max_length=16)  # workers/runtimes.py; None: not a bot package
+    build_key: str | None = Field(default=None, max_length=64)  # its artifact (build_artifacts), once built
 
 
 class BotVersion(BotVersionBase, table=True):
@@ -305,6 +307,21 @@ class Replay(SQLModel, table=True):
     match_id: int = Field(foreign_key="matches.id", primary_key=True, ondelete="CASCADE")
     data: bytes = Field(sa_type=LargeBinary)  # gzip of the replay JSON (ladder.replay format)
     size: int  # uncompressed bytes
+    created_at: datetime = _when()
+
+
+class BuildArtifact(SQLModel, table=True):
+    """A compiled bot (workers/builds.py), by the hash of its source, runtime and toolchain: built
+    once, run by every match of every version with the same key. The log goes to owners only."""
+
+    __tablename__ = "build_artifacts"
+    key: str = Field(primary_key=True, max_length=64)
+    runtime: str = Field(max_length=16)
+    toolchain: str = Field(max_length=200)
+    data: bytes = Field(sa_type=LargeBinary)  # a tar of the artifact's files
+    size: int
+    log: str = Field(default="", sa_type=Text)  # the compiler's output
+    seconds: float = 0.0
     created_at: datetime = _when()
 
 

@@ -5,7 +5,8 @@
 - Only workers/sandbox.py starts bot processes. Besides it, only these start any process at all:
   ladder/serve.py (the ladder's own web, worker and scheduler), ladder/bench/service.py (Celery
   workers to measure) and ladder/bench/sandbox.py (the bare baselines the sandbox is compared
-  with: `python3 -c pass` and a plain pipe echo, fixed programs, never bot code), and
+  with: `python3 -c pass`, a plain pipe echo, the repository's own starter kits run bare, and
+  `make` for the static kit; never an uploaded bot), and
   workers/tournament_local.py (the pool of `ladder tournament`, whose processes run matches through
   the runner). The web app never imports the sandbox or the runner.
 """

@@ -25,6 +25,7 @@ from sqlmodel import Session, select
 from ladder.config import Settings
 from ladder.db import session_scope
 from ladder.models import Bot, BotVersion, Seat, User
+from ladder.services import builds as build_service
 from ladder.services.errors import ServiceError
 from ladder.services.matches import claim_match, mark_failed
 from ladder.services.results import MatchOutcome, outcome_from_replay, record_result
@@ -51,18 +52,38 @@ def default_runner(specs: list[str], **kwargs: Any) -> Any:
     return run_match(specs, **kwargs)
 
 
-def _stage_code(session: Session, match_id: int, root: Path) -> tuple[list[str], list[str]]:
-    """Write each seat's stored code to `root/<seat>/<filename>`: (paths in seat order, seat names)."""
+class DatabaseBuilds:
+    """The runner's build cache (workers.builds.BuildCache) over the database, where every worker
+    finds an artifact another one built; each call is its own short transaction."""
+
+    def __init__(self, sessions: sessionmaker[Session]):
+        self.sessions = sessions
+
+    def get(self, key: str) -> bytes | None:
+        with session_scope(self.sessions) as session:
+            return build_service.get_artifact(session=session, key=key)
+
+    def put(self, build: Any) -> None:
+        with session_scope(self.sessions) as session:
+            build_service.store_artifact(session=session, key=build.key, runtime=build.runtime,
+                                         toolchain=build.toolchain, data=build.artifact, log=build.log,
+                                         seconds=build.seconds)
+
+
+def _stage_code(session: Session, match_id: int, root: Path) -> tuple[list[str], list[str], list[int]]:
+    """Write each seat's stored code to `root/<seat>/<filename>`: (paths in seat order, seat names,
+    version ids)."""
     rows = session.exec(
-        select(Seat.seat, BotVersion.filename, BotVersion.code, BotVersion.number, Bot.name, User.username)
+        select(Seat.seat, BotVersion.filename, BotVersion.code, BotVersion.number, Bot.name, User.username,
+               BotVersion.id)
         .join(BotVersion, BotVersion.id == Seat.bot_version_id)
         .join(Bot, Bot.id == Seat.bot_id)
         .join(User, User.id == Bot.owner_id)
         .where(Seat.match_id == match_id)
         .order_by(Seat.seat)
     ).all()
-    specs, names = [], []
-    for seat, filename, code, number, bot_name, owner in rows:
+    specs, names, versions = [], [], []
+    for seat, filename, code, number, bot_name, owner, version_id in rows:
         folder = root / str(seat)
         folder.mkdir(mode=0o755)
         # a fixed name, never the uploader's: a stored name the file system refuses (too long, NUL)
@@ -72,7 +93,8 @@ def _stage_code(session: Session, match_id: int, root: Path) -> tuple[list[str],
         path.chmod(0o644)
         specs.append(str(path))
         names.append(f"{owner}/{bot_name} v{number}")
-    return specs, names
+        versions.append(version_id)
+    return specs, names, versions
 
 
 def split_logs(replay: dict[str, Any]) -> list[str | None]:
@@ -93,6 +115,8 @@ def play_match(
     runner: Runner = default_runner,
 ) -> JobResult:
     """Claim, play and record one match; safe to call any number of times for the same id."""
+    from workers.runner import BuildError  # the runner (and the sandbox) load on a worker only
+
     with session_scope(sessions) as session:
         match = claim_match(session=session, match_id=match_id, worker_id=worker_id)
         if match is None:
@@ -100,14 +124,20 @@ def play_match(
         root = Path(tempfile.mkdtemp(prefix=f"ladder-match-{match_id}-"))
         root.chmod(0o755)  # the sandboxed bots' uids read their files through here
         try:
-            specs, names = _stage_code(session, match_id, root)
+            specs, names, versions = _stage_code(session, match_id, root)
             session.commit()  # end the read: no transaction stays open while the bots play
             result = runner(
                 specs, game=match.game, seed=match.seed, options=match.options, sandbox=match.sandbox,
                 ranked=match.ranked, require_strict=not settings.development, names=names,
+                build_cache=DatabaseBuilds(sessions),
             )
             replay = dict(result.replay)
             outcome = outcome_from_replay(replay, split_logs(replay))
+            keys = {v: k for v, k in zip(versions, getattr(result, "build_keys", None) or [], strict=False) if k}
+            build_service.note_builds(session=session, keys=keys)
+        except BuildError as exc:  # the author's fault, not ours: the version is rejected with the reason
+            session.rollback()
+            return _unbuildable(session, match_id, versions[exc.seat], exc.build.failure(), worker_id)
         except Exception as exc:  # anything before a result is an infrastructure failure
             session.rollback()
             reason = f"{type(exc).__name__}: {exc}"[:2000]
@@ -116,6 +146,15 @@ def play_match(
         finally:
             shutil.rmtree(root, ignore_errors=True)
         return _record(session, match_id, outcome, worker_id, settings)
+
+
+def _unbuildable(session: Session, match_id: int, version_id: int, reason: str, worker_id: str) -> JobResult:
+    try:
+        build_service.reject_unbuildable(session=session, match_id=match_id, version_id=version_id, reason=reason,
+                                         worker_id=worker_id)
+    except ServiceError as exc:
+        return JobResult(match_id, "refused", str(exc))
+    return JobResult(match_id, "failed", f"bot version {version_id} did not build")
 
 
 def _fail(session: Session, match_id: int, reason: str, worker_id: str) -> JobResult:

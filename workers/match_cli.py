@@ -90,12 +90,21 @@ def run_match_command(
     from ladder.games import OptionError
     from workers.packaging import PackagingError
     from workers.protocol import TimeControl
-    from workers.runner import RunnerError, run_match
+    from workers.runner import BuildError, RunnerError, run_match
 
     clock = TimeControl()
+
+    def on_build(seat: int, runtime: str) -> None:
+        click.echo(f"building seat {seat} ({bots[seat]}) with the {runtime} runtime, in the sandbox "
+                   "(the artifact is cached for later matches)...", err=True)
+
     try:
         result = run_match(list(bots), game=game, seed=seed, options=options, sandbox=sandbox,
-                           replay_path=replay_path, clock=clock)
+                           replay_path=replay_path, clock=clock, on_build=on_build)
+    except BuildError as exc:
+        click.echo(f"seat {exc.seat} ({bots[exc.seat]}) did not build; the compiler said:", err=True)
+        click.echo(exc.build.log.rstrip(), err=True)
+        raise click.exceptions.Exit(1) from None
     except (OptionError, KeyError, RunnerError, PackagingError) as exc:
         raise click.UsageError(str(exc.args[0]) if exc.args else str(exc)) from None
     log_paths = write_logs(result, logs_dir) if logs_dir is not None else []

@@ -30,7 +30,7 @@ from bots import load_builtin
 from ladder.games import FLAGSHIP, get_game
 from ladder.play import play_game
 from ladder.replay import results_of, write_replay
-from workers import packaging, protocol, sandbox_cgroup
+from workers import builds, packaging, protocol, runtime_view, runtimes, sandbox_cgroup
 from workers.protocol import TimeControl
 from workers.runner_seat import SandboxedSeat
 
@@ -42,6 +42,46 @@ class RunnerError(RuntimeError):
     """The match cannot be run as asked (sandbox unavailable, ranked without strict, bad bot)."""
 
 
+class BuildError(RunnerError):
+    """Seat `seat`'s bot did not compile: `build.log` is the compiler's output."""
+
+    def __init__(self, seat: int, build: builds.Build):
+        super().__init__(f"seat {seat}: {build.failure()}")
+        self.seat, self.build = seat, build
+
+
+def runtime_tree(entry: str, mode: str) -> Path | None:
+    """The runtime's files the bot may see (None: the host's /usr, mode none or no dpkg here)."""
+    if mode == "none":
+        return None
+    try:
+        return runtime_view.run_tree(runtimes.BY_ENTRY[entry])
+    except runtime_view.ViewError as exc:
+        if mode == "strict":
+            raise RunnerError(f"the {runtimes.BY_ENTRY[entry].name} runtime is unavailable here: {exc}") from None
+        _warn_host_usr(str(exc))
+        return None
+
+
+@functools.cache
+def _warn_host_usr(why: str) -> None:
+    sys.stderr.write(f"note: bots see the host's /usr ({why})\n")
+
+
+def runnable(bots: Sequence[packaging.StagedBot], *, mode: str, cache: builds.BuildCache | None,
+             parent: Path, on_build: Callable[[int, str], None] | None = None) -> list[packaging.StagedBot]:
+    """Every staged bot ready to start: compiled runtimes built (or taken from `cache`);
+    `on_build(seat, runtime)` is called before a build starts (they take seconds)."""
+    ready = []
+    for seat, bot in enumerate(bots):
+        announce = functools.partial(on_build, seat) if on_build is not None else None
+        try:
+            ready.append(builds.ensure_built(bot, mode=mode, cache=cache, parent=parent, announce=announce)[0])
+        except builds.BuildFailed as exc:
+            raise BuildError(seat, exc.build) from None
+    return ready
+
+
 @dataclass
 class MatchResult:
     game: str
@@ -50,6 +90,7 @@ class MatchResult:
     results: list[dict[str, Any]]  # seat, bot, score, rank, status, reason
     replay: dict[str, Any]
     replay_path: Path | None = None
+    build_keys: list[str | None] | None = None  # per seat, the artifact a compiled bot ran
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -188,9 +229,13 @@ def run_match(
     replay_path: str | Path | None = None,
     names: Sequence[str] | None = None,
     on_entry: Callable[[dict[str, Any]], None] | None = None,
+    build_cache: builds.BuildCache | None = None,
+    on_build: Callable[[int, str], None] | None = None,
 ) -> MatchResult:
     """Play one match, seat i played by specs[i]. Raises RunnerError/PackagingError/OptionError
-    before any bot starts when the match cannot be run; once it runs, it always finishes."""
+    (BuildError for a bot that does not compile) before any bot starts when the match cannot be
+    run; once it runs, it always finishes. Compiled bots are built in the sandbox first, or taken
+    from `build_cache` (default: builds.DirCache, the local cache `ladder match` keeps)."""
     from workers.sandbox import BotProcess, Limits
 
     mode = choose_mode(sandbox, ranked=ranked, require_strict=require_strict)
@@ -211,16 +256,20 @@ def run_match(
             table = sandbox_cgroup.TableCpuGroup.create(TABLE_CPUS)
         sdk = _stage_sdk(root)
         staged = [stage_bot(spec, game, root) for spec in specs]
+        staged = runnable(staged, mode=mode, cache=build_cache if build_cache is not None else builds.DirCache(),
+                          parent=root, on_build=on_build)
+        trees = [runtime_tree(bot.entry, mode) for bot in staged]
         lines = protocol.EventLines()  # one per match: each event is encoded once for every seat
-        for name, bot in zip(names, staged, strict=True):
+        for name, bot, tree in zip(names, staged, trees, strict=True):
             seat = SandboxedSeat(name, game, mode, clock, strikes, lines)
 
-            def factory(bot: packaging.StagedBot = bot) -> Any:
+            def factory(bot: packaging.StagedBot = bot, tree: Path | None = tree) -> Any:
                 # LADDER_BOT=1: bots.sdk moves the protocol off fd 1 at import, so stray prints
                 # (even at import time) go to the log instead of breaking the protocol
                 return BotProcess.start(
                     bot.command, bot.path, mode=mode, limits=limits,
                     extra_ro_binds={SDK_MOUNT: sdk}, env={"PYTHONPATH": SDK_MOUNT, "LADDER_BOT": "1"}, table=table,
+                    view=tree,
                 )
 
             seat.start(factory)
@@ -258,4 +307,4 @@ def run_match(
             status=seat.status, reason=seat.reason, forfeit=i in forfeited, sandbox=mode, **seat.record()
         )
     path = write_replay(replay, replay_path) if replay_path is not None else None
-    return MatchResult(game, seed, mode, results, replay, path)
+    return MatchResult(game, seed, mode, results, replay, path, [bot.build_key for bot in staged])

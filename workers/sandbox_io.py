@@ -71,6 +71,25 @@ class LineReader:
         self._scanned = len(self._buf)
         return None, None
 
+    def _fill(self, deadline: float) -> bool:
+        """Wait for input until `deadline` and take one chunk (or EOF); False once the time is up."""
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return False
+        if not self._poller.poll(max(1, int(remaining * 1000 + 0.999))):
+            return True
+        try:
+            chunk = os.read(self.fd, CHUNK)
+        except BlockingIOError:
+            return True
+        except OSError:
+            chunk = b""
+        if chunk:
+            self._buf += chunk
+        else:
+            self.eof = True
+        return True
+
     def read(self, deadline: float) -> tuple[bytes | None, str]:
         while True:
             line, reason = self._from_buffer()
@@ -78,21 +97,18 @@ class LineReader:
                 return line, reason
             if self.eof:
                 return None, "eof"
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
+            if not self._fill(deadline):
                 return None, "timeout"
-            if not self._poller.poll(max(1, int(remaining * 1000 + 0.999))):
-                continue
-            try:
-                chunk = os.read(self.fd, CHUNK)
-            except BlockingIOError:
-                continue
-            except OSError:
-                chunk = b""
-            if chunk:
-                self._buf += chunk
-            else:
-                self.eof = True
+
+    def read_rest(self, deadline: float, cap: int) -> tuple[bytes, str]:
+        """Everything up to EOF (a build's tar stream, not lines): "ok" at EOF, "timeout", or
+        "oversized" once more than `cap` bytes came (the caller gives up on the process)."""
+        while not self.eof and len(self._buf) <= cap:
+            if not self._fill(deadline):
+                return bytes(self._buf), "timeout"
+        if len(self._buf) > cap:
+            return bytes(self._buf[:cap]), "oversized"
+        return bytes(self._buf), "ok"
 
 
 class StderrDrain(threading.Thread):

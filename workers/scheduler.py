@@ -61,7 +61,7 @@ def validate_version(session: Session, version_id: int, settings: Settings) -> i
     unpacker), this version ends rejected or queued: it never raises, so one upload cannot stop a
     scheduler tick. The file is written under a fixed name (main.py or bot.zip), never the
     uploader's; reasons name the uploaded file, never a server path."""
-    from workers.packaging import PackagingError, check_filename, remove_staged, stage
+    from workers.packaging import PackagingError, check_filename, check_runtime, remove_staged, stage
 
     version = session.get(BotVersion, version_id)
     if version is None or version.status != VersionStatus.PENDING:
@@ -75,7 +75,9 @@ def validate_version(session: Session, version_id: int, settings: Settings) -> i
             with open(upload, "wb") as fh:
                 fh.write(version.code)
             try:
-                remove_staged(stage(upload, tmp).path)
+                staged = stage(upload, tmp)
+                remove_staged(staged.path)
+                check_runtime(staged.entry, settings.accepted_runtimes)
             except PackagingError as exc:
                 raise PackagingError(str(exc).replace(upload, filename).replace(tmp, "…")) from None
     except PackagingError as exc:

@@ -95,7 +95,7 @@ def add_version(
         raise Invalid("the upload is empty")
     if len(code) > max_bytes:
         raise Invalid(f"the upload is {len(code)} bytes; the limit is {max_bytes}")
-    from workers.packaging import PackagingError, check_filename  # pure: the one file-name rule
+    from workers.packaging import PackagingError, check_filename, runtime_of  # pure: names and sizes
 
     try:
         check_filename(filename)
@@ -118,7 +118,7 @@ def add_version(
             bot_id=bot_id, number=(last or 0) + 1, filename=filename, code=bytes(code),
             sha256=hashlib.sha256(code).hexdigest(), size=len(code),
             status=VersionStatus.PENDING if reason is None else VersionStatus.REJECTED,
-            rejection_reason=reason, placement_owed=placement_games,
+            rejection_reason=reason, placement_owed=placement_games, runtime=runtime_of(code, filename),
         )
         session.add(version)
     return version

@@ -1,9 +1,11 @@
-"""The starter kits in bots/examples/: each builds with the host's toolchain, as its README says, and
-plays a game of every game in the strict sandbox without a single refused answer or takeover.
+"""The starter kits in bots/examples/: each is built and run by the ladder's own runtime table
+(workers/runtimes.py) exactly as an upload is, through `workers.runner.run_match` in the strict
+sandbox: the compiled ones by the compile step (workers/builds.py) in their runtime's build tree,
+every one running in its runtime's tree. Each plays a game of every game without a single refused
+answer or takeover, and its JSON reader takes any JSON.
 
-The ladder's own runtime table (which command runs which kit) is not what is tested here: each kit
-is built into a temporary directory as its README says and run through `workers.runner.run_match`
-with a command of the test's own, so a kit that stops building, crashes or answers illegally fails here first.
+The static kit is the one an author builds: `make` here, then only its `bot` is staged, as the
+README says to upload it.
 """
 
 from __future__ import annotations
@@ -21,33 +23,35 @@ import pytest
 from needs import unavailable
 
 from ladder.games import GAMES, get_game
-from workers import packaging, runner
+from workers import builds, packaging, runner, runtimes
 from workers.protocol import TimeControl
 
 KITS = Path(__file__).parents[3] / "bots" / "examples"
-JAVA = "/usr/bin/java"
+# kit folder -> the runtime whose entry point it holds (the static kit's upload is its built `bot`)
+KIT_RUNTIMES = {"python": "python", "node": "node", "c": "c", "cpp": "cpp", "rust": "rust", "go": "go",
+                "java": "java", "static": "static"}
 
 
-def _build_env(home: Path) -> dict[str, str]:
-    # Toolchains write caches under HOME (go, cargo): keep them in the temporary build directory.
-    return {"PATH": "/usr/bin:/bin", "HOME": str(home), "GOCACHE": str(home / "gocache"),
-            "GOPATH": str(home / "gopath"), "GOPROXY": "off", "CARGO_HOME": str(home / "cargo")}
+def build(kit: str, workdir: Path) -> tuple[Path, list[str] | None]:
+    """The folder an author would upload for `kit` (a copy; the static kit built with make)."""
+    runtime = runtimes.BY_NAME[KIT_RUNTIMES[kit]]
+    ok, why = runtimes.available(runtime)
+    if not ok:
+        unavailable(f"the {kit} kit's runtime: {why}")
+    src = workdir / "src"
+    shutil.copytree(KITS / kit, src)
+    if kit != "static":
+        return src, None
+    if not os.access("/usr/bin/make", os.X_OK) or not os.access("/usr/bin/gcc", os.X_OK):
+        unavailable("the static kit is built with make and gcc")
+    done = subprocess.run(["/usr/bin/make"], cwd=src, env={"PATH": "/usr/bin:/bin"}, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, f"make failed:\n{done.stdout}\n{done.stderr}"
+    upload = workdir / "upload"
+    upload.mkdir()
+    shutil.copy2(src / "bot", upload / "bot")
+    return upload, None
 
-
-# kit -> (tools it needs, build commands run in a copy of the kit, files to stage, command in /bot)
-BUILDS: dict[str, tuple[tuple[str, ...], list[list[str]], list[str], list[str] | None]] = {
-    "python": ((), [], ["main.py"], None),
-    "node": (("/usr/bin/node",), [], ["main.js"], None),
-    "c": (("/usr/bin/gcc",), [["/usr/bin/gcc", "-O2", "-o", "bot", "main.c"]], ["bot"], ["./bot"]),
-    "cpp": (("/usr/bin/g++",), [["/usr/bin/g++", "-O2", "-std=c++17", "-o", "bot", "main.cpp"]], ["bot"], ["./bot"]),
-    "rust": (("/usr/bin/cargo", "/usr/bin/rustc"), [["/usr/bin/cargo", "build", "--release", "--offline"]],
-             ["target/release/bot"], ["./bot"]),
-    "go": (("/usr/bin/go",), [["/usr/bin/go", "build", "-o", "bot", "."]], ["bot"], ["./bot"]),
-    # The serial collector and a fixed heap start the JVM quickly on one CPU, well inside 512 MiB.
-    "java": (("/usr/bin/javac", JAVA), [["/usr/bin/javac", "-d", ".", "Main.java"]], ["*.class"],
-             [JAVA, "-XX:+UseSerialGC", "-Xmx256m", "-cp", "/bot", "Main"]),
-    "static": (("/usr/bin/make", "/usr/bin/gcc"), [["/usr/bin/make"]], ["bot"], ["./bot"]),
-}
 
 # One short game of each game, the kit in two seats (it must agree with itself too) beside a
 # house bot; Drachengold twice, so the advanced rules' magic and theft and the strategic split's
@@ -64,76 +68,27 @@ MATCHES = [
 ]
 
 
-def build(kit: str, workdir: Path) -> tuple[Path, list[str] | None]:
-    """Build `kit` in a copy under `workdir`; returns the directory to stage and its command."""
-    tools, steps, outputs, command = BUILDS[kit]
-    missing = [tool for tool in tools if not os.access(tool, os.X_OK)]
-    if missing:
-        unavailable(f"the {kit} kit needs {', '.join(missing)}")
-    src = workdir / "src"
-    shutil.copytree(KITS / kit, src)
-    for step in steps:
-        done = subprocess.run(step, cwd=src, env=_build_env(workdir), capture_output=True, text=True, timeout=600)
-        assert done.returncode == 0, f"{' '.join(step)} failed:\n{done.stdout}\n{done.stderr}"
-    if command is None:  # run as uploaded: the ladder's entry points
-        return src, None
-    out = workdir / "out"
-    out.mkdir()
-    for pattern in outputs:
-        found = sorted(src.glob(pattern))
-        assert found, f"{kit}: the build made no {pattern}"
-        for path in found:
-            shutil.copy2(path, out / path.name)
-    return out, command
-
-
-def stage_kit(path: Path, command: list[str] | None, parent: Path) -> packaging.StagedBot:
-    """A built kit staged under `parent` (which the sandbox's uid can reach) with its command."""
-    if command is None:
-        return packaging.stage(path, parent)
-    # Read-only for everyone, like a staged upload (the sandbox's uid must read and run it).
-    dest = Path(tempfile.mkdtemp(prefix="ladder-kit-", dir=parent))
-    for item in path.iterdir():
-        shutil.copy2(item, dest / item.name)
-        (dest / item.name).chmod(0o555)
-    dest.chmod(0o555)
-    return packaging.StagedBot(dest, command[-1], list(command))
-
-
-@pytest.fixture(scope="module", params=sorted(BUILDS))
+@pytest.fixture(scope="module", params=sorted(KIT_RUNTIMES))
 def kit_build(request):
-    """(kit, directory, command) of each kit, built once for the module's tests."""
+    """(kit, the folder to upload, a build cache) of each kit, the cache shared by its tests."""
     workdir = Path(tempfile.mkdtemp(prefix="kit-build-"))
+    workdir.chmod(0o755)
     try:
-        yield (request.param, *build(request.param, workdir))
+        path, _ = build(request.param, workdir)
+        yield request.param, path, builds.DirCache(workdir / "cache")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-@pytest.fixture
-def kit_stager(monkeypatch):
-    """`run_match` stages the spec "kit" as the built kit with its own command."""
-    built: dict[str, tuple[Path, list[str] | None]] = {}
-    original = runner.stage_bot
-
-    def stage_bot(spec: str, game: str, parent: Path) -> packaging.StagedBot:
-        if spec != "kit":
-            return original(spec, game, parent)
-        path, command = built["kit"]
-        return stage_kit(path, command, parent)
-
-    monkeypatch.setattr(runner, "stage_bot", stage_bot)
-    return built
-
-
-def test_each_kit_builds_and_plays_every_game_legally_in_the_strict_sandbox(kit_build, kit_stager, strict_sandbox):
+def test_each_kit_builds_and_plays_every_game_legally_in_the_strict_sandbox(kit_build, strict_sandbox):
     assert {game for game, _options, _lineup in MATCHES} == set(GAMES)
-    kit, path, command = kit_build
-    kit_stager["kit"] = (path, command)
+    kit, path, cache = kit_build
     asked: dict[str, set[str]] = {game: set() for game in GAMES}
+    built: list[int] = []
     for seed, (game, options, lineup) in enumerate(MATCHES, start=1):
-        result = runner.run_match(lineup, game=game, seed=seed, options=options, sandbox=strict_sandbox,
-                                  clock=PATIENT)
+        specs = [str(path) if spec == "kit" else spec for spec in lineup]
+        result = runner.run_match(specs, game=game, seed=seed, options=options, sandbox=strict_sandbox,
+                                  clock=PATIENT, build_cache=cache, on_build=lambda seat, _r: built.append(seat))
         kit_seats = {i for i, spec in enumerate(lineup) if spec == "kit"}
         asked[game] |= {e["kind"] for e in result.replay["log"] if e.get("seat") in kit_seats and "decision" in e}
         for seat, spec in zip(result.replay["seats"], lineup, strict=True):
@@ -144,6 +99,8 @@ def test_each_kit_builds_and_plays_every_game_legally_in_the_strict_sandbox(kit_
             assert not seat.get("strikes"), where
     # The seeds are chosen so that these few games ask every decision kind of every game.
     assert asked == {game: set(get_game(game).decision_kinds) for game in GAMES}
+    # A compiled kit is built once, at its first seat: every other seat and match reuses the artifact.
+    assert built == ([0] if runtimes.BY_NAME[KIT_RUNTIMES[kit]].compiled else [])
 
 
 def test_the_static_kit_makes_an_executable_without_shared_libraries(tmp_path):
@@ -164,7 +121,8 @@ def test_the_static_kit_builds_the_c_kits_bot():
 
 def test_every_kit_directory_is_tested_and_has_a_readme():
     kits = {path.name for path in KITS.iterdir() if path.is_dir()}
-    assert kits == set(BUILDS)
+    assert kits == set(KIT_RUNTIMES)
+    assert set(KIT_RUNTIMES.values()) == set(runtimes.BY_NAME)  # a kit for every runtime
     assert all((KITS / kit / "README.md").is_file() for kit in kits)
 
 
@@ -178,10 +136,10 @@ ODD = {"s": "\"q\" \\ / \b\f\n\r\t \u00e9 \U0001f409", "n": [-1.5e3, 0, 1e2, -0.
 def test_each_kits_json_reader_takes_any_json_and_answers_by_id(kit_build, strict_sandbox, tmp_path):
     from workers.sandbox import BotProcess
 
-    kit, path, command = kit_build
+    kit, path, cache = kit_build
     root = Path(tempfile.mkdtemp(prefix="kit-json-"))
     root.chmod(0o755)
-    staged = stage_kit(path, command, root)
+    staged = runner.runnable([packaging.stage(path, root)], mode=strict_sandbox, cache=cache, parent=root)[0]
     lines = [
         {"odd": ODD, "type": "hello", "protocol": 1, "game": "drachengold", "seat": 1, "players": 3, "options": {}},
         {"type": "event", "event": {"type": "future", "data": ODD}},
@@ -200,7 +158,8 @@ def test_each_kits_json_reader_takes_any_json_and_answers_by_id(kit_build, stric
     ]
     bot = BotProcess.start(staged.command, staged.path, mode=strict_sandbox,
                            extra_ro_binds={runner.SDK_MOUNT: runner._stage_sdk(root)},
-                           env={"PYTHONPATH": runner.SDK_MOUNT, "LADDER_BOT": "1"})
+                           env={"PYTHONPATH": runner.SDK_MOUNT, "LADDER_BOT": "1"},
+                           view=runner.runtime_tree(staged.entry, strict_sandbox))
     try:
         answers = []
         for message in lines:
