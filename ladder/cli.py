@@ -333,11 +333,31 @@ def bench_engine(games: int, repeats: int, only_game: str | None, seed: int) -> 
 @click.option("--starts", type=click.IntRange(min=1), default=30, show_default=True)
 @click.option("--matches", type=click.IntRange(min=0), default=5, show_default=True,
               help="Full 4-greedy matches per mode (0 skips the match comparison).")
-def bench_sandbox(mode: str, round_trips: int, starts: int, matches: int) -> None:
-    """Sandboxed bot round trip, start-up and a full match against no sandbox (medians)."""
+@click.option("--runtimes", "runtime_names", metavar="all|NAME,...",
+              help="Also each runtime's starter kit (bots/examples): start to ready sandboxed against bare, "
+                   "and the compile step's time.")
+@click.option("--runtimes-only", is_flag=True,
+              help="Only the runtime table (all runtimes unless --runtimes names some).")
+@click.option("--kit-starts", type=click.IntRange(min=1), default=5, show_default=True,
+              help="Starts to ready per runtime, sandboxed and bare each.")
+@click.option("--compiles", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Compile steps per compiled runtime's kit (the median is shown).")
+def bench_sandbox(mode: str, round_trips: int, starts: int, matches: int, runtime_names: str | None,
+                  runtimes_only: bool, kit_starts: int, compiles: int) -> None:
+    """Sandboxed bot round trip, start-up and a full match against no sandbox (medians); with
+    --runtimes, each runtime's starter kit too."""
+    from ladder.bench.runtimes import parse_names, run_runtime_bench
     from ladder.bench.sandbox import run_sandbox_bench
 
-    run_sandbox_bench(mode=mode, round_trips=round_trips, starts=starts, echo=click.echo, matches=matches)
+    try:
+        names = parse_names(runtime_names)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--runtimes'") from None
+    if not runtimes_only:
+        run_sandbox_bench(mode=mode, round_trips=round_trips, starts=starts, echo=click.echo, matches=matches)
+    if runtime_names is not None or runtimes_only:
+        run_runtime_bench(names, mode=mode, starts=kit_starts, compiles=compiles, echo=click.echo,
+                          progress=lambda message: click.echo(message, err=True))
 
 
 # --- protocol --------------------------------------------------------------------------------

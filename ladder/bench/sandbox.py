@@ -8,6 +8,10 @@
 - Freeze + thaw of the bot's cgroup, and what joining the five cgroups costs a new process (strict
   only; moving a process by pid would wait for an RCU grace period, ~10 ms here, see
   sandbox_cgroup.BotCgroup.join_files).
+- Per runtime (`--runtimes`, ladder/bench/runtimes.py): each starter kit's start to its `ready`,
+  sandboxed with its runtime's view against the same files run bare, and the compile step's time.
+  The bare runs and the static kit's `make` start here (`bare_first_reply`, `make_static_kit`):
+  the one bench module that may start plain processes (tests/test_architecture.py).
 
 Samples of the two sides are interleaved so machine noise hits both alike; figures are medians.
 """
@@ -70,11 +74,16 @@ class SandboxBench:
 
 
 class _PlainEcho:
-    """The echo bot as a bare subprocess, spoken to with the sandbox's own pipe code."""
+    """The echo bot (or any fixed program: `argv`) as a bare subprocess, spoken to with the
+    sandbox's own pipe code."""
 
-    def __init__(self, script: Path):
-        self.proc = subprocess.Popen([PYTHON, "-I", str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     bufsize=0)
+    def __init__(self, script: Path | None = None, *, argv: list[str] | None = None, cwd: Path | None = None,
+                 env: dict[str, str] | None = None):
+        if argv is None:
+            argv = [PYTHON, "-I", str(script)]
+        # A kit's log lines (stderr) are dropped, not shown; the echo bot writes none.
+        self.proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL if script is None else None, bufsize=0)
         for stream in (self.proc.stdin, self.proc.stdout):
             os.set_blocking(stream.fileno(), False)
         self.reader = LineReader(self.proc.stdout.fileno(), 1 << 20)
@@ -150,6 +159,32 @@ def _bare_start() -> float:
     t0 = time.perf_counter_ns()
     subprocess.run([PYTHON, "-I", "-c", "pass"], check=True)
     return (time.perf_counter_ns() - t0) / 1e6
+
+
+def bare_first_reply(argv: list[str], cwd: Path, env: dict[str, str], line: bytes,
+                     timeout: float = 60.0) -> tuple[float, bytes | None, str]:
+    """A starter kit (bots/examples, the ladder's own code) run bare on the host, as `ladder bench
+    sandbox --runtimes` compares with the sandbox: milliseconds from starting `argv` to its first
+    line after `line` is sent, that line (None if there was none) and the read's reason."""
+    t0 = time.perf_counter_ns()
+    bot = _PlainEcho(argv=argv, cwd=cwd, env=env)
+    try:
+        ok, reason = bot.send_line(line, time.monotonic() + timeout)
+        reply, reason = bot.read_line(time.monotonic() + timeout) if ok else (None, reason)
+        elapsed = (time.perf_counter_ns() - t0) / 1e6
+    finally:
+        bot.close()
+    return elapsed, reply, reason
+
+
+def make_static_kit(folder: Path, timeout: float = 600.0) -> tuple[bool, str]:
+    """`make` in (a copy of) the static starter kit, as its README says: (ok, make's output)."""
+    try:
+        done = subprocess.run(["make"], cwd=folder, capture_output=True, text=True, timeout=timeout,
+                              env={"PATH": "/usr/bin:/bin", "HOME": str(folder), "LANG": "C.UTF-8"})
+    except subprocess.TimeoutExpired:
+        return False, f"make took longer than {timeout:.0f} s"
+    return done.returncode == 0, (done.stdout + done.stderr).strip()
 
 
 def _cgroup_join_ms(samples: int = 8) -> float:
