@@ -1,6 +1,8 @@
 # One image for every part of the ladder: web, worker, scheduler, migrate (docker-compose.yml).
-# Debian's own python3 is both the ladder's interpreter (in a venv) and the bots' runtime: the
-# sandbox runs bots with /usr/bin/python3 (and /usr/bin/node for main.js bots).
+# Debian's own python3 is both the ladder's interpreter (in a venv) and a bots' runtime. Every
+# runtime a bot may use (Python with numpy and scipy, Node.js, C, C++, Rust, Go, Java; the table in
+# workers/runtimes.py) comes from Debian's packages, which the table names: the sandbox shows each
+# bot only its runtime's package files.
 FROM debian:bookworm-slim
 
 ENV DEBIAN_FRONTEND=noninteractive \
@@ -19,11 +21,20 @@ RUN apt-get update \
     && useradd --system --home-dir /var/lib/ladder --create-home --shell /usr/sbin/nologin ladder
 
 WORKDIR /app
+# The bots' runtimes, as the table lists them (it needs nothing but python3 to print the list)
+COPY workers/__init__.py workers/runtimes.py workers/
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends $(python3 -m workers.runtimes --packages) \
+    && rm -rf /var/lib/apt/lists/*
 COPY pyproject.toml README.md ./
 COPY ladder ladder
 COPY workers workers
 COPY bots bots
 RUN python3 -m venv /opt/ladder && /opt/ladder/bin/pip install --no-cache-dir .
+# The runtimes' file trees (workers/runtime_view.py), made once here as hard links inside the image
+# rather than by each worker at its first match
+RUN /opt/ladder/bin/python -c "from workers import runtime_view as v, runtimes as r; \
+[(v.run_tree(x), x.compiled and v.build_tree(x)) for x in r.RUNTIMES]"
 
 # web, scheduler and migrate run as `ladder`; the worker runs as root (compose sets it), because
 # the strict sandbox starts each bot under a per-slot uid inside cgroups of its own

@@ -4,6 +4,7 @@ this blueprint can be exempt from CSRF."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, g, jsonify, request, url_for
@@ -12,6 +13,7 @@ from ladder.models import BotPublic, BotVersionPublic, Match, MatchPublic, SeatP
 from ladder.replay import dumps_replay
 from ladder.services import bots as bot_service
 from ladder.services import pages
+from ladder.services.builds import build_logs
 from ladder.services.errors import Forbidden, NotFound, ServiceError
 from ladder.services.limits import check_upload
 from ladder.services.rejections import rejection_causes
@@ -80,13 +82,16 @@ def _match(match: Match) -> dict[str, Any]:
 def _versions(versions: list, owner_id: int) -> list[dict[str, Any]]:
     """Versions as JSON. Why one was rejected is its owner's (as on the bot's web page): others get
     `rejection_reason` null; with the owner's token, a rejected one also carries `cause`, the end of
-    its validation game's stderr (the bot's log is its owner's, so nobody else gets it)."""
+    its validation game's stderr (the bot's log is its owner's, so nobody else gets it), and a built
+    one `build`, the compiler's output."""
     viewer = g.get("api_user")
     mine = viewer is not None and viewer.id == owner_id
     causes = rejection_causes(session=db(), versions=versions, owner_id=owner_id,
                               viewer_id=_reader_id() if viewer is not None else None)
+    built = build_logs(session=db(), versions=versions) if mine and _reader_id() is not None else {}
     return [{**_dump(BotVersionPublic, v), **({} if mine else {"rejection_reason": None}),
-             **({"cause": causes[v.id]} if v.id in causes else {})} for v in versions]
+             **({"cause": causes[v.id]} if v.id in causes else {}),
+             **({"build": asdict(built[v.id])} if v.id in built else {})} for v in versions]
 
 
 @bp.get("/")

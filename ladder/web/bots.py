@@ -14,13 +14,14 @@ from ladder.models import BotVersion, Match
 from ladder.services import bots as bot_service
 from ladder.services import matches as match_service
 from ladder.services import pages
+from ladder.services.builds import build_logs
 from ladder.services.errors import NotFound
 from ladder.services.limits import check_challenge, check_upload
 from ladder.services.rejections import rejection_causes
 from ladder.services.tournament_views import invitations_for
 from ladder.web.common import db, dispatch, refusals, require_owner, settings
 from ladder.web.forms import ActionForm, ChallengeForm, UploadForm, VersionUploadForm
-from ladder.web.queries import Upload, challenge_candidates, game_titles, starter_files, upload_bot
+from ladder.web.queries import Upload, challenge_candidates, game_titles, runtime_choices, starter_files, upload_bot
 from ladder.web.svg import rating_chart
 
 bp = Blueprint("bots", __name__, url_prefix="/bots")
@@ -62,8 +63,13 @@ def upload():
         if not refused:
             _announce(result)
             return redirect(url_for(".page", bot_id=result.bot.id))
-        return render_template("bots/upload.html", form=form, starters=starter_files()), 400
-    return render_template("bots/upload.html", form=form, starters=starter_files()), 400 if form.errors else 200
+        return _upload_page(form), 400
+    return _upload_page(form), 400 if form.errors else 200
+
+
+def _upload_page(form):
+    return render_template("bots/upload.html", form=form, starters=starter_files(),
+                           runtimes=runtime_choices(settings().accepted_runtimes))
 
 
 def _bot_or_404(bot_id: int):
@@ -101,6 +107,7 @@ def page(bot_id: int):
         context["validations"] = {m.id: m for m in db().exec(select(Match).where(Match.id.in_(ids)))} if ids else {}
         context["causes"] = rejection_causes(session=db(), versions=data.versions, owner_id=data.bot.owner_id,
                                              viewer_id=current_user.id)
+        context["builds"] = build_logs(session=db(), versions=data.versions)
         context["upload_form"] = VersionUploadForm()
         context["action_form"] = ActionForm()
         context["challenge_form"] = _challenge_form(data.bot)

@@ -13,8 +13,9 @@ from ladder.games import get_game
 from ladder.rules_doc import rules_text
 from ladder.services import kits
 from ladder.web import api_reference, openapi
+from ladder.web.common import settings
 from ladder.web.markdown import render
-from ladder.web.queries import game_titles
+from ladder.web.queries import game_titles, runtime_choices
 
 bp = Blueprint("guide", __name__)
 
@@ -40,7 +41,8 @@ def write_a_bot():
     python = {}
     for kit in kits.python_kits():
         python.setdefault(kit.game, []).append(kit)
-    return render_template("guide/write_a_bot.html", games=games, python=python, languages=kits.language_kits())
+    return render_template("guide/write_a_bot.html", games=games, python=python, languages=kits.language_kits(),
+                           runtimes=runtime_choices(settings().accepted_runtimes))
 
 
 @bp.get("/kits/python/<game>/<bot>.zip")

@@ -49,7 +49,12 @@ def _schemas() -> dict[str, Any]:
         "Error": _obj(error={"type": "string"}, status={"type": "integer"}),
         "Bot": _model(BotPublic),
         "Version": _model(BotVersionPublic, rejection_reason={
-            **NULLABLE_STR, "description": "why the version was refused: shown to the bot's owner only, else null"}),
+            **NULLABLE_STR, "description": "why the version was refused: shown to the bot's owner only, else null"},
+            cause={"type": "string", "description": "owner only: the end of a rejected version's validation log"},
+            build={**_obj(toolchain={"type": "string"}, seconds={"type": "number"}, size={"type": "integer"},
+                          log={"type": "string"}),
+                   "description": "owner only, compiled runtimes: how the version was built and the compiler's "
+                                  "output"}),
         "Match": _model(MatchPublic, seed={**NULLABLE_INT, "description": "null until the match is finished"},
                         failure_reason=NULLABLE_STR),
         "Seat": {**_model(SeatPublic), "properties": {

@@ -42,11 +42,38 @@ def starter_files() -> list[str]:
     return out
 
 
-def check_package(code: bytes, filename: str) -> None:
-    """Raise ValueError with the author-facing reason when the upload is not a bot package."""
+@dataclass(frozen=True)
+class RuntimeChoice:
+    name: str
+    title: str
+    entry: str
+    version: str  # what this machine has, or why it cannot run it
+    accepted: bool
+    compiled: bool
+    build: str | None  # the recipe, run in a copy of the upload inside the sandbox
+    run: str
+
+
+def runtime_choices(accepted: tuple[str, ...] | None) -> list[RuntimeChoice]:
+    """The runtime table as the upload page shows it: which entry point picks which runtime, and
+    whether this ladder runs it (its operator's list, and what the machine has)."""
+    from workers import runtimes  # pure: reads dpkg's database, starts nothing
+
+    out = []
+    for r in runtimes.RUNTIMES:
+        ok, detail = runtimes.available(r)
+        allowed = accepted is None or r.name in accepted
+        out.append(RuntimeChoice(r.name, r.title, r.entry, detail if ok else "not available here",
+                                 ok and allowed, r.compiled, r.build, " ".join(r.run)))
+    return out
+
+
+def check_package(code: bytes, filename: str, accepted_runtimes: tuple[str, ...] | None = None) -> None:
+    """Raise ValueError with the author-facing reason when the upload is not a bot package, or
+    is one for a runtime this ladder does not run."""
     from workers import packaging  # pure: inspects names and sizes; never imports the sandbox
 
-    packaging.check_bytes(code, filename)
+    packaging.check_runtime(packaging.check_bytes(code, filename), accepted_runtimes)
 
 
 def check_filename(filename: str | None) -> str:
@@ -110,7 +137,7 @@ def upload_bot(
     if bot is not None and bot.retired:
         raise Invalid("the bot is retired")
     try:
-        check_package(code, filename)
+        check_package(code, filename, settings.accepted_runtimes)
         reason = None
     except ValueError as exc:
         reason = str(exc) or type(exc).__name__

@@ -259,3 +259,96 @@ def test_walkthrough_with_celery(pg_url, redis_url, page, tmp_path):  # noqa: F8
         celery_app.app.ladder_settings = saved[0]
         celery_app.app.conf.update(saved[1])
         engine.dispose()
+
+
+def _kit_upload(kit: str, tmp_path: Path) -> Path:
+    """The .zip an author of `kit` uploads: the kit's files (the static kit: its built `bot` only)."""
+    import shutil
+    import subprocess
+    import zipfile
+
+    folder = Path(__file__).parents[2] / "bots" / "examples" / kit
+    if kit == "static":
+        work = tmp_path / "static-src"
+        shutil.copytree(folder, work)
+        subprocess.run(["/usr/bin/make"], cwd=work, check=True, capture_output=True, timeout=300)
+        files = {"bot": work / "bot"}
+    else:
+        files = {p.relative_to(folder).as_posix(): p for p in sorted(folder.rglob("*"))
+                 if p.is_file() and p.name != "README.md"}
+    path = tmp_path / f"{kit}-bot.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, source in files.items():
+            info = zipfile.ZipInfo(name)
+            info.external_attr = (0o100755 if name == "bot" else 0o100644) << 16
+            zf.writestr(info, source.read_bytes())
+    return path
+
+
+def _play_until_each_rated(driver: InProcess, version_ids: list[int]) -> None:
+    """Scheduler ticks, every queued match played, until each version has a rated match."""
+    from workers.scheduler import schedule
+
+    rng = random.Random(5)
+    for _ in range(15):
+        schedule(driver.sessions, driver.settings, rng)
+        with driver.sessions() as session:
+            queued = session.exec(select(Match.id).where(Match.status == MatchStatus.QUEUED).order_by(Match.id)).all()
+        for match_id in queued:
+            driver.play(match_id)
+        if all(_rated_matches(driver.sessions, v) for v in version_ids):
+            return
+    pytest.fail("fifteen scheduler ticks left a runtime's bot without a rated match")
+
+
+def test_a_starter_kit_in_every_runtime_uploads_builds_validates_and_plays_rated(engine, page, tmp_path):
+    """Issue #12's done-when: each runtime's starter kit, uploaded through the web form, compiles
+    (where it is compiled), passes its validation game and plays rated matches."""
+    from workers import runtimes
+
+    missing = [r.name for r in runtimes.RUNTIMES if not runtimes.available(r)[0]]
+    if missing:
+        from needs import unavailable
+
+        unavailable(f"runtimes missing here: {', '.join(missing)}")
+    settings = Settings(env="test", instance_dir=tmp_path / "instance", sandbox_mode=_sandbox_mode(),
+                        placement_games=1, tables_per_tick=4, queue_target=4, uploads_per_day=20)
+    sessions = session_factory(engine)
+    with sessions() as session:
+        seed_house_bots(session=session, username=settings.house_username)
+    base, shutdown = serve(create_app({"settings": settings, "LADDER_ENGINE": engine}))
+    driver = InProcess(sessions, settings)
+    try:
+        page.goto(base + "/auth/signup")
+        page.fill("#username", "polyglot")
+        page.fill("#password", PASSWORD)
+        page.fill("#confirm", PASSWORD)
+        page.get_by_role("button", name="Create account").click()
+        page.wait_for_url(re.compile(r"/bots/upload$"))
+        assert page.locator("table.runtimes tbody tr").count() == len(runtimes.RUNTIMES)
+        uploaded: dict[str, tuple[str, int]] = {}
+        for runtime in runtimes.RUNTIMES:
+            page.goto(base + "/bots/upload")
+            page.set_input_files("#file", str(_kit_upload(runtime.name, tmp_path)))
+            page.fill("#name", f"kit-{runtime.name}")
+            page.select_option("#game", "treasure")
+            page.get_by_role("button", name="Upload").click()
+            page.wait_for_url(re.compile(r"/bots/\d+$"))
+            flash = page.locator(".flash.ok").inner_text()
+            uploaded[runtime.name] = (page.url, int(re.search(r"match (\d+)\) is queued", flash).group(1)))
+        for _url, validation_id in uploaded.values():
+            driver.play(validation_id)
+        with sessions() as session:
+            versions = {bot.name.removeprefix("kit-"): version for bot, version in session.exec(
+                select(Bot, BotVersion).join(BotVersion, BotVersion.bot_id == Bot.id).where(Bot.name.like("kit-%")))}
+        assert {n: (v.runtime, v.status) for n, v in versions.items()} == {
+            r.name: (r.name, "active") for r in runtimes.RUNTIMES}
+        for name, version in versions.items():  # compiled ones ran a stored artifact
+            assert (version.build_key is not None) == runtimes.BY_NAME[name].compiled, name
+        _play_until_each_rated(driver, [v.id for v in versions.values()])
+        # the owner sees how the Rust bot was built; the versions table names each runtime
+        page.goto(uploaded["rust"][0])
+        versions_text = page.locator("table.board").last.inner_text()
+        assert "rust" in versions_text and "built with rustc" in versions_text
+    finally:
+        shutdown()

@@ -65,7 +65,7 @@ def test_broken_uploads_get_clear_json_errors(client, build, sessions):
     cases = [
         (dict(code=b"#" * (64 * 1024 + 1)), 400, "at most 65536"),
         (dict(code=b"nope", filename="bot.zip"), 400, "not a valid zip"),
-        (dict(code=make_zip({"x/main.py": GOOD_BOT}), filename="bot.zip"), 400, "no main.py"),
+        (dict(code=make_zip({"x/main.py": GOOD_BOT}), filename="bot.zip"), 400, "no entry point at the root"),
         (dict(game="chess"), 400, "unknown game"),
         (dict(name="<script>"), 400, "a bot name is 1 to 40 letters"),
     ]
@@ -198,3 +198,21 @@ def test_an_upload_only_token_reads_no_private_seat_data(site, build, play, monk
     for scope in ("read", "upload"):
         assert site.client.get(f"/api/v1/matches/{match_id}/replay", headers=_auth(tokens[scope])).status_code == 200
     assert owned_seats == [{0}, set()]  # alice's seat is private data: the read token only
+
+
+def test_a_built_versions_compiler_output_is_for_its_owner_only(client, build, sessions):
+    from ladder.services import builds as build_service
+
+    token = _token(build, sessions)
+    body = _upload(client, token).get_json()
+    version_id, bot_id = body["version"]["id"], body["bot"]["id"]
+    with sessions() as session:
+        build_service.store_artifact(session=session, key="k" * 64, runtime="c", toolchain="gcc-12 12.2.0",
+                                     data=b"tar", log="main.c:3: warning: unused variable 'x'\n", seconds=0.5)
+        build_service.note_builds(session=session, keys={version_id: "k" * 64})
+    mine = client.get(f"/api/v1/bots/{bot_id}", headers=_auth(token)).get_json()["versions"][0]
+    assert mine["build_key"] == "k" * 64
+    assert mine["build"] == {"toolchain": "gcc-12 12.2.0", "seconds": 0.5, "size": 3,
+                             "log": "main.c:3: warning: unused variable 'x'\n"}
+    theirs = client.get(f"/api/v1/bots/{bot_id}").get_json()["versions"][0]
+    assert "build" not in theirs and theirs["build_key"] == "k" * 64

@@ -52,9 +52,9 @@ BROKEN = {
                 "is a symbolic link"),
     "dotdot path": (make_zip({"main.py": GOOD_BOT, "../escape.py": b"x"}), "bot.zip", "treasure",
                     "climbs out of the bot's directory"),
-    "no main.py": (make_zip({"bot/main.py": GOOD_BOT}), "bot.zip", "treasure", "no main.py"),
+    "no main.py": (make_zip({"bot/main.py": GOOD_BOT}), "bot.zip", "treasure", "found bot/main.py"),
     "wrong game": (GOOD_BOT, "main.py", "chess", "unknown game"),
-    "wrong file type": (b"MZ\x90\x00", "bot.exe", "treasure", "a bot is one .py file or a .zip"),
+    "wrong file type": (b"MZ\x90\x00", "bot.exe", "treasure", "a bot is one .py file, or a .zip"),
     "empty": (b"", "main.py", "treasure", "the upload is empty"),
 }
 
@@ -77,7 +77,7 @@ def test_a_broken_new_version_is_kept_as_rejected_with_its_reason(site, sessions
     response = site.post(f"{bot_url}/versions", {"file": (io.BytesIO(bad), "v2.zip")},
                          page=bot_url, content_type="multipart/form-data", follow_redirects=True)
     html = response.get_data(as_text=True)
-    assert "Version 2 was refused" in html and "no main.py" in html
+    assert "Version 2 was refused" in html and "no entry point at the root" in html
     statuses = sorted((v.number, v.status) for v in _versions(sessions, "evolving"))
     assert statuses == [(1, "validating"), (2, "rejected")]
 
