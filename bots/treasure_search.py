@@ -1,26 +1,29 @@
 """A search bot for Treasure of the Dragons: tries each choice on sampled caves, to the end of the round.
 
-At each flip the bot lists its legal choices (stop, flip an unseen square, flip a remembered tile
-of each kind that does not end the turn) and plays each of them on SAMPLES determinizations: full
-game states from the game's own rules (bots/forward.py) that agree with everything this seat saw,
-the unseen tiles shuffled at random. After the choice every seat, this one included, plays the
-careful bot's policy (bots/treasure_careful.py, copied below as `careful_choice` so this file
-stands alone) for the rest of this turn and then HORIZON more turns: the other seats' next turns,
-by default. A choice is worth what this seat gained over that stretch MINUS what the other seats
-gained on average (a Dragon counts DRAGON_WEIGHT while the game goes on, for the Spider bonus).
+At each flip the bot lists its choices (stop, flip an unseen square, flip a remembered tile of each
+kind that does not end the turn, and at the first flip a "pass": turn a remembered tile and stop)
+and plays each of them on SAMPLES determinizations: full game states from the game's own rules
+(bots/forward.py) that agree with everything this seat saw, the unseen tiles shuffled at random.
+After the choice every seat, this one included, plays the careful bot's policy
+(bots/treasure_careful.py, copied below as `careful_choice` so this file stands alone) for the
+rest of this turn and the other seats' next turns. A choice is worth what this seat gained over
+that stretch MINUS what the other seats gained on average (a Dragon counts DRAGON_WEIGHT while the
+game goes on, for the Spider bonus). With END_TILES tiles or fewer left in the cave the rollout
+goes on to the end of the game and a choice is worth minus this seat's final rank.
 
-Why the opponents' turns count: every flip is public and every bot remembers the cave, so a tile
-flipped and not kept (a lone Sword left behind at a stop, the treasures lost to a Dragon) is a
-free, known tile for the next seats. Counting only what this turn wins (the previous version)
-overvalued flipping on and lost to the careful bot it should beat.
+Why the other seats' turns count: every flip is public and every bot remembers the cave, so a
+tile flipped and not kept (a lone Sword left behind at a stop, the treasures lost to a Dragon) is
+a free, known tile for the next seats. The previous version counted only what this turn won.
 
-Every choice meets the same samples (the same rng draws, for the cave and the rollout), so the
-comparison is between choices, not between luckier and unluckier caves. The careful policy's own
-choice keeps the decision unless another one is better by MARGIN a sample and by two standard
-errors; a search cut short by the clock (fewer than MIN_SAMPLES) keeps the careful choice.
+Every choice meets the same samples: the same cave and the same order in which unseen squares are
+turned (the k-th unseen tile turned in a branch is the same tile whatever was chosen before), so
+the comparison is between choices, not between luckier and unluckier caves. The careful policy's
+own choice keeps the decision unless another one is better by MARGIN a sample and by Z standard
+errors; a search cut short by the clock (fewer than MIN_SAMPLES samples) keeps the careful choice,
+so the bot is never worse-informed than the careful bot.
 
 Decisions are deterministic given the bot seed: SAMPLES caps the work. TIME_BUDGET (well below the
-ladder's 1 s per decision) only stops a search on a very slow machine.
+ladder's 1 s per decision) only stops a search on a slow machine.
 """
 
 from __future__ import annotations
@@ -41,8 +44,11 @@ DRAGON, SPIDER = "dragon", "spider"
 DRAGON_WEIGHT = 1.25  # the most Dragons at the end takes the 3 Spiders: a Dragon is worth a bit more
 SAMPLES = 32  # determinizations per choice
 MIN_SAMPLES = 12  # fewer (a search cut short by the clock): too noisy to overrule the careful choice
-MARGIN = 0.05  # tiles a sample: what another choice must gain over the careful one to replace it
+MARGIN = 0.05  # a sample (tiles; ranks near the end): what a choice must gain over the careful one
+Z = 2.0  # standard errors: how clearly it must gain
 HORIZON = None  # turns rolled out after this one; None: one per other seat (the rest of the round)
+END_TILES = 25  # with at most this many tiles left in the cave, roll out to the end and count ranks
+PASS = "pass:"  # a choice "pass:<kind>": turn a remembered tile of that kind, then stop
 TIME_BUDGET = 0.3  # seconds per decision, a safety stop only (1 s per decision, 10 s bank)
 COLS = 7
 
@@ -135,16 +141,25 @@ def view(state: Any, known: set[int]) -> tuple[Counter, dict[str, int], list[int
     return kinds, where, unseen, pool
 
 
-def careful_move(state: Any, known: set[int], sets: dict[str, int], rng: random.Random) -> int | None:
-    """The careful policy's decision on a full state: the square to flip, or None to stop."""
+def careful_move(state: Any, known: set[int], sets: dict[str, int], order: list[int]) -> int | None:
+    """The careful policy's decision on a full state: the square to flip, or None to stop. An unseen
+    square is the first of `order` (a random order of the squares) that nobody has seen."""
     kinds, where, unseen, pool = view(state, known)
     hand = Counter(state.grid[i] for i in state.flipped)
     choice = careful_choice(sets, hand, state.dragon_run, kinds, len(unseen), pool)
     if choice == "stop":
         return None
     if choice == "unseen":
-        return unseen[rng.randrange(len(unseen))]
+        return next_unseen(state, known, order)
     return where[choice]
+
+
+def next_unseen(state: Any, known: set[int], order: list[int]) -> int:
+    """The first square of `order` still face down and never seen. Every branch of a sample draws
+    its unseen tiles in the same order: the k-th unseen tile turned is the same tile whatever was
+    chosen before (common random numbers, so branches differ by their choices, not their luck)."""
+    up = state.flipped
+    return next(i for i in order if i not in known and state.grid[i] is not None and i not in up)
 
 
 def clone(state: Any) -> Any:
@@ -168,6 +183,7 @@ def play(state: Any, square: int | None) -> None:
 
 
 def worth(state: Any, seat: int) -> float:
+    """Tiles won; while the game goes on a Dragon counts DRAGON_WEIGHT (the Spider bonus)."""
     hoard = state.hoards[seat]
     bonus = 0.0 if state.pending() is None else (DRAGON_WEIGHT - 1) * hoard[DRAGON]
     return sum(hoard.values()) + state.spider_bonus[seat] + bonus
@@ -185,6 +201,8 @@ class SearchBot(ForwardBot):
     def setup(self, hello: dict[str, Any]) -> None:
         super().setup(hello)
         self.known: dict[Square, str] = {}  # square -> kind, for tiles seen and still in the cave
+        self.stop_next = False  # this turn is a pass: stop after the remembered tile
+        self.stop_turn = 0
 
     def on_event(self, event: dict[str, Any]) -> None:
         super().on_event(event)  # the forward model remembers every event too
@@ -215,6 +233,10 @@ class SearchBot(ForwardBot):
         choices = [policy] + [c for c in ["stop", "unseen", *first_of] if c != policy]
         choices = [c for c in choices if (c != "stop" or +hand) and (c != "unseen" or unknown)
                    and (c in ("stop", "unseen") or c == policy or not ends_turn(c, run, not +hand))]
+        if not +hand:  # a pass: turn a remembered tile and stop, showing the others nothing new
+            choices += [PASS + kind for kind in first_of if kind != SPIDER]
+        elif self.stop_next and observation["turn"] == self.stop_turn:
+            return {"stop": True}  # the second half of a pass
         if len(choices) > 1:
             values: list[list[float]] = [[] for _ in choices]
             base = self.rng.getrandbits(32)
@@ -230,6 +252,9 @@ class SearchBot(ForwardBot):
                 policy = choices[best]
         if policy == "stop":
             return {"stop": True}
+        self.stop_next = policy.startswith(PASS)
+        self.stop_turn = observation["turn"]
+        policy = policy.removeprefix(PASS)
         if policy == "unseen":
             return {"square": list(self.rng.choice(unknown))}
         return {"square": list(first_of[policy])}
@@ -241,23 +266,30 @@ class SearchBot(ForwardBot):
         known = set(known)
         seat = self.seat
         before = edge(state, seat)
+        to_end = sum(tile is not None for tile in state.grid) <= END_TILES
         horizon = state.num_players - 1 if HORIZON is None else HORIZON
-        last_turn = state.turn + horizon
+        last_turn = state.turn + (400 if to_end else horizon)
+        order = list(range(len(state.grid)))
+        rng.shuffle(order)
         if choice == "stop":
             square = None
         elif choice == "unseen":
-            unseen = [i for i, tile in enumerate(state.grid)
-                      if tile is not None and i not in known and i not in state.flipped]
-            square = unseen[rng.randrange(len(unseen))]
+            square = next_unseen(state, known, order)
         else:
-            square = min(i for i in known if state.grid[i] == choice and i not in state.flipped)
+            kind = choice.removeprefix(PASS)
+            square = min(i for i in known if state.grid[i] == kind and i not in state.flipped)
+        if choice.startswith(PASS):
+            play(state, square)
+            square = None  # and stop
         while True:
             if square is not None:
                 known.add(square)
             play(state, square)
             if state.pending() is None or state.turn > last_turn:
                 break
-            square = careful_move(state, known, sets, rng)
+            square = careful_move(state, known, sets, order)
+        if to_end:
+            return -float(state.ranks()[seat])
         return edge(state, seat) - before
 
     @staticmethod
@@ -270,7 +302,7 @@ class SearchBot(ForwardBot):
         diffs = [a - b for a, b in zip(challenger, policy, strict=True)]
         mean = sum(diffs) / n
         spread = (sum((d - mean) ** 2 for d in diffs) / (n - 1)) ** 0.5
-        return mean > MARGIN and mean > 2 * spread / n ** 0.5
+        return mean > MARGIN and mean > Z * spread / n ** 0.5
 
     @staticmethod
     def unseen_pool(observation: dict[str, Any], known: dict[Square, str]) -> Counter:
