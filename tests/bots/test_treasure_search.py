@@ -139,3 +139,24 @@ def layout(placed: dict[int, str]) -> list[str]:
             filler.append(kind)
     fill = iter(filler)
     return [placed.get(i) or next(fill) for i in range(49)]
+
+
+def test_a_pass_stops_after_its_remembered_tile_and_only_in_its_own_turn():
+    # seat 0 turned a Diamond and lost it to a Dragon: seat 1 remembers the Diamond at (0, 0)
+    state = Treasure().new_state(None, 1, 2, layout=layout({0: "diamond", 1: "dragon", 2: "scroll"}))
+    state.apply(0, {"square": [0, 0]})
+    state.apply(0, {"square": [0, 1]})
+    state.apply(1, {"square": [0, 2]})  # seat 1 holds a lone Scroll
+    bot = SearchBot()
+    bot.setup(hello(1, 2))
+    for event in state.events:
+        bot.on_event(event.as_json())
+    bot.stop_next, bot.stop_turn = True, state.turn  # as after choosing "pass:scroll" this turn
+    assert bot.decide("flip", state.observation(1)) == {"stop": True}
+    stale, fresh = SearchBot(), SearchBot()
+    for twin in (stale, fresh):
+        twin.setup(hello(1, 2))
+        for event in state.events:
+            twin.on_event(event.as_json())
+    stale.stop_next, stale.stop_turn = True, state.turn - 2  # a pass of an earlier turn no longer binds
+    assert stale.decide("flip", state.observation(1)) == fresh.decide("flip", state.observation(1))
