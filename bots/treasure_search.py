@@ -1,21 +1,34 @@
-"""A search bot for Treasure of the Dragons: tries each choice on sampled caves with the forward model.
+"""A search bot for Treasure of the Dragons: tries each choice on sampled caves, to the end of the round.
 
 At each flip the bot lists its choices (stop, flip an unseen square, flip a remembered tile of each
-kind) and plays each of them on SAMPLES determinizations: full game states from the game's own
-rules (bots/forward.py) that agree with everything this seat saw, the unseen tiles shuffled at
-random. After the choice it plays the rest of the turn with the memory bot's expected-value policy
-(bots/treasure_memory.py, copied below so this file stands alone) and reads from the state what the
-turn won. Every choice meets the same samples (the same rng draws), so the comparison is between
-choices, not between luckier and unluckier caves. It picks the best mean; the memory policy's own
-choice keeps the decision unless another one is better by MARGIN and two standard errors over at
-least MIN_SAMPLES samples.
+kind that does not end the turn, and at the first flip a "pass": turn a remembered tile and stop)
+and plays each of them on SAMPLES determinizations: full game states from the game's own rules
+(bots/forward.py) that agree with everything this seat saw, the unseen tiles shuffled at random.
+After the choice every seat, this one included, plays the careful bot's policy
+(bots/treasure_careful.py, copied below as `careful_choice` so this file stands alone) for the
+rest of this turn and the other seats' next turns. A choice is worth what this seat gained over
+that stretch MINUS what the other seats gained on average (a Dragon counts DRAGON_WEIGHT while the
+game goes on, for the Spider bonus). With END_TILES tiles or fewer left in the cave the rollout
+goes on to the end of the game and a choice is worth minus this seat's final rank.
+
+Why the other seats' turns count: every flip is public and every bot remembers the cave, so a
+tile flipped and not kept (a lone Sword left behind at a stop, the treasures lost to a Dragon) is
+a free, known tile for the next seats. The previous version counted only what this turn won.
+
+Every choice meets the same samples: the same cave and the same order in which unseen squares are
+turned (the k-th unseen tile turned in a branch is the same tile whatever was chosen before), so
+the comparison is between choices, not between luckier and unluckier caves. The careful policy's
+own choice keeps the decision unless another one is better by MARGIN a sample and by Z standard
+errors; a search cut short by the clock (fewer than MIN_SAMPLES samples) keeps the careful choice,
+so the bot is never worse-informed than the careful bot.
 
 Decisions are deterministic given the bot seed: SAMPLES caps the work. TIME_BUDGET (well below the
-ladder's 1 s per decision) only stops a search on a very slow machine, then the best so far plays.
+ladder's 1 s per decision) only stops a search on a slow machine.
 """
 
 from __future__ import annotations
 
+import copy
 import random
 import time
 from collections import Counter
@@ -29,27 +42,76 @@ if TYPE_CHECKING:
 
 DRAGON, SPIDER = "dragon", "spider"
 DRAGON_WEIGHT = 1.25  # the most Dragons at the end takes the 3 Spiders: a Dragon is worth a bit more
-LOOKAHEAD = 3  # the memory policy's unseen flips looked ahead, at the decision itself
-ROLLOUT_LOOKAHEAD = 3  # as at the decision: a weaker continuation undervalued flipping on
-SAMPLES = 24  # determinizations per choice
-MIN_SAMPLES = 12  # fewer (a search cut short by the clock): too noisy to overrule the policy
-MARGIN = 0.1  # tiles a sample: what another choice must gain over the policy's own to replace it
-TIME_BUDGET = 0.5  # seconds per decision, a safety stop only (1 s per decision, 10 s bank)
+SAMPLES = 32  # determinizations per choice
+MIN_SAMPLES = 12  # fewer (a search cut short by the clock): too noisy to overrule the careful choice
+MARGIN = 0.05  # a sample (tiles; ranks near the end): what a choice must gain over the careful one
+Z = 2.0  # standard errors: how clearly it must gain
+HORIZON = None  # turns rolled out after this one; None: one per other seat (the rest of the round)
+END_TILES = 25  # with at most this many tiles left in the cave, roll out to the end and count ranks
+PASS = "pass:"  # a choice "pass:<kind>": turn a remembered tile of that kind, then stop
+TIME_BUDGET = 0.3  # seconds per decision, a safety stop only (1 s per decision, 10 s bank)
 COLS = 7
 
 Square = tuple[int, int]
 
 
-# ---- the memory bot's policy (bots/treasure_memory.py) --------------------------------------------
+# ---- the careful bot's policy (bots/treasure_careful.py), on a cave everyone has seen -------------
 
-def stop_value(hand: Counter, run: bool, known: Counter, sets: dict[str, int]) -> float:
-    """Tiles kept by stopping after flipping every known tile that is safe to flip now."""
+def careful_choice(sets: dict[str, int], hand: Counter, run: bool, known: Counter, unseen: int,
+                   pool: Counter) -> str:
+    """The careful bot's decision: "unseen" (flip an unseen square), a kind (flip a remembered tile
+    of that kind), "spider" (a forced first flip with only Spiders remembered) or "stop".
+
+    `hand` the kinds face up this turn, `known` the kinds of the remembered face-down tiles,
+    `unseen` how many face-down squares nobody has seen and `pool` the kinds they hold."""
+    odds = Counter({k: n / unseen for k, n in pool.items()}) if unseen else Counter()
+
+    def sure(flipped: Counter) -> float:
+        return sum((flipped[k] + known[k]) // s * s for k, s in sets.items())
+
+    if not +hand:
+        run_value = known[DRAGON] * DRAGON_WEIGHT
+        hunt = sure(Counter())
+        gamble = odds[DRAGON] * (1 + known[DRAGON]) * DRAGON_WEIGHT + sum(
+            odds[k] * sure(Counter({k: 1})) for k in sets)
+        if unseen and (gamble > max(run_value, hunt) or max(run_value, hunt) == 0):
+            return "unseen"
+        if run_value >= hunt and known[DRAGON]:
+            return DRAGON
+        for kind in sets:
+            if known[kind] >= sets[kind]:
+                return kind
+        for kind in sets:  # least harm: what cannot end in a Spider
+            if known[kind]:
+                return kind
+        if known[DRAGON]:
+            return DRAGON
+        return "unseen" if unseen else SPIDER
     if run:
-        return (hand[DRAGON] + known[DRAGON]) * DRAGON_WEIGHT
-    return sum((hand[k] + known[k]) // s * s for k, s in sets.items())
+        have = hand[DRAGON] + known[DRAGON]
+        gain = odds[DRAGON] * DRAGON_WEIGHT
+        risk = (1 - odds[DRAGON]) * have * DRAGON_WEIGHT
+        if unseen and gain > risk:
+            return "unseen"
+        return DRAGON if known[DRAGON] else "stop"
+    now = sure(hand)
+    gain = 0.0
+    for kind in sets:
+        if odds[kind]:
+            hand[kind] += 1
+            gain += odds[kind] * (sure(hand) - now)
+            hand[kind] -= 1
+    risk = (odds[DRAGON] + odds[SPIDER]) * now
+    if unseen and (gain > risk or now == 0):
+        return "unseen"
+    for kind, size in sets.items():  # collect the known tiles that finish a set
+        if hand[kind] < (hand[kind] + known[kind]) // size * size:
+            return kind
+    return "stop"
 
 
 def ends_turn(kind: str, run: bool, first: bool) -> bool:
+    """Whether flipping a tile of `kind` ends the turn at once (and loses the hand)."""
     if kind == SPIDER:
         return True
     if first:
@@ -57,64 +119,80 @@ def ends_turn(kind: str, run: bool, first: bool) -> bool:
     return (kind != DRAGON) if run else (kind == DRAGON)
 
 
-def best_value(hand: Counter, run: bool, known: Counter, pool: Counter, sets: dict[str, int], depth: int) -> float:
-    best = stop_value(hand, run, known, sets) if hand else 0.0
-    return max(best, flip_value(hand, run, known, pool, sets, depth))
+# ---- a sampled cave, seen as every seat sees it -----------------------------------------------------
 
-
-def flip_value(hand: Counter, run: bool, known: Counter, pool: Counter, sets: dict[str, int], depth: int) -> float:
-    unseen = sum(pool.values())
-    if unseen <= 0:
-        return 0.0
-    first = not +hand
-    total = 0.0
-    for kind, n in pool.items():
-        if n <= 0 or ends_turn(kind, run, first):
+def view(state: Any, known: set[int]) -> tuple[Counter, dict[str, int], list[int], Counter]:
+    """(remembered kinds, a remembered square per kind, unseen squares, their kinds) on a full state.
+    `known` holds every square whose tile was seen (it may hold won squares: they are skipped)."""
+    grid, up = state.grid, set(state.flipped)
+    kinds: Counter = Counter()
+    where: dict[str, int] = {}
+    unseen: list[int] = []
+    pool: Counter = Counter()
+    for i, tile in enumerate(grid):
+        if tile is None or i in up:
             continue
-        pool[kind] -= 1
-        hand[kind] += 1
-        after_run = run or (first and kind == DRAGON)
-        if depth == 1:
-            value = stop_value(hand, after_run, known, sets)
+        if i in known:
+            kinds[tile] += 1
+            where.setdefault(tile, i)
         else:
-            value = best_value(hand, after_run, known, pool, sets, depth - 1)
-        hand[kind] -= 1
-        pool[kind] += 1
-        total += n / unseen * value
-    return total
+            unseen.append(i)
+            pool[tile] += 1
+    return kinds, where, unseen, pool
 
 
-def choose(hand: Counter, run: bool, known: dict[Square, str], unknown: list[Square], pool: Counter,
-           sets: dict[str, int], depth: int) -> Square | str | None:
-    """A known square to flip, "unseen" to flip an unseen one, None to stop."""
-    kinds = Counter(known.values())
-    if not hand:
-        options = {}
-        if kinds[DRAGON]:
-            rest = kinds.copy()
-            rest[DRAGON] -= 1
-            options[DRAGON] = best_value(Counter({DRAGON: 1}), True, rest, pool, sets, depth)
-        for kind in kinds:
-            if kind in sets:
-                rest = kinds.copy()
-                rest[kind] -= 1
-                options[kind] = best_value(Counter({kind: 1}), False, rest, pool, sets, depth)
-        if unknown:
-            options["unseen"] = flip_value(Counter(), False, kinds, pool, sets, depth)
-        if not options:
-            return min(known)
-        pick = max(options, key=lambda k: (options[k], k == "unseen"))
-        return "unseen" if pick == "unseen" else min(sq for sq, k in known.items() if k == pick)
-    stop = stop_value(hand, run, kinds, sets)
-    if unknown and flip_value(hand, run, kinds, pool, sets, depth) > stop:
-        return "unseen"
-    for sq in sorted(known):
-        kind = known[sq]
-        if run and kind == DRAGON:
-            return sq
-        if not run and kind in sets and (hand[kind] + kinds[kind]) // sets[kind] * sets[kind] > hand[kind]:
-            return sq
-    return None
+def careful_move(state: Any, known: set[int], sets: dict[str, int], order: list[int]) -> int | None:
+    """The careful policy's decision on a full state: the square to flip, or None to stop. An unseen
+    square is the first of `order` (a random order of the squares) that nobody has seen."""
+    kinds, where, unseen, pool = view(state, known)
+    hand = Counter(state.grid[i] for i in state.flipped)
+    choice = careful_choice(sets, hand, state.dragon_run, kinds, len(unseen), pool)
+    if choice == "stop":
+        return None
+    if choice == "unseen":
+        return next_unseen(state, known, order)
+    return where[choice]
+
+
+def next_unseen(state: Any, known: set[int], order: list[int]) -> int:
+    """The first square of `order` still face down and never seen. Every branch of a sample draws
+    its unseen tiles in the same order: the k-th unseen tile turned is the same tile whatever was
+    chosen before (common random numbers, so branches differ by their choices, not their luck)."""
+    up = state.flipped
+    return next(i for i in order if i not in known and state.grid[i] is not None and i not in up)
+
+
+def clone(state: Any) -> Any:
+    """A copy to play on: the parts the rules change, without the event log (rollouts read none)."""
+    twin = copy.copy(state)
+    twin.grid = list(state.grid)
+    twin.flipped = list(state.flipped)
+    twin.hoards = [Counter(h) for h in state.hoards]
+    twin.spider_bonus = list(state.spider_bonus)
+    twin.events = []
+    return twin
+
+
+def play(state: Any, square: int | None) -> None:
+    """One flip (or a stop, None) for the seat to play; a Spider stays where it is (it is public)."""
+    seat = state.pending().seat
+    state.apply(seat, {"stop": True} if square is None else {"square": [square // COLS, square % COLS]})
+    pending = state.pending()
+    if pending is not None and pending.kind == "move_spider":
+        state.apply(pending.seat, {"square": None})
+
+
+def worth(state: Any, seat: int) -> float:
+    """Tiles won; while the game goes on a Dragon counts DRAGON_WEIGHT (the Spider bonus)."""
+    hoard = state.hoards[seat]
+    bonus = 0.0 if state.pending() is None else (DRAGON_WEIGHT - 1) * hoard[DRAGON]
+    return sum(hoard.values()) + state.spider_bonus[seat] + bonus
+
+
+def edge(state: Any, seat: int) -> float:
+    """This seat's worth minus the other seats' mean worth."""
+    others = [worth(state, s) for s in range(state.num_players) if s != seat]
+    return worth(state, seat) - sum(others) / len(others)
 
 
 # ---- the search ------------------------------------------------------------------------------------
@@ -123,6 +201,8 @@ class SearchBot(ForwardBot):
     def setup(self, hello: dict[str, Any]) -> None:
         super().setup(hello)
         self.known: dict[Square, str] = {}  # square -> kind, for tiles seen and still in the cave
+        self.stop_next = False  # this turn is a pass: stop after the remembered tile
+        self.stop_turn = 0
 
     def on_event(self, event: dict[str, Any]) -> None:
         super().on_event(event)  # the forward model remembers every event too
@@ -143,86 +223,86 @@ class SearchBot(ForwardBot):
         known = {sq: self.known[sq] for sq in down if sq in self.known}
         unknown = [sq for sq in down if sq not in known]
         hand = Counter(f["kind"] for f in observation["flipped"])
-        pool = self.unseen_pool(observation, known)
-        policy = choose(hand, observation["dragon_run"], known, unknown, pool, sets, LOOKAHEAD)
-        choices: list[Square | str | None] = [policy]
-        if hand and policy is not None:
-            choices.append(None)
-        if unknown and policy != "unseen":
-            choices.append("unseen")
+        run = observation["dragon_run"]
         first_of: dict[str, Square] = {}
         for sq in sorted(known):
             first_of.setdefault(known[sq], sq)
-        by_kind = {sq: kind for kind, sq in first_of.items()}
-        run = observation["dragon_run"]
-        # a remembered tile that would end the turn is no choice: a Spider, or the wrong kind mid-turn
-        choices += [sq for sq, kind in by_kind.items() if sq != policy and kind != SPIDER
-                    and (not hand or (kind == DRAGON) == run)]
+        pool = self.unseen_pool(observation, known)
+        policy = careful_choice(sets, hand.copy(), run, Counter(known.values()), len(unknown), pool)
+        # every legal choice that does not end the turn at once, the careful one first
+        choices = [policy] + [c for c in ["stop", "unseen", *first_of] if c != policy]
+        choices = [c for c in choices if (c != "stop" or +hand) and (c != "unseen" or unknown)
+                   and (c in ("stop", "unseen") or c == policy or not ends_turn(c, run, not +hand))]
+        if not +hand:  # a pass: turn a remembered tile and stop, showing the others nothing new
+            choices += [PASS + kind for kind in first_of if kind != SPIDER]
+        elif self.stop_next and observation["turn"] == self.stop_turn:
+            return {"stop": True}  # the second half of a pass
         if len(choices) > 1:
             values: list[list[float]] = [[] for _ in choices]
             base = self.rng.getrandbits(32)
+            squares = {i for sq in known for i in [sq[0] * COLS + sq[1]]}
             for i in range(SAMPLES):
+                root = self.model.sample(observation, random.Random(base + i))
                 for c, choice in enumerate(choices):
-                    if choice is None:  # stopping collects the remembered safe tiles first
-                        values[c].append(stop_value(hand, run, Counter(known.values()), sets))
-                    else:
-                        values[c].append(self.rollout(observation, choice, known, unknown, random.Random(base + i)))
+                    values[c].append(self.rollout(root, choice, squares, sets, random.Random(base + i + 1)))
                 if time.perf_counter() - started > TIME_BUDGET:
                     break
             best = max(range(1, len(choices)), key=lambda c: sum(values[c]))
             if self.clearly_better(values[best], values[0]):
                 policy = choices[best]
-        if policy is None:
-            collect = choose(hand, run, known, [], Counter(), sets, 1)  # without unseen squares: collect or stop
-            return {"stop": True} if collect is None else {"square": list(collect)}
+        if policy == "stop":
+            return {"stop": True}
+        self.stop_next = policy.startswith(PASS)
+        self.stop_turn = observation["turn"]
+        policy = policy.removeprefix(PASS)
         if policy == "unseen":
             return {"square": list(self.rng.choice(unknown))}
-        return {"square": list(policy)}
+        return {"square": list(first_of[policy])}
 
-    def rollout(self, observation: dict[str, Any], choice: Square | str, known: dict[Square, str],
-                unknown: list[Square], rng: random.Random) -> float:
-        """What this turn wins (a Dragon weighs DRAGON_WEIGHT) on one sampled cave when this seat
-        plays `choice` and then the memory policy."""
-        state = self.model.sample(observation, rng)
-        sets = observation["set_sizes"]
-        seat, turn = self.seat, state.turn
-        before = self.worth(state.hoards[seat])
-        known, unknown = dict(known), list(unknown)
-        pool = self.unseen_pool(observation, known)
+    def rollout(self, root: Any, choice: str, known: set[int], sets: dict[str, int], rng: random.Random) -> float:
+        """This seat's edge over the others' mean, gained from here to the end of the horizon, on one
+        sampled cave, when this seat plays `choice` and then everyone plays the careful policy."""
+        state = clone(root)
+        known = set(known)
+        seat = self.seat
+        before = edge(state, seat)
+        to_end = sum(tile is not None for tile in state.grid) <= END_TILES
+        horizon = state.num_players - 1 if HORIZON is None else HORIZON
+        last_turn = state.turn + (400 if to_end else horizon)
+        order = list(range(len(state.grid)))
+        rng.shuffle(order)
+        if choice == "stop":
+            square = None
+        elif choice == "unseen":
+            square = next_unseen(state, known, order)
+        else:
+            kind = choice.removeprefix(PASS)
+            square = min(i for i in known if state.grid[i] == kind and i not in state.flipped)
+        if choice.startswith(PASS):
+            play(state, square)
+            square = None  # and stop
         while True:
-            if choice is None:
-                self.model.apply(state, {"stop": True})
-            else:
-                square = choice if choice != "unseen" else unknown[rng.randrange(len(unknown))]
-                if choice == "unseen":
-                    unknown.remove(square)
-                    kind = state.grid[square[0] * COLS + square[1]]
-                    pool[kind] -= 1  # the flip shows it: no longer unseen in this sample
-                else:
-                    del known[square]
-                self.model.apply(state, {"square": list(square)})
-            if state.turn != turn or state.pending() is None or state.pending().kind != "flip":
+            if square is not None:
+                known.add(square)
+            play(state, square)
+            if state.pending() is None or state.turn > last_turn:
                 break
-            hand = Counter(state.grid[i] for i in state.flipped)
-            choice = choose(hand, state.dragon_run, known, unknown, +pool, sets, ROLLOUT_LOOKAHEAD)
-        return self.worth(state.hoards[seat]) - before
+            square = careful_move(state, known, sets, order)
+        if to_end:
+            return -float(state.ranks()[seat])
+        return edge(state, seat) - before
 
     @staticmethod
     def clearly_better(challenger: list[float], policy: list[float]) -> bool:
-        """The challenger beats the policy's choice on the same samples by MARGIN a sample and by
-        two standard errors: the best of several noisy estimates is flattered by the noise, and
-        overruling the policy on noise loses (measured: the first versions lost to the memory bot)."""
+        """The challenger beats the careful choice on the same samples by MARGIN a sample and by
+        two standard errors: the best of several noisy estimates is flattered by the noise."""
         n = len(challenger)
         if n < MIN_SAMPLES:
             return False
         diffs = [a - b for a, b in zip(challenger, policy, strict=True)]
         mean = sum(diffs) / n
         spread = (sum((d - mean) ** 2 for d in diffs) / (n - 1)) ** 0.5
-        return mean > MARGIN and mean > 2 * spread / n ** 0.5
-
-    @staticmethod
-    def worth(hoard: Counter) -> float:
-        return sum(hoard.values()) + (DRAGON_WEIGHT - 1) * hoard[DRAGON]
+        return mean > MARGIN and mean > Z * spread / n ** 0.5
 
     @staticmethod
     def unseen_pool(observation: dict[str, Any], known: dict[Square, str]) -> Counter:
