@@ -10,8 +10,9 @@ same luck) and plays on TO THE END OF THE GAME with a fast policy for every seat
 so the banner a castle gives for the next round, the turn order and the last round's banner
 count through the rules themselves. A playout is scored by the final result: the seats it beats
 (a tie half), which is what a tournament ranks, plus a little of its lead in points. The
-candidate with the best mean wins; a tie, or a search with a single sample, keeps the heuristic's
-order.
+heuristic's first choice stands unless another candidate leads it, sample by sample, by
+CONFIDENCE standard errors (`choose`): the playouts' policy is crude, and a lead inside their
+noise is no reason to overrule the heuristic.
 
 A whole game of the fast policy costs about a millisecond, so SEARCH_SECONDS of wall time per
 decision (under a third of the ladder's 1 s) buys on the order of a hundred playouts; at most
@@ -35,6 +36,7 @@ SEARCH_SECONDS = 0.2  # per decision: a fifth of the ladder's 1 s, the bank unto
 MAX_SWEEPS = 400  # samples per decision: every candidate is played out once on each
 CANDIDATES = 6  # the heuristic's best few decisions are searched, not every listed one
 LEAD_WEIGHT = 0.02  # a playout's worth: seats beaten, plus this much a point of lead over their mean
+CONFIDENCE = 1.5  # standard errors of lead over the heuristic's first choice that overrule it
 EXPLORE = 0.15  # the fast policy's share of uniformly random plays (keeps the playouts varied)
 
 
@@ -44,6 +46,21 @@ def outcome(scores: list[int], seat: int) -> float:
     others = [v for s, v in enumerate(scores) if s != seat]
     beaten = sum(1.0 if mine > v else 0.5 if mine == v else 0.0 for v in others)
     return beaten + LEAD_WEIGHT * (mine - sum(others) / len(others))
+
+
+def choose(gains: list[list[float]]) -> int:
+    """The candidate to play: the heuristic's first (index 0) unless another's mean gain over it,
+    sample by sample, is both the largest and CONFIDENCE standard errors above nothing."""
+    n = len(gains[0])
+    if n < 2:
+        return 0
+    best, best_score = 0, 0.0
+    for i in range(1, len(gains)):
+        mean = sum(gains[i]) / n
+        var = sum((g - mean) ** 2 for g in gains[i]) / (n - 1)
+        if mean > 0 and mean * mean * n > CONFIDENCE * CONFIDENCE * var and mean > best_score:
+            best, best_score = i, mean
+    return best
 
 
 class SearchBot(Bot):
@@ -74,21 +91,22 @@ class SearchBot(Bot):
         candidates = [decision for _worth, decision in ranked[:CANDIDATES]]
         if len(candidates) == 1:
             return candidates[0]
-        totals = [0.0] * len(candidates)
+        gains: list[list[float]] = [[] for _ in candidates]  # per sample: a candidate's worth less the first's
         sweeps = 0
         while sweeps < MAX_SWEEPS and (sweeps < 1 or time.monotonic() - start < SEARCH_SECONDS):
             sample = sampler.sample(self.rng)
             sample._emit = quiet  # a playout's events go nowhere: building them would double its cost
             seed = self.rng.getrandbits(32)
-            for i, decision in enumerate(candidates):
+            values = []
+            for decision in candidates:
                 state = clone(sample)
                 state.apply_validated(self.seat, decision)
-                totals[i] += self.playout(state, random.Random(seed))
+                values.append(self.playout(state, random.Random(seed)))
+            for i, value in enumerate(values):
+                gains[i].append(value - values[0])
             sweeps += 1
         self.sweeps.append(sweeps)
-        # max keeps the first of equals: a tie goes to the heuristic's order
-        best = max(range(len(candidates)), key=lambda i: totals[i])
-        return candidates[best]
+        return candidates[choose(gains)]
 
     def playout(self, state, rng: random.Random) -> float:
         """Play on to the end of the game with the fast policy; the result's worth to us."""
@@ -124,7 +142,7 @@ def policy(state, seat: int, kind: str, rng: random.Random) -> dict[str, Any]:
     """The fast policy every seat follows in a playout: a seat means to attack the castle that
     looks richest to it, so it plays a good card there and a bad one (a Knight, a Curse) onto
     another; it attacks the richest castle left (in the last round the banner's number counts);
-    Dragonflames go on random lines. EXPLORE of the plays are uniformly random."""
+    Dragonflames go where they burn most (`flame_line`). EXPLORE of the plays are uniformly random."""
     if kind == "play":
         hand = state.hands[seat]
         roomy = [c for c in state.castles if c.room]
@@ -140,13 +158,31 @@ def policy(state, seat: int, kind: str, rng: random.Random) -> dict[str, Any]:
     if kind == "spy":
         return {"castle": None}
     if kind == "flame":
-        side, index = rng.choice(state.grid.lines())
-        return {"side": side, "index": index}
+        return flame_line(state, seat, rng)
     last = len(state.deck) < state.per_round * state.num_players  # the banner looted now scores
     open_ = [c for c in state.castles if c.attacker is None]
     if last:
         return {"castle": max(open_, key=lambda c: _worth(c) + c.number).number}
     return {"castle": max(open_, key=_worth).number}
+
+
+def flame_line(state, seat: int, rng: random.Random) -> dict[str, Any]:
+    """The line whose tokens land on the most village spaces, fuller villages first (they are
+    nearer to paying); ties at random."""
+    grid, tokens = state.grid, state.flame_tokens(seat, state.flames[0])
+    best, best_gain = [], -1.0
+    for side, index in grid.lines():
+        gain = 0.0
+        for row, col in grid.path(side, index)[:tokens]:
+            cell = grid.cells[row * grid.cols + col]
+            if len(cell.fire) < cell.spaces:
+                gain += 1.0 + len(cell.fire) / cell.spaces
+        if gain > best_gain:
+            best, best_gain = [(side, index)], gain
+        elif gain == best_gain:
+            best.append((side, index))
+    side, index = rng.choice(best)
+    return {"side": side, "index": index}
 
 
 def _worth(castle) -> float:

@@ -6,7 +6,7 @@ import pytest
 from games.dragonflame.helpers import clear_castles, give, new, put, set_banners, treasure_castle_position
 
 import bots.dragonflame_search as search
-from bots.dragonflame_search import SearchBot, outcome, policy, quiet
+from bots.dragonflame_search import SearchBot, choose, outcome, policy, quiet
 from ladder.play import play_builtin
 
 
@@ -58,6 +58,14 @@ def test_a_playout_is_worth_the_seats_beaten_ties_half_plus_a_little_lead():
     assert outcome([30, 20, 10], 0) == pytest.approx(2 + search.LEAD_WEIGHT * 15)
     assert outcome([20, 20, 10], 1) == pytest.approx(1.5 + search.LEAD_WEIGHT * 5)
     assert outcome([5, 20, 10], 0) == pytest.approx(0 - search.LEAD_WEIGHT * 10)
+
+
+def test_the_heuristics_first_choice_stands_unless_another_leads_it_clearly():
+    first = [0.0] * 8
+    assert choose([first, [0.5, -0.5] * 4]) == 0  # no lead on average
+    assert choose([first, [1.0, -0.9] * 4]) == 0  # a small lead drowned in noise
+    assert choose([first, [0.4, 0.6] * 4, [0.9, 1.1] * 4]) == 2  # both clear: the larger lead
+    assert choose([[0.0], [3.0]]) == 0  # one sample judges nothing
 
 
 def test_the_fast_policy_plays_a_whole_game_legally():
