@@ -32,12 +32,13 @@ TYPE_CHECKING = False  # typing is for type checkers only: importing it slows ev
 if TYPE_CHECKING:
     from typing import Any
 
-SEARCH_SECONDS = 0.2  # per decision: a fifth of the ladder's 1 s, the bank untouched even when slowed
+SEARCH_SECONDS = 0.25  # per decision: a quarter of the ladder's 1 s, the bank untouched even when slowed
 MAX_SWEEPS = 400  # samples per decision: every candidate is played out once on each
 CANDIDATES = 6  # the heuristic's best few decisions are searched, not every listed one
 LEAD_WEIGHT = 0.02  # a playout's worth: seats beaten, plus this much a point of lead over their mean
 CONFIDENCE = 1.5  # standard errors of lead over the heuristic's first choice that overrule it
 EXPLORE = 0.15  # the fast policy's share of uniformly random plays (keeps the playouts varied)
+HIDDEN = 0.0  # a face-down card another seat played, to a playout's seat (it cannot see it)
 
 
 def outcome(scores: list[int], seat: int) -> float:
@@ -140,9 +141,10 @@ def quiet(*_args: Any, **_data: Any) -> None:
 
 def policy(state, seat: int, kind: str, rng: random.Random) -> dict[str, Any]:
     """The fast policy every seat follows in a playout: a seat means to attack the castle that
-    looks richest to it, so it plays a good card there and a bad one (a Knight, a Curse) onto
-    another; it attacks the richest castle left (in the last round the banner's number counts);
-    Dragonflames go where they burn most (`flame_line`). EXPLORE of the plays are uniformly random."""
+    looks richest to it (others' face-down cards unseen, `_worth`), so it plays a good card there
+    and a bad one (a Knight, a Curse) onto another; it attacks the richest castle left (in the
+    last round the banner's number counts); Dragonflames go where they burn most (`flame_line`).
+    EXPLORE of the plays are uniformly random."""
     if kind == "play":
         hand = state.hands[seat]
         roomy = [c for c in state.castles if c.room]
@@ -151,7 +153,7 @@ def policy(state, seat: int, kind: str, rng: random.Random) -> dict[str, Any]:
             return {"card": card, "castle": None}
         if len(roomy) == 1 or rng.random() < EXPLORE:
             return {"card": card, "castle": rng.choice(roomy).number}
-        target = max(roomy, key=_worth)
+        target = max(roomy, key=lambda c: _worth(c, seat))
         if rough(card) >= 0:
             return {"card": card, "castle": target.number}
         return {"card": card, "castle": rng.choice([c for c in roomy if c is not target]).number}
@@ -162,8 +164,8 @@ def policy(state, seat: int, kind: str, rng: random.Random) -> dict[str, Any]:
     last = len(state.deck) < state.per_round * state.num_players  # the banner looted now scores
     open_ = [c for c in state.castles if c.attacker is None]
     if last:
-        return {"castle": max(open_, key=lambda c: _worth(c) + c.number).number}
-    return {"castle": max(open_, key=_worth).number}
+        return {"castle": max(open_, key=lambda c: _worth(c, seat) + c.number).number}
+    return {"castle": max(open_, key=lambda c: _worth(c, seat)).number}
 
 
 def flame_line(state, seat: int, rng: random.Random) -> dict[str, Any]:
@@ -185,8 +187,11 @@ def flame_line(state, seat: int, rng: random.Random) -> dict[str, Any]:
     return {"side": side, "index": index}
 
 
-def _worth(castle) -> float:
-    return sum(rough(cid) for cid, _up, _by in castle.cards)
+def _worth(castle, seat: int) -> float:
+    """A castle's cards at a glance, as `seat` sees them: a face-down card another seat played
+    counts HIDDEN whatever it is (the playout knows it, the seat would not: a Knight dumped face
+    down must still catch a greedy attacker, as it does in the real game)."""
+    return sum(rough(cid) if up or by == seat else HIDDEN for cid, up, by in castle.cards)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from games.dragonflame.helpers import clear_castles, give, new, put, set_banners, treasure_castle_position
+from games.dragonflame.helpers import (
+    clear_castles,
+    give,
+    new,
+    put,
+    set_banners,
+    to_attacks,
+    treasure_castle_position,
+)
 
 import bots.dragonflame_search as search
 from bots.dragonflame_search import SearchBot, choose, outcome, policy, quiet
@@ -80,6 +88,20 @@ def test_the_fast_policy_plays_a_whole_game_legally():
         assert state.validate(pending.seat, decision) is None, decision
         state.apply_validated(pending.seat, decision)
     assert len(state.deck) == 1
+
+
+def test_in_a_playout_an_attacker_cannot_see_the_others_face_down_cards():
+    import random
+
+    state = new(3)
+    set_banners(state, [1, 2, 3])  # seat 0 attacks first
+    to_attacks(state)
+    clear_castles(state)
+    put(state, 1, ["Copper Bracelet"], by=1)
+    put(state, 2, ["Dragon Crown"], up=False, by=1)  # the playout knows it; seat 0 would not
+    put(state, 3, ["Knight"], up=False, by=0)  # its own card it knows
+    put(state, 4, ["Knight"], up=False, by=2)
+    assert policy(state, 0, "attack", random.Random(1)) == {"castle": 1}
 
 
 def test_plays_are_searched_too(few_sweeps):
