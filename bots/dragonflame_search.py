@@ -1,24 +1,24 @@
-"""The search house bot for DragonFlame: the heuristic's values, refined by sampling.
-
-Meant as the strongest; measured level with the heuristic and looter so far (docs/bots.md).
+"""The search house bot for DragonFlame: the heuristic's candidates, judged by whole-game samples.
 
 Every decision starts from the heuristic bot's values (`ladder.games.dragonflame.outlook`: card
-counting and a forecast of the attack round). Attacks and Dragonflames are then searched by flat
-Monte Carlo over determinizations: it samples full states consistent with what it saw (the game's
-own forward model, `ladder.games.dragonflame.forward`: other hands, face-down cards and the deck
-dealt at random), plays each of the heuristic's best CANDIDATES decisions on the same sample
-(common random numbers: the candidates meet the same luck), plays on to the end of the round (of
-the game in the last round) with a fast policy for every seat (cards onto random castles, each
-attack on the castle that looks best with the cards really there, Dragonflames on random lines)
-and scores the result: the end score when the game ended, else each seat's hoard and village
-prospect. A candidate's value is its seat's lead (half over the best other, half over their mean:
-both matter for the rank); the heuristic's first choice stands unless another leads it by MARGIN.
-Plays are the heuristic's: searched they measured worse (see SEARCHED).
+counting and a forecast of the attack round), which pick the CANDIDATES most promising choices
+(plays, attacks and Dragonflames alike). They are then judged by flat Monte Carlo over
+determinizations: it samples full states consistent with what it saw (the game's own forward
+model, `ladder.games.dragonflame.forward`: other hands, face-down cards and the deck dealt at
+random), plays each candidate on the same sample (common random numbers: the candidates meet the
+same luck) and plays on TO THE END OF THE GAME with a fast policy for every seat (see `policy`),
+so the banner a castle gives for the next round, the turn order and the last round's banner
+count through the rules themselves. A playout is scored by the final result: the seats it beats
+(a tie half), which is what a tournament ranks, plus a little of its lead in points. The
+heuristic's first choice stands unless another candidate leads it, sample by sample, by
+CONFIDENCE standard errors (`choose`): the playouts' policy is crude, and a lead inside their
+noise is no reason to overrule the heuristic.
 
-Budget: SEARCH_SECONDS of wall time per decision (a fifth of the ladder's 1 s) and at most
-MAX_SWEEPS samples; at least one sample is always played. With the same seed and events it plays
-the same unless the clock cuts a search short. The Spyglass is always used where most is unseen.
-Standard library and the game's rules only.
+A whole game of the fast policy costs about a millisecond, so SEARCH_SECONDS of wall time per
+decision (under a third of the ladder's 1 s) buys on the order of a hundred playouts; at most
+MAX_SWEEPS samples, at least one. With the same seed and events it plays the same unless the clock
+cuts a search short; a search cut short still compares every candidate on the same samples.
+The Spyglass is always used where most is unseen. Standard library and the game's rules only.
 """
 
 from __future__ import annotations
@@ -32,26 +32,36 @@ TYPE_CHECKING = False  # typing is for type checkers only: importing it slows ev
 if TYPE_CHECKING:
     from typing import Any
 
-SEARCH_SECONDS = 0.2  # per decision: a fifth of the ladder's 1 s, the bank untouched even when slowed
-MAX_SWEEPS = 60  # samples per decision: every candidate is played out once on each
-# Plays keep the heuristic's forecast: searched with random plays in the rollouts they measured
-# worse (a card's effect drowns in the others' random cards); attacks and Dragonflames, followed
-# only by the round's other attacks, measured better searched.
-SEARCHED = ("attack", "flame")
-CANDIDATES = 4  # the heuristic's best few decisions are searched, not every listed one
-MARGIN = 0.5  # Glory Points of lead the samples must add to overrule the heuristic's first choice
+SEARCH_SECONDS = 0.25  # per decision: a quarter of the ladder's 1 s, the bank untouched even when slowed
+MAX_SWEEPS = 400  # samples per decision: every candidate is played out once on each
+CANDIDATES = 6  # the heuristic's best few decisions are searched, not every listed one
+LEAD_WEIGHT = 0.02  # a playout's worth: seats beaten, plus this much a point of lead over their mean
+CONFIDENCE = 1.5  # standard errors of lead over the heuristic's first choice that overrule it
+EXPLORE = 0.15  # the fast policy's share of uniformly random plays (keeps the playouts varied)
+HIDDEN = 0.0  # a face-down card another seat played, to a playout's seat (it cannot see it)
 
 
-def seat_value(state, seat: int) -> float:
-    """What `seat` would score if the game ended now, villages half-burnt counting in part."""
-    from ladder.games.dragonflame.outlook import hoard_now, village_outlook
+def outcome(scores: list[int], seat: int) -> float:
+    """A finished playout's worth to `seat`: the seats it beats (a tie half) and a little lead."""
+    mine = scores[seat]
+    others = [v for s, v in enumerate(scores) if s != seat]
+    beaten = sum(1.0 if mine > v else 0.5 if mine == v else 0.0 for v in others)
+    return beaten + LEAD_WEIGHT * (mine - sum(others) / len(others))
 
-    return hoard_now(state.hoards[seat]) + village_outlook(state, seat)
 
-
-def lead(values: list[float], seat: int) -> float:
-    others = [v for s, v in enumerate(values) if s != seat]
-    return values[seat] - 0.5 * max(others) - 0.5 * sum(others) / len(others)
+def choose(gains: list[list[float]]) -> int:
+    """The candidate to play: the heuristic's first (index 0) unless another's mean gain over it,
+    sample by sample, is both the largest and CONFIDENCE standard errors above nothing."""
+    n = len(gains[0])
+    if n < 2:
+        return 0
+    best, best_score = 0, 0.0
+    for i in range(1, len(gains)):
+        mean = sum(gains[i]) / n
+        var = sum((g - mean) ** 2 for g in gains[i]) / (n - 1)
+        if mean > 0 and mean * mean * n > CONFIDENCE * CONFIDENCE * var and mean > best_score:
+            best, best_score = i, mean
+    return best
 
 
 class SearchBot(Bot):
@@ -80,43 +90,41 @@ class SearchBot(Bot):
         sampler = Sampler(self.hello, observation, self.events)
         ranked = Outlook(sampler).ranked(kind, observation["request"])
         candidates = [decision for _worth, decision in ranked[:CANDIDATES]]
-        if len(candidates) == 1 or kind not in SEARCHED:
+        if len(candidates) == 1:
             return candidates[0]
-        totals = [0.0] * len(candidates)
+        gains: list[list[float]] = [[] for _ in candidates]  # per sample: a candidate's worth less the first's
         sweeps = 0
         while sweeps < MAX_SWEEPS and (sweeps < 1 or time.monotonic() - start < SEARCH_SECONDS):
             sample = sampler.sample(self.rng)
+            sample._emit = quiet  # a playout's events go nowhere: building them would double its cost
             seed = self.rng.getrandbits(32)
-            for i, decision in enumerate(candidates):
+            values = []
+            for decision in candidates:
                 state = clone(sample)
-                state._emit = quiet  # a rollout's events go nowhere: not building them halves its cost
                 state.apply_validated(self.seat, decision)
-                totals[i] += self.rollout(state, random.Random(seed))
+                values.append(self.playout(state, random.Random(seed)))
+            for i, value in enumerate(values):
+                gains[i].append(value - values[0])
             sweeps += 1
         self.sweeps.append(sweeps)
-        means = [t / sweeps for t in totals]
-        best = max(range(len(candidates)), key=lambda i: means[i])
-        # The heuristic's first choice stands unless the samples clearly prefer another.
-        return candidates[best] if means[best] - means[0] > MARGIN else candidates[0]
+        return candidates[choose(gains)]
 
-    def rollout(self, state, rng: random.Random) -> float:
-        """Play on to the end of this round (of the game in the last round); the seat's lead."""
-        start_round = state.round
-        while state.pending() is not None and state.round == start_round:
-            pending = state.pending()
+    def playout(self, state, rng: random.Random) -> float:
+        """Play on to the end of the game with the fast policy; the result's worth to us."""
+        pending = state.pending()
+        while pending is not None:
             state.apply_validated(pending.seat, policy(state, pending.seat, pending.kind, rng))
-        if state.pending() is None:
-            return lead([float(s) for s in state.scores()], self.seat)
-        return lead([seat_value(state, s) for s in range(state.num_players)], self.seat)
+            pending = state.pending()
+        return outcome(state.scores(), self.seat)
 
 
 def _rough(card) -> float:
-    """A card's worth at a glance, for the rollout policy (the end evaluation is exact)."""
+    """A card's worth at a glance, for the fast policy (the end of a playout is scored exactly)."""
     by_category = {"statue": 4.0, "chest": 2.0, "knight": -3.0, "curse": -3.0, "princess": 3.0, "relic": 1.0}
     return card.value or 1.5 * card.fire or by_category.get(card.category, 0.0)
 
 
-ROUGH: dict[str, float] = {}  # card id -> _rough, filled at the first rollout (the rules load late)
+ROUGH: dict[str, float] = {}  # card id -> _rough, filled at the first playout (the rules load late)
 
 
 def rough(card: str) -> float:
@@ -128,26 +136,62 @@ def rough(card: str) -> float:
 
 
 def quiet(*_args: Any, **_data: Any) -> None:
-    """Stands in for the state's event log during a rollout."""
+    """Stands in for the state's event log during a playout."""
 
 
 def policy(state, seat: int, kind: str, rng: random.Random) -> dict[str, Any]:
-    """The fast policy every seat follows in a rollout."""
+    """The fast policy every seat follows in a playout: a seat means to attack the castle that
+    looks richest to it (others' face-down cards unseen, `_worth`), so it plays a good card there
+    and a bad one (a Knight, a Curse) onto another; it attacks the richest castle left (in the
+    last round the banner's number counts); Dragonflames go where they burn most (`flame_line`).
+    EXPLORE of the plays are uniformly random."""
     if kind == "play":
-        roomy = [c.number for c in state.castles if c.room]
-        return {"card": rng.choice(state.hands[seat]), "castle": rng.choice(roomy) if roomy else None}
+        hand = state.hands[seat]
+        roomy = [c for c in state.castles if c.room]
+        card = rng.choice(hand)
+        if not roomy:
+            return {"card": card, "castle": None}
+        if len(roomy) == 1 or rng.random() < EXPLORE:
+            return {"card": card, "castle": rng.choice(roomy).number}
+        target = max(roomy, key=lambda c: _worth(c, seat))
+        if rough(card) >= 0:
+            return {"card": card, "castle": target.number}
+        return {"card": card, "castle": rng.choice([c for c in roomy if c is not target]).number}
     if kind == "spy":
         return {"castle": None}
     if kind == "flame":
-        side, index = rng.choice(state.grid.lines())
-        return {"side": side, "index": index}
+        return flame_line(state, seat, rng)
     last = len(state.deck) < state.per_round * state.num_players  # the banner looted now scores
-
-    def worth(castle) -> float:
-        return sum(rough(cid) for cid, _up, _by in castle.cards) + (castle.number if last else 0)
-
     open_ = [c for c in state.castles if c.attacker is None]
-    return {"castle": max(open_, key=worth).number}
+    if last:
+        return {"castle": max(open_, key=lambda c: _worth(c, seat) + c.number).number}
+    return {"castle": max(open_, key=lambda c: _worth(c, seat)).number}
+
+
+def flame_line(state, seat: int, rng: random.Random) -> dict[str, Any]:
+    """The line whose tokens land on the most village spaces, fuller villages first (they are
+    nearer to paying); ties at random."""
+    grid, tokens = state.grid, state.flame_tokens(seat, state.flames[0])
+    best, best_gain = [], -1.0
+    for side, index in grid.lines():
+        gain = 0.0
+        for row, col in grid.path(side, index)[:tokens]:
+            cell = grid.cells[row * grid.cols + col]
+            if len(cell.fire) < cell.spaces:
+                gain += 1.0 + len(cell.fire) / cell.spaces
+        if gain > best_gain:
+            best, best_gain = [(side, index)], gain
+        elif gain == best_gain:
+            best.append((side, index))
+    side, index = rng.choice(best)
+    return {"side": side, "index": index}
+
+
+def _worth(castle, seat: int) -> float:
+    """A castle's cards at a glance, as `seat` sees them: a face-down card another seat played
+    counts HIDDEN whatever it is (the playout knows it, the seat would not: a Knight dumped face
+    down must still catch a greedy attacker, as it does in the real game)."""
+    return sum(rough(cid) if up or by == seat else HIDDEN for cid, up, by in castle.cards)
 
 
 if __name__ == "__main__":
