@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from games.treasure.layouts import build_layout
 
 import bots.treasure_search as search
 from bots.treasure_careful import CarefulBot
@@ -128,17 +129,8 @@ def test_a_rollout_plays_on_a_copy_and_counts_what_the_next_seat_takes():
 
 
 def layout(placed: dict[int, str]) -> list[str]:
-    from ladder.games.treasure.tiles import full_tile_list
-
-    rest = Counter(full_tile_list())
-    rest.subtract(placed.values())
-    filler = []
-    for kind in full_tile_list():
-        if rest[kind] > 0:
-            rest[kind] -= 1
-            filler.append(kind)
-    fill = iter(filler)
-    return [placed.get(i) or next(fill) for i in range(49)]
+    """build_layout by square index."""
+    return build_layout({divmod(i, COLS): kind for i, kind in placed.items()})
 
 
 def test_a_pass_stops_after_its_remembered_tile_and_only_in_its_own_turn():
