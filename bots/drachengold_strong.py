@@ -10,8 +10,8 @@ how large a share (in the face worth most bots use, against its fair part by att
 opponent accepted or refused at each stage of the negotiation, and proposes each opponent just
 what it is expected to accept, paying with the tokens it values least itself and keeping the gems
 it needs. It fights by expected value (a solo kill's whole treasure, a shared kill's expected
-share, a thief's expected loot), trades at the market only when its own expected score rises, and
-steals from the leader. Everything is deterministic given its seed and runs in milliseconds.
+share, a thief's expected loot), offers and accepts market trades only when its own expected score
+rises, and steals from the leader. Everything is deterministic given its seed and runs in milliseconds.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ OPENING_BAR, LATE_BAR, LAST_BAR = 1.4, 1.1, 0.95  # vote: times its fair share, 
 TARGET = 0.8  # proposals offer what an opponent accepts at this stage of the negotiation, from the start
 LAST_PRIOR = 0.88  # the last round's bar of an opponent never seen accepting so late
 LAST_MARGIN = 0.03  # last-round proposals: this much over an opponent's expected bar
+MARKET_GAIN = 1.0  # an offer must raise this seat's expected score by this much
 
 
 def face(tokens: list[dict[str, str]]) -> float:
@@ -328,7 +329,37 @@ class StrongBot(Bot):
                              key=lambda t: (self.token_worth(obs, t["colour"]), t["id"]))["id"]}
 
     def market_offer(self, obs: dict[str, Any]) -> dict[str, Any]:
-        return {"offers": []}
+        """Offer tokens this seat values least for a gem that raises its expected score, priced so
+        a partner who counts face worth gains too, to the seat most likely to hold that gem."""
+        hoard = sorted(obs["hoard"], key=lambda t: t["id"])
+        one = {}
+        for t in hoard:  # one token of each colour is enough to price an offer
+            one.setdefault(t["colour"], t)
+        gives = [[t] for t in one.values()] + [[a, b] for i, a in enumerate(one.values())
+                                                for b in list(one.values())[i + 1:]]
+        now = self.expected(self.counts(obs), obs)
+        ideas = []
+        for want in GEMS:
+            for give in gives:
+                if any(t["colour"] == want for t in give) or face(give) <= VALUE[want]:
+                    continue
+                after = self.expected(self.counts(obs, [{"id": "", "colour": want}], give), obs)
+                if after - now > MARKET_GAIN:
+                    ideas.append((after - now, want, give))
+        holders = [s for s in range(obs["players"]) if s != self.seat and obs["hoard_sizes"][s] > 0]
+        offers, used, partners = [], set(), set()
+        for _gain, want, give in sorted(ideas, key=lambda i: (-i[0], i[1], [t["id"] for t in i[2]])):
+            ids = {t["id"] for t in give}
+            free = [s for s in holders if s not in partners and self.ledger[s][want] > 0]
+            if ids & used or not free:
+                continue
+            to = max(free, key=lambda s: (self.ledger[s][want], -s))
+            offers.append({"to": to, "give": sorted(ids), "want": {want: 1}})
+            used |= ids
+            partners.add(to)
+            if len(offers) == obs["request"]["max_offers"]:
+                break
+        return {"offers": offers}
 
     def market_answer(self, obs: dict[str, Any]) -> dict[str, Any]:
         held = list(obs["hoard"])

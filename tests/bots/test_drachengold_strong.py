@@ -3,7 +3,7 @@ majorities, the curse), an acceptance model learned from votes, and legal games.
 
 import pytest
 
-from bots.drachengold_strong import StrongBot
+from bots.drachengold_strong import SUPPLY, VALUE, StrongBot
 from ladder.games.drachengold.data import TOKEN_COLOURS
 from ladder.play import play_builtin
 
@@ -122,3 +122,45 @@ def test_its_ledger_follows_the_strategic_choices():
                                                "shares": [[tokens[0]["id"], tokens[1]["id"]], [tokens[2]["id"]]]}})
     bot.on_event({"type": "chosen", "data": {"dragon": "D1", "seat": 1, "share": 0}})
     assert bot.ledger[1]["blue"] == 2 and bot.ledger[1]["gold"] == 0
+
+
+def market(bot: StrongBot, *colours: str, bag: int = 8) -> dict:
+    return {**obs(*colours, bag=bag), "players": 4, "hoard_sizes": [len(colours), 9, 4, 0],
+            "request": {"kind": "market_offer", "max_offers": 3}}
+
+
+def test_at_the_market_it_offers_spare_gold_for_the_gem_that_wins_a_majority_to_whoever_holds_it():
+    bot = strong()
+    bot.seen = dict(SUPPLY)  # late: every token is out of the bag, so the majorities are nearly settled
+    bot.ledger[1]["blue"], bot.ledger[2]["blue"] = 3, 1  # seat 1 leads blue by one; seat 3 has nothing
+    offers = bot.market_offer(market(bot, "blue", "blue", "gold", "gold", "silver"))["offers"]
+    blue = [o for o in offers if o["want"] == {"blue": 1}]
+    assert blue and blue[0]["to"] == 1  # the likeliest holder, and taking its blue swings the majority
+    hoard = {t["id"]: t["colour"] for t in market(bot, "blue", "blue", "gold", "gold", "silver")["hoard"]}
+    given = [t for o in offers for t in o["give"]]
+    assert len(given) == len(set(given)) <= len(hoard)  # no token is offered twice
+    for o in offers:
+        assert all(hoard[t] != "blue" for t in o["give"])  # it keeps the gems it needs
+        colour = next(iter(o["want"]))
+        # A partner who counts face worth gains too, or no deal would be made.
+        assert sum(VALUE[hoard[t]] for t in o["give"]) > VALUE[colour]
+        assert o["to"] != 3  # seat 3 holds nothing
+
+
+def test_it_offers_nothing_that_would_not_raise_its_own_expected_score():
+    bot = strong()
+    bot.seen = dict(SUPPLY)
+    assert bot.market_offer(market(bot))["offers"] == []  # nothing to give
+    assert bot.market_offer(market(bot, "silver", "silver"))["offers"] == []  # one silver is not worth a gem
+    bot.ledger[1]["green"] = 12  # every green is out: a green cannot win the majority
+    offers = bot.market_offer(market(bot, "gold", "gold", "green"))["offers"]
+    assert all(o["want"] != {"green": 1} for o in offers)
+
+
+def test_its_offers_are_traded_in_real_games():
+    trades = 0
+    for seed in range(4):
+        played = play_builtin("drachengold", ["strong", "greedy", "bargainer", "conceder"], seed=seed)
+        assert played.faults == []
+        trades += sum(1 for e in played.state.events if e.type == "trade_done" and e.data["from"] == 0)
+    assert trades > 0
