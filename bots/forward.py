@@ -61,13 +61,6 @@ class ForwardModel:
     def available(cls, game: str) -> bool:
         return _forward_module(game) is not None
 
-    @classmethod
-    def resumes_at(cls, game: str, kind: str) -> bool:
-        """Whether a sample can be taken at a `kind` decision: a game's model may resume only from
-        some decisions (its forward module's KINDS) and refuse the others with ValueError."""
-        kinds = getattr(_forward_module(game), "KINDS", None)
-        return kinds is None or kind in kinds
-
     def observe(self, event: dict[str, Any]) -> None:
         """Remember one event this seat saw (call it from `on_event` with every event, in order)."""
         self.events.append(event)
