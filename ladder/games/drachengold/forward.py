@@ -148,22 +148,31 @@ def _deal_tokens(st: DrachengoldState, obs: dict[str, Any], events: list[dict[st
     placed.update(box)
     unseen = [t for t in range(len(TOKEN_COLOURS)) if t not in placed]
     rng.shuffle(unseen)
-    takes = public_takes(events, n)
-    pool = set(unseen)
     hoards: list[list[int]] = [list(known.get(s, [])) for s in range(n)]
-    for s in range(n):
-        if s in known:
-            continue
-        for t in takes[s]:
-            if t in pool and len(hoards[s]) < obs["hoard_sizes"][s]:
-                hoards[s].append(t)
+    others = [s for s in range(n) if s not in known]
+
+    def room(s: int) -> int:
+        return obs["hoard_sizes"][s] - len(hoards[s])
+
+    pool, moved_on = set(unseen), []
+    for s, takes in enumerate(public_takes(events, n)):
+        for t in takes:
+            if t in pool:
+                (hoards[s] if s in others and room(s) > 0 else moved_on).append(t)
                 pool.discard(t)
+    # A token seen going to a hoard where it no longer fits left it unseen (a theft or trade
+    # between others): it is in another hoard still, never back in the bag.
+    for t in moved_on:
+        spare = [s for s in others if room(s) > 0]
+        if spare:
+            hoards[rng.choice(spare)].append(t)
+        else:  # only when the events given are not all the seat saw
+            pool.add(t)
     rest = [t for t in unseen if t in pool]
-    for s in range(n):
-        if s not in known:
-            need = obs["hoard_sizes"][s] - len(hoards[s])
-            hoards[s] += rest[:need]
-            rest = rest[need:]
+    for s in others:
+        need = room(s)
+        hoards[s] += rest[:need]
+        rest = rest[need:]
     st.hoards, st.bag = hoards, rest[: obs["bag"]]
     st.box = box + rest[obs["bag"]:]  # anything left over went out of the game unseen
 

@@ -102,8 +102,10 @@ def test_every_decision_resumes_with_the_seats_own_view(options, players, kinds)
         for state, seat, decision in play(options, players, seed):
             truth = state.observation(seat)
             samples = [sample(state, seat, k) for k in range(3)]
+            taken = {t for takes in public_takes(seen_by(state, seat), players) for t in takes}
             for x in samples:
                 assert x.observation(seat) == truth
+                assert not taken & set(x.bag + x.box)  # a token seen going to a hoard stays in one
                 assert x.pending() == state.pending()
                 assert x.validate(seat, decision) is None, (state.pending(), decision)
             varied[state.pending().kind] += len({hidden(x) for x in samples}) > 1
