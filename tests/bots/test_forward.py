@@ -147,3 +147,22 @@ def test_the_docs_example_plays_a_whole_game():
     played = play_game("treasure", [namespace["LookAhead"](), load_builtin("treasure", "careful")()], seed=2)
     assert played.state.is_terminal()
     assert [seat["status"] for seat in played.seats] == ["ok", "ok"]
+
+
+def test_the_drachengold_docs_example_plays_a_whole_game():
+    from pathlib import Path
+
+    from ladder.play import play_game
+
+    docs = (Path(__file__).parents[2] / "docs" / "bots.md").read_text()
+    section = docs[docs.index("## House bots: Drachengold"):docs.index("## House bots: Treasure")]
+    source = section.split("```python\n", 1)[1].split("```", 1)[0]
+    namespace = {"__name__": "docs_example"}
+    exec(compile(source, "docs/bots.md", "exec"), namespace)
+    bots = [namespace["SplitSearch"]()] + [load_builtin("drachengold", "greedy")() for _ in range(3)]
+    played = play_game("drachengold", bots, seed=4)
+    assert played.state.is_terminal()
+    assert [seat["status"] for seat in played.seats] == ["ok"] * 4
+    seat = [s["bot"] for s in played.seats].index("SplitSearch")
+    proposed = [p for e in played.state.events if e.type == "proposals" for p in e.data["proposals"]]
+    assert [p for p in proposed if p["proposer"] == seat]  # its searched splits were put up
