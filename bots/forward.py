@@ -108,6 +108,8 @@ class ForwardModel:
 
     @staticmethod
     def copy(state: State) -> State:
+        """A deep copy. A game whose state runs its flow as a generator cannot be copied (TypeError):
+        sample again with the same rng instead, which gives the same state."""
         return copy.deepcopy(state)
 
     @staticmethod

@@ -34,9 +34,9 @@ def share_treasure(state: DrachengoldState, slot: Slot, involved: list[int], res
         if not pool:
             return shares
     if state.options["split"] == "strategic":
-        agreed = yield from divide_and_choose(state, slot, involved, pool, resume and resume.division)
+        agreed = yield from divide_and_choose(state, slot, involved, pool, resume.division if resume else None)
     else:
-        agreed = yield from negotiate(state, slot, involved, pool, resume and resume.negotiation)
+        agreed = yield from negotiate(state, slot, involved, pool, resume.negotiation if resume else None)
     slot.tokens = []
     if agreed is None:
         state.box.extend(pool)

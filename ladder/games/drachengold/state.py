@@ -2,7 +2,9 @@
 
 The flow is one generator: every `yield Request(...)` is a decision the game waits for, and
 `apply` sends the (validated) decision back in. Kills, negotiations, thefts and the market are
-sub-generators (`yield from`), so the whole game reads top to bottom like the rulebook.
+sub-generators (`yield from`), so the whole game reads top to bottom like the rulebook. A
+determinization (forward.py) starts the flow inside a turn from a `flow.Resume`, each phase from
+its own progress; normal play never passes one.
 """
 
 from __future__ import annotations
