@@ -61,13 +61,6 @@ class ForwardModel:
     def available(cls, game: str) -> bool:
         return _forward_module(game) is not None
 
-    @classmethod
-    def resumes_at(cls, game: str, kind: str) -> bool:
-        """Whether a sample can be taken at a `kind` decision: a game's model may resume only from
-        some decisions (its forward module's KINDS) and refuse the others with ValueError."""
-        kinds = getattr(_forward_module(game), "KINDS", None)
-        return kinds is None or kind in kinds
-
     def observe(self, event: dict[str, Any]) -> None:
         """Remember one event this seat saw (call it from `on_event` with every event, in order)."""
         self.events.append(event)
@@ -115,6 +108,8 @@ class ForwardModel:
 
     @staticmethod
     def copy(state: State) -> State:
+        """A deep copy. A game whose state runs its flow as a generator cannot be copied (TypeError):
+        sample again with the same rng instead, which gives the same state."""
         return copy.deepcopy(state)
 
     @staticmethod

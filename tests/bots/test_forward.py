@@ -1,6 +1,7 @@
-"""The forward model of every game that has one: a determinization agrees with everything the seat
-saw (its observation, field by field, and the events it was sent), varies with the rng where the
-seat cannot know, is built from the seat's own knowledge only, and plays on to the end."""
+"""The forward model of every game that has one: at every kind of decision, a determinization agrees
+with everything the seat saw (its observation, field by field, and the events it was sent), varies
+with the rng where the seat cannot know, is built from the seat's own knowledge only, and plays on
+to the end."""
 
 import copy
 import random
@@ -47,6 +48,7 @@ def play_and_check(name, players, seed):
     decisions = [0] * players
     checked = 0
     varied = []
+    resumed: set[str] = set()
 
     def deliver():
         nonlocal delivered
@@ -63,11 +65,13 @@ def play_and_check(name, players, seed):
     while (pending := state.pending()) is not None:
         seat = pending.seat
         observation = state.observation(seat)
-        if not ForwardModel.resumes_at(name, pending.kind):
-            # a game's model that resumes only from some decisions refuses the others, plainly
-            with pytest.raises(ValueError):
-                models[seat].sample(copy.deepcopy(observation), random.Random(0))
-        elif decisions[seat] % EVERY == 0 and checked < CHECKS:
+        if pending.kind not in resumed:
+            # every kind of decision resumes, the first of each kind checked however rare it is
+            sample = models[seat].sample(copy.deepcopy(observation), random.Random(0))
+            assert sample.observation(seat) == observation
+            assert ForwardModel.pending(sample) == (seat, pending.kind)
+            resumed.add(pending.kind)
+        if decisions[seat] % EVERY == 0 and checked < CHECKS:
             true_rng_state = state.rng.getstate()
             samples = []
             for k in range(SAMPLES):
@@ -93,7 +97,7 @@ def play_and_check(name, players, seed):
         decision = bots[seat].decide(pending.kind, observation)
         state.apply(seat, decision)
         deliver()
-    return checked, varied
+    return checked, varied, resumed
 
 
 def play_out(state):
@@ -111,8 +115,9 @@ def test_determinizations_agree_with_what_the_seat_saw(name):
     game = get_game(name)
     for players in sorted({game.min_players, game.default_players}):
         for seed in SEEDS:
-            checked, varied = play_and_check(name, players, seed)
+            checked, varied, resumed = play_and_check(name, players, seed)
             assert checked > 0
+            assert resumed and resumed <= set(game.decision_kinds)
             # hidden parts are drawn: at each seat's first decisions little is known, so other
             # rngs give other states (later on a seat may have seen everything)
             assert all(varied[:players]), varied
@@ -142,3 +147,22 @@ def test_the_docs_example_plays_a_whole_game():
     played = play_game("treasure", [namespace["LookAhead"](), load_builtin("treasure", "careful")()], seed=2)
     assert played.state.is_terminal()
     assert [seat["status"] for seat in played.seats] == ["ok", "ok"]
+
+
+def test_the_drachengold_docs_example_plays_a_whole_game():
+    from pathlib import Path
+
+    from ladder.play import play_game
+
+    docs = (Path(__file__).parents[2] / "docs" / "bots.md").read_text()
+    section = docs[docs.index("## House bots: Drachengold"):docs.index("## House bots: Treasure")]
+    source = section.split("```python\n", 1)[1].split("```", 1)[0]
+    namespace = {"__name__": "docs_example"}
+    exec(compile(source, "docs/bots.md", "exec"), namespace)
+    bots = [namespace["SplitSearch"]()] + [load_builtin("drachengold", "greedy")() for _ in range(3)]
+    played = play_game("drachengold", bots, seed=4)
+    assert played.state.is_terminal()
+    assert [seat["status"] for seat in played.seats] == ["ok"] * 4
+    seat = [s["bot"] for s in played.seats].index("SplitSearch")
+    proposed = [p for e in played.state.events if e.type == "proposals" for p in e.data["proposals"]]
+    assert [p for p in proposed if p["proposer"] == seat]  # its searched splits were put up

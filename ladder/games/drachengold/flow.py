@@ -1,10 +1,14 @@
-"""The request a game flow yields when it waits for a decision."""
+"""The request a game flow yields when it waits for a decision, and where a flow may resume."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ladder.games.drachengold import market, negotiation, strategic
+    from ladder.games.drachengold.magic import TurnEffects
 
 
 @dataclass(slots=True)
@@ -20,3 +24,21 @@ class Request:
 
 
 Flow = Generator[Request, Any, Any]
+
+
+@dataclass(slots=True)
+class Resume:
+    """Where a determinization (forward.py) joins the turn under way; normal play never makes one.
+
+    The table, hoards and hands are already in the state; this carries what only the running flow
+    holds: the card played this turn, which attack of the turn it is, and the progress of the
+    phase under way (at most one of `negotiation`, `division`, `theft` and `market` is set)."""
+
+    effects: TurnEffects
+    strike: int = 0  # 0: the turn's own attack; 1: Double Strike's, after which the turn ends
+    slot: int | None = None  # the dead dragon whose treasure is being shared (its slot on the table)
+    seized: dict[int, list[int]] = field(default_factory=dict)  # the lone wizard's rubies (basic rules)
+    negotiation: negotiation.Progress | None = None
+    division: strategic.Progress | None = None
+    theft: tuple[int, int | None] | None = None  # (index of the thief in play order, victim once named)
+    market: market.Progress | None = None

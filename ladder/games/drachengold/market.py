@@ -9,6 +9,7 @@ two players traded and how many tokens changed hands.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ladder.games.drachengold.data import COLOURS, TOKEN_COLOURS, token_id, tokens_json
@@ -21,45 +22,68 @@ if TYPE_CHECKING:
 MAX_OFFERS = 3
 
 
-def run_market(state: DrachengoldState) -> Flow:
+@dataclass(slots=True)
+class Progress:
+    """How far the market has come. Play starts one at the first round; a determinization
+    (forward.py) builds one to join the market under way at the next seat to decide."""
+
+    round: int = 1
+    step: str = "offer"  # or "answer"
+    seat: int = 0  # the next seat to decide (in seat order)
+    offers: list[dict[str, Any]] = field(default_factory=list)  # this round's, in seat and offer order
+    accepted: list[tuple[dict[str, Any], list[int]]] = field(default_factory=list)  # (offer, tokens paid)
+
+
+def run_market(state: DrachengoldState, progress: Progress | None = None) -> Flow:
     rounds = state.options["market_rounds"]
-    n = state.num_players
     ctx: dict[str, Any] = {"round": 0, "rounds": rounds, "step": "offer"}
     state.phase, state.market_state, state.market_status = "market", ctx, "open"
-    state.emit("market_open", {"rounds": rounds})
-    for r in range(1, rounds + 1):
-        ctx["round"], ctx["step"] = r, "offer"
-        offers: list[dict[str, Any]] = []
-        for seat in range(n):
-            choice = yield Request(seat, "market_offer", _offer_checker(state, seat), {"max_offers": MAX_OFFERS},
-                                   {"offers": []})
-            for k, o in enumerate(choice["offers"]):
-                offer = {"id": f"o{r}.{seat}.{k}", "from": seat, "to": o["to"], "give": list(o.get("give", [])),
-                         "want": {c: o["want"][c] for c in sorted(o.get("want") or {}) if o["want"][c]}}
-                offers.append(offer)
-        # Only the parties see an offer (the edition), so the table is not told how many there
-        # were; it learns only that none were made, as the market then closes.
-        state.emit("market_round", {"round": r})
-        if not offers:
-            break
-        for o in offers:
-            state.emit("offer", _offer_json(o), (o["from"], o["to"]))
-        ctx["step"] = "answer"
-        accepted: list[tuple[dict[str, Any], list[int]]] = []
-        for seat in range(n):
-            mine = [o for o in offers if o["to"] == seat]
-            if not mine:
-                continue
-            info = {"offers": [_offer_json(o) for o in mine]}
-            choice = yield Request(seat, "market_answer", _answer_checker(state, seat, mine), info, {"accept": []})
-            by_id = {o["id"]: o for o in mine}
-            for a in choice["accept"]:
-                accepted.append((by_id[a["offer"]], token_list(a.get("pay", []), "pay")[0]))
-        accepted.sort(key=lambda item: offers.index(item[0]))
-        for offer, pay in accepted:
+    if progress is None:
+        state.emit("market_open", {"rounds": rounds})
+    p = progress or Progress()
+    while p.round <= rounds:
+        ctx["round"], ctx["step"] = p.round, p.step
+        if p.step == "offer":
+            yield from _offers(state, p)
+            # Only the parties see an offer (the edition), so the table is not told how many there
+            # were; it learns only that none were made, as the market then closes.
+            state.emit("market_round", {"round": p.round})
+            if not p.offers:
+                break
+            for o in p.offers:
+                state.emit("offer", _offer_json(o), (o["from"], o["to"]))
+            ctx["step"], p.step, p.seat = "answer", "answer", 0
+        yield from _answers(state, p)
+        p.accepted.sort(key=lambda item: p.offers.index(item[0]))
+        for offer, pay in p.accepted:
             _execute(state, offer, pay)
+        p.round, p.step, p.seat, p.offers, p.accepted = p.round + 1, "offer", 0, [], []
     state.emit("market_close", {})
     state.market_state, state.market_status = None, "closed"
+
+
+def _offers(state: DrachengoldState, p: Progress) -> Flow:
+    """Each seat from `p.seat` on posts up to MAX_OFFERS offers."""
+    for seat in range(p.seat, state.num_players):
+        choice = yield Request(seat, "market_offer", _offer_checker(state, seat), {"max_offers": MAX_OFFERS},
+                               {"offers": []})
+        for k, o in enumerate(choice["offers"]):
+            p.offers.append({"id": f"o{p.round}.{seat}.{k}", "from": seat, "to": o["to"],
+                             "give": list(o.get("give", [])),
+                             "want": {c: o["want"][c] for c in sorted(o.get("want") or {}) if o["want"][c]}})
+
+
+def _answers(state: DrachengoldState, p: Progress) -> Flow:
+    """Each seat from `p.seat` on with an offer addressed to it accepts any of them."""
+    for seat in range(p.seat, state.num_players):
+        mine = [o for o in p.offers if o["to"] == seat]
+        if not mine:
+            continue
+        info = {"offers": [_offer_json(o) for o in mine]}
+        choice = yield Request(seat, "market_answer", _answer_checker(state, seat, mine), info, {"accept": []})
+        by_id = {o["id"]: o for o in mine}
+        for a in choice["accept"]:
+            p.accepted.append((by_id[a["offer"]], token_list(a.get("pay", []), "pay")[0]))
 
 
 def _offer_json(o: dict[str, Any]) -> dict[str, Any]:

@@ -9,6 +9,7 @@ player accepts in the same round is agreed; among several, the first in proposal
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ladder.games.drachengold.data import token_id, tokens_json
@@ -54,52 +55,82 @@ def proposal_order(state: DrachengoldState, involved: list[int]) -> list[int]:
     return involved[k:] + involved[:k]
 
 
-def negotiate(state: DrachengoldState, slot: Slot, involved: list[int], pool: list[int]) -> Flow:
+@dataclass(slots=True)
+class Progress:
+    """How far a negotiation has come. Play starts one at the first round; a determinization
+    (forward.py) builds one to join a negotiation under way at the next seat to decide."""
+
+    round: int = 1
+    step: str = "propose"  # or "vote"
+    position: int = 0  # the next seat to decide, as an index into the proposal order
+    standing: dict[int, dict[str, Any]] = field(default_factory=dict)  # proposer -> proposal, shares parsed
+    next_id: int = 1  # proposal ids run p1, p2, ... through the whole negotiation
+    votes: dict[int, list[str]] = field(default_factory=dict)  # this round's votes so far
+    last_votes: dict[str, list[str]] = field(default_factory=dict)  # the previous round's, as published
+
+
+def negotiate(state: DrachengoldState, slot: Slot, involved: list[int], pool: list[int],
+              progress: Progress | None = None) -> Flow:
     rounds = state.options["negotiation_rounds"]
     order = proposal_order(state, involved)
     dragon = slot.dragon["id"]
+    p = progress or Progress()
     ctx: dict[str, Any] = {
         "dragon": dragon, "involved": involved, "order": order, "tokens": tokens_json(pool),
-        "rounds": rounds, "round": 0, "step": "propose", "standing": [], "last_votes": {},
-        "attack": _attack_by_seat(state, slot),
+        "rounds": rounds, "round": 0, "step": "propose", "standing": _published(p, order),
+        "last_votes": p.last_votes, "attack": _attack_by_seat(state, slot),
     }
     state.phase, state.negotiation = "negotiation", ctx
-    state.emit("negotiation", {"dragon": dragon, "involved": involved, "order": order,
-                               "tokens": ctx["tokens"], "rounds": rounds})
-    standing: dict[int, dict[str, Any]] = {}
-    next_id = 1
-    for r in range(1, rounds + 1):
-        ctx["round"], ctx["step"] = r, "propose"
+    if progress is None:
+        state.emit("negotiation", {"dragon": dragon, "involved": involved, "order": order,
+                                   "tokens": ctx["tokens"], "rounds": rounds})
+    while p.round <= rounds:
+        ctx["round"], ctx["step"] = p.round, p.step
+        if p.step == "propose":
+            yield from _proposals(state, involved, pool, order, p)
+            ctx["standing"], ctx["step"] = _published(p, order), "vote"
+            state.emit("proposals", {"dragon": dragon, "round": p.round, "proposals": ctx["standing"]})
+            p.step, p.position = "vote", 0
+        yield from _votes(order, p, [x["id"] for x in ctx["standing"]])
+        ctx["last_votes"] = {str(s): v for s, v in p.votes.items()}
+        state.emit("votes", {"dragon": dragon, "round": p.round, "votes": ctx["last_votes"]})
         for seat in order:
-            check = _propose_checker(state, involved, pool)
-            choice = yield Request(seat, "propose", check, {}, {})
-            if choice.get("withdraw"):
-                standing.pop(seat, None)
-            elif choice.get("shares") is not None:
-                shares = check.parsed if check.parsed_from is choice else parse_shares(
-                    choice["shares"], involved, pool, state.num_players)[0]
-                standing[seat] = {"id": f"p{next_id}", "proposer": seat, "round": r, "shares": shares}
-                next_id += 1
-        public = [_public(standing[s]) for s in order if s in standing]
-        ctx["standing"], ctx["step"] = public, "vote"
-        state.emit("proposals", {"dragon": dragon, "round": r, "proposals": public})
-        ids = [p["id"] for p in public]
-        votes: dict[int, list[str]] = {}
-        for seat in order:
-            choice = yield Request(seat, "vote", _vote_checker(ids), {"proposals": ids}, {"accept": []})
-            accepted = set(choice["accept"])
-            if seat in standing:
-                accepted.add(standing[seat]["id"])
-            votes[seat] = sorted(accepted, key=ids.index)
-        ctx["last_votes"] = {str(s): v for s, v in votes.items()}
-        state.emit("votes", {"dragon": dragon, "round": r, "votes": ctx["last_votes"]})
-        for seat in order:
-            if seat in standing and all(standing[seat]["id"] in votes[v] for v in involved):
-                state.emit("agreement", {"dragon": dragon, "round": r, "proposal": standing[seat]["id"]})
+            if seat in p.standing and all(p.standing[seat]["id"] in p.votes[v] for v in involved):
+                state.emit("agreement", {"dragon": dragon, "round": p.round, "proposal": p.standing[seat]["id"]})
                 state.negotiation = None
-                return standing[seat]["shares"]
+                return p.standing[seat]["shares"]
+        p.round, p.step, p.position, p.votes = p.round + 1, "propose", 0, {}
     state.negotiation = None
     return None
+
+
+def _proposals(state: DrachengoldState, involved: list[int], pool: list[int], order: list[int], p: Progress) -> Flow:
+    """Each seat from `p.position` on may put up a proposal (replacing its own) or withdraw it."""
+    for seat in order[p.position:]:
+        check = _propose_checker(state, involved, pool)
+        choice = yield Request(seat, "propose", check, {}, {})
+        if choice.get("withdraw"):
+            p.standing.pop(seat, None)
+        elif choice.get("shares") is not None:
+            shares = check.parsed if check.parsed_from is choice else parse_shares(
+                choice["shares"], involved, pool, state.num_players)[0]
+            p.standing[seat] = {"id": f"p{p.next_id}", "proposer": seat, "round": p.round, "shares": shares}
+            p.next_id += 1
+
+
+def _votes(order: list[int], p: Progress, ids: list[str]) -> Flow:
+    """Each seat from `p.position` on says which standing proposals it accepts (its own always)."""
+    for seat in order[p.position:]:
+        choice = yield Request(seat, "vote", _vote_checker(ids), {"proposals": ids}, {"accept": []})
+        accepted = set(choice["accept"])
+        if seat in p.standing:
+            accepted.add(p.standing[seat]["id"])
+        p.votes[seat] = sorted(accepted, key=ids.index)
+
+
+def _published(p: Progress, order: list[int]) -> list[dict[str, Any]]:
+    """The standing proposals in proposal order, as the table sees them."""
+    return [_public(p.standing[s]) for s in order if s in p.standing]
 
 
 def _public(proposal: dict[str, Any]) -> dict[str, Any]:

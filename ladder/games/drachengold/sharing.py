@@ -12,35 +12,31 @@ from ladder.games.drachengold.negotiation import negotiate
 from ladder.games.drachengold.strategic import divide_and_choose
 
 if TYPE_CHECKING:
+    from ladder.games.drachengold.flow import Resume
     from ladder.games.drachengold.state import DrachengoldState, Slot
 
 
-def share_treasure(state: DrachengoldState, slot: Slot, involved: list[int]) -> Flow:
-    """Move the dragon's tokens; returns seat -> tokens received (for the wizard's card draws)."""
+def share_treasure(state: DrachengoldState, slot: Slot, involved: list[int], resume: Resume | None = None) -> Flow:
+    """Move the dragon's tokens; returns seat -> tokens received (for the wizard's card draws).
+    `resume` (forward.py only) joins the split under way, after the lone wizard's rubies."""
     # Tokens stay on the dragon (slot.tokens) until they are handed out.
     pool = list(slot.tokens)
     dragon = slot.dragon["id"]
-    if len(involved) == 1:
+    if resume is not None:
+        shares = {s: list(resume.seized.get(s, [])) for s in involved}
+    elif len(involved) == 1:
         slot.tokens = []
         state.give(involved[0], pool)
         state.emit("treasure_taken", {"dragon": dragon, "seat": involved[0], "tokens": tokens_json(pool)})
         return {involved[0]: pool}
-    shares: dict[int, list[int]] = {s: [] for s in involved}
-    wizards = [s for s, a, _ in slot.attackers if a == "wizard"]
-    if not state.advanced and len(wizards) == 1:
-        reds = [t for t in pool if TOKEN_COLOURS[t] == "red"]
-        pool = [t for t in pool if TOKEN_COLOURS[t] != "red"]
-        if reds:
-            slot.tokens = list(pool)
-            state.give(wizards[0], reds)
-            shares[wizards[0]].extend(reds)
-            state.emit("wizard_seizes", {"dragon": dragon, "seat": wizards[0], "tokens": tokens_json(reds)})
-    if not pool:
-        return shares
-    if state.options["split"] == "strategic":
-        agreed = yield from divide_and_choose(state, slot, involved, pool)
     else:
-        agreed = yield from negotiate(state, slot, involved, pool)
+        shares, pool = _wizard_seizes(state, slot, involved, pool)
+        if not pool:
+            return shares
+    if state.options["split"] == "strategic":
+        agreed = yield from divide_and_choose(state, slot, involved, pool, resume.division if resume else None)
+    else:
+        agreed = yield from negotiate(state, slot, involved, pool, resume.negotiation if resume else None)
     slot.tokens = []
     if agreed is None:
         state.box.extend(pool)
@@ -56,33 +52,59 @@ def share_treasure(state: DrachengoldState, slot: Slot, involved: list[int]) -> 
     return shares
 
 
-def thefts(state: DrachengoldState, slot: Slot, involved: list[int]) -> Flow:
-    """Each thief in play order steals one token from another involved player's hoard."""
+def _wizard_seizes(state: DrachengoldState, slot: Slot, involved: list[int], pool: list[int]):
+    """Basic rules: a lone wizard's owner takes every red token first. Returns (shares, the rest)."""
+    shares: dict[int, list[int]] = {s: [] for s in involved}
+    wizards = [s for s, a, _ in slot.attackers if a == "wizard"]
+    if not state.advanced and len(wizards) == 1:
+        reds = [t for t in pool if TOKEN_COLOURS[t] == "red"]
+        pool = [t for t in pool if TOKEN_COLOURS[t] != "red"]
+        if reds:
+            slot.tokens = list(pool)
+            state.give(wizards[0], reds)
+            shares[wizards[0]].extend(reds)
+            state.emit("wizard_seizes", {"dragon": slot.dragon["id"], "seat": wizards[0],
+                                         "tokens": tokens_json(reds)})
+    return shares, pool
+
+
+def thefts(state: DrachengoldState, slot: Slot, involved: list[int],
+           resume: tuple[int, int | None] | None = None) -> Flow:
+    """Each thief in play order steals one token from another involved player's hoard. `resume`
+    (forward.py only): the index of the thief whose theft is under way, and its victim once named."""
     state.phase = "theft"
     thieves = [s for s, a, _ in slot.attackers if a == "thief"]
-    for thief in thieves:
-        wizard_helps = any(s == thief and a == "wizard" for s, a, _ in slot.attackers)
+    first, victim = resume or (0, None)
+    for thief in thieves[first:]:
+        yield from _theft(state, slot, involved, thief, victim)
+        victim = None
+
+
+def _theft(state: DrachengoldState, slot: Slot, involved: list[int], thief: int, victim: int | None) -> Flow:
+    """One thief's theft; with `victim` given it is already named (and no Ward stopped it)."""
+    wizard_helps = any(s == thief and a == "wizard" for s, a, _ in slot.attackers)
+    if victim is None:
         candidates = [s for s in involved if s != thief and state.hoards[s]]
         if not candidates:
             state.emit("theft_skipped", {"seat": thief, "dragon": slot.dragon["id"]})
-            continue
+            return
         choice = yield _victim_request(state, thief, candidates, wizard_helps)
         victim = choice["victim"]
         if magic.take_ward(state, victim):
             state.emit("ward", {"seat": victim, "thief": thief})
-            continue
-        if wizard_helps:
-            pick = yield _pick_request(state, thief, victim)
-            token = token_index(pick["token"])
-        else:
-            token = state.rng.choice(sorted(state.hoards[victim]))
-        state.hoards[victim].remove(token)
-        state.hoards[thief].append(token)
-        state.emit("theft", {"seat": thief, "victim": victim, "chosen": wizard_helps})
-        state.emit(
-            "stolen", {"seat": thief, "victim": victim, "token": token_id(token), "colour": TOKEN_COLOURS[token]},
-            (thief, victim),
-        )
+            return
+    if wizard_helps:
+        pick = yield _pick_request(state, thief, victim)
+        token = token_index(pick["token"])
+    else:
+        token = state.rng.choice(sorted(state.hoards[victim]))
+    state.hoards[victim].remove(token)
+    state.hoards[thief].append(token)
+    state.emit("theft", {"seat": thief, "victim": victim, "chosen": wizard_helps})
+    state.emit(
+        "stolen", {"seat": thief, "victim": victim, "token": token_id(token), "colour": TOKEN_COLOURS[token]},
+        (thief, victim),
+    )
 
 
 def _victim_request(state: DrachengoldState, thief: int, candidates: list[int], chosen: bool):

@@ -2,7 +2,9 @@
 
 The flow is one generator: every `yield Request(...)` is a decision the game waits for, and
 `apply` sends the (validated) decision back in. Kills, negotiations, thefts and the market are
-sub-generators (`yield from`), so the whole game reads top to bottom like the rulebook.
+sub-generators (`yield from`), so the whole game reads top to bottom like the rulebook. A
+determinization (forward.py) starts the flow inside a turn from a `flow.Resume`, each phase from
+its own progress; normal play never passes one.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 from ladder.games.base import Event, IllegalDecision, Pending, State
 from ladder.games.drachengold import decisions, magic, market, sharing
 from ladder.games.drachengold.data import DECK, TOKEN_COLOURS, tokens_json
-from ladder.games.drachengold.flow import Flow, Request
+from ladder.games.drachengold.flow import Flow, Request, Resume
 from ladder.games.drachengold.observation import build_observation
 from ladder.games.drachengold.scoring import score_hoards
 
@@ -157,16 +159,22 @@ class DrachengoldState(State):
         self.hoards[seat].extend(tokens)
 
     # ---- the flow ---------------------------------------------------------------------
-    def _play(self) -> Flow:
+    def _play(self, resume: Resume | None = None) -> Flow:
+        """The game from here to its end; `resume` (forward.py only) first finishes the turn under way.
+        That turn has waited for a decision, so it was played: no lost-turn count needs restoring."""
         n = self.num_players
         lost_in_a_row = 0
         while not self._table_empty():
-            if self.turn >= DECK["turn_cap"]:
+            seat = self.current
+            if resume is not None:
+                played = yield from self._resume_turn(seat, resume)
+                resume = None
+            elif self.turn >= DECK["turn_cap"]:
                 self._end_early("turn_cap")
                 break
-            seat = self.current
-            self.turn += 1
-            played = yield from self._turn(seat)
+            else:
+                self.turn += 1
+                played = yield from self._turn(seat)
             lost_in_a_row = 0 if played else lost_in_a_row + 1
             if lost_in_a_row >= n:
                 self._retreat()
@@ -194,9 +202,25 @@ class DrachengoldState(State):
             choice = yield Request(seat, "magic", magic.checker(self, seat), magic.info(self, seat), {"card": None})
             magic.play(self, seat, choice, effects)
         yield from self._attack(seat, effects.might)
+        yield from self._double_strike(seat, effects)
+        return True
+
+    def _double_strike(self, seat: int, effects: magic.TurnEffects) -> Flow:
         if effects.double_strike and not self._table_empty() and self.available(seat):
             self.emit("double_strike", {"seat": seat})
             yield from self._attack(seat, 0)
+
+    def _resume_turn(self, seat: int, resume: Resume) -> Flow:
+        """The rest of the turn a determinization joined: the market, the kill or the attack under
+        way, then Double Strike's attack if the card was played and its attack has not come yet."""
+        if resume.market is not None:
+            yield from market.run_market(self, resume.market)
+        elif resume.slot is not None:
+            yield from self._kill(resume.slot, resume)
+        else:
+            yield from self._attack(seat, resume.effects.might if resume.strike == 0 else 0)
+        if resume.strike == 0:
+            yield from self._double_strike(seat, resume.effects)
         return True
 
     def _attack(self, seat: int, bonus: int) -> Flow:
@@ -223,20 +247,23 @@ class DrachengoldState(State):
         if total >= slot.dragon["strength"]:
             yield from self._kill(index)
 
-    def _kill(self, index: int) -> Flow:
+    def _kill(self, index: int, resume: Resume | None = None) -> Flow:
+        """A dead dragon; `resume` (forward.py only) joins its split or its thefts under way."""
         slot = self.table[index]
         dragon = slot.dragon
-        hidden = self.draw(dragon["hidden"])
-        slot.tokens.extend(hidden)
         involved = sorted({s for s, _, _ in slot.attackers})
-        self.emit(
-            "kill",
-            {"dragon": dragon["id"], "involved": involved, "hidden": tokens_json(hidden),
-             "tokens": tokens_json(slot.tokens), "bag": len(self.bag)},
-        )
-        shares = yield from sharing.share_treasure(self, slot, involved)
-        magic.wizard_draws(self, slot, shares)
-        yield from sharing.thefts(self, slot, involved)
+        if resume is None:
+            hidden = self.draw(dragon["hidden"])
+            slot.tokens.extend(hidden)
+            self.emit(
+                "kill",
+                {"dragon": dragon["id"], "involved": involved, "hidden": tokens_json(hidden),
+                 "tokens": tokens_json(slot.tokens), "bag": len(self.bag)},
+            )
+        if resume is None or resume.theft is None:
+            shares = yield from sharing.share_treasure(self, slot, involved, resume)
+            magic.wizard_draws(self, slot, shares)
+        yield from sharing.thefts(self, slot, involved, resume.theft if resume else None)
         for s, a, _ in slot.attackers:
             adv = self.advs[s][a]
             adv.dragon, adv.up = None, False

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ladder.games.drachengold.data import token_id, tokens_json
@@ -21,33 +22,52 @@ def strength_order(state: DrachengoldState, slot: Slot, involved: list[int]) -> 
     return sorted(involved, key=lambda s: (-total[s], slot.first_placed.index(s)))
 
 
-def divide_and_choose(state: DrachengoldState, slot: Slot, involved: list[int], pool: list[int]) -> Flow:
+@dataclass(slots=True)
+class Progress:
+    """A division under way, all of it public: the shares once divided (None while the divider
+    has not divided) and the share each chooser took so far. A determinization (forward.py) builds
+    one to join it; play starts without."""
+
+    shares: list[list[int]] | None = None
+    taken: dict[int, int] = field(default_factory=dict)  # chooser -> index of the share it took
+
+
+def divide_and_choose(state: DrachengoldState, slot: Slot, involved: list[int], pool: list[int],
+                      progress: Progress | None = None) -> Flow:
     order = strength_order(state, slot, involved)
     divider, choosers = order[-1], order[:-1]
     k = len(involved)
     dragon = slot.dragon["id"]
+    p = progress or Progress()
     ctx: dict[str, Any] = {"dragon": dragon, "divider": divider, "choosers": choosers,
-                           "tokens": tokens_json(pool), "shares": None, "taken": {}}
+                           "tokens": tokens_json(pool), "shares": _shares_json(p.shares),
+                           "taken": {str(s): i for s, i in p.taken.items()}}
     state.phase, state.strategic = "strategic", ctx
-    state.emit("divide", {"dragon": dragon, "divider": divider, "order": choosers, "tokens": ctx["tokens"]})
-    choice = yield Request(divider, "divide", _divide_checker(pool, k), {"shares": k}, _default_division(pool, k))
-    shares = [token_list(share, "share")[0] for share in choice["shares"]]
-    ctx["shares"] = [[token_id(t) for t in share] for share in shares]
-    state.emit("division", {"dragon": dragon, "divider": divider, "shares": ctx["shares"]})
-    remaining = list(range(k))
-    result: dict[int, list[int]] = {}
-    for seat in choosers:
+    if progress is None:
+        state.emit("divide", {"dragon": dragon, "divider": divider, "order": choosers, "tokens": ctx["tokens"]})
+    if p.shares is None:
+        choice = yield Request(divider, "divide", _divide_checker(pool, k), {"shares": k}, _default_division(pool, k))
+        p.shares = [token_list(share, "share")[0] for share in choice["shares"]]
+        ctx["shares"] = _shares_json(p.shares)
+        state.emit("division", {"dragon": dragon, "divider": divider, "shares": ctx["shares"]})
+    remaining = [i for i in range(k) if i not in p.taken.values()]
+    result: dict[int, list[int]] = {seat: p.shares[i] for seat, i in p.taken.items()}
+    for seat in choosers[len(p.taken):]:
         choice = yield Request(seat, "choose", _choose_checker(remaining), {"remaining": list(remaining)},
                                {"share": remaining[0]})
         index = choice["share"]
         remaining.remove(index)
-        result[seat] = shares[index]
+        result[seat] = p.shares[index]
         ctx["taken"][str(seat)] = index
         state.emit("chosen", {"dragon": dragon, "seat": seat, "share": index})
-    result[divider] = shares[remaining[0]]
+    result[divider] = p.shares[remaining[0]]
     ctx["taken"][str(divider)] = remaining[0]
     state.strategic = None
     return result
+
+
+def _shares_json(shares: list[list[int]] | None) -> list[list[str]] | None:
+    return None if shares is None else [[token_id(t) for t in share] for share in shares]
 
 
 def _default_division(pool: list[int], k: int) -> dict[str, Any]:
