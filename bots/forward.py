@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import copy
 import importlib
+import random
 
 from bots.sdk import Bot
 
 TYPE_CHECKING = False  # typing is for type checkers only: importing it slows every start
 if TYPE_CHECKING:
-    import random
+    from collections.abc import Callable
     from typing import Any
 
     from ladder.games.base import State
@@ -45,6 +46,19 @@ def _forward_module(game: str) -> Any:
         return importlib.import_module(target.split(":")[0] + ".forward")
     except ModuleNotFoundError:
         return None
+
+
+class _Recipe:
+    """How a sample was made (the sampler and the rng state it started from) and the decisions
+    played on it since: enough to build the same state again."""
+
+    __slots__ = ("again", "decisions", "start")
+
+    def __init__(self, again: Callable[[random.Random], State], start: object, decisions: list) -> None:
+        self.again, self.start, self.decisions = again, start, decisions
+
+    def __deepcopy__(self, memo: dict) -> _Recipe:  # a deep-copied state keeps its own decision list
+        return _Recipe(self.again, self.start, copy.deepcopy(self.decisions, memo))
 
 
 class ForwardModel:
@@ -72,7 +86,16 @@ class ForwardModel:
             self._module = _forward_module(str(self.hello.get("game", "")))
         if self._module is None:
             raise LookupError(f"the game {self.hello.get('game')!r} has no forward model")
-        return self._module.determinize(self.hello, observation, self.events, rng)
+        module, hello, events, start = self._module, self.hello, self.events[:], rng.getstate()
+
+        def again(rng: random.Random) -> State:
+            return module.determinize(hello, observation, events, rng)
+
+        state = again(rng)
+        # How to build this state again, for copy(): a state whose flow is a running generator
+        # (Drachengold's) cannot be deep-copied, but the same rng state gives the same sample.
+        state._forward_recipe = _Recipe(again, start, [])
+        return state
 
     # ---- the rules, on a sampled state -------------------------------------------------------
 
@@ -105,12 +128,30 @@ class ForwardModel:
         if pending is None:
             raise ValueError("the game is over")
         state.apply(pending.seat, decision)
+        recipe = getattr(state, "_forward_recipe", None)
+        if recipe is not None:
+            recipe.decisions.append(copy.deepcopy(decision))  # the caller may reuse its dict
 
     @staticmethod
     def copy(state: State) -> State:
-        """A deep copy. A game whose state runs its flow as a generator cannot be copied (TypeError):
-        sample again with the same rng instead, which gives the same state."""
-        return copy.deepcopy(state)
+        """An independent copy of a sampled state. Most states are deep-copied; one whose flow is a
+        running generator (Drachengold) is sampled again from the same rng state and replayed
+        through the decisions `apply` played on it since, which gives the same state (its engine
+        rng included). Play on a sample through `apply`, not `state.apply`, to copy it later."""
+        try:
+            return copy.deepcopy(state)
+        except TypeError:
+            recipe = getattr(state, "_forward_recipe", None)
+            if recipe is None:
+                raise TypeError("this state cannot be deep-copied: copy a state made by sample() "
+                                "and played on with apply()") from None
+        rng = random.Random()
+        rng.setstate(recipe.start)
+        twin = recipe.again(rng)
+        for decision in recipe.decisions:
+            twin.apply(twin.pending().seat, decision)
+        twin._forward_recipe = _Recipe(recipe.again, recipe.start, list(recipe.decisions))
+        return twin
 
     @staticmethod
     def is_over(state: State) -> bool:

@@ -166,3 +166,69 @@ def test_the_drachengold_docs_example_plays_a_whole_game():
     seat = [s["bot"] for s in played.seats].index("SplitSearch")
     proposed = [p for e in played.state.events if e.type == "proposals" for p in e.data["proposals"]]
     assert [p for p in proposed if p["proposer"] == seat]  # its searched splits were put up
+
+
+def advance(state, steps, rng):
+    """`steps` random legal decisions through the model (or fewer if the game ends): their list."""
+    played = []
+    for _ in range(steps):
+        if ForwardModel.is_over(state):
+            break
+        seat, kind = ForwardModel.pending(state)
+        decision = state.default_decision() if rng.random() < 0.5 else random_choice(state, seat, kind, rng)
+        ForwardModel.apply(state, decision)
+        played.append(decision)
+    return played
+
+
+def random_choice(state, seat, kind, rng):
+    bot = load_builtin(state.game.name, "random")()
+    bot.setup({"game": state.game.name, "seat": seat, "players": state.num_players,
+               "options": state.options, "bot_seed": rng.getrandbits(32)})
+    return bot.decide(kind, state.observation(seat))
+
+
+def snapshot(state):
+    return ([state.observation(s) for s in range(state.num_players)], ForwardModel.pending(state),
+            [e.as_json() for e in state.events], state.rng.getstate())
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_sample_played_on_can_be_copied_and_the_copy_is_independent(name):
+    """Searching bots branch: copy() gives the same state (observations, log, engine rng) however
+    the game keeps its flow (Drachengold's running generator cannot be deep-copied), and playing
+    the copy leaves the original as it was."""
+    game = get_game(name)
+    state = game.new_state({}, 5, game.default_players)
+    model = ForwardModel({"game": name, "seat": 0, "players": game.default_players,
+                          "options": game.resolve_options({}), "bot_seed": 1})
+    delivered, copied = 0, 0
+    rng = random.Random(3)
+    while state.pending() is not None and copied < 4:
+        for event in state.events[delivered:]:
+            if event.visible_to(0):
+                model.observe(event.as_json())
+        delivered = len(state.events)
+        if state.pending().seat == 0 and rng.random() < 0.5:
+            sample = model.sample(state.observation(0), random.Random(copied))
+            advance(sample, 15, rng)
+            before = snapshot(sample)
+            twin = ForwardModel.copy(sample)
+            assert snapshot(twin) == before
+            # the copy plays on its own: the original is untouched, and the same decisions from
+            # the same state end in the same place
+            more = advance(twin, 40, random.Random(copied))
+            assert snapshot(sample) == before
+            for decision in more:
+                ForwardModel.apply(sample, decision)
+            assert snapshot(sample) == snapshot(twin)
+            assert snapshot(ForwardModel.copy(twin)) == snapshot(twin)  # a copy of a copy too
+            copied += 1
+        state.apply(state.pending().seat, state.default_decision())
+    assert copied == 4
+
+
+def test_a_drachengold_state_played_outside_the_model_is_not_copied_wrongly():
+    state = get_game("drachengold").new_state({}, 1, 4)
+    with pytest.raises(TypeError, match="sample"):
+        ForwardModel.copy(state)
