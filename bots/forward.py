@@ -48,6 +48,9 @@ def _forward_module(game: str) -> Any:
         return None
 
 
+_REPLAYED: set[type] = set()  # state classes that deep-copy fails on: copied by replaying their recipe
+
+
 class _Recipe:
     """How a sample was made (the sampler and the rng state it started from) and the decisions
     played on it since: enough to build the same state again."""
@@ -138,13 +141,15 @@ class ForwardModel:
         running generator (Drachengold) is sampled again from the same rng state and replayed
         through the decisions `apply` played on it since, which gives the same state (its engine
         rng included). Play on a sample through `apply`, not `state.apply`, to copy it later."""
-        try:
-            return copy.deepcopy(state)
-        except TypeError:
-            recipe = getattr(state, "_forward_recipe", None)
-            if recipe is None:
-                raise TypeError("this state cannot be deep-copied: copy a state made by sample() "
-                                "and played on with apply()") from None
+        if type(state) not in _REPLAYED:
+            try:
+                return copy.deepcopy(state)
+            except TypeError:
+                _REPLAYED.add(type(state))  # a failed deep copy costs more than the replay: once is enough
+        recipe = getattr(state, "_forward_recipe", None)
+        if recipe is None:
+            raise TypeError("this state cannot be deep-copied: copy a state made by sample() "
+                            "and played on with apply()")
         rng = random.Random()
         rng.setstate(recipe.start)
         twin = recipe.again(rng)
