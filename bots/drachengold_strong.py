@@ -362,18 +362,20 @@ class StrongBot(Bot):
         return {"offers": offers}
 
     def market_answer(self, obs: dict[str, Any]) -> dict[str, Any]:
-        held = list(obs["hoard"])
+        held = list(obs["hoard"])  # the hoard once the trades accepted so far are made
+        free = list(obs["hoard"])  # what it can pay with: tokens received are not its own until then
         accept = []
         for offer in obs["request"]["offers"]:
             pay: list[dict[str, str]] = []
             for colour, count in offer["want"].items():
-                pay += sorted((t for t in held if t["colour"] == colour), key=lambda t: t["id"])[:count]
+                pay += sorted((t for t in free if t["colour"] == colour), key=lambda t: t["id"])[:count]
             if len(pay) != sum(offer["want"].values()):
                 continue
             now = {"hoard": held, "bag": obs["bag"]}
             after = {"hoard": [t for t in held if t not in pay] + list(offer["give"]), "bag": obs["bag"]}
             if self.expected(self.counts(after), after) > self.expected(self.counts(now), now) + 0.5:
                 held = after["hoard"]
+                free = [t for t in free if t not in pay]
                 accept.append({"offer": offer["id"], "pay": [t["id"] for t in pay]})
         return {"accept": accept}
 

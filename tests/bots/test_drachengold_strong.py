@@ -164,3 +164,19 @@ def test_its_offers_are_traded_in_real_games():
         assert played.faults == []
         trades += sum(1 for e in played.state.events if e.type == "trade_done" and e.data["from"] == 0)
     assert trades > 0
+
+
+def test_it_never_pays_for_one_offer_with_a_token_another_offer_would_bring():
+    # Seen in a strict-sandbox tournament: it accepted a blue for its gold, then paid for a second
+    # offer with that blue, which is not its own until the trades are made (an illegal answer).
+    bot = strong()
+    bot.seen = dict(SUPPLY)
+    bot.ledger[1]["blue"] = 3
+    hoard = [token("blue", 1), token("blue", 2), token("gold", 0)]
+    offers = [{"id": "o1.1.0", "from": 1, "to": 0, "give": [token("blue", 0)], "want": {"gold": 1}},
+              {"id": "o1.2.0", "from": 2, "to": 0, "give": [token("gold", 1), token("gold", 2)],
+               "want": {"blue": 1}}]
+    answer = bot.market_answer({"hoard": hoard, "bag": 8, "request": {"kind": "market_answer", "offers": offers}})
+    assert [a["offer"] for a in answer["accept"]] == ["o1.1.0", "o1.2.0"]  # both pay off
+    paid = [t for a in answer["accept"] for t in a["pay"]]
+    assert len(paid) == len(set(paid)) and set(paid) <= {t["id"] for t in hoard}  # blue 0 is not its own yet
