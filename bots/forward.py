@@ -96,7 +96,7 @@ class ForwardModel:
 
         state = again(rng)
         # How to build this state again, for copy(): a state whose flow is a running generator
-        # (a game written as one generator) cannot be deep-copied, but the same rng state gives the same sample.
+        # cannot be deep-copied, but the same rng state gives the same sample.
         state._forward_recipe = _Recipe(again, start, [])
         return state
 
@@ -138,9 +138,9 @@ class ForwardModel:
     @staticmethod
     def copy(state: State) -> State:
         """An independent copy of a sampled state. Most states are deep-copied; one whose flow is a
-        running generator (a game written as one generator) is sampled again from the same rng state and replayed
-        through the decisions `apply` played on it since, which gives the same state (its engine
-        rng included). Play on a sample through `apply`, not `state.apply`, to copy it later."""
+        running generator is sampled again from the same rng state and replayed through the
+        decisions `apply` played on it since, which gives the same state (its engine rng included).
+        Play on a sample through `apply`, not `state.apply`, to copy it later."""
         if type(state) not in _REPLAYED:
             try:
                 return copy.deepcopy(state)
