@@ -1,29 +1,37 @@
-"""A search bot for Treasure of the Dragons: tries each choice on sampled caves, to the end of the round.
+"""A search bot for Treasure of the Dragons: plans the rest of its turn exactly, and near the end of
+the game plays its choices out to the final ranks on caves sampled with the forward model.
 
-At each flip the bot lists its choices (stop, flip an unseen square, flip a remembered tile of each
-kind that does not end the turn, and at the first flip a "pass": turn a remembered tile and stop)
-and plays each of them on SAMPLES determinizations: full game states from the game's own rules
-(bots/forward.py) that agree with everything this seat saw, the unseen tiles shuffled at random.
-After the choice every seat, this one included, plays the careful bot's policy
-(bots/treasure_careful.py, copied below as `careful_choice` so this file stands alone) for the
-rest of this turn and the other seats' next turns. A choice is worth what this seat gained over
-that stretch MINUS what the other seats gained on average (a Dragon counts DRAGON_WEIGHT while the
-game goes on, for the Spider bonus). With END_TILES tiles or fewer left in the cave the rollout
-goes on to the end of the game and a choice is worth minus this seat's final rank.
+Every flip is public, so every thinking seat remembers the same face-down tiles. What this seat
+does not know is the order in which the unseen tiles would come up, and that is all a turn's plan
+needs: the kinds face up this turn, the kinds remembered face down and the kinds still unseen.
 
-Why the other seats' turns count: every flip is public and every bot remembers the cave, so a
-tile flipped and not kept (a lone Sword left behind at a stop, the treasures lost to a Dragon) is
-a free, known tile for the next seats. The previous version counted only what this turn won.
+1. The turn planner (`Planner`, every decision). An expectimax over the rest of this turn: stop
+   (after collecting the remembered tiles that complete sets) or flip an unseen square (a chance
+   node over the unseen kinds); at the first flip also start a Dragon run on a remembered Dragon,
+   or a hunt on a remembered treasure. Memoised on the kinds turned so far, it is exact up to
+   MAX_DEPTH unseen flips (deeper turns are rare and cut off by the risk). What a stop is worth:
+   - the tiles kept;
+   - a Dragon is worth one tile plus what it changes in the Spider bonus (3 tiles to the single
+     player with the most Dragons): `bonus_edge` counts this seat's expected bonus minus the others'
+     mean, the Dragons still in the cave going to random seats;
+   - minus GIFT times what the next seat can then take without risk. Whatever this seat turns and
+     does not keep goes back face down known to all, so a bust hands the whole hand (and the Dragon
+     that ended it) to the next player, and a stop leaves the unmatched tiles. The careful and
+     memory bots count only their own tiles; with the gift counted, this bot stops earlier when
+     a bust would feed the next seat.
 
-Every choice meets the same samples: the same cave and the same order in which unseen squares are
-turned (the k-th unseen tile turned in a branch is the same tile whatever was chosen before), so
-the comparison is between choices, not between luckier and unluckier caves. The careful policy's
-own choice keeps the decision unless another one is better by MARGIN a sample and by Z standard
-errors; a search cut short by the clock (fewer than MIN_SAMPLES samples) keeps the careful choice,
-so the bot is never worse-informed than the careful bot.
+2. The endgame search (`SearchBot.endgame`, with END_TILES tiles or fewer left in the cave). Tiles
+   matter less than places now: the bot tries every sensible choice (the planner's, stop, an
+   unseen square, a remembered tile of each kind) on SAMPLES determinizations from the forward
+   model (bots/forward.py: full game states agreeing with all this seat saw) and plays each to the
+   end of the game with the game's own rules, every seat on the careful bot's policy (copied below
+   as `careful_choice`) or, for a seat seen playing at random, at random. A choice is worth minus
+   this seat's final rank. All choices meet the same samples, the unseen tiles turned in the same
+   order, and the planner's choice stands unless another one is better by MARGIN a sample and Z
+   standard errors, so noise does not overrule the plan.
 
 Decisions are deterministic given the bot seed: SAMPLES caps the work. TIME_BUDGET (well below the
-ladder's 1 s per decision) only stops a search on a slow machine.
+ladder's 1 s per decision) only stops an endgame search on a slow machine, keeping the plan.
 """
 
 from __future__ import annotations
@@ -32,6 +40,7 @@ import copy
 import random
 import time
 from collections import Counter
+from math import factorial
 
 from bots.forward import ForwardBot
 from bots.sdk import run
@@ -41,21 +50,209 @@ if TYPE_CHECKING:
     from typing import Any
 
 DRAGON, SPIDER = "dragon", "spider"
-DRAGON_WEIGHT = 1.25  # the most Dragons at the end takes the 3 Spiders: a Dragon is worth a bit more
-SAMPLES = 32  # determinizations per choice
-MIN_SAMPLES = 12  # fewer (a search cut short by the clock): too noisy to overrule the careful choice
-MARGIN = 0.05  # a sample (tiles; ranks near the end): what a choice must gain over the careful one
-Z = 2.0  # standard errors: how clearly it must gain
-HORIZON = None  # turns rolled out after this one; None: one per other seat (the rest of the round)
-END_TILES = 25  # with at most this many tiles left in the cave, roll out to the end and count ranks
-PASS = "pass:"  # a choice "pass:<kind>": turn a remembered tile of that kind, then stop
-TIME_BUDGET = 0.3  # seconds per decision, a safety stop only (1 s per decision, 10 s bank)
+SPIDER_BONUS = 3  # the Spiders a single Dragon leader takes at the end
+GIFT = 0.33  # what a tile the next seat can take without risk costs this seat, in tiles
+NEXT_DRAGON = 1.25  # a Dragon the next seat can take, in tiles (its own bonus chances)
+MAX_DEPTH = 7  # unseen flips the planner looks ahead in a turn
+END_TILES = 20  # with at most this many tiles left in the cave, play choices out to the end
+SAMPLES = 24  # determinizations per endgame decision
+MIN_SAMPLES = 8  # fewer (a search cut short by the clock): too noisy to overrule the plan
+MARGIN = 0.05  # in ranks a sample: what a choice must gain over the plan's
+Z = 1.0  # standard errors: how clearly it must gain
+TIME_BUDGET = 0.2  # seconds per decision, a safety stop only (1 s per decision, 10 s bank)
+RANDOM_STOP = 0.3  # how often a random player stops once it may (bots/treasure_random.py)
 COLS = 7
 
 Square = tuple[int, int]
 
 
-# ---- the careful bot's policy (bots/treasure_careful.py), on a cave everyone has seen -------------
+# ---- the Spider bonus -------------------------------------------------------------------------------
+
+_bonus_memo: dict[tuple[int, tuple[int, ...], int], float] = {}
+
+
+def bonus_edge(mine: int, others: tuple[int, ...], left: int) -> float:
+    """This seat's expected Spider bonus minus the other seats' mean, with `mine` and `others`
+    Dragons won and the `left` Dragons still in the cave going to seats uniformly at random (a
+    multinomial; a tie for the most takes nothing)."""
+    key = (mine, others, left)
+    if key not in _bonus_memo:
+        seats = 1 + len(others)
+        counts = (mine, *others)
+        total = 0.0
+
+        def share(seat: int, rest: int, final: list[int], weight: float) -> None:
+            nonlocal total
+            if seat == seats - 1:
+                final = [*final, counts[seat] + rest]
+                weight /= factorial(rest)
+                top = max(final)
+                if final.count(top) == 1:
+                    total += weight * (SPIDER_BONUS if final[0] == top else -SPIDER_BONUS / (seats - 1))
+                return
+            for n in range(rest + 1):
+                share(seat + 1, rest - n, [*final, counts[seat] + n], weight / factorial(n))
+
+        share(0, left, [], factorial(left) / seats ** left)
+        _bonus_memo[key] = total
+    return _bonus_memo[key]
+
+
+# ---- the turn planner ----------------------------------------------------------------------------------
+
+class Planner:
+    """The rest of one turn, solved exactly on kinds.
+
+    `sets` the set sizes of the treasures, `hand` the kinds face up this turn, `run` a Dragon run,
+    `known` the kinds of the remembered face-down tiles, `pool` the kinds of the unseen ones,
+    `dragons` (this seat's Dragons won, the other seats' sorted, Dragons not yet won) or None to
+    count a Dragon as NEXT_DRAGON tiles, `gift` the cost of a tile left to the next seat."""
+
+    def __init__(self, sets: dict[str, int], hand: Counter, run: bool, known: Counter, pool: Counter,
+                 dragons: tuple[int, tuple[int, ...], int] | None = None, gift: float = GIFT,
+                 depth: int = MAX_DEPTH) -> None:
+        self.kinds = list(sets)
+        self.sizes = [sets[k] for k in self.kinds]
+        self.hand = [hand[k] for k in self.kinds]
+        self.run = run
+        self.hand_dragons = hand[DRAGON]
+        self.known = [known[k] for k in self.kinds]
+        self.known_dragons = known[DRAGON]
+        self.pool = [pool[k] for k in self.kinds]
+        self.pool_dragons = pool[DRAGON]
+        self.pool_spiders = pool[SPIDER]
+        self.unseen = sum(pool.values())
+        self.dragons = dragons
+        self.gift_weight = gift
+        self.depth = depth
+        self.memo: dict[tuple[int, ...], tuple[float, float]] = {}  # drawn -> (stop, flip)
+
+    def gift(self, treasures: list[int], dragons: int) -> float:
+        """What the next seat can take without risk from the tiles known after this turn: the
+        complete sets, or a run on the known Dragons."""
+        if not self.gift_weight:
+            return 0.0
+        sure = sum(n // s * s for n, s in zip(treasures, self.sizes, strict=True))
+        return self.gift_weight * max(sure, dragons * NEXT_DRAGON)
+
+    def dragon_worth(self, taken: int) -> float:
+        if self.dragons is None:
+            return taken * NEXT_DRAGON
+        mine, others, left = self.dragons
+        return taken + bonus_edge(mine + taken, others, left - taken) - bonus_edge(mine, others, left)
+
+    # -- a treasure hunt: `drawn` counts the unseen treasures turned so far, by kind
+
+    def hunt_stop(self, drawn: tuple[int, ...]) -> float:
+        kept, left = 0, []
+        for h, d, k, s in zip(self.hand, drawn, self.known, self.sizes, strict=True):
+            n = h + d + k
+            kept += n // s * s
+            left.append(n % s)
+        return kept - self.gift(left, self.known_dragons)
+
+    def hunt_bust(self, drawn: tuple[int, ...], dragon: bool) -> float:
+        back = [h + d + k for h, d, k in zip(self.hand, drawn, self.known, strict=True)]
+        return -self.gift(back, self.known_dragons + dragon)
+
+    def hunt(self, drawn: tuple[int, ...]) -> tuple[float, float]:
+        """(stop, flip an unseen square and play on well) after `drawn`; flip is -inf when no
+        unseen square is left or the plan is as deep as it goes (then the plan stops)."""
+        if drawn in self.memo:
+            return self.memo[drawn]
+        stop = self.hunt_stop(drawn)
+        turned = sum(drawn)
+        unseen = self.unseen - turned
+        flip = float("-inf")
+        if unseen > 0 and turned < self.depth:
+            total = self.pool_dragons * self.hunt_bust(drawn, True) + self.pool_spiders * self.hunt_bust(drawn, False)
+            for i, n in enumerate(self.pool):
+                n -= drawn[i]
+                if n > 0:
+                    total += n * max(self.hunt((*drawn[:i], drawn[i] + 1, *drawn[i + 1:])))
+            flip = total / unseen
+        self.memo[drawn] = (stop, flip)
+        return stop, flip
+
+    # -- a Dragon run: `extra` counts the unseen Dragons turned so far
+
+    def run_stop(self, extra: int) -> float:
+        return self.dragon_worth(self.hand_dragons + self.known_dragons + extra) - self.gift(self.known, 0)
+
+    def run_flip(self, extra: int) -> float:
+        unseen, dragons = self.unseen - extra, self.pool_dragons - extra
+        if unseen <= 0 or dragons <= 0:
+            return float("-inf")
+        back = self.hand_dragons + self.known_dragons + extra  # a bust shows every Dragon of the run
+        total = dragons * max(self.run_stop(extra + 1), self.run_flip(extra + 1))
+        total -= self.pool_spiders * self.gift(self.known, back)
+        for i, n in enumerate(self.pool):  # the treasure that ends the run is known too
+            if n:
+                total -= n * self.gift([k + (j == i) for j, k in enumerate(self.known)], back)
+        return total / unseen
+
+    # -- the first flip
+
+    def gamble(self) -> float:
+        """Flip an unseen square first: a treasure starts a hunt, a Dragon a run, a Spider ends it."""
+        zero = (0,) * len(self.kinds)
+        total = self.pool_spiders * -self.gift(self.known, self.known_dragons)
+        for i, n in enumerate(self.pool):
+            if n:
+                total += n * max(self.hunt((*zero[:i], 1, *zero[i + 1:])))
+        if self.pool_dragons:
+            self.hand_dragons += 1  # as if that Dragon were face up: a run of one
+            self.pool_dragons -= 1
+            self.unseen -= 1
+            total += (self.pool_dragons + 1) * max(self.run_stop(0), self.run_flip(0))
+            self.hand_dragons -= 1
+            self.pool_dragons += 1
+            self.unseen += 1
+        return total / self.unseen
+
+    def options(self) -> dict[str, float]:
+        """What each choice is worth, played well after: "stop", "unseen" (flip an unseen square),
+        at the first flip also DRAGON (a run on a remembered Dragon) and "hunt" (a hunt that starts
+        on a remembered treasure, and may stop at once)."""
+        zero = (0,) * len(self.kinds)
+        options: dict[str, float] = {}
+        if not any(self.hand) and not self.hand_dragons:
+            if self.unseen:
+                options["unseen"] = self.gamble()
+            if self.known_dragons:
+                options[DRAGON] = max(self.run_stop(0), self.run_flip(0))
+            if any(self.known):
+                options["hunt"] = max(self.hunt(zero))
+        elif self.run:
+            options["stop"] = self.run_stop(0)
+            options["unseen"] = self.run_flip(0)
+        else:
+            options["stop"], options["unseen"] = self.hunt(zero)
+        return options
+
+    def value(self) -> float:
+        """The turn's worth from here, played well (-inf when only remembered Spiders are left)."""
+        return max(self.options().values(), default=float("-inf"))
+
+    def choose(self) -> str:
+        """"stop", "unseen" (flip an unseen square) or a kind (flip a remembered tile of it)."""
+        options = self.options()
+        if not options:
+            return SPIDER  # only remembered Spiders are face down: a forced flip
+        pick = max(options, key=lambda k: options[k])  # a tie keeps the first: stop before a gamble
+        if pick == "hunt":  # start on a remembered treasure, one that completes a set if any
+            complete = [k for k, n, s in zip(self.kinds, self.known, self.sizes, strict=True) if n >= s]
+            return (complete or [k for k, n in zip(self.kinds, self.known, strict=True) if n])[0]
+        if pick == "stop":
+            if self.run and self.known_dragons:
+                return DRAGON  # collect the remembered Dragons first
+            for kind, h, n, s in zip(self.kinds, self.hand, self.known, self.sizes, strict=True):
+                if not self.run and h < (h + n) // s * s:  # and the remembered tiles that complete a set
+                    return kind
+        return pick
+
+
+# ---- the careful bot's policy (bots/treasure_careful.py), for the other seats in the endgame ------------
 
 def careful_choice(sets: dict[str, int], hand: Counter, run: bool, known: Counter, unseen: int,
                    pool: Counter) -> str:
@@ -64,15 +261,16 @@ def careful_choice(sets: dict[str, int], hand: Counter, run: bool, known: Counte
 
     `hand` the kinds face up this turn, `known` the kinds of the remembered face-down tiles,
     `unseen` how many face-down squares nobody has seen and `pool` the kinds they hold."""
+    dragon_weight = 1.25
     odds = Counter({k: n / unseen for k, n in pool.items()}) if unseen else Counter()
 
     def sure(flipped: Counter) -> float:
         return sum((flipped[k] + known[k]) // s * s for k, s in sets.items())
 
     if not +hand:
-        run_value = known[DRAGON] * DRAGON_WEIGHT
+        run_value = known[DRAGON] * dragon_weight
         hunt = sure(Counter())
-        gamble = odds[DRAGON] * (1 + known[DRAGON]) * DRAGON_WEIGHT + sum(
+        gamble = odds[DRAGON] * (1 + known[DRAGON]) * dragon_weight + sum(
             odds[k] * sure(Counter({k: 1})) for k in sets)
         if unseen and (gamble > max(run_value, hunt) or max(run_value, hunt) == 0):
             return "unseen"
@@ -89,8 +287,8 @@ def careful_choice(sets: dict[str, int], hand: Counter, run: bool, known: Counte
         return "unseen" if unseen else SPIDER
     if run:
         have = hand[DRAGON] + known[DRAGON]
-        gain = odds[DRAGON] * DRAGON_WEIGHT
-        risk = (1 - odds[DRAGON]) * have * DRAGON_WEIGHT
+        gain = odds[DRAGON] * dragon_weight
+        risk = (1 - odds[DRAGON]) * have * dragon_weight
         if unseen and gain > risk:
             return "unseen"
         return DRAGON if known[DRAGON] else "stop"
@@ -110,16 +308,7 @@ def careful_choice(sets: dict[str, int], hand: Counter, run: bool, known: Counte
     return "stop"
 
 
-def ends_turn(kind: str, run: bool, first: bool) -> bool:
-    """Whether flipping a tile of `kind` ends the turn at once (and loses the hand)."""
-    if kind == SPIDER:
-        return True
-    if first:
-        return False
-    return (kind != DRAGON) if run else (kind == DRAGON)
-
-
-# ---- a sampled cave, seen as every seat sees it -----------------------------------------------------
+# ---- playing a sampled cave to the end -----------------------------------------------------------------
 
 def view(state: Any, known: set[int]) -> tuple[Counter, dict[str, int], list[int], Counter]:
     """(remembered kinds, a remembered square per kind, unseen squares, their kinds) on a full state.
@@ -141,9 +330,16 @@ def view(state: Any, known: set[int]) -> tuple[Counter, dict[str, int], list[int
     return kinds, where, unseen, pool
 
 
+def next_unseen(state: Any, known: set[int], order: list[int]) -> int:
+    """The first square of `order` still face down and never seen. Every branch of a sample draws
+    its unseen tiles in the same order: the k-th unseen tile turned is the same tile whatever was
+    chosen before (common random numbers, so branches differ by their choices, not their luck)."""
+    up = state.flipped
+    return next(i for i in order if i not in known and state.grid[i] is not None and i not in up)
+
+
 def careful_move(state: Any, known: set[int], sets: dict[str, int], order: list[int]) -> int | None:
-    """The careful policy's decision on a full state: the square to flip, or None to stop. An unseen
-    square is the first of `order` (a random order of the squares) that nobody has seen."""
+    """The careful policy's decision on a full state: the square to flip, or None to stop."""
     kinds, where, unseen, pool = view(state, known)
     hand = Counter(state.grid[i] for i in state.flipped)
     choice = careful_choice(sets, hand, state.dragon_run, kinds, len(unseen), pool)
@@ -154,16 +350,16 @@ def careful_move(state: Any, known: set[int], sets: dict[str, int], order: list[
     return where[choice]
 
 
-def next_unseen(state: Any, known: set[int], order: list[int]) -> int:
-    """The first square of `order` still face down and never seen. Every branch of a sample draws
-    its unseen tiles in the same order: the k-th unseen tile turned is the same tile whatever was
-    chosen before (common random numbers, so branches differ by their choices, not their luck)."""
-    up = state.flipped
-    return next(i for i in order if i not in known and state.grid[i] is not None and i not in up)
+def random_move(state: Any, rng: random.Random) -> int | None:
+    """bots/treasure_random.py on a full state: once it may, it stops RANDOM_STOP of the time, else
+    it turns a face-down square at random, remembered or not."""
+    if state.flipped and rng.random() < RANDOM_STOP:
+        return None
+    return rng.choice(state.face_down())
 
 
 def clone(state: Any) -> Any:
-    """A copy to play on: the parts the rules change, without the event log (rollouts read none)."""
+    """A copy to play on: the parts the rules change, without the event log (playouts read none)."""
     twin = copy.copy(state)
     twin.grid = list(state.grid)
     twin.flipped = list(state.flipped)
@@ -182,124 +378,133 @@ def play(state: Any, square: int | None) -> None:
         state.apply(pending.seat, {"square": None})
 
 
-def worth(state: Any, seat: int) -> float:
-    """Tiles won; while the game goes on a Dragon counts DRAGON_WEIGHT (the Spider bonus)."""
-    hoard = state.hoards[seat]
-    bonus = 0.0 if state.pending() is None else (DRAGON_WEIGHT - 1) * hoard[DRAGON]
-    return sum(hoard.values()) + state.spider_bonus[seat] + bonus
-
-
-def edge(state: Any, seat: int) -> float:
-    """This seat's worth minus the other seats' mean worth."""
-    others = [worth(state, s) for s in range(state.num_players) if s != seat]
-    return worth(state, seat) - sum(others) / len(others)
-
-
-# ---- the search ------------------------------------------------------------------------------------
+# ---- the bot -------------------------------------------------------------------------------------------
 
 class SearchBot(ForwardBot):
     def setup(self, hello: dict[str, Any]) -> None:
         super().setup(hello)
         self.known: dict[Square, str] = {}  # square -> kind, for tiles seen and still in the cave
-        self.stop_next = False  # this turn is a pass: stop after the remembered tile
-        self.stop_turn = 0
+        self.randoms: set[int] = set()  # seats seen playing at random
+        self.turn_kinds: list[str] = []  # the kinds turned this turn, by whoever plays it
+        self.turn_kept = False
 
     def on_event(self, event: dict[str, Any]) -> None:
         super().on_event(event)  # the forward model remembers every event too
         data = event["data"]
-        if event["type"] == "flip":
-            self.known[tuple(data["square"])] = data["kind"]
+        if event["type"] == "turn_start":
+            self.turn_kinds, self.turn_kept = [], False
+        elif event["type"] == "flip":
+            square = tuple(data["square"])
+            if square in self.known and data["seat"] != self.seat and self.ends_turn(self.known[square]):
+                self.randoms.add(data["seat"])  # it turned a remembered tile that ends its turn
+            self.turn_kinds.append(data["kind"])
+            self.known[square] = data["kind"]
         elif event["type"] == "keep":
+            self.turn_kept = True
             for square in data["squares"]:
                 self.known.pop(tuple(square), None)
+        elif event["type"] == "turn_end":
+            if data["reason"] == "stop" and not self.turn_kept and data["seat"] != self.seat:
+                self.randoms.add(data["seat"])  # it stopped keeping nothing
         elif event["type"] == "spider_move" and data["to"] is not None:
             self.known.pop(tuple(data["from"]), None)
             self.known[tuple(data["to"])] = SPIDER
 
+    def ends_turn(self, kind: str) -> bool:
+        """Whether turning `kind` now ends the turn of whoever plays it."""
+        if kind == SPIDER:
+            return True
+        if not self.turn_kinds:
+            return False
+        return (kind != DRAGON) if self.turn_kinds[0] == DRAGON else (kind == DRAGON)
+
     def flip(self, observation: dict[str, Any]) -> dict[str, Any]:
-        started = time.perf_counter()
         sets = observation["set_sizes"]
         down = [tuple(sq) for sq in observation["request"]["squares"]]
         known = {sq: self.known[sq] for sq in down if sq in self.known}
         unknown = [sq for sq in down if sq not in known]
         hand = Counter(f["kind"] for f in observation["flipped"])
-        run = observation["dragon_run"]
-        first_of: dict[str, Square] = {}
-        for sq in sorted(known):
-            first_of.setdefault(known[sq], sq)
+        kinds = Counter(known.values())
         pool = self.unseen_pool(observation, known)
-        policy = careful_choice(sets, hand.copy(), run, Counter(known.values()), len(unknown), pool)
-        # every legal choice that does not end the turn at once, the careful one first
-        choices = [policy] + [c for c in ["stop", "unseen", *first_of] if c != policy]
-        choices = [c for c in choices if (c != "stop" or +hand) and (c != "unseen" or unknown)
-                   and (c in ("stop", "unseen") or c == policy or not ends_turn(c, run, not +hand))]
-        if not +hand:  # a pass: turn a remembered tile and stop, showing the others nothing new
-            choices += [PASS + kind for kind in first_of if kind != SPIDER]
-        elif self.stop_next and observation["turn"] == self.stop_turn:
-            return {"stop": True}  # the second half of a pass
-        if len(choices) > 1:
-            values: list[list[float]] = [[] for _ in choices]
-            base = self.rng.getrandbits(32)
-            squares = {i for sq in known for i in [sq[0] * COLS + sq[1]]}
-            for i in range(SAMPLES):
-                root = self.model.sample(observation, random.Random(base + i))
-                for c, choice in enumerate(choices):
-                    values[c].append(self.rollout(root, choice, squares, sets, random.Random(base + i + 1)))
-                if time.perf_counter() - started > TIME_BUDGET:
-                    break
-            best = max(range(1, len(choices)), key=lambda c: sum(values[c]))
-            if self.clearly_better(values[best], values[0]):
-                policy = choices[best]
-        if policy == "stop":
+        won = [hoard.get(DRAGON, 0) for hoard in observation["hoards"]]
+        others = tuple(sorted(n for s, n in enumerate(won) if s != self.seat))
+        dragons = (won[self.seat], others, observation["tile_counts"][DRAGON] - sum(won))
+        plan = Planner(sets, hand, observation["dragon_run"], kinds, pool, dragons).choose()
+        left = sum(cell != "empty" for row in observation["grid"] for cell in row)
+        if left <= END_TILES:
+            plan = self.endgame(observation, hand, kinds, plan, bool(unknown))
+        if plan == "stop":
             return {"stop": True}
-        self.stop_next = policy.startswith(PASS)
-        self.stop_turn = observation["turn"]
-        policy = policy.removeprefix(PASS)
-        if policy == "unseen":
+        if plan == "unseen":
             return {"square": list(self.rng.choice(unknown))}
-        return {"square": list(first_of[policy])}
+        return {"square": list(min(sq for sq, k in known.items() if k == plan))}
 
-    def rollout(self, root: Any, choice: str, known: set[int], sets: dict[str, int], rng: random.Random) -> float:
-        """This seat's edge over the others' mean, gained from here to the end of the horizon, on one
-        sampled cave, when this seat plays `choice` and then everyone plays the careful policy."""
+    def endgame(self, observation: dict[str, Any], hand: Counter, kinds: Counter, plan: str,
+                unseen: bool) -> str:
+        """The choice with the best final rank over sampled caves played to the end; the plan's
+        unless another is clearly better."""
+        started = time.perf_counter()
+        first = not +hand
+        choices = [plan]
+        if not first:
+            choices.append("stop")
+        if unseen:
+            choices.append("unseen")
+        run = observation["dragon_run"]
+        for kind in kinds:
+            if kind != SPIDER and not (not first and ((kind != DRAGON) if run else (kind == DRAGON))):
+                choices.append(kind)
+        choices = list(dict.fromkeys(choices))  # the plan first, once
+        if len(choices) == 1:
+            return plan
+        squares = {sq[0] * COLS + sq[1] for sq in self.known}
+        sets = observation["set_sizes"]
+        values: list[list[float]] = [[] for _ in choices]
+        base = self.rng.getrandbits(32)
+        for i in range(SAMPLES):
+            root = self.model.sample(observation, random.Random(base + i))
+            for c, choice in enumerate(choices):
+                values[c].append(self.playout(root, choice, squares, sets, random.Random(base + i + 1)))
+            if time.perf_counter() - started > TIME_BUDGET:
+                break
+        best = max(range(len(choices)), key=lambda c: sum(values[c]))
+        if best and self.clearly_better(values[best], values[0]):
+            return choices[best]
+        return plan
+
+    def playout(self, root: Any, choice: str, known: set[int], sets: dict[str, int], rng: random.Random) -> float:
+        """Minus this seat's final rank on one sampled cave when it plays `choice` now and then every
+        seat plays the careful policy (a seat seen playing at random: at random)."""
         state = clone(root)
         known = set(known)
-        seat = self.seat
-        before = edge(state, seat)
-        to_end = sum(tile is not None for tile in state.grid) <= END_TILES
-        horizon = state.num_players - 1 if HORIZON is None else HORIZON
-        last_turn = state.turn + (400 if to_end else horizon)
-        order = list(range(len(state.grid)))
+        order = [i for i in range(len(state.grid)) if state.grid[i] is not None]
         rng.shuffle(order)
         if choice == "stop":
             square = None
         elif choice == "unseen":
             square = next_unseen(state, known, order)
         else:
-            kind = choice.removeprefix(PASS)
-            square = min(i for i in known if state.grid[i] == kind and i not in state.flipped)
-        if choice.startswith(PASS):
-            play(state, square)
-            square = None  # and stop
+            square = min(i for i in known if state.grid[i] == choice and i not in state.flipped)
         while True:
             if square is not None:
                 known.add(square)
             play(state, square)
-            if state.pending() is None or state.turn > last_turn:
-                break
-            square = careful_move(state, known, sets, order)
-        if to_end:
-            return -float(state.ranks()[seat])
-        return edge(state, seat) - before
+            pending = state.pending()
+            if pending is None:
+                return -float(state.ranks()[self.seat])
+            if pending.seat in self.randoms:
+                square = random_move(state, rng)
+            else:
+                square = careful_move(state, known, sets, order)
 
     @staticmethod
-    def clearly_better(challenger: list[float], policy: list[float]) -> bool:
-        """The challenger beats the careful choice on the same samples by MARGIN a sample and by
-        two standard errors: the best of several noisy estimates is flattered by the noise."""
+    def clearly_better(challenger: list[float], plan: list[float]) -> bool:
+        """The challenger beats the plan on the same samples by MARGIN a sample and Z standard errors:
+        the best of several noisy estimates is flattered by the noise."""
         n = len(challenger)
         if n < MIN_SAMPLES:
             return False
-        diffs = [a - b for a, b in zip(challenger, policy, strict=True)]
+        diffs = [a - b for a, b in zip(challenger, plan, strict=True)]
         mean = sum(diffs) / n
         spread = (sum((d - mean) ** 2 for d in diffs) / (n - 1)) ** 0.5
         return mean > MARGIN and mean > Z * spread / n ** 0.5

@@ -7,6 +7,7 @@ from collections import Counter
 
 import pytest
 
+from bots.forward import ForwardModel
 from bots.treasure_memory import MemoryBot, flip_value, stop_value
 from bots.treasure_search import SearchBot
 
@@ -76,3 +77,16 @@ def test_search_bot_decides_the_same_from_the_same_seed(play, monkeypatch):
     second, _ = play(["search", "memory", "careful"], 4)
     assert [e.as_json() for e in first.events] == [e.as_json() for e in second.events]
     assert first.pending() is None
+
+
+@pytest.mark.parametrize("names", [["search", "random"], ["careful", "search", "memory", "random"],
+                                   ["search", "random", "careful", "search", "random", "memory"]])
+def test_search_bot_plays_legal_games_from_2_to_6_seats_and_searches_the_endgame(play, monkeypatch, names):
+    # the fixture asserts every decision is legal; the endgame search must have run on the forward model
+    monkeypatch.setattr("bots.treasure_search.TIME_BUDGET", 1e9)
+    sampled = []
+    real = ForwardModel.sample
+    monkeypatch.setattr(ForwardModel, "sample", lambda self, obs, rng: sampled.append(1) or real(self, obs, rng))
+    state, _ = play(names, 3)
+    assert state.pending() is None and state.end_reason == "only_spiders"
+    assert sampled
