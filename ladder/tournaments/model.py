@@ -3,10 +3,10 @@
 Duplicate seating plays every deal (a game seed) once in each of a set of seat orders of the same
 table, so every entrant at that table meets that deal from every seat; the deal's and the seat's
 luck then falls on everybody alike and what differs is play. The orders are all n! when that is
-at most `max_orders` (default 6: tables of 2 or 3), else a balanced Latin square of n (or 2n)
-orders in which every entrant holds every seat equally often and, for the Williams designs used
-here, sits directly after every other entrant equally often (in a game played in seat order,
-whose left you sit on matters too).
+at most `max_orders` (default 6: tables of 2 or 3), else Williams squares (balanced Latin squares)
+under relabellings, `round_table`: every entrant holds every seat equally often and sits directly
+after every other entrant equally often around the table (in a game whose turns go round, whose
+left you sit on matters too): 12 orders at a table of 4, 20 of 5, 30 of 6.
 
 Formats:
 - round robin: every group of `table_size` entrants is a table (all combinations); every table
@@ -21,6 +21,7 @@ tournament's seeded generator), the way a ladder seats a table: `random_seating`
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -110,11 +111,59 @@ def williams(n: int) -> list[tuple[int, ...]]:
     return rows
 
 
+def _around(orders: list[tuple[int, ...]], n: int) -> dict[tuple[int, int], int]:
+    """How often each member sits directly after each other one around the table (the last seat
+    is followed by the first: turns go round)."""
+    follows: dict[tuple[int, int], int] = {}
+    for order in orders:
+        for s in range(n):
+            pair = (order[s], order[(s + 1) % n])
+            follows[pair] = follows.get(pair, 0) + 1
+    return follows
+
+
+def _relabelled(relabellings: Sequence[Sequence[int]], n: int) -> list[tuple[int, ...]]:
+    return [tuple(p[v] for v in row) for p in relabellings for row in williams(n)]
+
+
+@functools.cache
+def round_table(n: int) -> tuple[tuple[int, ...], ...]:
+    """Williams squares under relabellings chosen so that every member also sits directly after
+    every other equally often around the table, the wrap from the last seat to the first included.
+
+    One Williams square balances who follows whom along the row of seats only. Its wrap pairs each
+    member with the one n/2 further on (even n), so around a table where turns go round, those
+    pairs follow each other twice as often: in Treasure of the Dragons a plain copy of careful
+    finished 0.10 of a rank behind careful when one square sat it after random twice per deal.
+    For even n the n-1 relabellings send the wrap pairs onto the matchings of a 1-factorization
+    of the complete graph on n members (vertex n-1 and Z_{n-1}, the standard GK_n), so each pair
+    is a wrap pair in exactly one square: n(n-1) orders. For odd n, multiplications mod n of the
+    2n-order square (n = 5: 20 orders, 7: 42) are tried; where none balance, one square stands."""
+    if n % 2 == 0:
+        h, m = n // 2, n - 1
+        relabellings = []
+        for i in range(m):
+            p = [0] * n
+            p[0], p[h] = m, i
+            for j in range(1, h):
+                p[j], p[j + h] = (i + j) % m, (i - j) % m
+            relabellings.append(p)
+        return tuple(_relabelled(relabellings, n))
+    units = [[(k * v) % n for v in range(n)] for k in range(1, n) if math.gcd(k, n) == 1]
+    for size in range(1, len(units) + 1):
+        for chosen in itertools.combinations(units, size):
+            orders = _relabelled(chosen, n)
+            follows = _around(orders, n)
+            if chosen[0] == units[0] and len(follows) == n * (n - 1) and len(set(follows.values())) == 1:
+                return tuple(orders)
+    return tuple(williams(n))
+
+
 def seat_orders(n: int, max_orders: int = MAX_ORDERS) -> list[tuple[int, ...]]:
     """The seat orders a duplicate table plays each deal in: order[s] is the table member in seat s."""
     if math.factorial(n) <= max_orders:
         return list(itertools.permutations(range(n)))
-    return williams(n)
+    return list(round_table(n))
 
 
 def round_robin_tables(entrants: Sequence[Entrant], size: int) -> list[tuple[Entrant, ...]]:

@@ -42,16 +42,29 @@ def test_balanced_orders_put_everyone_directly_after_everyone_equally_often(n):
     assert len(follows) == n * (n - 1) and len(set(follows.values())) == 1
 
 
+@pytest.mark.parametrize("n", [3, 4, 5, 6, 7, 8])
+def test_around_the_table_everyone_sits_directly_after_everyone_equally_often(n):
+    """Turns go round: the last seat is followed by the first. One Williams square of 4 puts each
+    member after the one two places on twice per deal and after the others once; the seat orders
+    a tournament plays must not."""
+    orders = seat_orders(n)
+    assert len(set(orders)) == len(orders)
+    follows = Counter((o[s], o[(s + 1) % n]) for o in orders for s in range(n))
+    assert len(follows) == n * (n - 1) and len(set(follows.values())) == 1
+    square = Counter((o[s], o[(s + 1) % 4]) for o in williams(4) for s in range(4))
+    assert sorted(set(square.values())) == [1, 2]  # why one square is not enough
+
+
 def test_small_tables_play_all_orders_and_big_ones_a_balanced_set():
     assert len(seat_orders(3)) == 6 and len(set(seat_orders(3))) == 6
-    assert len(seat_orders(4)) == 4
+    assert [len(seat_orders(n)) for n in (4, 5, 6)] == [12, 20, 30]
     assert len(seat_orders(4, max_orders=24)) == 24
 
 
 def test_a_duplicate_round_robin_plays_each_deal_from_each_seat_at_every_table():
     spec = TournamentSpec("drachengold", field(5), table_size=4, deals=3, seed=42)
     matches = round_robin(spec)
-    assert len(matches) == 5 * 3 * 4 == schedule_size(spec)
+    assert len(matches) == 5 * 3 * 12 == schedule_size(spec)
     assert [m.index for m in matches] == list(range(len(matches)))
     # every table meets every deal, and all tables share the deal's seed
     seeds = {}
@@ -64,14 +77,14 @@ def test_a_duplicate_round_robin_plays_each_deal_from_each_seat_at_every_table()
         for deal in range(3):
             at = [m.seats for m in matches if frozenset(m.seats) == table and m.deal == deal]
             for key in table:
-                assert sorted(seats.index(key) for seats in at) == [0, 1, 2, 3]
+                assert sorted(seats.index(key) for seats in at) == [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3]  # 12 orders
 
 
 def test_random_seating_plays_as_many_matches_each_on_its_own_seed():
     dup = round_robin(TournamentSpec("g", field(4), table_size=4, deals=5, seed=1))
     rnd = round_robin(TournamentSpec("g", field(4), table_size=4, deals=5, seed=1, duplicate=False))
-    assert len(rnd) == len(dup) == 20
-    assert len({m.seed for m in rnd}) == 20 and all(m.order == -1 for m in rnd)
+    assert len(rnd) == len(dup) == 60
+    assert len({m.seed for m in rnd}) == 60 and all(m.order == -1 for m in rnd)
     assert len({m.seats for m in rnd}) > 1
     assert rnd == round_robin(TournamentSpec("g", field(4), table_size=4, deals=5, seed=1, duplicate=False))
 
@@ -87,7 +100,7 @@ def test_swiss_seats_neighbours_in_the_standing_and_plays_new_deals_each_round()
         tables.setdefault(m.table, set()).update(m.seats)
     assert [tables[t] for t in sorted(tables)] == [{"k9", "k8", "k7", "k6"}, {"k5", "k4", "k3"}, {"k2", "k1", "k0"}]
     assert {m.deal for m in first} == {0, 1} and {m.deal for m in second} == {2, 3}
-    assert len(first) == len(second) == 2 * (4 + 6 + 6)
+    assert len(first) == len(second) == 2 * (12 + 6 + 6)
     assert schedule_size(spec) == 3 * len(first)
     assert swiss_round(spec, 0, standing) == first  # the first round's shuffle is seeded
 
