@@ -133,8 +133,9 @@ def round_table(n: int) -> tuple[tuple[int, ...], ...]:
 
     One Williams square balances who follows whom along the row of seats only. Its wrap pairs each
     member with the one n/2 further on (even n), so around a table where turns go round, those
-    pairs follow each other twice as often: in Treasure of the Dragons a plain copy of careful
-    finished 0.10 of a rank behind careful when one square sat it after random twice per deal.
+    pairs follow each other twice as often: in one game a plain copy of a house bot finished 0.10
+    of a rank behind the original when one square sat the original after the weakest bot twice a
+    deal (docs/bots.md, Tournaments).
     For even n the n-1 relabellings send the wrap pairs onto the matchings of a 1-factorization
     of the complete graph on n members (vertex n-1 and Z_{n-1}, the standard GK_n), so each pair
     is a wrap pair in exactly one square: n(n-1) orders. For odd n, multiplications mod n of the
