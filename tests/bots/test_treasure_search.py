@@ -225,3 +225,19 @@ def test_an_endgame_search_cut_short_by_the_clock_keeps_the_plan(monkeypatch):
     monkeypatch.setattr(search.Planner, "choose", lambda self: "unseen")
     monkeypatch.setattr(search, "TIME_BUDGET", -1.0)  # every search stops after its first sample
     assert bot.decide("flip", state.observation(0))["square"] in ([0, 0], [0, 1], [0, 2])
+
+
+def test_a_challenger_overrules_the_plan_only_when_ahead_on_the_shared_samples():
+    plan = [-2.0, -1.0, -3.0, -2.0] * 4
+    # the same ranks on every sample: no gain, no overrule
+    assert not SearchBot.clearly_better(list(plan), plan)
+    # a rank better on every sample: overrules
+    assert SearchBot.clearly_better([p + 1 for p in plan], plan)
+    # ahead on average but not by Z standard errors of the paired differences: the plan stands
+    noisy = [p + (3.0 if i % 2 else -2.9) for i, p in enumerate(plan)]
+    assert sum(noisy) > sum(plan) and not SearchBot.clearly_better(noisy, plan)
+    # behind on average: the plan stands
+    assert not SearchBot.clearly_better([p - 1 for p in plan], plan)
+    # fewer than MIN_SAMPLES samples (a search the clock cut short): the plan stands
+    short = search.MIN_SAMPLES - 1
+    assert not SearchBot.clearly_better([p + 1 for p in plan[:short]], plan[:short])
