@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import secrets
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,6 +22,18 @@ def main() -> None:
 
 
 # --- helpers ---------------------------------------------------------------------------------
+
+
+def _hex_key(ctx: click.Context, param: click.Parameter, value: str | None) -> bytes | None:
+    if value is None:
+        return None
+    try:
+        key = bytes.fromhex(value)
+    except ValueError:
+        raise click.BadParameter("not a hex string (a replay's seed_key)") from None
+    if not key:
+        raise click.BadParameter("empty")
+    return key
 
 
 def _parse_options(pairs: Sequence[str]) -> dict[str, str]:
@@ -210,7 +223,10 @@ def play(game, players, seed, bots, option_pairs, replay_path, as_json, games) -
 @main.command()
 @click.argument("bots", nargs=-1, required=True)
 @click.option("--game", default=FLAGSHIP, show_default=True, help="Registered game name.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Game seed.")
+@click.option("--seed", type=click.IntRange(min=0, max=2**63 - 1),
+              help="Game seed [default: a random one, printed; a small seed is one a bot could guess].")
+@click.option("--seed-key", callback=_hex_key, metavar="HEX",
+              help="The bots' seed key, to repeat a recorded match (its replay's seed_key) [default: fresh].")
 @click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help="Game option, repeatable.")
 @click.option("--sandbox", type=click.Choice(["auto", "strict", "user", "none"]), default="auto", show_default=True,
               help="auto: strict when available (root), else user. none: no isolation, your own bots only.")
@@ -218,13 +234,16 @@ def play(game, players, seed, bots, option_pairs, replay_path, as_json, games) -
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @click.option("--logs", "logs_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write every seat's stderr to DIR/seat-<n>.log.")
-def match(bots, game, seed, option_pairs, sandbox, replay_path, as_json, logs_dir) -> None:
+def match(bots, game, seed, seed_key, option_pairs, sandbox, replay_path, as_json, logs_dir) -> None:
     """Play one game, each BOT a sandboxed process: a .py file, a .zip, a directory, or builtin:NAME.
 
     Exits 1 when a bot given as a file faulted (crashed, timed out, or had an answer refused)."""
     from workers.match_cli import run_match_command
 
-    run_match_command(bots, game, seed, _parse_options(option_pairs), sandbox, replay_path, as_json, logs_dir)
+    seed = secrets.randbits(63) if seed is None else seed
+    run_match_command(bots, game, seed, _parse_options(option_pairs), sandbox, replay_path, as_json, logs_dir,
+                      seed_key=seed_key)
+
 
 
 # --- demo ------------------------------------------------------------------------------------

@@ -10,6 +10,8 @@ decision the rules refuse is `illegal`. A fault never stops the game: the state'
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import marshal
 import random
@@ -50,6 +52,8 @@ class SeatRecord:
     reason: str | None = None
     faults: int = 0
     forfeit: bool = False
+    bot_seed: int | None = None
+    keyed: bool = False
 
     def fault(self, status: str, reason: str, forfeit: bool = False) -> None:
         # The seat's status is its first fault, or the one that forfeited it.
@@ -66,6 +70,8 @@ class SeatRecord:
             "reason": self.reason,
             "faults": self.faults,
             "forfeit": self.forfeit,
+            # only a keyed seed is recorded: an unkeyed one follows from the game seed
+            **({"bot_seed": self.bot_seed} if self.keyed else {}),
         }
 
 
@@ -87,10 +93,20 @@ class PlayedGame:
         return self.replay["seats"]
 
 
-def bot_seed(seed: int, seat: int) -> int:
-    """The seed a bot gets in hello: its own, derived from the game seed, never the game seed
-    itself (with the game seed and the engine a bot could replay the hidden draws)."""
-    return random.Random(f"bot:{seed}:{seat}").getrandbits(63)
+def bot_seed(seed: int, seat: int, key: bytes | None = None) -> int:
+    """The seed a bot gets in hello: its own, never the game seed itself (with the game seed and
+    the engine a bot could replay the hidden draws).
+
+    Without `key` it is a public function of the game seed: fine for in-process house bots, which
+    `ladder play` keeps deterministic, but a sandboxed bot could invert it by search wherever the
+    game seed is small or structured (a default `--seed 1`, a tournament's deals) and so rebuild
+    every hidden card. Every sandboxed match therefore passes a secret `key` (workers.runner draws
+    one per match): HMAC-SHA256 of the seed and seat under a key the bot never sees is not
+    invertible, and the replay records the key afterwards so a run can be repeated on request."""
+    if key is None:
+        return random.Random(f"bot:{seed}:{seat}").getrandbits(63)
+    digest = hmac.new(key, f"bot:{seed}:{seat}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
 
 
 def fresh_json(value: Any) -> Any:
@@ -130,9 +146,11 @@ def play_game(
     sandbox: str | None = None,
     on_entry: Callable[[dict[str, Any]], None] | None = None,
     max_decisions: int = MAX_DECISIONS,
+    seed_key: bytes | None = None,
 ) -> PlayedGame:
     """Play one game of `game` with one bot per seat; raises OptionError for a bad game, option
-    or player count. `on_entry` sees every log entry as it happens (decisions and events)."""
+    or player count. `on_entry` sees every log entry as it happens (decisions and events).
+    `seed_key` keys the bots' seeds (`bot_seed`); the replay records it as hex."""
     game_obj = get_game(game)
     players = len(bots)
     game_obj.check_players(players)
@@ -156,14 +174,16 @@ def play_game(
         return fault
 
     for seat, bot in enumerate(bots):
+        records[seat].bot_seed = bot_seed(seed, seat, seed_key)
+        records[seat].keyed = seed_key is not None
         hello = {
             "game": game,
             "seat": seat,
             "players": players,
             "options": dict(resolved),
             # docs/protocol.md names it bot_seed; bots/sdk.py reads seed: same value under both
-            "bot_seed": bot_seed(seed, seat),
-            "seed": bot_seed(seed, seat),
+            "bot_seed": records[seat].bot_seed,
+            "seed": records[seat].bot_seed,
         }
         try:
             bot.setup(hello)
@@ -256,6 +276,7 @@ def play_game(
         log=log,
         results=results_of(state, names, forfeited),
         sandbox=sandbox,
+        seed_key=seed_key,
     )
     return played
 

@@ -9,7 +9,10 @@ Format (schema_version 1), one JSON object:
     seed            int, the game's seed
     players         int, number of seats
     sandbox         null for in-process play, else the sandbox mode in force (strict|user|none)
-    seats           [{seat, bot, status, reason, faults, forfeit}, ...] one per seat, in seat order;
+    seed_key        hex, only where the bots' seeds were keyed (every sandboxed match): with seed
+                    and seat it gives each bot's seed (ladder.play.bot_seed); absent, the seeds
+                    follow from seed alone
+    seats           [{seat, bot, status, reason, faults, forfeit[, bot_seed]}, ...] one per seat, in seat order;
                     status "ok" or the fault status (crash, illegal, timeout, protocol_error, ...),
                     reason null or one line; forfeit true ranks the seat last. A runner may add keys
                     (e.g. stderr); verify ignores them.
@@ -76,7 +79,9 @@ def make_replay(
     log: list[dict[str, Any]],
     results: list[dict[str, Any]],
     sandbox: str | None = None,
+    seed_key: bytes | None = None,
 ) -> dict[str, Any]:
+    keyed = {} if seed_key is None else {"seed_key": seed_key.hex()}
     return {
         "schema_version": SCHEMA_VERSION,
         "engine_version": ENGINE_VERSION,
@@ -88,6 +93,7 @@ def make_replay(
         "seats": seats,
         "log": log,
         "results": results,
+        **keyed,
     }
 
 

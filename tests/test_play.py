@@ -249,3 +249,31 @@ def test_wire_seats_share_one_event_object_and_get_the_engines_observation(toy):
     public = [i for i, e in enumerate(wire[0].events) if e["to"] is None]
     assert public and all(wire[0].events[i] is wire[1].events[i] for i in public)
     assert not any(e is w for e in local.events for w in wire[0].events)
+
+
+def test_keyed_bot_seeds_are_recorded_and_repeat_under_the_same_key(toy):
+    def hellos(key):
+        bots = make_bots("toy", ["random", "random", "random"])
+        seen = []
+        for bot in bots:
+            bot.setup = seen.append
+        played = play_game("toy", bots, seed=2, seed_key=key)
+        return [h["bot_seed"] for h in seen], played.replay
+
+    seeds, replay = hellos(b"k1")
+    assert seeds == [bot_seed(2, seat, b"k1") for seat in range(3)]
+    assert [s["bot_seed"] for s in replay["seats"]] == seeds and replay["seed_key"] == b"k1".hex()
+    assert hellos(b"k1")[0] == seeds  # a recorded key repeats the match
+    assert not set(seeds) & (set(hellos(b"k2")[0]) | {bot_seed(2, seat) for seat in range(3)})
+    unkeyed = play_game("toy", make_bots("toy", ["random", "random"]), seed=2).replay
+    assert "seed_key" not in unkeyed and "bot_seed" not in unkeyed["seats"][0]  # the goldens keep their shape
+
+
+def test_a_keyed_bot_seed_cannot_be_searched_back_to_a_small_game_seed():
+    # The attack of #23: search small game seeds for one whose public derivation gives the seed the
+    # bot was handed. Unkeyed it finds the game seed at once; keyed it finds nothing.
+    def search(handed: int, seat: int) -> int | None:
+        return next((s for s in range(5000) if bot_seed(s, seat) == handed), None)
+
+    assert search(bot_seed(1, 2), 2) == 1
+    assert search(bot_seed(1, 2, b"\x07" * 16), 2) is None

@@ -82,7 +82,7 @@ def author_faulted(specs: tuple[str, ...], result: Any) -> list[int]:
 
 def run_match_command(
     bots: tuple[str, ...], game: str, seed: int, options: dict[str, str], sandbox: str,
-    replay_path: Path | None, as_json: bool, logs_dir: Path | None = None,
+    replay_path: Path | None, as_json: bool, logs_dir: Path | None = None, seed_key: bytes | None = None,
 ) -> None:
     from rich.console import Console
     from rich.markup import escape
@@ -100,7 +100,7 @@ def run_match_command(
 
     try:
         result = run_match(list(bots), game=game, seed=seed, options=options, sandbox=sandbox,
-                           replay_path=replay_path, clock=clock, on_build=on_build)
+                           replay_path=replay_path, clock=clock, on_build=on_build, seed_key=seed_key)
     except BuildError as exc:
         click.echo(f"seat {exc.seat} ({bots[exc.seat]}) did not build; the compiler said:", err=True)
         click.echo(exc.build.log.rstrip(), err=True)

@@ -17,6 +17,7 @@ import functools
 import inspect
 import os
 import py_compile
+import secrets
 import sys
 import tempfile
 import time
@@ -231,11 +232,14 @@ def run_match(
     on_entry: Callable[[dict[str, Any]], None] | None = None,
     build_cache: builds.BuildCache | None = None,
     on_build: Callable[[int, str], None] | None = None,
+    seed_key: bytes | None = None,
 ) -> MatchResult:
     """Play one match, seat i played by specs[i]. Raises RunnerError/PackagingError/OptionError
     (BuildError for a bot that does not compile) before any bot starts when the match cannot be
     run; once it runs, it always finishes. Compiled bots are built in the sandbox first, or taken
-    from `build_cache` (default: builds.DirCache, the local cache `ladder match` keeps)."""
+    from `build_cache` (default: builds.DirCache, the local cache `ladder match` keeps). The bots'
+    seeds are keyed with `seed_key`, a fresh secret per match unless given (to repeat a recorded
+    match): no bot can work back from its seed to the game's hidden draws (ladder.play.bot_seed)."""
     from workers.sandbox import BotProcess, Limits
 
     mode = choose_mode(sandbox, ranked=ranked, require_strict=require_strict)
@@ -281,7 +285,8 @@ def run_match(
             if on_entry is not None:
                 on_entry(entry)
 
-        played = play_game(game, seats, seed=seed, options=options, names=names, sandbox=mode, on_entry=route)
+        played = play_game(game, seats, seed=seed, options=options, names=names, sandbox=mode, on_entry=route,
+                           seed_key=seed_key if seed_key is not None else secrets.token_bytes(16))
         replay = played.replay
         forfeited = [i for i, s in enumerate(seats) if s.takeover is not None or replay["seats"][i]["forfeit"]]
         replay["results"] = results_of(played.state, names, forfeited)
