@@ -206,8 +206,14 @@ class DragonFlameState(State):
                 return f"flame: index must be 0-{size - 1} for side {decision['side']}"
             return None
         number = decision["castle"]
-        if kind == SPY and number is None:
-            return None
+        if kind == SPY:
+            # only a castle the request lists: one with face-down cards this seat has not seen
+            # (docs/rules.md, What the ladder fixed: a look that can show nothing is no look)
+            targets = self.spy_targets(seat)
+            if number is None or number in targets:
+                return None
+            if self.castle(number) is not None and self.castle(number).attacker is None:
+                return f"castle {number} has no face-down card you have not seen: look at one of {targets}"
         castle = self.castle(number)
         if castle is None:
             return f"there is no castle {number} (castles: {[c.number for c in self.castles]})"

@@ -58,6 +58,38 @@ def test_spyglass_may_be_left_unused_and_works_once_a_round():
     assert state.pending().kind == "attack" and state.spy_used[0]  # two Spyglasses: still one look
 
 
+def test_a_look_is_only_at_a_castle_the_request_lists():
+    # docs/rules.md, What the ladder fixed: a castle with nothing unseen is no look to take
+    state = new(3)
+    set_banners(state, [2, 1, 3])
+    state.hoards[0].append(fetch(state, "Spyglass"))
+    to_attacks(state)
+    clear_castles(state)
+    put(state, 4, ["Knight"], up=False, by=2)
+    put(state, 2, ["Curse"], up=False, by=0)  # played by the holder itself: nothing unseen
+    put(state, 3, ["Golden Ring"], up=True, by=2)  # face up only
+    attack(state, 1)
+    assert state.observation(0)["request"]["castles"] == [4]
+    for castle in (2, 3):
+        reason = state.validate(0, {"castle": castle})
+        assert reason is not None and "no face-down card you have not seen" in reason and "[4]" in reason
+    assert state.validate(0, {"castle": 4}) is None and state.validate(0, {"castle": None}) is None
+
+
+def test_a_second_spyglass_adds_no_look_after_the_first():
+    state = new(5)
+    set_banners(state, [1, 2, 3, 4, 5])
+    state.hoards[0] += [fetch(state, "Spyglass"), fetch(state, "Spyglass")]
+    to_attacks(state)
+    clear_castles(state)
+    put(state, 3, ["Knight"], up=False, by=2)
+    put(state, 4, ["Curse"], up=False, by=2)
+    assert state.pending().kind == "spy" and state.observation(0)["request"]["castles"] == [3, 4]
+    state.apply(0, {"castle": 3})
+    assert state.pending().kind == "attack"  # castle 4 still unseen, yet no second look
+    assert state.pending().seat == 0
+
+
 def test_ring_of_fire_adds_one_token_to_each_dragonflame():
     state = at_attack()
     state.hoards[0].append(fetch(state, "Ring of Fire"))
