@@ -8,8 +8,6 @@ has, and which one plays a forfeited seat, the game itself declares (`Game.start
 
 from __future__ import annotations
 
-import importlib
-
 
 def _game(game: str):
     from ladder.games import OptionError, get_game
@@ -21,10 +19,12 @@ def _game(game: str):
 
 
 def builtin_bots() -> dict[tuple[str, str], str]:
-    """(game, name) -> "module:Class" for every starter bot of every available game."""
+    """(game, name) -> the module of every starter bot of every available game (its file is the one
+    an author copies)."""
     from ladder.games import available_games, get_game
 
-    return {(game, name): target for game in available_games() for name, target in get_game(game).starter_bots.items()}
+    return {(game, name): get_game(game).bot_module(name) for game in available_games()
+            for name in get_game(game).starter_bots}
 
 
 def reference_bot(game: str) -> str:
@@ -45,9 +45,6 @@ def builtin_names(game: str) -> list[str]:
 def load_builtin(game: str, name: str):
     """The class of a built-in bot; raises KeyError with the choices when unknown."""
     obj = _game(game)
-    try:
-        target = obj.starter_bots[name]  # type: ignore[union-attr]
-    except (AttributeError, KeyError):
-        raise KeyError(f"no built-in bot {name!r} for {game} (have: {', '.join(builtin_names(game))})") from None
-    module, cls = target.split(":")
-    return getattr(importlib.import_module(module), cls)
+    if obj is None:
+        raise KeyError(f"no built-in bot {name!r} for {game} (have: none)")
+    return obj.bot_class(name)

@@ -14,7 +14,7 @@ decisions on as many sampled states as its time allows and read the outcome.
             state = self.model.sample(observation, self.rng)  # the events so far are remembered
             ...  # self.model.apply(state, decision), .pending(state), .scores(state), ...
 
-Each game provides the sampler as `ladder/games/<game>/forward.py`, a pure module defining
+Each game declares its sampler as `Game.forward`, a pure module of its package defining
 `determinize(hello, observation, events, rng) -> State`; games without one have no forward model
 (`ForwardModel.available`). The rest of the API is the game's `State` (ladder/games/base.py).
 """
@@ -22,7 +22,6 @@ Each game provides the sampler as `ladder/games/<game>/forward.py`, a pure modul
 from __future__ import annotations
 
 import copy
-import importlib
 import random
 
 from bots.sdk import Bot
@@ -37,15 +36,9 @@ if TYPE_CHECKING:
 
 def _forward_module(game: str) -> Any:
     """The game's `forward` module, or None when the game has no forward model."""
-    from ladder.games import GAMES
+    from ladder.games import GAMES, get_game
 
-    target = GAMES.get(game)
-    if target is None:
-        return None
-    try:
-        return importlib.import_module(target.split(":")[0] + ".forward")
-    except ModuleNotFoundError:
-        return None
+    return get_game(game).part("forward") if game in GAMES else None
 
 
 _REPLAYED: set[type] = set()  # state classes that deep-copy fails on: copied by replaying their recipe

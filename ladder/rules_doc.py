@@ -12,8 +12,7 @@ import re
 import sys
 from pathlib import Path
 
-from ladder.game_packages import package_dir
-from ladder.games import available_games, get_game
+from ladder.games import available_games, game_files, get_game
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "rules.md"
@@ -36,7 +35,7 @@ def game_titles() -> dict[str, str]:
 
 
 def copy_path(name: str) -> Path | None:
-    folder = package_dir(name)
+    folder = game_files(name)
     return folder / FILENAME if folder is not None else None
 
 

@@ -146,6 +146,47 @@ def test_the_naming_check_catches_a_game_named_elsewhere(tmp_path):
                                                          "workers/scheduler.py"], offences
 
 
+PART_LOOKUPS = re.compile(r"GAMES\[|GAMES\.(values|items|get)\(|starter_bots(\[|\.items\(|\.values\(|\.get\()"
+                          r"|import_module\(f")
+
+
+def part_lookup_offences(root: Path) -> list[str]:
+    """Code that finds a game's part itself (a registry entry's "module:Class", a starter bot's
+    target, a module by naming convention) instead of asking the Game: only the registry
+    (ladder/games/__init__.py) and the Game (ladder/games/base.py) may."""
+    allowed = {Path("ladder/games/__init__.py"), Path("ladder/games/base.py")}
+    found = []
+    for folder in ("ladder", "workers", "bots"):
+        for path in sorted((root / folder).rglob("*.py")):
+            rel = path.relative_to(root)
+            if rel in allowed:
+                continue
+            for number, line in enumerate(path.read_text().splitlines(), 1):
+                if PART_LOOKUPS.search(line):
+                    found.append(f"{rel}:{number}: {line.strip()}")
+    return found
+
+
+def test_a_games_parts_are_found_only_through_the_game():
+    offences = part_lookup_offences(ROOT)
+    assert not offences, "\n".join(offences)
+
+
+def test_the_part_lookup_check_catches_a_lookup_by_convention(tmp_path):
+    for rel, text in {
+        "ladder/games/__init__.py": "module, cls = GAMES[name].split(':')",  # the registry: fine
+        "ladder/services/viewer.py": "importlib.import_module(f'{GAMES[game]}.viewer')",
+        "bots/__init__.py": "target = game.starter_bots[name]",
+        "workers/runner.py": "for target in ladder.games.GAMES.values():",
+        "ladder/web/queries.py": "game.bot_module(name)",  # asking the Game: fine
+    }.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    offences = part_lookup_offences(tmp_path)
+    assert sorted(o.split(":")[0] for o in offences) == ["bots/__init__.py", "ladder/services/viewer.py",
+                                                         "workers/runner.py"], offences
+
+
 def test_a_game_registered_by_one_entry_has_bots_tables_and_steps(monkeypatch):
     """The toy game lives in one module and is registered by one GAMES entry: the ladder then
     finds its starter bots, its fallback, its table sizes and a step list, asking it for each."""

@@ -129,8 +129,6 @@ SDK_INIT = '"""The ladder\'s bot SDK as provided to bot processes."""\n'
 # pure engine next to it: the package stubs below, ladder/games/__init__.py and base.py, and each
 # registered game's rule modules and data files. Never the web app, the database or the workers.
 LADDER_INIT = '"""The ladder\'s pure game rules as provided to bot processes (read-only)."""\n'
-NOT_RULES = frozenset({"render.py", "viewer.py"})  # pages and replays, not rules: a bot needs neither
-RULE_DATA = (".py", ".json")
 
 
 def _sdk_files() -> dict[str, str]:
@@ -146,13 +144,14 @@ def _sdk_files() -> dict[str, str]:
         "ladder/games/__init__.py": (games_dir / "__init__.py").read_text(),
         "ladder/games/base.py": (games_dir / "base.py").read_text(),
     }
-    for target in ladder.games.GAMES.values():
-        package = target.split(":")[0].rsplit(".", 1)[-1]
-        if not (games_dir / package).is_dir():
-            continue  # registered before it landed: available_games() skips it the same way
-        for path in sorted((games_dir / package).iterdir()):
-            if path.is_file() and path.suffix in RULE_DATA and path.name not in NOT_RULES:
-                files[f"ladder/games/{package}/{path.name}"] = path.read_text()
+    for name in ladder.games.available_games():
+        game = ladder.games.get_game(name)
+        folder = game.files()
+        if folder is None:
+            continue  # a one-module game (tests): nothing of it to stage
+        package = game.package().replace(".", "/")
+        for rel in game.rules_files:  # the pure rules, chosen by inclusion (Game.rules_files)
+            files[f"{package}/{rel}"] = folder.joinpath(rel).read_text()
     return files
 
 

@@ -48,7 +48,7 @@ def page_html(replay: dict[str, Any], title: str) -> str:
 
 
 def make_server(replay: dict[str, Any], title: str, port: int = 0) -> ThreadingHTTPServer:
-    from ladder.game_packages import package_dir
+    from ladder.games import game_files
     from ladder.services.errors import ServiceError
     from ladder.services.viewer import replay_frames, viewer_module
 
@@ -57,7 +57,7 @@ def make_server(replay: dict[str, Any], title: str, port: int = 0) -> ThreadingH
         raise click.ClickException(f"no viewer for the game {game!r}")
     page = page_html(replay, title).encode("utf-8")
     allowed = {"ladder.css", "viewer.css", "viewer.js"}
-    game_static = package_dir(game) / "static"  # viewer_module found the game, so it is registered
+    game_static = game_files(game) / "static"  # viewer_module found the game, so it is registered
     cache: dict[tuple[str, int | None], bytes] = {}
 
     class Handler(BaseHTTPRequestHandler):

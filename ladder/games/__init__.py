@@ -7,7 +7,7 @@ import importlib
 from ladder.games.base import Event, Game, IllegalDecision, Option, OptionError, Pending, State
 
 __all__ = ["FLAGSHIP", "GAMES", "Event", "Game", "IllegalDecision", "Option", "OptionError", "Pending", "State",
-           "get_game"]
+           "game_files", "get_game"]
 
 # name -> "module:Class"
 GAMES: dict[str, str] = {
@@ -18,23 +18,34 @@ GAMES: dict[str, str] = {
 FLAGSHIP = next(iter(GAMES))  # the first entry: what commands play when no game is named
 
 
+def _game_class(target: str) -> type[Game]:
+    """The one place a registry entry's "module:Class" is read (a game's own parts: `Game.part`)."""
+    module, _, cls = target.partition(":")
+    return getattr(importlib.import_module(module), cls)
+
+
 def get_game(name: str) -> Game:
     try:
         target = GAMES[name]
     except KeyError:
         raise OptionError(f"unknown game {name!r} (known: {', '.join(sorted(GAMES))})") from None
-    module, cls = target.split(":")
-    return getattr(importlib.import_module(module), cls)()
+    return _game_class(target)()
 
 
 def available_games() -> list[str]:
     """Games whose class loads (a game may be registered before it lands)."""
     out = []
     for name, target in GAMES.items():
-        module, cls = target.split(":")
         try:
-            getattr(importlib.import_module(module), cls)
+            _game_class(target)
         except (ModuleNotFoundError, AttributeError):
             continue
         out.append(name)
     return out
+
+
+def game_files(name: str):
+    """A registered game's package folder (an importlib Traversable: its schema.json, rules.md,
+    templates/ and static/); None for a name the registry does not hold (so a name from a URL or a
+    replay never reaches the disk by itself) or a game that is one module."""
+    return get_game(name).files() if name in GAMES else None

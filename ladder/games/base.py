@@ -14,9 +14,12 @@ bool, None): they cross the bot protocol and are stored in replays unchanged.
 
 from __future__ import annotations
 
+import importlib
+import importlib.resources
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, ClassVar
 
 JSON = Any
@@ -189,9 +192,52 @@ class Game:
     # The starter bots a new version's validation game seats (all of them when empty): the quick,
     # well-worn ones, so validation stays fast and a searching house bot never slows an upload.
     validation_bots: ClassVar[tuple[str, ...]] = ()
-    renderer: ClassVar[str] = ""  # module with event_line() and sections(); "" = the generic one
     options: ClassVar[dict[str, Option]] = {}
     decision_kinds: ClassVar[tuple[str, ...]] = ()
+    # The game's other parts, each a module of its own package named once here ("" when the game
+    # has none). `part()` is the only code that turns such a name into a module, and `bot_class()`
+    # the only one that reads a starter bot's "module:Class": nothing else looks a game's part up
+    # by a naming convention. A part is imported on first use, so the pure rules never pull in a
+    # view (a bot's sandbox is given only `rules_files`).
+    renderer: ClassVar[str] = ""  # the step list: event_line(), sections(); "" = ladder/games/render.py
+    view: ClassVar[str] = ""  # the replay viewer's frames(); "" = the page keeps its transcript
+    forward: ClassVar[str] = ""  # the forward model's determinize(); "" = none
+    # The pure rules as a bot's sandbox gets them (module and data files of the package, relative
+    # to it): chosen by inclusion, so a page's or a viewer's module never reaches a bot.
+    rules_files: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def package(cls) -> str:
+        """The game's package (the module defining the class, for a one-module game)."""
+        return cls.__module__
+
+    def part(self, name: str) -> ModuleType | None:
+        """The module of a declared part ("renderer", "view" or "forward"), None when undeclared."""
+        relative = getattr(type(self), name)
+        return _import(f"{self.package()}.{relative}") if relative else None
+
+    def bot_class(self, name: str) -> type:
+        """The class of one of the game's starter bots; KeyError with the choices when unknown."""
+        try:
+            target = self.starter_bots[name]
+        except KeyError:
+            have = ", ".join(sorted(self.starter_bots))
+            raise KeyError(f"no built-in bot {name!r} for {self.name} (have: {have})") from None
+        module, _, cls = target.partition(":")
+        return getattr(_import(module), cls)
+
+    def bot_module(self, name: str) -> str:
+        """The module holding a starter bot (its file is the one an author copies)."""
+        return self.starter_bots[name].partition(":")[0]
+
+    def files(self) -> Any:
+        """The game's package folder as an importlib Traversable (schema.json, rules.md,
+        templates/, static/ and the rule files live there); None for a one-module game."""
+        try:
+            root = importlib.resources.files(self.package())
+        except (ModuleNotFoundError, TypeError):
+            return None
+        return root if _is_package(self.package()) else None
 
     def resolve_options(self, given: Mapping[str, JSON] | None = None) -> dict[str, JSON]:
         """Fill defaults and check every given option; raises OptionError with the reason."""
@@ -210,3 +256,11 @@ class Game:
 
     def new_state(self, options: Mapping[str, JSON] | None, seed: int, num_players: int) -> State:
         raise NotImplementedError
+
+
+def _import(module: str) -> ModuleType:
+    return importlib.import_module(module)
+
+
+def _is_package(module: str) -> bool:
+    return hasattr(_import(module), "__path__")

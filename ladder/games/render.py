@@ -1,8 +1,8 @@
 """How a replay reads: the shared pieces of every game's renderer, and the generic renderer.
 
-Architecture. A game names its renderer module in `Game.renderer` (e.g.
-"ladder.games.<name>.render"); the match page, the replay viewer and the CLI call
-`renderer_for(game)` and use its two functions, never a branch on the game's name:
+Architecture. A game names its renderer module, inside its own package, in `Game.renderer`
+(e.g. "render"); the match page, the replay viewer and the CLI call `renderer_for(game)` and use
+its two functions, never a branch on the game's name:
 
 - `event_line(entry, who) -> str`: one readable line for one replay log entry (an event
   `{type, data, to}` or a decision `{seat, kind, decision[, fault]}`); `who(seat)` names a seat.
@@ -171,6 +171,5 @@ def score_table(game: Any, results: Sequence[dict[str, Any]]) -> tuple[list[str]
 
 
 def renderer_for(game: Any) -> ModuleType:
-    """The renderer module a game declares (`Game.renderer`), else this generic one."""
-    name = getattr(game, "renderer", "") or __name__
-    return importlib.import_module(name)
+    """The renderer module a game declares (`Game.renderer`), else (or for no game) this generic one."""
+    return (game.part("renderer") if game is not None else None) or importlib.import_module(__name__)

@@ -36,18 +36,21 @@ def envelope_schema() -> dict[str, Any]:
     return json.loads(importlib.resources.files(__package__).joinpath(ENVELOPE_FILE).read_text(encoding="utf-8"))
 
 
-def _game_package(game: str) -> str:
-    from ladder.games import GAMES
+def _schema_file(game: str):
+    from ladder.games import GAMES, game_files
 
     if game not in GAMES:
         raise KeyError(f"unknown game {game!r}")
-    return GAMES[game].split(":")[0]
+    folder = game_files(game)
+    return folder.joinpath(GAME_FILE) if folder is not None else None
 
 
 @functools.cache
 def game_schema(game: str) -> dict[str, Any]:
     """The game's schema.json; KeyError for an unknown game, FileNotFoundError when it has none."""
-    path = importlib.resources.files(_game_package(game)).joinpath(GAME_FILE)
+    path = _schema_file(game)
+    if path is None:
+        raise FileNotFoundError(f"{game} is one module: it ships no {GAME_FILE}")
     return json.loads(path.read_text(encoding="utf-8"))
 
 
@@ -55,14 +58,7 @@ def schema_games() -> list[str]:
     """The available games that ship a schema.json (every game should)."""
     from ladder.games import available_games
 
-    out = []
-    for game in available_games():
-        try:
-            if importlib.resources.files(_game_package(game)).joinpath(GAME_FILE).is_file():
-                out.append(game)
-        except (ModuleNotFoundError, KeyError, TypeError):  # TypeError: a one-module game (tests), no package
-            continue
-    return out
+    return [game for game in available_games() if (path := _schema_file(game)) is not None and path.is_file()]
 
 
 def kinds(doc: dict[str, Any], prefix: str) -> list[str]:

@@ -195,10 +195,9 @@ def seed_house_bots(*, session: Session, username: str = "house", games: list[st
     """
     house = ensure_system_user(session=session, username=username)
     seeded = []
-    for (game, name), target in sorted(builtin_bots().items()):
+    for (game, name), module in sorted(builtin_bots().items()):
         if game not in GAMES or (games is not None and game not in games):
             continue
-        module = target.split(":")[0]
         spec = importlib.util.find_spec(module)
         if spec is None or spec.origin is None:
             continue

@@ -52,8 +52,8 @@ class LanguageKit:
 
 def python_kits() -> list[PythonKit]:
     """One per starter bot of every available game, in registry order."""
-    return [PythonKit(game, bot, target.split(":")[0])
-            for game in available_games() for bot, target in sorted(get_game(game).starter_bots.items())]
+    return [PythonKit(game, bot, get_game(game).bot_module(bot))
+            for game in available_games() for bot in sorted(get_game(game).starter_bots)]
 
 
 def python_kit(game: str, bot: str) -> PythonKit | None:

@@ -1,7 +1,7 @@
 """Replay-viewer frames: which game draws a replay, and who may see which view of a match.
 
-Each game computes its frames itself, purely, in `ladder.games.<game>.viewer` (found by that
-naming convention, so nothing here names a game). Views:
+Each game computes its frames itself, purely, in the module it declares as `Game.view` (asked of
+the Game, so nothing here names a game). Views:
 - "public": what the table saw during the match (private events left out);
 - "all": everything, hidden cards and private trades included; offered once the match is over,
   which is whenever a replay exists;
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import importlib
 import json
 import threading
 from collections import OrderedDict
@@ -22,7 +21,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from ladder.games import GAMES
+from ladder.games import GAMES, get_game
 from ladder.models import Bot, Seat, User
 from ladder.replay import ReplayError, loads_replay
 from ladder.services import pages
@@ -40,10 +39,7 @@ def viewer_module(game: str) -> ModuleType | None:
     """The game's frames module, or None when the game has no viewer (the page keeps its transcript)."""
     if game not in GAMES:  # a name from a replay or a URL never picks a module by itself
         return None
-    try:
-        return importlib.import_module(f"{GAMES[game].split(':')[0]}.viewer")
-    except ModuleNotFoundError:
-        return None
+    return get_game(game).part("view")
 
 
 def replay_frames(replay: dict[str, Any], *, view: str = "public", seat: int | None = None) -> dict[str, Any]:

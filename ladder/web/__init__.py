@@ -99,12 +99,11 @@ def _security_headers(response):
 def _game_templates() -> BaseLoader:
     """Each registered game's own partials, `ladder/games/<name>/templates/x.html`, as
     `games/<name>/x.html` (how a game draws its steps: ladder/games/render.py)."""
-    from ladder.game_packages import package_dir
-    from ladder.games import GAMES
+    from ladder.games import GAMES, game_files
 
     folders = {}
     for name in GAMES:
-        folder = package_dir(name)
+        folder = game_files(name)
         if folder is not None and (folder / "templates").is_dir():
             folders[name] = FileSystemLoader(folder / "templates")
     return PrefixLoader({"games": PrefixLoader(folders)})

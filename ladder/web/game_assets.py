@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, send_from_directory
 
-from ladder.game_packages import package_dir
+from ladder.games import game_files
 
 bp = Blueprint("game_assets", __name__, url_prefix="/games")
 
 
 @bp.get("/<game>/<path:filename>")
 def file(game: str, filename: str):
-    folder = package_dir(game)
+    folder = game_files(game)
     if folder is None or not (folder / "static").is_dir():
         abort(404)
     return send_from_directory(folder / "static", filename, max_age=3600)

@@ -36,9 +36,9 @@ def starter_files() -> list[str]:
 
     out = []
     for name in sorted(available_games()):
-        target = get_game(name).starter_bots.get(reference_bot(name))
-        if target:
-            out.append(target.split(":")[0].replace(".", "/") + ".py")
+        game = get_game(name)
+        if reference_bot(name) in game.starter_bots:
+            out.append(game.bot_module(reference_bot(name)).replace(".", "/") + ".py")
     return out
 
 

@@ -119,7 +119,7 @@ def test_the_in_process_api_is_unchanged():
 def test_a_starter_bot_starts_without_typing_or_traceback(game, name):
     # Each costs a bot start ~12M instructions (a tenth of it); both are needed only on a bug.
     # The bot's own module, as a bot process imports it (the registry that names it is not there).
-    module = builtin_bots()[(game, name)].split(":")[0]
+    module = builtin_bots()[(game, name)]
     code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); import {module}; "
             "print(sorted({'typing', 'traceback'} & set(sys.modules)))")
     out = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, check=True)

@@ -13,7 +13,7 @@ import bots.treasure_search as search
 from bots.treasure_careful import CarefulBot
 from bots.treasure_search import NEXT_DRAGON, Planner, SearchBot, bonus_edge, careful_choice, view
 from ladder.games.treasure import Treasure
-from ladder.games.treasure.tiles import COLS
+from ladder.games.treasure.rules.tiles import COLS
 
 SETS = {"chest": 4, "sword": 3, "scroll": 2, "potion": 2, "egg": 2, "diamond": 1}
 KINDS = [*SETS, "dragon", "spider"]

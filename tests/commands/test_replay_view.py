@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from ladder.cli import main
 from ladder.commands.replay_view import make_server
-from ladder.games.treasure.viewer import frames
+from ladder.games.treasure.view.frames import frames
 from ladder.replay import load_replay
 
 GOLDEN = Path(__file__).parents[1] / "golden" / "treasure-seed5.json"

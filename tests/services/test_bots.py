@@ -104,7 +104,7 @@ def test_starter_bots_are_seeded_once_as_house_bots(session):
         versions = bots.list_versions(session=session, bot_id=bot.id)
         assert len(versions) == 1 and versions[0].status == VersionStatus.ACTIVE
         assert versions[0].placement_owed == 0 and bot.builtin == bot.name
-        module = builtin_bots()[(bot.game, bot.name)].split(":")[0]
+        module = builtin_bots()[(bot.game, bot.name)]
         with open(importlib.util.find_spec(module).origin, "rb") as fh:  # the shipped source file
             assert session.get(BotVersion, versions[0].id).code == fh.read()
 

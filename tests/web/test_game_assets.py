@@ -1,12 +1,11 @@
 """A game's own viewer files are served from its package, and nothing else is."""
 
-from ladder.game_packages import package_dir
-from ladder.games import GAMES
+from ladder.games import GAMES, game_files
 
 
 def test_each_registered_game_serves_its_own_viewer_files(client):
     for game in GAMES:
-        folder = package_dir(game)
+        folder = game_files(game)
         for name in ("viewer.js", "viewer.css"):
             if not (folder / "static" / name).is_file():
                 continue
@@ -22,6 +21,6 @@ def test_unknown_games_and_paths_out_of_the_folder_are_404(client):
         assert client.get(path).status_code == 404, path
 
 
-def test_package_dir_knows_only_registered_games():
-    assert package_dir("os") is None and package_dir("../web") is None
-    assert all(package_dir(g) is not None for g in GAMES)
+def test_game_files_knows_only_registered_games():
+    assert game_files("os") is None and game_files("../web") is None
+    assert all(game_files(g) is not None for g in GAMES)

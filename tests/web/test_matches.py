@@ -114,8 +114,8 @@ def test_treasure_turn_endings_read_as_sentences():
     import re
     from pathlib import Path
 
-    import ladder.games.treasure.state as rules
-    from ladder.games.treasure.render import LOST
+    import ladder.games.treasure.rules.state as rules
+    from ladder.games.treasure.view.steps import LOST
 
     reasons = set(re.findall(r'_end_turn\("(\w+)"\)', Path(rules.__file__).read_text())) - {"stop"}
     assert reasons and reasons <= set(LOST), reasons - set(LOST)

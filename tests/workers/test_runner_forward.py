@@ -80,7 +80,27 @@ def test_the_staged_tree_is_the_sdk_and_every_game_s_rules():
     tree = _sdk_tree()
     assert {"bots/sdk.py", "bots/forward.py", "ladder/__init__.py", "ladder/games/base.py"} <= set(tree)
     assert "create_app" not in tree["ladder/__init__.py"].decode()  # a stub, not the web app's package
-    package = type(get_game(GAME)).__module__.rsplit(".", 1)[-1]
-    assert f"ladder/games/{package}/forward.py" in tree and f"ladder/games/{package}/tiles.json" in tree
+    game = get_game(GAME)
+    package = game.package().replace(".", "/")
+    assert f"{package}/{game.forward.replace('.', '/')}.py" in tree  # the forward model's sampler
+    assert any(name.startswith(package) and name.endswith(".json") for name in tree)  # the rules' data
     assert not any(name.endswith(("render.py", "viewer.py")) or "/static/" in name for name in tree)
     assert not any(name.startswith(("workers/", "ladder/web", "ladder/services")) for name in tree)
+
+
+def test_a_sandbox_gets_exactly_the_rules_each_game_declares():
+    # By inclusion (Game.rules_files): no page, viewer helper or protocol schema reaches a bot.
+    from ladder.games import available_games
+
+    tree = {name for name in _sdk_tree() if "__pycache__" not in name}
+    staged = {"bots/__init__.py", "bots/sdk.py", "bots/forward.py", "ladder/__init__.py",
+              "ladder/games/__init__.py", "ladder/games/base.py"}
+    for name in available_games():
+        game = get_game(name)
+        package = game.package().replace(".", "/")
+        staged |= {f"{package}/{rel}" for rel in game.rules_files}
+        assert f"{package}/schema.json" not in tree and f"{package}/rules.md" not in tree
+        for part in ("renderer", "view"):  # declared parts that are not rules stay out
+            assert f"{package}/{getattr(game, part)}.py" not in tree
+    assert tree == staged
+

@@ -30,7 +30,12 @@ class Drachengold(Game):
     }
     fallback_bot = "greedy"
     validation_bots = ("random", "greedy", "bargainer", "trader")
-    renderer = "ladder.games.drachengold.render"
+    renderer = "render"
+    view = "viewer"
+    forward = "forward"
+    rules_files = ("__init__.py", "data.py", "decisions.py", "deck.json", "flow.py", "forward.py", "magic.py",
+                   "market.py", "negotiation.py", "observation.py", "scoring.py", "sharing.py", "state.py",
+                   "strategic.py")
     decision_kinds = KINDS
     options = {
         "rules": Option("basic", choices=("basic", "advanced-a", "advanced-b"),

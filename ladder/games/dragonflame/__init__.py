@@ -32,7 +32,11 @@ class DragonFlame(Game):
     }
     fallback_bot = "looter"
     validation_bots = ("random", "looter")
-    renderer = "ladder.games.dragonflame.render"
+    renderer = "render"
+    view = "viewer"
+    forward = "forward"
+    rules_files = ("__init__.py", "data.json", "data.py", "decisions.py", "end.py", "forward.py", "observation.py",
+                   "outlook.py", "scoring.py", "state.py", "village.py")
 
     def new_state(self, options: Mapping[str, JSON] | None, seed: int, num_players: int,
                   *, deck: Sequence[str] | None = None) -> DragonFlameState:

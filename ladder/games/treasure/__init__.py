@@ -1,6 +1,7 @@
 """Treasure of the Dragons (Reiner Knizia), 2-6 players: push your luck in a 7x7 cave.
 
-Rules: state.py; tile data: tiles.json; the ladder's edition: docs/rules-treasure.md.
+Rules (pure, the only part a bot is given): rules/; how a replay is shown: view/ (one pass,
+timeline.py, drawn as the step list and the viewer frames); the edition: docs/rules.md.
 """
 
 from __future__ import annotations
@@ -8,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ladder.games.base import JSON, Game
-from ladder.games.treasure.decisions import FLIP, MOVE_SPIDER
-from ladder.games.treasure.state import MAX_TURNS, TreasureState
+from ladder.games.treasure.rules.decisions import FLIP, MOVE_SPIDER
+from ladder.games.treasure.rules.state import MAX_TURNS, TreasureState
 
 __all__ = ["MAX_TURNS", "Treasure", "TreasureState"]
 
@@ -29,7 +30,11 @@ class Treasure(Game):
     }
     fallback_bot = "careful"
     validation_bots = ("random", "careful")
-    renderer = "ladder.games.treasure.render"
+    renderer = "view.steps"
+    view = "view.frames"
+    forward = "rules.forward"
+    rules_files = ("__init__.py", "rules/__init__.py", "rules/decisions.py", "rules/forward.py",
+                   "rules/observation.py", "rules/state.py", "rules/tiles.json", "rules/tiles.py")
     options = {}
     decision_kinds = (FLIP, MOVE_SPIDER)
 

@@ -12,7 +12,7 @@ from games.treasure.layouts import build_layout
 
 from bots import load_builtin
 from ladder.games.treasure import Treasure, TreasureState
-from ladder.games.treasure.tiles import COLS
+from ladder.games.treasure.rules.tiles import COLS
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ladder.games.treasure.tiles import COLS, ROWS, full_tile_list
+from ladder.games.treasure.rules.tiles import COLS, ROWS, full_tile_list
 
 
 def build_layout(placed: dict[tuple[int, int], str]) -> list[str]:

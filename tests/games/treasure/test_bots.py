@@ -8,7 +8,7 @@ import pytest
 
 from bots.treasure_careful import CarefulBot
 from bots.treasure_random import RandomBot
-from ladder.games.treasure.tiles import COLS
+from ladder.games.treasure.rules.tiles import COLS
 
 
 def feed(bot, state, seat=0):

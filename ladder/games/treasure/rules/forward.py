@@ -13,9 +13,9 @@ from collections import Counter
 from typing import Any
 
 from ladder.games.base import Event, Pending
-from ladder.games.treasure.decisions import FLIP, MOVE_SPIDER
-from ladder.games.treasure.state import TreasureState
-from ladder.games.treasure.tiles import COLS, COUNTS, SPIDER
+from ladder.games.treasure.rules.decisions import FLIP, MOVE_SPIDER
+from ladder.games.treasure.rules.state import TreasureState
+from ladder.games.treasure.rules.tiles import COLS, COUNTS, SPIDER
 
 
 def known_tiles(events: list[dict[str, Any]]) -> dict[int, str]:

@@ -1,4 +1,4 @@
-"""Treasure of the Dragons' viewer frames (ladder/games/treasure/viewer.py) against the replay's
+"""Treasure of the Dragons' viewer frames (ladder/games/treasure/view/frames.py) against the replay's
 own events: which tiles are face up, which are gone, the running tile counts."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from ladder.games.treasure.viewer import frames, square_name
+from ladder.games.treasure.view.frames import frames, square_name
 from ladder.play import play_builtin
 
-GOLDEN = Path(__file__).parents[2] / "golden" / "treasure-seed5.json"
+GOLDEN = Path(__file__).parents[3] / "golden" / "treasure-seed5.json"
 FRAME_EVENTS = {"game_start", "flip", "keep", "turn_end", "spider_move", "game_end"}
 
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ladder.games.base import JSON
-from ladder.games.treasure.decisions import FLIP, MOVE_SPIDER, square_json
-from ladder.games.treasure.tiles import COLS, COUNTS, KINDS, ROWS, SET_SIZE, SPIDER
+from ladder.games.treasure.rules.decisions import FLIP, MOVE_SPIDER, square_json
+from ladder.games.treasure.rules.tiles import COLS, COUNTS, KINDS, ROWS, SET_SIZE, SPIDER
 
 if TYPE_CHECKING:
-    from ladder.games.treasure.state import TreasureState
+    from ladder.games.treasure.rules.state import TreasureState
 
 
 def observe(state: TreasureState, seat: int) -> dict[str, JSON]:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ladder.games.base import JSON, Event, IllegalDecision, Pending, State, competition_ranks
-from ladder.games.treasure.decisions import (
+from ladder.games.treasure.rules.decisions import (
     FLIP,
     MOVE_SPIDER,
     Parsed,
@@ -25,8 +25,8 @@ from ladder.games.treasure.decisions import (
     parse_move_spider,
     square_json,
 )
-from ladder.games.treasure.observe import observe
-from ladder.games.treasure.tiles import (
+from ladder.games.treasure.rules.observation import observe
+from ladder.games.treasure.rules.tiles import (
     COLS,
     DRAGON,
     KINDS,

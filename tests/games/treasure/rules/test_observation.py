@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from ladder.games.treasure.tiles import COLS
+from ladder.games.treasure.rules.tiles import COLS
 
 
 def test_observation_shows_the_public_board_and_the_request(make_state, take):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from importlib import resources
 
-from ladder.games.treasure import tiles
+from ladder.games.treasure.rules import tiles
 
 
 def test_the_data_file_holds_the_49_tiles_of_the_rulebook():
@@ -13,7 +13,7 @@ def test_the_data_file_holds_the_49_tiles_of_the_rulebook():
         "chest": 8, "sword": 6, "scroll": 4, "potion": 4, "egg": 4, "diamond": 8, "dragon": 12, "spider": 3,
     }  # fmt: skip
     assert tiles.TOTAL_TILES == 49 == tiles.ROWS * tiles.COLS
-    raw = json.loads(resources.files("ladder.games.treasure").joinpath("tiles.json").read_text())
+    raw = json.loads(resources.files("ladder.games.treasure.rules").joinpath("tiles.json").read_text())
     assert [t["kind"] for t in raw["tiles"]] == list(tiles.KINDS)
 
 

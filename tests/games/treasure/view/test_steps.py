@@ -1,10 +1,10 @@
-"""How Treasure reads (ladder/games/treasure/render.py): lines for the CLI, a drawing per turn."""
+"""How Treasure reads (ladder/games/treasure/view/steps.py): lines for the CLI, a drawing per turn."""
 
 from __future__ import annotations
 
 from ladder.games import get_game
 from ladder.games.render import renderer_for, seat_namer
-from ladder.games.treasure import render
+from ladder.games.treasure.view import steps as render
 from ladder.play import play_builtin
 
 
@@ -40,7 +40,7 @@ def test_turns_carry_a_drawing_of_the_cave():
 
 
 def test_score_cells_give_each_tile_kind_its_own_column():
-    from ladder.games.treasure.render import score_cells
+    from ladder.games.treasure.view.steps import score_cells
 
     cells = score_cells({"tiles": {"gold": 3, "gem_stone": 1}, "dragons": 2, "spider_bonus": 1})
     assert cells == [("Gold", "3"), ("Gem stone", "1"), ("Dragons", "2"), ("Spider bonus", "1")]

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ladder.games.treasure import Treasure
-from ladder.games.treasure.tiles import COLS, ROWS
+from ladder.games.treasure.rules.tiles import COLS, ROWS
 
 
 def random_decision(state, rng: random.Random):

@@ -6,7 +6,7 @@ from collections import Counter
 
 from ladder.games.base import Pending
 from ladder.games.treasure import Treasure
-from ladder.games.treasure.tiles import COUNTS, full_tile_list
+from ladder.games.treasure.rules.tiles import COUNTS, full_tile_list
 
 
 def cell(state, square, seat=0):
@@ -184,7 +184,7 @@ def test_the_player_may_leave_the_spider_where_it_is(make_state):
 
 def test_each_decision_is_checked_once(monkeypatch):
     """The play loop validates, then applies without a second check (base State.apply_validated)."""
-    from ladder.games.treasure.state import TreasureState
+    from ladder.games.treasure.rules.state import TreasureState
     from ladder.play import play_builtin
 
     calls = []

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ladder.games.treasure.tiles import COLS, ROWS
+from ladder.games.treasure.rules.tiles import COLS, ROWS
 
 FLIP = "flip"
 MOVE_SPIDER = "move_spider"

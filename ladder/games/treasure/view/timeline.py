@@ -1,0 +1,135 @@
+"""One pass over a Treasure replay: the cave after every log entry.
+
+`walk(replay)` yields, for each log entry in order, a `Moment` (what the entry was and what it did
+to the squares) together with the `Cave` as that entry left it. The cave is one object updated in
+place, so a reader copies what it keeps. Both readers of a replay, the step list (steps.py) and
+the viewer's frames (frames.py), take the board from here; only their wording is their own.
+
+Every event of this game is public: a tile's kind is known once some flip showed it to the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+Square = tuple[int, int]
+
+
+def square_name(r: int, c: int) -> str:
+    """The name the moves use: column letter, row number (A1 is the top left)."""
+    return f"{'ABCDEFGHIJ'[c] if c < 10 else c}{r + 1}"
+
+
+@dataclass
+class Cave:
+    players: int
+    rows: int = 7
+    cols: int = 7
+    known: dict[Square, str] = field(default_factory=dict)  # kinds the table has seen
+    empty: set[Square] = field(default_factory=set)  # won, or left by a spider
+    face_up: dict[Square, str] = field(default_factory=dict)  # this turn's flips still on the table
+    this_turn: dict[Square, str] = field(default_factory=dict)  # flipped | kept, for the whole turn
+    hoards: list[dict[str, int]] = field(default_factory=list)
+    scores: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.hoards = self.hoards or [{} for _ in range(self.players)]
+        self.scores = self.scores or [0] * self.players
+
+    def squares(self) -> Iterator[Square]:
+        for r in range(self.rows):
+            for c in range(self.cols):
+                yield r, c
+
+
+@dataclass
+class Moment:
+    entry: dict[str, Any]
+    kind: str  # "decision" or the event's type
+    data: dict[str, Any]
+    turn: int
+    seat: int | None  # whose turn it is (None in the setup and at the end)
+    marks: dict[Square, str] = field(default_factory=dict)  # kept / lost / spider: what this entry did
+    mark_kinds: dict[Square, str] = field(default_factory=dict)  # the kind of each kept square
+    hl: list[Square] = field(default_factory=list)  # the squares to point at
+
+    @property
+    def is_decision(self) -> bool:
+        return self.kind == "decision"
+
+
+def walk(replay: dict[str, Any]) -> Iterator[tuple[Moment, Cave]]:
+    players = int(replay.get("players", len(replay.get("seats", []))))
+    cave = Cave(players)
+    turn, active = 0, None
+    for entry in replay.get("log", []):
+        if "kind" in entry:  # a decision: its event says what it did
+            yield Moment(entry, "decision", {}, turn, active), cave
+            continue
+        kind, d = str(entry.get("type")), entry.get("data") or {}
+        moment = Moment(entry, kind, d, turn, active)
+        if kind == "game_start":
+            cave.rows, cave.cols = int(d.get("rows", 7)), int(d.get("cols", 7))
+        elif kind == "turn_start":
+            turn, active = int(d.get("turn", turn + 1)), d.get("seat")
+            moment.turn, moment.seat = turn, active
+            cave.face_up.clear()
+            cave.this_turn.clear()
+        elif kind == "flip":
+            sq = tuple(d.get("square", (0, 0)))
+            cave.known[sq] = str(d.get("kind", "?"))
+            cave.face_up[sq] = cave.known[sq]
+            cave.this_turn[sq] = "flipped"
+            moment.hl = [sq]
+        elif kind == "keep":
+            _keep(cave, moment, d)
+        elif kind == "turn_end":
+            moment.hl = [tuple(s) for s in d.get("returned", [])]
+            moment.marks = dict.fromkeys(moment.hl, "lost")
+            cave.face_up.clear()
+        elif kind == "spider_move":
+            src, dst = d.get("from"), d.get("to")
+            if src is not None and dst is not None:
+                src, dst = tuple(src), tuple(dst)
+                cave.known.pop(src, None)
+                cave.empty.add(src)
+                cave.empty.discard(dst)
+                cave.known[dst] = "spider"
+                cave.this_turn.pop(src, None)
+                moment.marks = {dst: "spider"}
+                moment.hl = [src, dst]
+        elif kind == "game_end":
+            active = moment.seat = None
+            _end(cave, d)
+        yield moment, cave
+
+
+def _keep(cave: Cave, moment: Moment, d: dict[str, Any]) -> None:
+    squares = [tuple(s) for s in d.get("squares", [])]
+    for sq in squares:
+        moment.marks[sq], moment.mark_kinds[sq] = "kept", cave.known.get(sq, "")
+        cave.this_turn[sq] = "kept"
+        cave.empty.add(sq)
+        cave.face_up.pop(sq, None)
+    seat = d.get("seat")
+    if isinstance(seat, int) and 0 <= seat < cave.players:
+        for kind, n in (d.get("tiles") or {}).items():
+            cave.hoards[seat][kind] = cave.hoards[seat].get(kind, 0) + int(n)
+            cave.scores[seat] += int(n)
+    moment.hl = squares
+
+
+def _end(cave: Cave, d: dict[str, Any]) -> None:
+    cave.this_turn.clear()
+    bonus = d.get("spider_bonus_to")
+    for sq in cave.squares():  # only spiders are left: they leave with the bonus, or stay
+        if sq not in cave.empty:
+            if bonus is not None:
+                cave.empty.add(sq)
+            else:
+                cave.known[sq] = "spider"
+    final = d.get("scores")
+    if isinstance(final, list) and len(final) == cave.players:
+        cave.scores = [int(x) for x in final]
