@@ -11,11 +11,12 @@ import click
 
 
 def register(main: click.Group) -> None:
-    from ladder.commands import admin, runtimes, service, tournament
+    from ladder.commands import admin, gauntlet, runtimes, service, tournament
 
     for command in (service.up, service.web, service.worker, service.scheduler, service.migrate, service.ratings):
         main.add_command(command)
     main.add_command(tournament.tournament)
+    main.add_command(gauntlet.gauntlet)
     main.add_command(runtimes.runtimes)
     main.add_command(admin.admin)
     bench = main.commands.get("bench")

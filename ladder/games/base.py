@@ -189,6 +189,7 @@ class Game:
     preferred_players: ClassVar[int]  # the table size matchmaking aims for, within min..max
     starter_bots: ClassVar[dict[str, str]] = {}  # bot name -> "module:Class", each a file to copy
     fallback_bot: ClassVar[str] = ""  # the starter bot that plays a forfeited seat; the default opponent
+    boss: ClassVar[str] = ""  # the strongest house bot: what `ladder gauntlet` measures by default
     # The starter bots a new version's validation game seats (all of them when empty): the quick,
     # well-worn ones, so validation stays fast and a searching house bot never slows an upload.
     validation_bots: ClassVar[tuple[str, ...]] = ()

@@ -29,6 +29,7 @@ class Drachengold(Game):
         "strong": "bots.drachengold_strong:StrongBot",
     }
     fallback_bot = "greedy"
+    boss = "strong"
     validation_bots = ("random", "greedy", "bargainer", "trader")
     renderer = "render"
     view = "viewer"

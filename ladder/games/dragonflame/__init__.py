@@ -31,6 +31,7 @@ class DragonFlame(Game):
         "search": "bots.dragonflame_search:SearchBot",
     }
     fallback_bot = "looter"
+    boss = "search"
     validation_bots = ("random", "looter")
     renderer = "render"
     view = "viewer"

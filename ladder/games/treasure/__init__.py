@@ -29,6 +29,7 @@ class Treasure(Game):
         "search": "bots.treasure_search:SearchBot",
     }
     fallback_bot = "careful"
+    boss = "search"
     validation_bots = ("random", "careful")
     renderer = "view.steps"
     view = "view.frames"
