@@ -15,6 +15,7 @@ from sqlalchemy import func
 from sqlalchemy.orm import aliased, defer
 from sqlmodel import Session, select
 
+from ladder.games import OptionError, get_game
 from ladder.models import (
     Bot,
     BotLog,
@@ -49,6 +50,7 @@ class LeaderboardRow:
     wins: int
     provisional: bool
     last_played_at: datetime | None
+    boss: bool = False  # the game's strongest house bot (Game.boss): the one to climb past
 
     @property
     def win_rate(self) -> float | None:
@@ -75,20 +77,63 @@ def leaderboard(*, session: Session, game: str, page: int = 1, per_page: int = 5
     where = (Rating.game == game, Bot.retired == False)  # noqa: E712
     counted = select(func.count()).select_from(Rating).join(Bot, Bot.id == Rating.bot_id)
     total = session.exec(counted.where(*where)).one()
+    boss = _boss_name(game)
     query = (
         select(Rating.bot_id, Bot.name, Bot.owner_id, User.username, User.is_system, Rating.rating, Rating.games,
-               Rating.wins, Rating.last_played_at)
+               Rating.wins, Rating.last_played_at, Bot.builtin)
         .join(Bot, Bot.id == Rating.bot_id).join(User, User.id == Bot.owner_id)
         .where(*where).order_by(Rating.rating.desc(), Rating.bot_id)
         .offset((page - 1) * per_page).limit(per_page)
     )
     first = (page - 1) * per_page + 1
     rows = [
-        LeaderboardRow(rank, bot, name, owner_id, owner, system, rating, games, wins, is_provisional(games), last)
-        for rank, (bot, name, owner_id, owner, system, rating, games, wins, last)
+        LeaderboardRow(rank, bot, name, owner_id, owner, system, rating, games, wins, is_provisional(games), last,
+                       boss=bool(system and boss and builtin == boss))
+        for rank, (bot, name, owner_id, owner, system, rating, games, wins, last, builtin)
         in enumerate(session.exec(query), start=first)
     ]
     return LeaderboardPage(game, rows, page, per_page, total)
+
+
+def _boss_name(game: str) -> str:
+    try:
+        return get_game(game).boss
+    except OptionError:  # a game no longer registered keeps its board, without a boss
+        return ""
+
+
+@dataclass(frozen=True, slots=True)
+class BossRecord:
+    """A bot's rated meetings with its game's boss: has it finished above the boss more often than not?"""
+
+    boss_id: int
+    boss_name: str
+    meetings: int
+    above: int
+    below: int
+    ties: int
+
+    @property
+    def beaten(self) -> bool:
+        return 2 * self.above > self.meetings
+
+
+def boss_record(*, session: Session, bot: Bot) -> BossRecord | None:
+    """None for the boss itself, a game without one, or a boss the ladder has not seeded."""
+    name = _boss_name(bot.game)
+    if not name:
+        return None
+    boss = session.exec(
+        select(Bot).join(User, User.id == Bot.owner_id)
+        .where(Bot.game == bot.game, Bot.builtin == name, User.is_system == True)  # noqa: E712
+        .order_by(Bot.id)
+    ).first()
+    if boss is None or boss.id == bot.id:
+        return None
+    pair = session.get(HeadToHead, (bot.id, boss.id))
+    if pair is None:
+        return BossRecord(boss.id, boss.name, 0, 0, 0, 0)
+    return BossRecord(boss.id, boss.name, pair.meetings, pair.wins, pair.losses, pair.ties)
 
 
 def leaderboard_place(*, session: Session, rating: Rating | None) -> tuple[int | None, int]:
@@ -163,6 +208,7 @@ class BotPage:
     head_to_head: list[HeadToHeadRow]  # most frequent opponents first
     rank: int | None = None  # its place on its game's leaderboard; None when not on it (unrated, retired)
     board_size: int = 0  # how many bots that leaderboard has
+    boss: BossRecord | None = None  # its record against the game's boss
 
 
 def bot_page(
@@ -224,7 +270,7 @@ def bot_page(
         bot=bot, owner=owner, rating=rating, versions=versions, history=points, rank=rank, board_size=board_size,
         recent=[RecentMatch(MatchSummary(*r[:5]), SeatSummary(*r[5:8]), r[8], r[9],
                             tuple(s for s in tables.get(r[0], []) if s.seat != r[10])) for r in recent_rows],
-        head_to_head=h2h,
+        head_to_head=h2h, boss=boss_record(session=session, bot=bot),
     )
 
 

@@ -130,3 +130,22 @@ def test_logs_are_for_the_owner_and_admins_only(world, session):
             pages.bot_log(session=session, match_id=match.id, seat=0, viewer_id=viewer)
     with pytest.raises(NotFound):
         pages.bot_log(session=session, match_id=match.id, seat=5, viewer_id=alice.id)
+
+
+def test_the_boss_is_marked_on_the_board_and_each_bot_page_says_whether_it_was_beaten(world, session):
+    seeded = {b.builtin: b for b in bots.seed_house_bots(session=session, games=["treasure"])}
+    boss_name = get_game("treasure").boss
+    boss = seeded[boss_name]
+    boss_version = bots.active_version(session=session, bot_id=boss.id).id
+    (climber, c1), (stuck, s1), (fresh, _) = world.bot(name="climber"), world.bot(name="stuck"), world.bot()
+    for ranks in ([1, 2, 3], [1, 2, 3], [2, 1, 3]):  # climber above the boss twice of three, stuck never
+        world.play([c1.id, boss_version, s1.id], ranks)
+
+    board = pages.leaderboard(session=session, game="treasure")
+    assert [r.bot_name for r in board.rows if r.boss] == [boss.name]
+    record = pages.bot_page(session=session, bot_id=climber.id).boss
+    assert (record.boss_id, record.meetings, record.above, record.below, record.beaten) == (boss.id, 3, 2, 1, True)
+    record = pages.bot_page(session=session, bot_id=stuck.id).boss
+    assert (record.meetings, record.above, record.beaten) == (3, 0, False)
+    assert pages.bot_page(session=session, bot_id=fresh.id).boss.meetings == 0
+    assert pages.bot_page(session=session, bot_id=boss.id).boss is None  # the boss has no boss

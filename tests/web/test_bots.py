@@ -8,7 +8,7 @@ import re
 from sqlmodel import select
 from web.helpers import Site
 
-from ladder.models import BotVersion, Match, MatchKind, Seat
+from ladder.models import Bot, BotVersion, Match, MatchKind, Seat
 
 
 def test_bot_page_shows_versions_chart_recent_matches_and_head_to_head(site, build, play, sessions):
@@ -56,7 +56,22 @@ def test_a_bot_without_rated_games_says_so(site, build):
     bot, _ = build.bot("alice", "fresh")
     html = site.text(f"/bots/{bot.id}")
     assert "No rated matches yet" in html
+    assert "Against the boss" in html and "no rated meeting yet" in html
     assert site.client.get("/bots/99999").status_code == 404
+
+
+def test_a_bot_page_says_whether_the_bot_has_beaten_the_boss(site, build, play, sessions):
+    from ladder.games import get_game
+
+    bot, mine = build.bot("alice", "climber")
+    with sessions() as session:
+        boss = session.exec(select(BotVersion.id).join(Bot, Bot.id == BotVersion.bot_id).where(
+            Bot.game == "treasure", Bot.builtin == get_game("treasure").boss)).first()
+    match_id = build.match([mine.id, boss])
+    play(match_id, crash=(1,))  # the boss's seat crashes: it ranks last, below the climber
+    html = site.text(f"/bots/{bot.id}")
+    boss_line = html.split('class="boss-record"', 1)[1].split("</p>", 1)[0]
+    assert "above it in 1 of 1 rated meetings" in boss_line and "boss beaten" in boss_line
 
 
 def test_owner_controls_are_shown_to_the_owner_only(site, other_site, build):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from bots import builtin_names
+from ladder.games import get_game
 from ladder.models import Bot, BotVersion, Rating
 
 
@@ -23,6 +24,8 @@ def test_starter_bots_stand_on_every_leaderboard(client):
             assert f">{name}</a>" in html
         assert all('class="house"' in row and "starter" in row for row in rows)
         assert all("1500" in row for row in rows)  # nobody has played: everyone at the initial rating
+        boss = get_game(game).boss  # the strongest house bot wears the tag, and only it
+        assert [row for row in rows if 'class="tag boss"' in row] == [r for r in rows if f">{boss}</a>" in r]
 
 
 def test_front_page_lists_each_game(client):
