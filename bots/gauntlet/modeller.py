@@ -22,6 +22,7 @@ import math
 
 from bots.sdk import Bot, run
 
+# ---- shared core (the same text in modeller.py, merchant.py and planner.py) ----
 GEMS = ("blue", "green", "purple", "yellow", "white")
 BAG = {"silver": 35, "gold": 20, "red": 16, "blue": 12, "green": 12, "purple": 12, "yellow": 12,
        "white": 6, "black": 1}
@@ -431,48 +432,79 @@ class DrachengoldCore(Bot):
 
     # ---------------------------------------------------------------- split helpers
 
+    def seat_gain(self, seat: int, tokens: list) -> float:
+        """What `tokens` add to `seat`'s end score as I estimate it (its hoard as far as the public
+        events show it, scored with my valuation); my own from my real hoard."""
+        if not tokens:
+            return 0.0
+        mine = dict(self.est[seat])
+        omax = self.others_max(exclude=seat)
+        rem = self.remaining()
+        now = self.valuer.score(mine, omax, rem)
+        for t in tokens:
+            mine[t["colour"]] = mine.get(t["colour"], 0) + 1
+        return self.valuer.score(mine, omax, rem) - now
+
     def rel_share(self, neg: dict, proposal: dict, seat: int) -> float:
-        """A seat's share of a proposal relative to an equal split, in public token value."""
-        colour = {t["id"]: t["colour"] for t in neg["tokens"]}
-        total = sum(self.public_value(c) for c in colour.values()) or 1.0
-        got = sum(self.public_value(colour.get(x, "silver")) for x in proposal["shares"].get(str(seat), []))
-        return got / total * len(neg["involved"])
+        """A seat's share of a proposal relative to an equal split, in that seat's own values."""
+        by_id = {t["id"]: t for t in neg["tokens"]}
+        whole = self.seat_gain(seat, list(by_id.values()))
+        got = self.seat_gain(seat, [by_id[x] for x in proposal["shares"].get(str(seat), []) if x in by_id])
+        if whole <= 0.5:
+            total = sum(self.public_value(t["colour"]) for t in by_id.values()) or 1.0
+            got = sum(self.public_value(by_id[x]["colour"]) for x in proposal["shares"].get(str(seat), [])
+                      if x in by_id)
+            return got / total * len(neg["involved"])
+        return got / whole * len(neg["involved"])
 
     def build_split(self, obs: dict, neg: dict, targets: dict) -> dict:
-        """Give every other involved seat at least `targets[seat]` (relative to an equal split,
-        in public value), using the tokens worth least to me first; the rest is mine."""
+        """Give every other involved seat at least `targets[seat]` (relative to an equal split, in
+        that seat's own values as I estimate them), with the tokens it values most for what they
+        cost me; the rest is mine."""
         self.sync_hoard(obs)
         tokens = list(neg["tokens"])
         involved = [int(s) for s in neg["involved"]]
         k = len(involved)
-        total = sum(self.public_value(t["colour"]) for t in tokens) or 1.0
-        mine_gain = {t["id"]: self.gain_of(obs, [t]) for t in tokens}
-        # cheapest for me per unit of public value first
-        pool = sorted(tokens, key=lambda t: (mine_gain[t["id"]] / self.public_value(t["colour"]),
-                                             -self.public_value(t["colour"])))
+        mine_gain = {t["id"]: max(0.05, self.gain_of(obs, [t])) for t in tokens}
+        pool = list(tokens)
         shares: dict = {str(s): [] for s in involved}
-        got = {s: 0.0 for s in involved}
         others = sorted((s for s in involved if s != self.seat), key=lambda s: -targets.get(s, 1.0))
         for s in others:
+            whole = self.seat_gain(s, tokens)
+            use_public = whole <= 0.5
+
+            def their(ts: list, s: int = s, use_public: bool = use_public) -> float:
+                if use_public:
+                    return sum(self.public_value(t["colour"]) for t in ts)
+                return self.seat_gain(s, ts)
+
+            total = their(tokens)
             need = targets.get(s, 1.0) * total / k
-            while got[s] + 1e-9 < need and pool:
-                # the cheapest token that does not overshoot much; else the cheapest
-                gap = need - got[s]
-                pick = None
-                for t in pool:
-                    if self.public_value(t["colour"]) <= gap + 0.5:
-                        pick = t
-                        break
-                if pick is None:
-                    pick = min(pool, key=lambda t: self.public_value(t["colour"]))
+            got: list = []
+            while pool and their(got) + 1e-9 < need:
+                base = their(got)
+                gap = need - base
+
+                def score(t: dict, base: float = base, gap: float = gap, got: list = got) -> float:
+                    add = their([*got, t]) - base
+                    if add <= 1e-9:
+                        return -1e9
+                    # value to them per cost to me; overshooting the need is paid for
+                    return min(add, gap) / mine_gain[t["id"]] - 0.05 * max(0.0, add - gap)
+
+                pick = max(pool, key=score)
+                if score(pick) <= -1e8:
+                    pick = min(pool, key=lambda t: mine_gain[t["id"]])
                 pool.remove(pick)
-                shares[str(s)].append(pick["id"])
-                got[s] += self.public_value(pick["colour"])
+                got.append(pick)
+            shares[str(s)] = [t["id"] for t in got]
         shares[str(self.seat)] += [t["id"] for t in pool]
         return shares
 
     def fair_split(self, obs: dict, neg: dict) -> dict:
         return self.build_split(obs, neg, {int(s): 1.0 for s in neg["involved"]})
+
+# ---- end of the shared core ----
 
 
 class Modeller(DrachengoldCore):
@@ -534,7 +566,7 @@ class Modeller(DrachengoldCore):
         # the same round in other negotiations is the best evidence
         if hi is None:
             hi = self.accepted[seat].get(r)
-        prior = 1.05 - 0.45 * (r - 1) / max(1, R - 1)
+        prior = 0.85 - 0.3 * (r - 1) / max(1, R - 1)
         if hi is not None and lo is not None:
             if lo < hi:
                 return (lo + hi) / 2 + 0.02
@@ -570,25 +602,22 @@ class Modeller(DrachengoldCore):
         tokens = neg["tokens"]
         whole = self.gain_of(obs, tokens) or 1e-9
         by_id = {t["id"]: t for t in tokens}
-        # what I expect to get by waiting: my own proposal's share if the others take it
-        mine = next((p for p in neg["standing"] if p["proposer"] == self.seat), None)
-        mine_v = 0.0
-        if mine is not None:
-            mine_v = self.gain_of(obs, [by_id[x] for x in mine["shares"].get(str(self.seat), []) if x in by_id])
-        # how much of that I expect to keep: discount by the rounds left
+        # hold out early (the history says offers improve), settle late; a lost treasure is lost
+        # for everyone, so the last round takes any real share
         left = R - r
-        reservation = whole / k * (1.25 - 0.1 * (r - 1))
-        if left <= 1:
-            reservation = whole / k * 0.55
+        frac = 1.15 - 0.45 * (r - 1) / max(1, R - 2)
         if left == 0:
-            reservation = whole / k * 0.25
-        reservation = min(reservation, max(mine_v * 0.9, whole / k * 0.5)) if left > 0 else reservation
+            frac = 0.35
+        reservation = whole / k * frac
         accept = []
         for p in neg["standing"]:
             if p["id"] not in obs["request"]["proposals"]:
                 continue
             v = self.gain_of(obs, [by_id[x] for x in p["shares"].get(str(self.seat), []) if x in by_id])
-            if v >= reservation - 1e-9:
+            # a proposer that keeps far more than its share is not fed before the last rounds: its
+            # habit (self.offered) says whether it concedes, and the others' offers may come
+            greedy_proposer = self.rel_share(neg, p, p["proposer"]) > 1.6 and left > 1
+            if v >= reservation - 1e-9 and not greedy_proposer:
                 accept.append(p["id"])
         return {"accept": accept}
 
