@@ -1,4 +1,5 @@
-"""Gauntlet bot for DragonFlame: one strong OUTSIDE bot (ladder game name `dragonflame`).
+"""Gauntlet bot for DragonFlame (ladder game name `dragonflame`), style: CARD-COUNTING PREDICTOR,
+the one strong outside bot of issue 24 for this game.
 
 Written by an outside author (gauntlet2) from the public docs only: README.md, docs/rules.md
 (the DragonFlame rules and the edition's card table), docs/protocol.md, bots/sdk.py and the

@@ -58,9 +58,9 @@ class Valuer:
                 return v  # cursed: no majority, no set
         for c in GEMS:
             m, o = mine.get(c, 0), others_max.get(c, 0)
-            if m == 0:
-                continue
-            scale = 0.6 + 0.35 * math.sqrt(remaining.get(c, 0))
+            # no skipping m == 0: the first gem of a colour is worth what any other one is, not
+            # the whole chance of the bonus (that made this bot give away silver and gold for it)
+            scale = 0.7 + 0.35 * math.sqrt(remaining.get(c, 0))
             edge = (m - o + (0.5 if not self.advanced else 0.0)) / scale
             v += self.bonus * sigmoid(edge)
         if self.rules == "advanced-a":
@@ -467,6 +467,7 @@ class DrachengoldCore(Bot):
         k = len(involved)
         mine_gain = {t["id"]: max(0.05, self.gain_of(obs, [t])) for t in tokens}
         pool = list(tokens)
+        public_total = sum(self.public_value(t["colour"]) for t in tokens)
         shares: dict = {str(s): [] for s in involved}
         others = sorted((s for s in involved if s != self.seat), key=lambda s: -targets.get(s, 1.0))
         for s in others:
@@ -480,8 +481,12 @@ class DrachengoldCore(Bot):
 
             total = their(tokens)
             need = targets.get(s, 1.0) * total / k
+            # whatever my estimate of their values says, no seat gets more than 1.35 of an equal
+            # share of the public value from me (an estimate can be badly off)
+            cap = max(targets.get(s, 1.0), 1.0) * 1.1 * public_total / k
             got: list = []
-            while pool and their(got) + 1e-9 < need:
+            # tokens do not divide: stop when within 0.6 of the need rather than overshoot by a gold
+            while pool and their(got) + 0.6 < need and sum(self.public_value(t["colour"]) for t in got) < cap:
                 base = their(got)
                 gap = need - base
 
@@ -567,14 +572,12 @@ class Modeller(DrachengoldCore):
         if hi is None:
             hi = self.accepted[seat].get(r)
         prior = 0.85 - 0.3 * (r - 1) / max(1, R - 1)
-        if hi is not None and lo is not None:
-            if lo < hi:
-                return (lo + hi) / 2 + 0.02
-            return hi + 0.02
+        # an acceptance is hard evidence; a refusal is soft (a seat may refuse a fine offer
+        # because it prefers another standing one), so refusals only nudge the prior up
         if hi is not None:
-            return min(hi, max(prior, 0.2)) + 0.02 if hi > prior else hi + 0.02
+            return hi + 0.03
         if lo is not None:
-            return max(prior, lo + 0.12)
+            return max(prior, min(lo, 1.05))
         return prior
 
     def propose(self, obs: dict) -> dict:
@@ -591,8 +594,9 @@ class Modeller(DrachengoldCore):
                 t = max(t, 0.95)  # the last round: no probing, make sure it is taken
             elif r >= R - 1:
                 t = max(t, 0.8)
-            targets[s] = max(0.15, min(1.3, t))
-        return {"shares": self.build_split(obs, neg, targets)}
+            targets[s] = max(0.15, min(1.15, t))
+        shares = self.build_split(obs, neg, targets)
+        return {"shares": shares}
 
     def vote(self, obs: dict) -> dict:
         neg = obs["negotiation"]

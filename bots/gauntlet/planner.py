@@ -60,9 +60,9 @@ class Valuer:
                 return v  # cursed: no majority, no set
         for c in GEMS:
             m, o = mine.get(c, 0), others_max.get(c, 0)
-            if m == 0:
-                continue
-            scale = 0.6 + 0.35 * math.sqrt(remaining.get(c, 0))
+            # no skipping m == 0: the first gem of a colour is worth what any other one is, not
+            # the whole chance of the bonus (that made this bot give away silver and gold for it)
+            scale = 0.7 + 0.35 * math.sqrt(remaining.get(c, 0))
             edge = (m - o + (0.5 if not self.advanced else 0.0)) / scale
             v += self.bonus * sigmoid(edge)
         if self.rules == "advanced-a":
@@ -469,6 +469,7 @@ class DrachengoldCore(Bot):
         k = len(involved)
         mine_gain = {t["id"]: max(0.05, self.gain_of(obs, [t])) for t in tokens}
         pool = list(tokens)
+        public_total = sum(self.public_value(t["colour"]) for t in tokens)
         shares: dict = {str(s): [] for s in involved}
         others = sorted((s for s in involved if s != self.seat), key=lambda s: -targets.get(s, 1.0))
         for s in others:
@@ -482,8 +483,12 @@ class DrachengoldCore(Bot):
 
             total = their(tokens)
             need = targets.get(s, 1.0) * total / k
+            # whatever my estimate of their values says, no seat gets more than 1.35 of an equal
+            # share of the public value from me (an estimate can be badly off)
+            cap = max(targets.get(s, 1.0), 1.0) * 1.1 * public_total / k
             got: list = []
-            while pool and their(got) + 1e-9 < need:
+            # tokens do not divide: stop when within 0.6 of the need rather than overshoot by a gold
+            while pool and their(got) + 0.6 < need and sum(self.public_value(t["colour"]) for t in got) < cap:
                 base = their(got)
                 gap = need - base
 
