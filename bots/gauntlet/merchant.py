@@ -534,6 +534,25 @@ class Merchant(DrachengoldCore):
                 self.sweetener += 1  # nobody bit last round: pay more
             self.my_offers = set()
 
+    # ---------------------------------------------------------------- focus colours
+
+    def focus(self) -> list:
+        """The two gem colours I am best placed to win: a merchant buys these at a premium."""
+        mine, omax = self.est[self.seat], self.others_max()
+        cands = [c for c in GEMS if mine.get(c, 0) >= 1 and mine.get(c, 0) - omax.get(c, 0) >= -1]
+        return sorted(cands, key=lambda c: -(mine.get(c, 0) - omax.get(c, 0)))[:2]
+
+    def my_value(self, hoard_counts: dict, extra: list | dict = ()) -> float:
+        v = super().my_value(hoard_counts, extra)
+        if self.valuer.advanced and (hoard_counts.get("black", 0)):
+            return v
+        mine = dict(hoard_counts)
+        items = extra.items() if isinstance(extra, dict) else ((t["colour"], 1) for t in extra)
+        for c, n in items:
+            mine[c] = mine.get(c, 0) + n
+        # a focus colour's majority is what the market is for: each gem of it counts 1.5 more
+        return v + 1.5 * sum(mine.get(c, 0) for c in self.focus())
+
     # ---------------------------------------------------------------- market
 
     def market_offer(self, obs: dict) -> dict:
@@ -552,35 +571,54 @@ class Merchant(DrachengoldCore):
                 less[c] -= 1
                 minus[c] = now - self.my_value(less)
         sizes = obs.get("hoard_sizes") or []
+        others = [x for x in range(self.num_players) if x != self.seat and x < len(sizes) and sizes[x] > 0]
         asks = []  # (gain, colour, holder)
         for c in GEMS:
-            if plus[c] < 1.5:
+            if plus[c] < 1.0:
                 continue
-            holders = sorted((s for s in range(self.num_players)
-                              if s != self.seat and s < len(sizes) and sizes[s] > 0),
-                             key=lambda s: -self.est[s].get(c, 0))
-            for h in holders[:2]:
-                if self.est[h].get(c, 0) >= 0.5:
-                    asks.append((plus[c] - 0.2 * holders.index(h), c, h))
+            holders = sorted(others, key=lambda x: (-self.est[x].get(c, 0), -sizes[x]))
+            known = [h for h in holders if self.est[h].get(c, 0) >= 0.5]
+            for rank, h in enumerate((known or holders[:1])[:3]):
+                asks.append((plus[c] - 0.3 * rank - (0.5 if not known else 0.0), c, h))
         asks.sort(key=lambda a: -a[0])
         offers = []
         spare_order = sorted(hoard, key=lambda t: (minus.get(t["colour"], 0), -self.public_value(t["colour"])))
+        # each round pays more, and more again while nobody bites: the holders value their gems
+        rnd = int((obs.get("market_round") or {}).get("round") or 1)
+        price = 2.0 + rnd + 0.5 * self.sweetener  # 3, 4, 5: a gold, then a gold plus
         for gain, c, h in asks:
             if len(offers) >= limit:
                 break
-            # pay about what the holder loses (a gem is worth ~3 to a seat that does not need it)
-            price = 3.0 + 1.5 * self.sweetener
-            give, cost, paid = [], 0.0, 0.0
-            for t in spare_order:
-                if t["colour"] == c or paid >= price or len(give) >= 3:
-                    continue
-                give.append(t)
-                cost += minus.get(t["colour"], 0)
-                paid += self.public_value(t["colour"])
-            if not give or cost >= gain * 0.95:
+            # the cheapest payment (to me) worth the price to them: one gold, or a few spares;
+            # the same tokens may back several offers (a second accepted one is skipped)
+            give, cost = self.payment([t for t in spare_order if t["colour"] != c], minus, price)
+            if not give or cost >= gain:
                 continue
             offers.append({"to": h, "give": [t["id"] for t in give], "want": {c: 1}})
+        # selling: a gem of a colour I cannot win, for a gold, to the seat that leads that colour
+        for c, n in sorted(base.items(), key=lambda kv: minus.get(kv[0], 0)):
+            if len(offers) >= limit:
+                break
+            if c not in GEMS or not n or minus.get(c, 0) >= 1.0 or not others or offers:
+                continue
+            lead = max(others, key=lambda x: self.est[x].get(c, 0))
+            tok = next(t for t in hoard if t["colour"] == c)
+            offers.append({"to": lead, "give": [tok["id"]], "want": {"gold": 1}})
         return {"offers": offers}
+
+    def payment(self, spare: list, minus: dict, price: float) -> tuple:
+        from itertools import combinations
+
+        picks = spare[:8] + [t for t in spare[8:] if t["colour"] == "gold"][:2]
+        best, best_cost = [], 1e9
+        for n in (1, 2, 3):
+            for combo in combinations(picks, n):
+                if sum(self.public_value(t["colour"]) for t in combo) < price:
+                    continue
+                cost = sum(minus.get(t["colour"], 0) for t in combo) + 0.2 * n
+                if cost < best_cost:
+                    best, best_cost = list(combo), cost
+        return best, best_cost
 
     def market_margin(self, offer: dict) -> float:
         return 0.5  # a trader takes any clear profit
