@@ -157,7 +157,7 @@ class Outsider(Bot):
                 if not spaces or seat not in fire:
                     continue
                 f = len(fire)
-                p = 1.0 if f >= spaces else (f / spaces) ** 1.6 * min(1.0, 0.15 + 0.3 * rounds_left)
+                p = 1.0 if f >= spaces else (f / spaces) ** 0.8 * min(1.0, 0.35 + 0.25 * rounds_left)
                 dmg: dict = {}
                 first: dict = {}
                 for i, s in enumerate(fire):
@@ -203,7 +203,7 @@ class Outsider(Bot):
         mine = self.village_value(after, seat, left) - self.village_value(grid, seat, left)
         others = [s for s in range(self.num_players) if s != seat]
         theirs = sum(self.village_value(after, s, left) - self.village_value(grid, s, left) for s in others)
-        return mine - 0.5 * theirs / max(1, len(others)) * (1 if len(others) == 1 else 2)
+        return mine - 0.35 * theirs / max(1, len(others))
 
     def best_flame(self, obs: dict, seat: int, fire: int) -> float:
         supply = (obs.get("fire") or [15] * self.num_players)[seat]
@@ -221,7 +221,8 @@ class Outsider(Bot):
             name = c.get("name")
             if c.get("category") == "dragonflame":
                 rings_now = rings + sum(1 for x in cards if x.get("name") == "Ring of Fire")
-                v += max(0.0, self.best_flame(obs, seat, int(c.get("fire", 1)) + rings_now)) * 0.9
+                fire = int(c.get("fire", 1)) + rings_now
+                v += max(0.0, self.best_flame(obs, seat, fire)) * 1.1 + (0.4 * fire if left else 0.0)
             elif name == "Ring of Fire":
                 v += 0.6 * min(3, left)
             elif name == "Spyglass":
