@@ -56,6 +56,9 @@ class DrachengoldCore(Bot):
     thefts and the strategic split. A style subclass sets the negotiation knobs and methods."""
 
     AGREE = 0.85  # how often a shared kill's treasure is agreed at all (an estimate)
+    PRIOR = (0.75, 0.45)  # with no vote seen: a seat takes this part of a fair share, + the 2nd by the deadline
+    PROBE = 1.0  # with no refusal seen below what a seat accepted, ask it for this much of that early on
+    BETWEEN = 0.5  # between the most a seat refused and the least it accepted, predict this far up
 
     def setup(self, hello):
         super().setup(hello)
@@ -76,6 +79,12 @@ class DrachengoldCore(Bot):
         self.might_now = False
         self.plan = None  # (adventurer, dragon) a Double Strike planned
         self.obs = None
+        # fights in progress (dragon -> seats attacking it, total, strength), from the events and
+        # resynchronised from every observation; and how often each seat joins a fight that one
+        # other seat alone is fighting, when it could (learnt: seats differ a lot in this)
+        self.fights = {}
+        self.joins = [0] * n
+        self.chances = [0] * n
 
     # ------------------------------------------------------------------ tracking from events
 
@@ -149,6 +158,12 @@ class DrachengoldCore(Bot):
             self._add(d["from"], d.get("pay"))
         elif kind == "windfall":
             self._see(d.get("tokens"))
+        elif kind == "attack":
+            self._fight_attack(d)
+        elif kind in ("kill", "treasure_taken"):
+            self.fights.pop(d.get("dragon"), None)
+        elif kind == "retreat":
+            self.fights.clear()
         elif kind == "turn":
             self.might_now = False
             if d.get("seat") != self.seat:
@@ -162,6 +177,28 @@ class DrachengoldCore(Bot):
             self.last_proposals = {p["id"]: p for p in d.get("proposals") or []}
         elif kind == "votes":
             self._learn_votes(d)
+
+    def _fight_attack(self, d):
+        seat, dragon = d["seat"], d["dragon"]
+        if seat != self.seat:
+            lonely = [f for f in self.fights.values()
+                      if len(f["seats"]) == 1 and seat not in f["seats"] and f["strength"] - f["total"] <= 4]
+            if lonely:
+                self.chances[seat] += 1
+                here = self.fights.get(dragon)
+                if here and len(here["seats"]) == 1 and seat not in here["seats"]:
+                    self.joins[seat] += 1
+        f = self.fights.setdefault(dragon, {"seats": set(), "total": 0, "strength": d.get("strength", 99)})
+        f["seats"].add(seat)
+        f["total"] = d.get("total", f["total"])
+
+    def _resync(self, obs):
+        self.fights = {dr["id"]: {"seats": {a["seat"] for a in dr["attackers"]}, "total": dr["total"],
+                                  "strength": dr["strength"]}
+                       for dr in obs.get("dragons") or [] if dr and dr.get("attackers")}
+
+    def join_rate(self, seat):
+        return (self.joins[seat] + 1.0) / (self.chances[seat] + 3.0)
 
     # ------------------------------------------------------------------ values
 
@@ -270,22 +307,25 @@ class DrachengoldCore(Bot):
         # no kill now: the fight goes on with me in it
         left = need - att
         ready = ready if ready is not None else []
-        my_next = max([a["attack"] for a in ready if a["id"] != adv["id"]] or [0])
-        finishers = 0
+        rest = sorted((a["attack"] for a in ready if a["id"] != adv["id"]), reverse=True)
+        turns = 1 if rest and rest[0] >= left else (2 if len(rest) >= 2 and rest[0] + rest[1] >= left else 0)
+        stay = 1.0  # the chance that nobody joins my fight before I can finish it, per round of turns
+        joiners = 0.0
         for s in range(self.num_players):
-            if s == me:
+            if s == me or s in seats:
                 continue
             ups = [a["attack"] for a in obs["adventurers"][s] if a["face"] == "up" and a["dragon"] is None]
-            if ups and max(ups) >= left:
-                finishers += 1
-        if not others and my_next >= left:
-            # I may finish it alone next turn unless someone joins (joiners share it)
-            p_alone = 0.45 ** finishers
+            reach = 1.0 if ups and max(ups) >= left else 0.35
+            p = min(0.95, self.join_rate(s) * reach)
+            stay *= 1 - p
+            joiners += p
+        if not others and turns:
+            p_alone = stay ** turns
             frac = p_alone + (1 - p_alone) * self.share_fraction(2)
-            return value * frac * 0.8 - 0.3 * att - 0.5
-        k = len(others) + 1 + (1 if finishers else 0)
-        frac = self.share_fraction(max(2, k))
-        soon = 0.75 if (finishers or my_next >= left) else 0.45
+            return value * frac * (0.85 ** turns) - 0.3 * att - 0.3
+        k = len(others) + 1 + joiners
+        frac = self.share_fraction(max(2.0, k))
+        soon = 0.75 if (joiners > 0.5 or turns) else 0.45
         return value * frac * soon - 0.3 * att - 0.8 * max(0, left - 4) / 4
 
     def best_attack(self, obs, bonus=0, allowed=None, dragons=None):
@@ -306,6 +346,7 @@ class DrachengoldCore(Bot):
 
     def attack(self, obs):
         self.obs = obs
+        self._resync(obs)
         req = obs["request"]
         if self.plan and self.plan[0] in req["adventurers"] and self.plan[1] in req["dragons"]:
             plan, self.plan = self.plan, None
@@ -320,6 +361,7 @@ class DrachengoldCore(Bot):
 
     def magic(self, obs):
         self.obs = obs
+        self._resync(obs)
         req = obs["request"]
         cards = {c["kind"]: c["id"] for c in req.get("cards") or []}
         mine = obs["adventurers"][self.seat]
@@ -566,11 +608,12 @@ class DrachengoldCore(Bot):
         fair = 1.0 / n
         hist = self.history[seat]
         acc = sorted(f for q, f, ok in hist if ok and q <= progress + 0.01)
-        upper = acc[0] if acc else fair * (0.75 + 0.45 * progress)
+        upper = acc[0] if acc else fair * (self.PRIOR[0] + self.PRIOR[1] * progress)
         rej = [f for q, f, ok in hist if not ok and q >= progress - 0.01 and f < upper]
         if not rej:
-            return upper
-        return 0.5 * (max(rej) + upper)
+            # nothing refused below what it accepted: early on, probe a little lower
+            return upper * (self.PROBE if progress < 0.5 else 1.0)
+        return max(rej) + self.BETWEEN * (upper - max(rej))
 
     def build(self, neg, targets):
         """A split giving each other involved seat at least targets[seat] (a fraction of the
@@ -643,14 +686,14 @@ class Accepter(DrachengoldCore):
             if s != self.seat:
                 fair = 1.0 / n
                 # a fair share at once; from the third round, what the seat is seen to insist on
-                targets[s] = fair if rnd < 3 else min(0.9, max(fair, self.predict(s, progress, n)))
+                targets[s] = 0.9 * fair if rnd < 3 else min(0.9, max(fair, self.predict(s, progress, n)))
         return {"shares": self.build(neg, targets)}
 
     def style_vote(self, obs, neg):
         n, rnd, rounds, _progress, total = self.context(neg)
         left = rounds - rnd
         fair = total / n
-        need = 0.8 * fair if left >= 2 else (0.45 * fair if left == 1 else 0.0)
+        need = (0.9 if rnd <= 2 else 0.75) * fair if left >= 2 else (0.45 * fair if left == 1 else 0.0)
         accept = [p["id"] for p in self.standing(obs, neg) if self.my_value(p["shares"]) >= need - 1e-6]
         return {"accept": accept}
 
