@@ -2,7 +2,9 @@
 
 Style: it predicts, from the votes and proposals seen so far, the least each other seat will
 accept, and proposes exactly that (the rest for itself), holding out for its best acceptable
-split; only in the last two rounds does it add a margin to its offers and lower what it accepts.
+split; only in the last two rounds does it add a margin to its offers and lower what it accepts
+(0.85 of a fair share in the last round but one, 0.6 in the last: below that it lets the treasure
+go, so a seat that never concedes does not learn that it need not).
 
 Written by an outside author (the gauntlet1 session playing one, issue #24) from the docs only:
 README.md, docs/rules.md, docs/protocol.md, bots/sdk.py, bots/forward.py, the SDK and
@@ -699,9 +701,9 @@ class Patient(DrachengoldCore):
         if left >= 2:
             need = max(own * 0.97, total / n)
         elif left == 1:
-            need = min(own, total / n) * 0.85
+            need = 0.85 * total / n
         else:
-            need = 0.3 * total / n
+            need = 0.6 * total / n
         accept = [p["id"] for p in self.standing(obs, neg) if self.my_value(p["shares"]) >= need - 1e-6]
         return {"accept": accept}
 
