@@ -1,7 +1,7 @@
 """The gauntlet measurement: how often a house bot finishes above each bot written outside the house.
 
 Each outside bot meets the house bot at its own table, filled with the same filler bots (for
-Drachengold: greedy and trader), on the same deals, in every seat order of the table (all of them
+the flagship: greedy and trader), on the same deals, in every seat order of the table (all of them
 up to 4 seats, a balanced set beyond: `model.seat_orders`). What is counted, per outside bot, is
 the share of its games in which the house bot finished strictly above it (ranks after forfeits); a
 tie is neither. The 95% interval is the percentile bootstrap over deals, since the seat orders of
