@@ -396,7 +396,7 @@ class Switch(SQLModel, table=True):
 
     __tablename__ = "switches"
     name: str = Field(primary_key=True, max_length=32)
-    on: bool = False
+    enabled: bool = False
     changed_at: datetime = _when()
 
 

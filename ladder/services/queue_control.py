@@ -54,13 +54,13 @@ def due_for_resend(*, session: Session, resend_after: timedelta | float, now: da
 def draining(*, session: Session) -> bool:
     """True while the operator drains the ladder: nothing new is queued (see workers/scheduler.py)."""
     row = session.get(Switch, DRAIN, populate_existing=True)
-    return bool(row and row.on)
+    return bool(row and row.enabled)
 
 
 def set_draining(*, session: Session, on: bool, now: datetime | None = None) -> Switch:
     with atomic(session):
         row = session.get(Switch, DRAIN, populate_existing=True) or Switch(name=DRAIN)
-        row.on, row.changed_at = on, now or utcnow()
+        row.enabled, row.changed_at = on, now or utcnow()
         session.add(row)
     return row
 
@@ -83,5 +83,5 @@ def queue_state(*, session: Session) -> QueueState:
         select(Match.status, func.count()).where(Match.status.in_(OPEN)).group_by(Match.status)
     ).all())
     row = session.get(Switch, DRAIN, populate_existing=True)
-    return QueueState(bool(row and row.on), row.changed_at if row else None,
+    return QueueState(bool(row and row.enabled), row.changed_at if row else None,
                       counts.get(MatchStatus.QUEUED, 0), counts.get(MatchStatus.RUNNING, 0))

@@ -32,7 +32,7 @@ def upgrade() -> None:
     op.add_column('matches', sa.Column('sent_at', sa.DateTime(timezone=True), nullable=True))
     op.create_table('switches',
     sa.Column('name', sa.String(length=32), nullable=False),
-    sa.Column('on', sa.Boolean(), nullable=False),
+    sa.Column('enabled', sa.Boolean(), nullable=False),
     sa.Column('changed_at', sa.DateTime(timezone=True), nullable=False),
     sa.PrimaryKeyConstraint('name'),
     )
