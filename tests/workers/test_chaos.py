@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import random
 import shutil
 import signal
@@ -53,7 +54,7 @@ from ladder.services.ratings import missing_rating_changes, recompute_ratings
 STALE = 8  # LADDER_MATCH_STALE_AFTER: the hard time limit is 7 s, a sweep every second
 RESEND = 4  # LADDER_MATCH_RESEND_AFTER: Redis visibility timeout 2 s, restore scans every second
 SLACK = 20  # a match's own play and queue wait, a worker restarting, on a loaded 2-core machine
-FAULTS = 12  # seconds of faults
+FAULTS = float(os.environ.get("LADDER_CHAOS_SECONDS", "12"))  # seconds of faults; raise it for a longer run
 CHAOS_WORKER = Path(__file__).with_name("chaos_worker.py")
 OPEN = ("queued", "running")
 
