@@ -127,9 +127,13 @@ class Ladder:
         return "\n".join(f"--- {p.name}\n{p.read_text(errors='replace')[-3000:]}" for p in self.logs if p.exists())
 
 
-def run_for(ladder: Ladder, seconds: float, step: Callable[[], object] | None = None, interval: float = 0.3) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
+def run_for(ladder: Ladder, seconds: float, step: Callable[[], object] | None = None, interval: float = 0.3,
+            until: Callable[[], bool] | None = None) -> None:
+    """Supervise for `seconds`, calling `step`; with `until`, go on (up to three times as long)
+    until it holds: a loaded machine plays fewer matches, so it meets fewer faults."""
+    start = time.monotonic()
+    while (elapsed := time.monotonic() - start) < seconds or (until is not None and not until()
+                                                               and elapsed < 3 * seconds):
         ladder.tick()
         if step is not None:
             step()
@@ -157,6 +161,12 @@ def statuses(sessions, ids=None) -> dict[int, str]:
 
 def open_ids(sessions) -> set[int]:
     return {i for i, s in statuses(sessions).items() if s in OPEN}
+
+
+def new_finished(sessions, since) -> int:
+    with sessions() as session:
+        return session.exec(select(func.count()).select_from(Match)
+                            .where(Match.status == "finished", Match.created_at > since)).one()
 
 
 def finished(sessions) -> int:
@@ -222,7 +232,7 @@ def test_messages_dropped_from_a_busy_broker_are_sent_again(chaos_db, redis_url,
 
     try:
         started(ladder, sessions)
-        run_for(ladder, FAULTS, drop)
+        run_for(ladder, FAULTS, drop, until=lambda: len(dropped) >= 5)
         assert len(dropped) >= 5, f"only {len(dropped)} messages dropped; broker lengths {samples}"
         existing, took = settle(ladder, sessions)
         late = [m for m, s in statuses(sessions, dropped).items() if s in OPEN]
@@ -290,9 +300,12 @@ def test_redis_restarted_mid_play_loses_no_match(chaos_db, private_redis, tmp_pa
             run_for(ladder, 2)
             at_restart = open_ids(sessions)
             restart()
+            restarted_at = utcnow()
             recovered.append((len(at_restart), round(wait_for(
                 ladder, lambda ids=at_restart: not {i for i, s in statuses(sessions, ids).items() if s in OPEN},
                 STALE + RESEND + SLACK, f"the {len(at_restart)} matches open at a Redis restart to end"), 1)))
+        # the feed is back: beat and the workers reconnected by themselves, new tables are played
+        wait_for(ladder, lambda: new_finished(sessions, restarted_at) >= 2, 30 + SLACK, "new matches after the restart")
         existing, took = settle(ladder, sessions)
     finally:
         ladder.close()
@@ -307,7 +320,7 @@ def test_workers_killed_before_their_claim_and_inside_their_recording(chaos_db, 
                     LADDER_CHAOS_GROUP="1")
     try:
         started(ladder, sessions)
-        run_for(ladder, FAULTS)
+        run_for(ladder, FAULTS, until=lambda: ladder.kills() >= 4)
         kills = ladder.kills()
         assert kills >= 4, f"only {kills} kills\n{ladder.tails()}"
         existing, took = settle(ladder, sessions)
@@ -325,7 +338,7 @@ def test_a_drained_ladder_empties_after_worker_kills(chaos_db, redis_url, tmp_pa
                     LADDER_CHAOS_GROUP="1")
     try:
         started(ladder, sessions)
-        run_for(ladder, FAULTS)
+        run_for(ladder, FAULTS, until=lambda: ladder.kills() >= 4)
         kills = ladder.kills()
         assert kills >= 4, f"only {kills} kills\n{ladder.tails()}"
         with sessions() as session:
