@@ -75,28 +75,6 @@ def test_recompute_reports_a_finished_ranked_match_without_rating_changes(tmp_pa
     assert f"match {lacking}: 0 rating changes for 4 seats" in checked.output
 
 
-def test_drain_switch_and_wait(tmp_path):
-    assert run(["migrate"], tmp_path).exit_code == 0
-    status = run(["admin", "drain"], tmp_path)
-    assert status.exit_code == 0 and "draining: off" in status.output, status.output
-    engine = make_engine(Settings(instance_dir=tmp_path))
-    with session_factory(engine)() as session:
-        versions = sorted(r.bot_id for r in session.exec(select(Rating).where(Rating.game == "drachengold")))
-        match = queue_match(session=session, game="drachengold", seats=versions[:4])
-    on = run(["admin", "drain", "on", "--wait", "0.3"], tmp_path)
-    assert on.exit_code == 1 and "draining: on" in on.output and "1 queued, 0 running" in on.output, on.output
-    assert "not drained after 0.3 s" in on.output
-    with session_factory(engine)() as session:
-        claim_match(session=session, match_id=match.id, worker_id="w")
-        record_result(session=session, match_id=match.id, worker_id="w",
-                      outcome=MatchOutcome([SeatOutcome(rank=r) for r in (1, 2, 3, 4)]))
-    engine.dispose()
-    drained = run(["admin", "drain", "status", "--wait", "5"], tmp_path)
-    assert drained.exit_code == 0 and "draining: on" in drained.output and "0 queued, 0 running" in drained.output
-    off = run(["admin", "drain", "off"], tmp_path)
-    assert off.exit_code == 0 and "draining: off" in off.output
-
-
 def test_workers_refuse_a_weak_sandbox_outside_development(tmp_path):
     result = run(["worker"], tmp_path, LADDER_ENV="production", LADDER_SANDBOX_MODE="none",
                  LADDER_SECRET_KEY="k" * 40)
