@@ -51,6 +51,9 @@ class Settings(BaseModel):
     sandbox_mode: Literal["strict", "user", "none"] = "strict"
     match_stale_after: int = Field(default=900, gt=0)  # seconds running before the sweeper requeues
     match_max_attempts: int = Field(default=3, ge=1)  # claims before a match is given up as failed
+    # a queued match whose last send to the broker is older than this is sent again, busy broker or
+    # not (a lost message waits about this long, plus a sweep); the Redis visibility timeout derives from it
+    match_resend_after: int = Field(default=60, gt=0)
     placement_games: int = Field(default=10, ge=0)  # rated games a new version plays first
     # workers.packaging.MAX_UPLOAD_BYTES is the one limit; a deployment may only lower it here
     max_upload_bytes: int = Field(default=MAX_UPLOAD_BYTES, gt=0, le=MAX_UPLOAD_BYTES)

@@ -268,6 +268,10 @@ class Match(MatchBase, table=True):
     requested_by: int | None = Field(default=None, foreign_key="users.id")
     claimed_by: str | None = Field(default=None, max_length=200)  # worker id holding the claim
     claimed_at: datetime | None = _when(nullable=True)
+    # when a run_match message for it last reached the broker (None: never recorded, e.g. sent by the
+    # web site at creation); the sweeper sends a queued match again once this is older than
+    # settings.match_resend_after, busy broker or not (workers/scheduler.py)
+    sent_at: datetime | None = _when(nullable=True)
 
 
 class MatchPublic(MatchBase):
@@ -384,6 +388,16 @@ class RatingClock(SQLModel, table=True):
     __tablename__ = "rating_clock"
     id: int = Field(default=1, primary_key=True)
     applied: int = Field(default=0, sa_type=BigInteger)
+
+
+class Switch(SQLModel, table=True):
+    """An operator's switch kept in the database, so every process reads the same value whatever its
+    environment: `drain` (workers/scheduler.py) stops the scheduler queueing anything new."""
+
+    __tablename__ = "switches"
+    name: str = Field(primary_key=True, max_length=32)
+    enabled: bool = False
+    changed_at: datetime = _when()
 
 
 class HeadToHead(SQLModel, table=True):

@@ -7,14 +7,15 @@ no new dependency (SQLAlchemy is already here), a message is taken inside one `B
 transaction so two consumers can never read the same message or a half-written one (the
 filesystem transport moves a file that its producer may still be writing), and it is one file
 that lives and dies with the instance directory. Neither embedded transport redelivers a message
-whose worker was SIGKILLed (both mark it taken when it is fetched), and neither does Redis until
-the visibility timeout passes: that is why the database, not the broker, is the queue of record
-and the sweeper re-sends what the broker lost (workers/tasks.py).
+whose worker was SIGKILLed (both mark it taken when it is fetched), and Redis loses every message
+when it restarts without persistence: that is why the database, not the broker, is the queue of
+record, and the sweeper sends a queued match again whenever its last send is older than
+`match_resend_after` (workers/scheduler.py `sweep`), busy broker or not.
 
-Reliability settings follow Celery's guide for long tasks: the message is acknowledged after the
-task (`acks_late`), a worker process reserves one message at a time (prefetch 1), JSON only, and
-the hard time limit < the stale-match threshold < the broker's visibility timeout, so a match that
-is still running is never swept or redelivered.
+Reliability settings (the reasoning is beside `celery_config`): acknowledged after the task
+(`acks_late`), one message reserved per pool process (prefetch 1), JSON only, the hard time limit
+below the stale-match threshold so a live match is never swept, and a Redis visibility timeout
+short enough that a message held by a dead worker comes back within the re-send bound.
 
 The app reads the environment lazily, the first time its configuration is needed; a test or a
 command can bind its own Settings first with `configure(settings)`.
@@ -59,8 +60,22 @@ def time_limits(settings: Settings) -> tuple[int, int]:
 
 
 def sweep_interval(settings: Settings) -> float:
-    """How often the sweeper runs: a few times per stale period, between once a second and a minute."""
-    return float(min(60, max(1, settings.match_stale_after // 4)))
+    """How often the sweeper runs: a few times per stale period and per re-send bound, between once
+    a second and a minute (15 s with the defaults), so a lost message is sent again at most a
+    quarter of the bound late."""
+    return float(min(60, max(1, min(settings.match_stale_after, settings.match_resend_after) // 4)))
+
+
+def visibility_timeout(settings: Settings) -> int:
+    """Seconds Redis waits for an unacknowledged message's ack before handing it out again: half
+    the re-send bound (see celery_config for why a short one is safe)."""
+    return max(1, settings.match_resend_after // 2)
+
+
+def restore_interval(settings: Settings) -> int:
+    """Seconds between a worker's scans for messages past their visibility timeout: a quarter of the
+    re-send bound, so timeout + scan stay within it."""
+    return max(1, settings.match_resend_after // 4)
 
 
 def worker_id() -> str:
@@ -71,11 +86,29 @@ def worker_id() -> str:
 def celery_config(settings: Settings) -> dict[str, Any]:
     """Celery's settings for these ladder settings (plain data: printable, testable)."""
     soft, hard = time_limits(settings)
-    # Redis re-sends an unacknowledged message after this long; it must exceed any task's life.
-    visibility = settings.match_stale_after + 300
+    # How a message comes back, and why a running match is never played twice:
+    # - acks_late: the broker keeps a message until its task ends. If the whole worker dies (power,
+    #   SIGKILL of its group) while holding one, Redis hands it out again once the visibility
+    #   timeout passes; a worker scans for such messages every `restore_interval` (throttle 1:
+    #   every scan is a real one), so it is back within timeout + interval = 3/4 of
+    #   match_resend_after. The sweeper re-sends the match within the same bound anyway (a
+    #   restarted Redis keeps nothing); the two only make duplicates, which the claim drops.
+    # - The timeout is shorter than a long match, on purpose: a message whose match is still
+    #   running is handed out again, and that delivery finds the match `running` (the guarded
+    #   claim in services/matches.py matches no row) and is acknowledged, doing nothing. Only the
+    #   sweeper takes a match from its worker, once it has been running `match_stale_after`
+    #   seconds, and the hard time limit below kills any task before that. (The old choice, a
+    #   timeout above the stale threshold, left a message of a worker killed before its claim
+    #   waiting 20 minutes.)
+    # - reject_on_worker_lost off: when a pool process dies mid-task (SIGKILL, the hard time
+    #   limit, the OOM killer) its message is acknowledged, not requeued. A requeued copy could do
+    #   nothing useful: the match is `running` under the dead claim until the sweeper requeues it
+    #   (and sends it), and a match that kills its process each time must reach max_attempts and
+    #   fail rather than loop.
     transport: dict[str, Any] = {}
     if settings.redis_url is not None:
-        transport = {"visibility_timeout": visibility}
+        transport = {"visibility_timeout": visibility_timeout(settings),
+                     "unacked_restore_interval": restore_interval(settings), "unacked_restore_throttle": 1}
     else:
         # SQLite write locks are short here; wait for them instead of failing the poll.
         transport = {"connect_args": {"timeout": 30}}
@@ -90,7 +123,7 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         "task_ignore_result": True,  # results live in the database; no result backend needed
         "result_backend": None,
         "task_acks_late": True,
-        "task_reject_on_worker_lost": False,  # the claim guard and the sweeper own recovery: no loops
+        "task_reject_on_worker_lost": False,  # the claim guard and the sweeper own recovery (above)
         "worker_prefetch_multiplier": 1,
         "task_soft_time_limit": soft,
         "task_time_limit": hard,

@@ -18,6 +18,7 @@ from sqlmodel import Session
 
 from ladder.config import Settings
 from ladder.db import session_scope
+from ladder.services.queue_control import draining
 from ladder.services.tournaments import feed_events, start_due_events
 
 log = logging.getLogger(__name__)
@@ -32,4 +33,7 @@ def feed(sessions: sessionmaker[Session], settings: Settings) -> list[int]:
     if settings.event_slots <= 0:
         return []
     with session_scope(sessions) as session:
+        if draining(session=session):  # nothing new while the ladder drains (workers/scheduler.py)
+            return []
+        session.commit()
         return feed_events(session=session, slots=settings.event_slots, sandbox=settings.sandbox_mode)

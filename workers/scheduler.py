@@ -4,6 +4,11 @@ Each function does its database work through the services (each service call com
 own) and returns the ids of the matches it queued, so the task sends them to the broker only
 after they are committed. The database is the queue of record; a broker message only says
 "look at match N", and a duplicate message is harmless because claiming is guarded.
+
+Draining: while the `drain` switch is on (`ladder admin drain on`, stored in the database so every
+worker's tick sees it whatever its environment), `schedule` queues nothing new (no validation
+game, no ladder table, no event match) while `sweep` goes on requeueing and re-sending, so the
+open matches finish and the ladder empties.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ import random
 import tempfile
 import time
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime
 
 from sqlalchemy import func
 from sqlalchemy.orm import sessionmaker
@@ -23,10 +28,11 @@ from ladder.config import Settings
 from ladder.db import session_scope
 from ladder.games import available_games, get_game
 from ladder.matchmaking import TableSize, make_tables
-from ladder.models import Bot, BotVersion, Match, MatchKind, MatchStatus, VersionStatus, utcnow
+from ladder.models import Bot, BotVersion, Match, MatchKind, MatchStatus, VersionStatus
 from ladder.services.bots import reject_version
 from ladder.services.errors import ServiceError
 from ladder.services.matches import matchmaking_pool, queue_match, queue_validation_match, requeue_stale
+from ladder.services.queue_control import draining, due_for_resend
 
 log = logging.getLogger(__name__)
 
@@ -129,6 +135,10 @@ def schedule(sessions: sessionmaker[Session], settings: Settings, rng: random.Ra
     rng = rng or random.Random()
     queued = Queued()
     with session_scope(sessions) as session:
+        if draining(session=session):
+            log.info("scheduler: draining, nothing new is queued")
+            return queued
+        session.commit()
         pending = session.exec(
             select(BotVersion.id).join(Bot, Bot.id == BotVersion.bot_id)
             .where(BotVersion.status == VersionStatus.PENDING, Bot.retired == False)  # noqa: E712
@@ -170,24 +180,27 @@ def _ladder_tables(session: Session, game: str, settings: Settings, rng: random.
     return ids
 
 
-def sweep(sessions: sessionmaker[Session], settings: Settings, *, broker_idle: bool) -> tuple[Queued, list[int]]:
-    """Requeue matches left running by a dead worker (or fail them after max attempts), and, when
-    the broker holds no waiting message, re-send queued matches whose message was lost (a worker
-    killed between taking a message and claiming its match). (to send, failed ids)."""
+def sweep(sessions: sessionmaker[Session], settings: Settings, *,
+          now: datetime | None = None) -> tuple[Queued, list[int]]:
+    """Requeue matches left running by a dead worker (or fail them after max attempts), and re-send
+    queued matches whose last send is older than `match_resend_after`, however busy the broker is:
+    their message may be lost (a broker restart, a worker killed between taking a message and
+    claiming its match), and a duplicate costs a worker one UPDATE that matches no row.
+    (to send, failed ids). Draining changes nothing here: what is open must end."""
     queued = Queued()
     with session_scope(sessions) as session:
         swept = requeue_stale(session=session, stale_after=settings.match_stale_after,
-                              max_attempts=settings.match_max_attempts)
-        ids = list(swept.requeued)
-        if broker_idle:
-            cutoff = utcnow() - timedelta(seconds=min(60, settings.match_stale_after))
-            ids += session.exec(
-                select(Match.id).where(Match.status == MatchStatus.QUEUED, Match.created_at < cutoff)
-                .order_by(Match.id).limit(500)
-            ).all()
-        for match_id, kind in session.exec(select(Match.id, Match.kind).where(Match.id.in_(sorted(set(ids))))).all():
+                              max_attempts=settings.match_max_attempts, now=now)
+        ids = set(swept.requeued)
+        ids.update(due_for_resend(session=session, resend_after=settings.match_resend_after, now=now))
+        for match_id, kind in session.exec(select(Match.id, Match.kind).where(Match.id.in_(sorted(ids)))
+                                           .order_by(Match.id)).all():
             queued.add(match_id, kind)
         session.commit()
     if swept.requeued or swept.failed:
         log.warning("sweeper: requeued %s, gave up on %s", swept.requeued, swept.failed)
+    resent = len(queued) - len(swept.requeued)
+    if resent:
+        log.info("sweeper: %s queued matches sent again (last sent over %s s ago)", resent,
+                 settings.match_resend_after)
     return queued, list(swept.failed)

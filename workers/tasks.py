@@ -13,7 +13,7 @@ from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
 
-from workers.celery_app import MATCH_QUEUE, PRIORITY_QUEUE, QUEUES, app, worker_id
+from workers.celery_app import MATCH_QUEUE, PRIORITY_QUEUE, app, worker_id
 
 log = logging.getLogger(__name__)
 
@@ -33,20 +33,40 @@ def sessions():
 
 def dispatch_matches(match_ids: Iterable[int], queue: str = PRIORITY_QUEUE) -> int:
     """Send run_match for committed, queued matches; the web site's LADDER_DISPATCH. Never raises:
-    a message that cannot be sent is re-sent by the sweeper, which finds the match still queued."""
-    sent = 0
+    a message that cannot be sent is re-sent by the sweeper, which finds the match still queued.
+    The number sent (the web site's sends are not recorded: the match's creation stands for them)."""
+    return len(_dispatch(match_ids, queue))
+
+
+def _dispatch(match_ids: Iterable[int], queue: str) -> list[int]:
+    sent = []
     for match_id in match_ids:
         try:
             run_match.apply_async((int(match_id),), queue=queue)
-            sent += 1
+            sent.append(int(match_id))
         except Exception as exc:  # the broker is down: the database keeps the match
             log.warning("match %s queued but not sent (%s); the sweeper will send it", match_id, exc)
     return sent
 
 
+def _send_recorded(match_ids: Iterable[int], queue: str) -> int:
+    """Send, then record when (matches.sent_at): the sweeper sends again what waits too long since."""
+    from ladder.db import session_scope
+    from ladder.services.queue_control import mark_sent
+
+    sent = _dispatch(match_ids, queue)
+    if sent:
+        try:
+            with session_scope(sessions()) as session:
+                mark_sent(session=session, match_ids=sent)
+        except Exception as exc:  # unrecorded, a match is only sent again a little early: harmless
+            log.warning("matches %s sent, but the send was not recorded: %s", sent, exc)
+    return len(sent)
+
+
 def _send(queued) -> dict[str, int]:
-    return {"ladder": dispatch_matches(queued.ladder, MATCH_QUEUE),
-            "priority": dispatch_matches(queued.priority, PRIORITY_QUEUE)}
+    return {"ladder": _send_recorded(queued.ladder, MATCH_QUEUE),
+            "priority": _send_recorded(queued.priority, PRIORITY_QUEUE)}
 
 
 @app.task(bind=True, name="workers.tasks.run_match")
@@ -77,10 +97,10 @@ def schedule_matches() -> dict[str, int]:
 
 @app.task(name="workers.tasks.sweep_stale")
 def sweep_stale() -> dict[str, Any]:
-    """Requeue matches whose worker died, re-send matches whose message was lost, send them."""
+    """Requeue matches whose worker died, re-send queued matches last sent too long ago, send them."""
     from workers.scheduler import sweep
 
-    queued, failed = sweep(sessions(), app.settings, broker_idle=broker_waiting() == 0)
+    queued, failed = sweep(sessions(), app.settings)
     if app.settings.redis_url is None:
         purge_delivered()
     return {**_send(queued), "failed": failed}
@@ -95,7 +115,7 @@ def validate_version(version_id: int) -> int | None:
     with session_scope(sessions()) as session:
         match_id = validate(session, version_id, app.settings)
     if match_id is not None:
-        dispatch_matches([match_id], PRIORITY_QUEUE)
+        _send_recorded([match_id], PRIORITY_QUEUE)
     return match_id
 
 
@@ -113,15 +133,3 @@ def purge_delivered() -> int:
         return 0
     finally:
         engine.dispose()
-
-
-def broker_waiting() -> int | None:
-    """Messages waiting (not yet taken by a worker) in the ladder's queues; None if unknown."""
-    try:
-        with app.connection_for_read() as conn:
-            channel = conn.default_channel
-            # not passive: Redis drops an empty list, and a passive declare of it would fail
-            return sum(channel.queue_declare(queue=q).message_count for q in QUEUES)
-    except Exception as exc:  # the broker is down
-        log.info("broker queue length unknown: %s", exc)
-        return None

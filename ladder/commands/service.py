@@ -156,26 +156,37 @@ def ratings() -> None:
 @ratings.command("recompute")
 @click.option("--show", type=int, default=20, show_default=True, help="Differences to print at most.")
 def ratings_recompute(show: int) -> None:
-    """Replay every rated match in the order it was rated; exit 0 only if every stored number matches."""
+    """Replay every rated match in the order it was rated, and check that every finished ranked match
+    has one rating change per seat; exit 0 only if every stored number matches and none lacks one."""
     from sqlalchemy import func
     from sqlmodel import select
 
     from ladder.db import make_engine, session_factory, session_scope
     from ladder.models import RatingChange
-    from ladder.services.ratings import recompute_ratings
+    from ladder.services.ratings import missing_rating_changes, recompute_ratings
 
     engine = make_engine(_settings())
     with session_scope(session_factory(engine)) as session:
         matches = session.exec(select(func.count(func.distinct(RatingChange.match_id)))).one()
         diffs = recompute_ratings(session=session)
+        unrated = missing_rating_changes(session=session)
+    engine.dispose()
     if not diffs:
         click.echo(f"{matches} rated matches replayed: every stored rating, change and count matches")
-        return
-    click.echo(f"{matches} rated matches replayed: {len(diffs)} stored numbers differ")
-    for d in diffs[:show]:
-        where = f"match {d.match_id}" if d.match_id is not None else "current rating"
-        click.echo(f"  bot {d.bot_id} {where} {d.field}: stored {d.stored}, recomputed {d.recomputed}")
-    sys.exit(1)
+    else:
+        click.echo(f"{matches} rated matches replayed: {len(diffs)} stored numbers differ")
+        for d in diffs[:show]:
+            where = f"match {d.match_id}" if d.match_id is not None else "current rating"
+            click.echo(f"  bot {d.bot_id} {where} {d.field}: stored {d.stored}, recomputed {d.recomputed}")
+    if not unrated:
+        click.echo("every finished ranked match has one rating change per seat")
+    else:
+        click.echo(f"{len(unrated)} finished ranked matches lack rating changes (one per seat expected):")
+        for u in unrated[:show]:
+            why = " (every seat forfeited)" if u.all_forfeited else ""
+            click.echo(f"  match {u.match_id}: {u.changes} rating changes for {u.seats} seats{why}")
+    if diffs or unrated:
+        sys.exit(1)
 
 
 @click.command("service")

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from itertools import combinations, groupby
 
-from sqlalchemy import update
+from sqlalchemy import case, func, update
 from sqlmodel import Session, select
 
-from ladder.models import BotVersion, HeadToHead, Match, Rating, RatingChange, RatingClock, Seat
+from ladder.models import BotVersion, HeadToHead, Match, MatchStatus, Rating, RatingChange, RatingClock, Seat
 from ladder.ratings import INITIAL_RATING, RatingBook, SeatResult, ranks_with_forfeits
 
 
@@ -145,3 +145,34 @@ def recompute_ratings(*, session: Session, batch: int = 5000) -> list[RatingDiff
             if stored != fresh and not (row is None and fresh in (INITIAL_RATING, 0)):
                 diffs.append(RatingDifference(bot_id, None, name, stored, fresh))
     return diffs
+
+
+@dataclass(frozen=True, slots=True)
+class UnratedMatch:
+    """A finished ranked match whose rating changes are not one per seat."""
+
+    match_id: int
+    seats: int
+    changes: int
+    all_forfeited: bool
+
+
+def missing_rating_changes(*, session: Session, limit: int | None = None) -> list[UnratedMatch]:
+    """Every finished ranked match without exactly one rating change per seat (there should be
+    none: services/results.py writes the status, the seats and the changes in one transaction, and
+    a ranked match where every seat forfeited ends failed). Read-only; oldest first."""
+    seats = (select(Seat.match_id, func.count().label("n"),
+                    func.sum(case((Seat.forfeited, 0), else_=1)).label("played"))
+             .group_by(Seat.match_id).subquery())
+    changes = select(RatingChange.match_id, func.count().label("n")).group_by(RatingChange.match_id).subquery()
+    query = (
+        select(Match.id, seats.c.n, func.coalesce(changes.c.n, 0), seats.c.played)
+        .join(seats, seats.c.match_id == Match.id)
+        .outerjoin(changes, changes.c.match_id == Match.id)
+        .where(Match.status == MatchStatus.FINISHED, Match.ranked == True,  # noqa: E712
+               func.coalesce(changes.c.n, 0) != seats.c.n)
+        .order_by(Match.id)
+    )
+    if limit is not None:
+        query = query.limit(limit)
+    return [UnratedMatch(m, n, c, not played) for m, n, c, played in session.exec(query)]

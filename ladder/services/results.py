@@ -4,6 +4,12 @@ The transaction first takes the rating clock (see services/ratings.py), then mov
 running to finished with a conditional UPDATE. If that UPDATE matches no row the match was already
 recorded, failed, or requeued by the sweeper, and the whole transaction rolls back: recording twice
 is refused with AlreadyRecorded, and ratings are applied exactly once.
+
+So a finished ranked match always has one rating change per seat: the status, the seats and the
+ratings commit together (a worker killed anywhere before the commit leaves the match `running`,
+with nothing written, for the sweeper), and a ranked match that the ratings would skip, because
+every seat forfeited (nobody showed strength; it usually means the ladder's sandbox failed), ends
+`failed` instead of `finished`. `ladder ratings recompute` checks it (missing_rating_changes).
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import update
+from sqlalchemy import case, update
 from sqlmodel import Session, select
 
 from ladder.models import (
@@ -37,6 +43,7 @@ from ladder.services.errors import AlreadyRecorded, Invalid, NotFound
 from ladder.services.ratings import apply_ratings, take_rating_clock
 
 DEFAULT_MAX_LOG_CHARS = 64 * 1024
+ALL_FORFEITED = "every seat forfeited: nothing to rate (a ranked match needs one seat that played)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +123,12 @@ def record_result(
     guard = update(Match).where(Match.id == match_id, Match.status == MatchStatus.RUNNING)
     if worker_id is not None:
         guard = guard.where(Match.claimed_by == worker_id)
-    guard = guard.values(status=MatchStatus.FINISHED, finished_at=now).execution_options(synchronize_session=False)
+    values = {"status": MatchStatus.FINISHED, "finished_at": now}
+    if outcome.seats and all(seat.forfeited for seat in outcome.seats):
+        # a ranked match the ratings would skip is void; an unranked one stands as played
+        values["status"] = case((Match.ranked, MatchStatus.FAILED.value), else_=MatchStatus.FINISHED.value)
+        values["failure_reason"] = case((Match.ranked, ALL_FORFEITED), else_=None)
+    guard = guard.values(**values).execution_options(synchronize_session=False)
     with atomic(session):
         sequence = take_rating_clock(session)  # first: serialises rating updates, numbers this one
         if session.exec(guard).rowcount != 1:
@@ -142,7 +154,7 @@ def record_result(
             data, size = compress_replay(outcome.replay)
             session.add(Replay(match_id=match_id, data=data, size=size, created_at=now))
         session.flush()
-        if is_rated(MatchStatus.FINISHED, ranked=match.ranked, forfeited=[s.forfeited for s in seats]):
+        if is_rated(match.status, ranked=match.ranked, forfeited=[s.forfeited for s in seats]):
             apply_ratings(session, match, seats, sequence, now)
         if match.kind == MatchKind.VALIDATION:
             _settle_validation(session, match, seats)

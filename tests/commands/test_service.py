@@ -4,13 +4,13 @@ tampered rating), and the workers' refusal to run bots in a weak sandbox outside
 from __future__ import annotations
 
 from click.testing import CliRunner
-from sqlmodel import select
+from sqlmodel import select, update
 
 from ladder.cli import main
 from ladder.config import Settings
 from ladder.db import make_engine, session_factory
 from ladder.games import GAMES, get_game
-from ladder.models import Rating
+from ladder.models import Match, Rating
 from ladder.services.matches import claim_match, queue_match
 from ladder.services.results import MatchOutcome, SeatOutcome, record_result
 
@@ -55,6 +55,24 @@ def test_migrate_then_recompute_matches_and_notices_tampering(tmp_path):
     refused = run(["ratings", "recompute"], tmp_path)
     assert refused.exit_code == 1
     assert f"bot {tampered} current rating rating" in refused.output
+
+
+def test_recompute_reports_a_finished_ranked_match_without_rating_changes(tmp_path):
+    assert run(["migrate"], tmp_path).exit_code == 0
+    play_some(tmp_path, 2)
+    engine = make_engine(Settings(instance_dir=tmp_path))
+    with session_factory(engine)() as session:
+        versions = sorted(r.bot_id for r in session.exec(select(Rating).where(Rating.game == "drachengold")))
+        match = queue_match(session=session, game="drachengold", seats=versions[:4])
+        session.exec(update(Match).where(Match.id == match.id).values(status="finished"))  # no result, no ratings
+        session.commit()
+        lacking = match.id
+    engine.dispose()
+    checked = run(["ratings", "recompute"], tmp_path)
+    assert checked.exit_code == 1, checked.output
+    assert "every stored rating, change and count matches" in checked.output  # the replay itself agrees
+    assert "1 finished ranked matches lack rating changes" in checked.output
+    assert f"match {lacking}: 0 rating changes for 4 seats" in checked.output
 
 
 def test_workers_refuse_a_weak_sandbox_outside_development(tmp_path):

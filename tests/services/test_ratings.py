@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 import threading
 
-from sqlmodel import func, select
+from sqlmodel import delete, func, select, update
 
-from ladder.models import Rating, RatingChange
+from ladder.models import Match, Rating, RatingChange
 from ladder.ratings import INITIAL_RATING
 from ladder.services import matches, results
-from ladder.services.ratings import RatingDifference, recompute_ratings
+from ladder.services.ratings import RatingDifference, UnratedMatch, missing_rating_changes, recompute_ratings
 from ladder.services.results import MatchOutcome, SeatOutcome
 
 
@@ -29,6 +29,7 @@ def test_recompute_matches_stored_after_hundreds_of_random_matches(world, sessio
         world.play(rng.sample(versions, n), world.random_ranks(rng, n), forfeited=forfeited, kind=kind,
                    ranked=kind == "ladder")
     assert recompute_ratings(session=session) == []
+    assert missing_rating_changes(session=session) == []  # every finished ranked match is rated
     rated = session.exec(select(func.count(func.distinct(RatingChange.match_id)))).one()
     assert 200 < rated < 300  # challenges and all-forfeit tables are not rated
     ratings = session.exec(select(Rating)).all()
@@ -89,3 +90,20 @@ def test_recompute_reports_what_differs(world, session):
 def test_recompute_of_an_empty_ladder_finds_nothing(world, session):
     _league(world, bots=2)  # rating rows at 1500 with no games are what an empty history gives
     assert recompute_ratings(session=session) == []
+
+
+def test_finished_ranked_matches_lacking_rating_changes_are_reported(world, session):
+    versions = _league(world, bots=4)
+    whole = world.play(versions[:3], [1, 2, 3])
+    short = world.play(versions[:3], [3, 2, 1])
+    bare = world.play(versions[1:], [1, 2, 3])
+    challenge = world.play(versions[:2], [1, 2], kind="challenge", ranked=False)  # never rated: not reported
+    # what a non-atomic recording, or a finished all-forfeit match of old, would have left
+    session.exec(delete(RatingChange).where(RatingChange.match_id == short.id, RatingChange.seat == 0))
+    session.exec(delete(RatingChange).where(RatingChange.match_id == bare.id))
+    session.exec(update(Match).where(Match.id == challenge.id).values(status="finished"))
+    session.commit()
+    assert missing_rating_changes(session=session) == [UnratedMatch(short.id, 3, 2, False),
+                                                       UnratedMatch(bare.id, 3, 0, False)]
+    assert missing_rating_changes(session=session, limit=1) == [UnratedMatch(short.id, 3, 2, False)]
+    assert whole.id not in {u.match_id for u in missing_rating_changes(session=session)}

@@ -2,18 +2,33 @@
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
 import threading
 from datetime import timedelta
 
 import pytest
 from sqlmodel import func, select
 
-from ladder.models import BotLog, BotVersion, Match, Rating, RatingChange, Seat, VersionStatus, utcnow
+from ladder.models import (
+    BotLog,
+    BotVersion,
+    Match,
+    Rating,
+    RatingChange,
+    RatingClock,
+    Replay,
+    Seat,
+    VersionStatus,
+    utcnow,
+)
 from ladder.play import play_builtin
 from ladder.ratings import INITIAL_RATING
 from ladder.replay import dumps_replay, loads_replay
 from ladder.services import bots, matches, pages, results
 from ladder.services.errors import AlreadyRecorded, Invalid
+from ladder.services.ratings import missing_rating_changes
 from ladder.services.results import MatchOutcome, SeatOutcome, outcome_from_replay
 
 
@@ -133,6 +148,55 @@ def test_unranked_failed_and_all_forfeited_matches_are_not_rated(world, session)
     world.play([a.id, b.id], [1, 2], forfeited=[True, False])  # one forfeit: rated, forfeiter last
     change = session.exec(select(RatingChange).where(RatingChange.bot_id == a.bot_id)).one()
     assert change.rank == 2 and change.forfeited and change.delta < 0
+
+
+def test_a_ranked_match_where_every_seat_forfeited_is_void_never_finished_unrated(world, session):
+    """The one way a finished ranked match could lack its rating changes: the ratings skip a match
+    nobody played. It ends failed instead (usually the ladder's sandbox failed every seat)."""
+    (_, a), (_, b) = world.bot(), world.bot()
+    void = world.play([a.id, b.id], [1, 2], forfeited=[True, True])
+    assert void.status == "failed" and void.failure_reason == results.ALL_FORFEITED
+    seats = session.exec(select(Seat).where(Seat.match_id == void.id).order_by(Seat.seat)).all()
+    assert [(s.status, s.forfeited) for s in seats] == [("crash", True), ("crash", True)]  # kept for owners
+    played = world.play([a.id, b.id], [1, 2], forfeited=[True, True], kind="challenge", ranked=False)
+    assert played.status == "finished" and played.failure_reason is None  # unranked: stands as played
+    world.play([a.id, b.id], [2, 1])
+    assert _count(session, RatingChange) == 2
+    assert missing_rating_changes(session=session) == []
+
+
+KILLED_IN_RATINGS = """
+import os, signal, sys
+from ladder.db import make_engine, session_factory
+from ladder.services import results
+from ladder.services.results import MatchOutcome, SeatOutcome
+
+def die(*args, **kwargs):  # the status is flipped and the seats are flushed: SIGKILL now
+    os.kill(os.getpid(), signal.SIGKILL)
+
+results.apply_ratings = die
+with session_factory(make_engine(sys.argv[1]))() as session:
+    results.record_result(session=session, match_id=int(sys.argv[2]), worker_id="w1", outcome=MatchOutcome(
+        [SeatOutcome(rank=r) for r in (1, 2, 3)], replay={"seats": [], "results": []}))
+"""
+
+
+def test_a_worker_killed_between_its_result_and_its_ratings_leaves_nothing_written(world, session, db_url):
+    match, _ = _running(world, session)
+    clock = session.get(RatingClock, 1).applied if session.get(RatingClock, 1) else 0
+    session.commit()
+    done = subprocess.run([sys.executable, "-c", KILLED_IN_RATINGS, db_url, str(match.id)], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    session.expire_all()
+    row = session.get(Match, match.id)
+    assert (row.status, row.claimed_by, row.finished_at) == ("running", "w1", None)  # for the sweeper
+    assert [s.rank for s in session.exec(select(Seat).where(Seat.match_id == match.id))] == [None] * 3
+    assert session.get(Replay, match.id) is None and _count(session, RatingChange) == 0
+    assert (session.get(RatingClock, 1).applied if session.get(RatingClock, 1) else 0) == clock
+    session.commit()
+    results.record_result(session=session, match_id=match.id, outcome=_outcome([1, 2, 3]), worker_id="w1")
+    assert _count(session, RatingChange) == 3 and missing_rating_changes(session=session) == []
 
 
 def test_placement_games_count_down_on_rated_matches(world, session):

@@ -15,7 +15,7 @@ from types import SimpleNamespace
 
 import pytest
 from service_support import SLOW_BOT, add_user_bot, house_versions, match_row, rating_changes_per_match
-from sqlalchemy import create_engine, text, update
+from sqlalchemy import create_engine, text
 from sqlmodel import select
 
 from ladder.config import Settings
@@ -24,10 +24,11 @@ from ladder.models import BotLog, BotVersion, Match, Rating, Replay, utcnow
 from ladder.replay import loads_replay, verify_replay
 from ladder.services.bots import seed_house_bots
 from ladder.services.matches import claim_match, queue_match, requeue_stale
+from ladder.services.queue_control import mark_sent
 from ladder.services.ratings import recompute_ratings
 from workers import celery_app, tasks
 from workers.jobs import play_match
-from workers.scheduler import schedule, sweep
+from workers.scheduler import Queued, schedule, sweep
 
 
 @pytest.fixture
@@ -166,22 +167,79 @@ def test_the_sweeper_requeues_dead_workers_matches_and_resends_lost_messages(ses
     stale = queue_match(session=session, game="treasure", seats=house["treasure"])
     claim_match(session=session, match_id=stale.id, worker_id="dead", now=utcnow() - timedelta(seconds=120))
     lost = queue_match(session=session, game="drachengold", seats=house["drachengold"])
-    session.exec(update(Match).where(Match.id == lost.id).values(created_at=utcnow() - timedelta(seconds=120)))
-    session.commit()
-    busy_broker, failed = sweep(sessions, settings, broker_idle=False)
-    assert (busy_broker.ladder, failed) == ([stale.id], [])
+    mark_sent(session=session, match_ids=[lost.id], now=utcnow() - timedelta(seconds=settings.match_resend_after + 1))
+    fresh = queue_match(session=session, game="dragonflame", seats=house_versions(session, "dragonflame")[:3])
+    mark_sent(session=session, match_ids=[fresh.id])  # sent just now: its message is in the broker
+    # no broker is asked: a busy broker no longer hides a lost message
+    first, failed = sweep(sessions, settings)
+    assert (sorted(first.ladder), failed) == (sorted([stale.id, lost.id]), [])
     assert match_row(session, stale.id).status == "queued"
-    idle_broker, _ = sweep(sessions, settings, broker_idle=True)
-    assert idle_broker.ladder == [lost.id]  # the requeued one was sent by the first sweep already
+    mark_sent(session=session, match_ids=first.ladder)  # what the task does once they are sent
+    assert sweep(sessions, settings)[0].ladder == []  # nothing is due again before the bound
+    later = utcnow() + timedelta(seconds=settings.match_resend_after + 1)
+    assert sorted(sweep(sessions, settings, now=later)[0].ladder) == sorted([stale.id, lost.id, fresh.id])
+
+
+def test_a_match_never_recorded_as_sent_counts_from_its_creation(session, sessions, settings, house):
+    """The web site sends a challenge at once without recording it: its creation stands for the send."""
+    match = queue_match(session=session, game="treasure", seats=house["treasure"])
+    assert match_row(session, match.id).sent_at is None
+    assert sweep(sessions, settings)[0].ladder == []
+    assert sweep(sessions, settings, now=utcnow() + timedelta(seconds=61))[0].ladder == [match.id]
+
+
+def test_sends_are_recorded_and_a_failed_send_is_not(session, sessions, settings, house, eager, monkeypatch):
+    ok = queue_match(session=session, game="treasure", seats=house["treasure"])
+    refused = queue_match(session=session, game="drachengold", seats=house["drachengold"])
+    sent = []
+
+    def apply_async(args, queue):
+        if args[0] == refused.id:
+            raise ConnectionError("broker down")
+        sent.append((args[0], queue))
+
+    monkeypatch.setattr(tasks.run_match, "apply_async", apply_async)
+    before = utcnow()
+    assert tasks._send(Queued(ladder=[ok.id, refused.id])) == {"ladder": 1, "priority": 0}
+    assert sent == [(ok.id, celery_app.MATCH_QUEUE)]
+    assert match_row(session, ok.id).sent_at >= before
+    assert match_row(session, refused.id).sent_at is None  # so the next sweep past the bound sends it
+
+
+def test_a_duplicate_delivery_while_the_match_plays_does_nothing(session, sessions, settings, house):
+    match = queue_match(session=session, game="treasure", seats=house["treasure"])
+    duplicates = []
+
+    def redelivered():  # the sweeper's re-send, or Redis handing the message out again, mid-match
+        duplicates.append(play_match(match.id, sessions=sessions, settings=settings, worker_id="w2",
+                                     runner=FakeRunner()))
+
+    runner = FakeRunner(during=redelivered)
+    assert play_match(match.id, sessions=sessions, settings=settings, worker_id="w1", runner=runner).status \
+        == "finished"
+    assert [d.status for d in duplicates] == ["skipped"]
+    assert len(runner.calls) == 1
+    row = match_row(session, match.id)
+    assert (row.status, row.attempts, row.claimed_by) == ("finished", 1, "w1")
+    assert rating_changes_per_match(session) == {match.id: 2}
 
 
 def test_celery_is_configured_for_long_tasks_that_must_not_be_lost(tmp_path):
     redis = celery_app.celery_config(Settings(env="test", redis_url="redis://h:6379/0", match_stale_after=900))
     soft, hard = redis["task_soft_time_limit"], redis["task_time_limit"]
-    assert soft < hard < 900 < redis["broker_transport_options"]["visibility_timeout"]
-    assert redis["task_acks_late"] and redis["worker_prefetch_multiplier"] == 1
+    assert soft < hard < 900  # a task is killed before the sweeper would call its match stale
+    transport = redis["broker_transport_options"]
+    # a message held by a dead worker is handed out again within the re-send bound (60 s)
+    assert transport["visibility_timeout"] + transport["unacked_restore_interval"] <= 60
+    assert transport["unacked_restore_throttle"] == 1
+    assert redis["task_acks_late"] and not redis["task_reject_on_worker_lost"]
+    assert redis["worker_prefetch_multiplier"] == 1
     assert redis["accept_content"] == ["json"] and redis["task_serializer"] == "json"
     assert redis["broker_url"] == "redis://h:6379/0"
+    sweep_every = redis["beat_schedule"]["sweep-stale"]["schedule"].total_seconds()
+    assert sweep_every <= 15  # a lost message is sent again at most a quarter of the bound late
+    short = celery_app.celery_config(Settings(env="test", redis_url="redis://h:6379/0", match_resend_after=8))
+    assert short["broker_transport_options"]["visibility_timeout"] == 4
     embedded = celery_app.celery_config(Settings(env="test", instance_dir=tmp_path, match_stale_after=5))
     assert embedded["broker_url"] == f"sqla+sqlite:///{tmp_path.resolve() / 'broker.sqlite3'}"
     assert 0 < embedded["task_soft_time_limit"] < embedded["task_time_limit"] < 5
