@@ -5,9 +5,9 @@
   the engine and the bots share one CPU meanwhile (see the comment in run_sandbox_bench).
 - Start: from `BotProcess.start` to the echo bot's first reply, against running a bare
   `python3 -I -c pass` to its exit (ratio, target < 1.6).
-- Freeze + thaw of the bot's cgroup, and what joining the five cgroups costs a new process (strict
-  only; moving a process by pid would wait for an RCU grace period, ~10 ms here, see
-  sandbox_cgroup.BotCgroup.join_files).
+- Freeze + thaw of the bot's cgroup, and what joining its cgroups costs a new process (strict only;
+  the five v1 controllers' `tasks`, or v2's one `cgroup.procs`: see the backends' join_files). The
+  figures name the host's cgroup backend (workers/sandbox_cgroup.py), v1 or v2.
 - Per runtime (`--runtimes`, ladder/bench/runtimes.py): each starter kit's start to its `ready`,
   sandboxed with its runtime's view against the same files run bare, and the compile step's time.
   The bare runs and the static kit's `make` start here (`bare_first_reply`, `make_static_kit`):
@@ -59,6 +59,7 @@ class SandboxBench:
     cgroup_join_ms: float | None
     match_s: float | None = None  # a full match of 4 fallback bots of the flagship game in `mode`
     plain_match_s: float | None = None  # the same match with sandbox `none`
+    cgroup: str | None = None  # the cgroup backend in strict mode: "v1" or "v2"
 
     @property
     def round_trip_ratio(self) -> float:
@@ -188,8 +189,8 @@ def make_static_kit(folder: Path, timeout: float = 600.0) -> tuple[bool, str]:
 
 
 def _cgroup_join_ms(samples: int = 8) -> float:
-    """Median time a fresh child takes to join all five controllers of a new bot group, the way
-    workers/sandbox.py does it (writing "0" to each `tasks` file right after fork)."""
+    """Median time a fresh child takes to join a new bot group, the way workers/sandbox.py does it
+    (writing "0" to each of the backend's join files right after fork)."""
     times = []
     for _ in range(samples):
         group = sandbox_cgroup.BotCgroup.create(0, memory_bytes=64 << 20, pids=8, cpus=1)
@@ -281,6 +282,7 @@ def run_sandbox_bench(
         bare_start_ms=statistics.median(bare_starts),
         freeze_thaw_ms=statistics.median(freeze_thaw) if freeze_thaw else None,
         cgroup_join_ms=_cgroup_join_ms() if mode == "strict" else None,
+        cgroup=sandbox_cgroup.backend() if mode == "strict" else None,
     )
     echo(render(result, round_trips=len(rt_box), starts=starts))
     return result
@@ -299,6 +301,8 @@ def render(r: SandboxBench, *, round_trips: int, starts: int) -> str:
             f"4-greedy match sandboxed {r.match_s:9.3f} s    none {r.plain_match_s:.3f} s   "
             f"ratio {r.match_ratio:.2f} (target < {MATCH_TARGET})"
         )
+    if r.cgroup is not None:
+        lines.append(f"cgroup         {r.cgroup} (workers/sandbox_cgroup_{r.cgroup}.py)")
     if r.freeze_thaw_ms is not None:
         lines.append(f"freeze + thaw  {r.freeze_thaw_ms:.3f} ms")
     if r.cgroup_join_ms is not None:
