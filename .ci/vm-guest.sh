@@ -20,6 +20,7 @@ set -euo pipefail
 exec 2>&1  # one stream: the host reads the console
 cd "$(dirname "$0")/.."
 export PYTHONDONTWRITEBYTECODE=1 LADDER_REQUIRE_SERVICES=1 HOME=/tmp/vm-home TMPDIR=/tmp
+export LADDER_VM_CLOCK=1  # slower time controls for the matches of tests/vm (wall-clock under emulation)
 mkdir -p "$HOME"
 verdict() { [ -z "${VM_OUT:-}" ] || echo "$1" > "$VM_OUT/verdict"; }
 trap 'verdict failed' ERR
