@@ -3,8 +3,9 @@
 # the only cgroup mount): checks that, then the strict-sandbox tests and a strict match, and writes
 # its verdict to $VM_OUT/verdict (the host fails the stage without one).
 #
-# The CI subset (~4 minutes of tests under software emulation, ~6-8 with the boot; the budget is 8)
-# is what differs between the backends, and what the done-when names:
+# The CI subset (46 tests: 341 s under software emulation, 10 minutes with boot and imports, on the
+# 2-core machine at load average 12-16; a boot alone took 16 s when it was quieter; the budget is
+# ~8 minutes) is what differs between the backends, and what the done-when names:
 # - test_sandbox_cgroup.py, test_sandbox_cgroup_v2.py: every cgroup operation on v2 (limits, join,
 #   freeze, kill, remove, the stale sweep, table quotas, the delegated subtree with a pool process);
 # - tests/vm: `ladder match --sandbox strict` of three starter bots, and a fork bomb and a memory bomb
