@@ -22,7 +22,8 @@ def results_table(result: Any):
     from rich.markup import escape
     from rich.table import Table
 
-    table = Table(title=f"{result.game} · seed {result.seed} · sandbox {result.sandbox}", title_justify="left")
+    table = Table(title=f"{result.game} · seed {result.seed} · sandbox {result.sandbox}" + (
+        f" (cgroup {result.replay['cgroup']})" if result.replay.get("cgroup") else ""), title_justify="left")
     for name, justify in (("Seat", "right"), ("Bot", "left"), ("Score", "right"), ("Rank", "right"),
                           ("Status", "left"), ("Reason", "left")):
         table.add_column(name, justify=justify)

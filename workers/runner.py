@@ -98,6 +98,7 @@ class MatchResult:
             "game": self.game,
             "seed": self.seed,
             "sandbox": self.sandbox,
+            "cgroup": self.replay.get("cgroup"),
             "results": self.results,
             "replay": str(self.replay_path) if self.replay_path else None,
         }
@@ -310,5 +311,7 @@ def run_match(
         replay["seats"][i].update(
             status=seat.status, reason=seat.reason, forfeit=i in forfeited, sandbox=mode, **seat.record()
         )
+    if mode == "strict":  # which hierarchy held the bots (workers/sandbox_cgroup.py)
+        replay["cgroup"] = sandbox_cgroup.backend()
     path = write_replay(replay, replay_path) if replay_path is not None else None
     return MatchResult(game, seed, mode, results, replay, path, [bot.build_key for bot in staged])

@@ -3,7 +3,8 @@
 Modes (the one in force is `BotProcess.mode`; callers record it in results and replays):
 
 - ``strict`` (production, needs root): bubblewrap started under a per-slot unprivileged uid, inside
-  per-bot cgroups (memory, pids, one-CPU quota, cpuacct, freezer), with rlimits, a seccomp filter,
+  per-bot cgroups (memory, pids, one-CPU quota, cpu accounting, freezer; v1 or v2, whichever the host
+  has: workers/sandbox_cgroup.py), with rlimits, a seccomp filter,
   every namespace new (no network), the bot's files read-only at /bot, sized tmpfs /tmp and /dev/shm,
   an empty environment for bwrap itself (the sandbox's /proc/1/environ shows it) and a short
   allowlist for the bot. close() tears down in order and checks nothing is left.
@@ -95,7 +96,7 @@ def sandbox_available(mode: str) -> tuple[bool, str]:
         reason = sandbox_cgroup.unavailable_reason()
         if reason:
             return False, reason
-        return True, "bubblewrap + cgroups + seccomp + per-slot uid"
+        return True, f"bubblewrap + cgroup {sandbox_cgroup.backend()} + seccomp + per-slot uid"
     for knob in ("/proc/sys/user/max_user_namespaces", "/proc/sys/kernel/unprivileged_userns_clone"):
         with contextlib.suppress(OSError, ValueError):
             if int(Path(knob).read_text()) == 0:

@@ -25,6 +25,11 @@ def runtimes(markdown: bool, packages: bool) -> None:
         if runtime.build:
             click.echo(f"{'':20}build: {runtime.build}")
         click.echo(f"{'':20}run:   {' '.join(runtime.run)}")
+    from workers.sandbox import sandbox_available
+
+    for mode in ("strict", "user"):  # where these runtimes' bots would run (strict names its cgroup backend)
+        ok, why = sandbox_available(mode)
+        click.echo(f"sandbox {mode}: {'available' if ok else 'unavailable'} ({why})")
 
 
 def report(accepted: tuple[str, ...] | None) -> None:

@@ -43,6 +43,7 @@ def _check_sandbox(settings) -> None:
         raise click.ClickException(
             f"sandbox mode {settings.sandbox_mode!r} is not available here: {why}. Install bubblewrap and run as "
             "root for strict, or (development only) set LADDER_SANDBOX_MODE=user or none.")
+    click.echo(f"sandbox: {settings.sandbox_mode} ({why})", err=True)  # strict names its cgroup backend
 
 
 @click.command()

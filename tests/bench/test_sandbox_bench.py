@@ -8,6 +8,7 @@ from click.testing import CliRunner
 
 from ladder.bench import sandbox as bench
 from ladder.cli import main
+from workers import sandbox_cgroup
 
 NUMBER = r"([0-9]+\.[0-9]+)"
 
@@ -32,6 +33,7 @@ def test_cli_prints_round_trip_and_start_medians_with_ratios(strict_sandbox):
     assert "mode strict, 60 round trips, 2 starts" in result.output
     assert re.search(r"freeze \+ thaw +[0-9.]+ ms", result.output)
     assert re.search(r"cgroup join +[0-9.]+ ms", result.output)
+    assert re.search(rf"cgroup +{sandbox_cgroup.backend()} \(workers/sandbox_cgroup_v[12].py\)", result.output)
     match = re.search(rf"4-greedy match sandboxed +{NUMBER} s +none {NUMBER} s +ratio {NUMBER}", result.output)
     assert match, result.output
     assert abs(float(match[3]) - float(match[1]) / float(match[2])) < 0.02
@@ -43,5 +45,5 @@ def test_function_returns_what_it_prints(user_sandbox):
     f = figures(printed[0])
     assert result.mode == "user"
     assert f["rt"] == round(result.round_trip_us, 1) and f["bare"] == round(result.bare_start_ms, 2)
-    assert result.freeze_thaw_ms is None and result.cgroup_join_ms is None  # no cgroups in user mode
+    assert result.freeze_thaw_ms is None and result.cgroup_join_ms is None and result.cgroup is None  # no cgroups
     assert result.match_ratio is None and "4-greedy match" not in printed[0]  # matches=0 skips it
