@@ -1,7 +1,8 @@
 """Every page of the site at the common widths, phone to wide desktop (390, 768, 1024, 1366 and
 1920 px), in headless Chromium: no page scrolls sideways, no box overlaps its neighbour (a table
 wider than its column used to lie under the next one on the home page at 1280 to 1920 px), and no
-text is cut off by a box that hides its overflow.
+text is cut off by a box that hides its overflow; a match's replay viewer starts in the first half
+of the screen.
 
 The pages are the phone test's (test_phone.py): every GET route of the app, filled from the same
 seeded site, seen by the owner of the bots (who sees the most: forms, logs, controls). Each page
@@ -90,10 +91,15 @@ def test_every_page_fits_every_width(app, browser, base_url, build, play, engine
         nonlocal checked
         if page.locator("[data-viewer]").count():  # drawn by its script: measure it drawn
             page.wait_for_selector("[data-viewer][data-ready='1']")
+        viewer = page.locator("[data-viewer]")
         for width in WIDTHS:
             page.set_viewport_size({"width": width, "height": HEIGHT})
             problems.extend(f"{url} at {width}px: {text}" for text in page.evaluate(LAYOUT, width))
             checked += 1
+            if viewer.count():  # watching the match is why most come: it starts in the first half screen
+                top = page.evaluate("document.querySelector('[data-viewer]').getBoundingClientRect().top")
+                if top > HEIGHT / 2:
+                    problems.append(f"{url} at {width}px: the viewer starts {round(top)}px down")
 
     page.goto(base_url + "/")  # a visitor's home page, with its invitation
     measure("/ (visitor)")
@@ -112,10 +118,13 @@ def test_every_page_fits_every_width(app, browser, base_url, build, play, engine
         page.goto(base_url + url)
         measure(url)
     if SHOTS:
-        page.goto(base_url + "/")
-        for width in WIDTHS:
-            page.set_viewport_size({"width": width, "height": HEIGHT})
-            page.screenshot(path=str(Path(SHOTS) / f"home-{width}.png"), full_page=True)
+        for name, url in (("home", "/"), ("match", f"/matches/{seeded.values['match_id'][0]}")):
+            page.goto(base_url + url)
+            for width in WIDTHS:
+                page.set_viewport_size({"width": width, "height": HEIGHT})
+                if name == "match":
+                    page.wait_for_selector("[data-viewer][data-ready='1']")
+                page.screenshot(path=str(Path(SHOTS) / f"{name}-{width}.png"), full_page=name == "home")
     context.close()
     assert checked >= 15 * len(WIDTHS), checked
     assert not problems, "\n".join(problems)
@@ -141,3 +150,20 @@ def test_a_table_wider_than_its_column_fails(app, browser, base_url):  # noqa: F
     assert any(p.startswith("sticks out of section") for p in found), found
     assert sum(p.startswith("sticks out") for p in found) == 1, found  # the scrolling table is fine
     assert any(p.startswith("text cut off: p") for p in found), found
+
+
+def test_gold_and_yellow_tokens_differ_by_shape(browser, base_url):
+    """Drachengold's gold coins and yellow gems differ by more than shade: a coin is round with a
+    rim, a gem a cut square (tokens drawn by the game's viewer.css)."""
+    context = browser.new_context(viewport={"width": 800, "height": 600})
+    page = context.new_page()
+    page.goto(base_url + "/")
+    page.set_content(f"""<link rel="stylesheet" href="{base_url}/games/drachengold/viewer.css">
+      <span class="chip tok-gold">3</span> <span class="chip tok-yellow">3</span>""")
+    page.wait_for_load_state()
+    style = """(c) => { const s = getComputedStyle(document.querySelector('.tok-' + c));
+      return [s.borderTopLeftRadius, s.backgroundImage, s.boxShadow]; }"""
+    gold, yellow = page.evaluate(style, "gold"), page.evaluate(style, "yellow")
+    context.close()
+    assert gold[0] != yellow[0], (gold, yellow)  # round against square
+    assert gold[1] != "none" and yellow[1] == "none" and gold[2] != "none", (gold, yellow)  # a struck coin
