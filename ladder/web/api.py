@@ -120,7 +120,7 @@ def _versions(versions: list, owner_id: int) -> list[dict[str, Any]]:
 
 @bp.get("/")
 def index():
-    return jsonify(version=1, docs="docs/api.md", endpoints=sorted(
+    return jsonify(version=1, docs=url_for("guide.doc_api_guide", _external=True), endpoints=sorted(
         f"{','.join(sorted(r.methods - {'HEAD', 'OPTIONS'}))} {r.rule}"
         for r in current_app.url_map.iter_rules() if r.endpoint.startswith("api.")))
 

@@ -237,7 +237,7 @@ def document() -> dict[str, Any]:
         "openapi": "3.1.0",
         "info": {"title": "Dragon ladder API", "version": "1",
                  "description": "Reads are public; uploads, your logs and /me need `Authorization: Bearer <token>`. "
-                                "Errors are JSON `{error, status}`. See docs/api.md."},
+                                "Errors are JSON `{error, status}`. See [the API guide](/docs/api-guide)."},
         "paths": paths,
         "components": {"schemas": _schemas(),
                        "securitySchemes": {"token": {"type": "http", "scheme": "bearer"}}},
