@@ -27,7 +27,8 @@ test: install-test
 lint: install-test
 	$(BIN)/ruff check .
 
-# The site's rules pages ship each game's section of docs/rules.md inside the game's package
+# The site's rules pages ship each game's section of docs/rules.md inside the game's package (and the author docs, ladder/docs)
 .PHONY: rules
 rules: install
 	$(BIN)/python -m ladder.rules_doc
+	$(BIN)/python -m ladder.web.site_docs

@@ -37,6 +37,17 @@ RATIO_FLOOR = 1 << 20  # members smaller than this may compress as well as they 
 MAX_DEPTH = 16
 MAX_NAME_BYTES = 255
 SKIPPED_DIRS = {"__pycache__", ".git"}  # a local bot directory's clutter: not copied
+# A build's own output beside its entry point: cargo's target/ holds another machine's artifacts
+# and a lock file the read-only sandbox copy cannot open ("failed to open target/release/.cargo-lock:
+# Permission denied"). A local directory (the author's working tree) is staged without it; a zip,
+# a package the author made on purpose, is refused with the fix, rather than silently stored with
+# megabytes nobody runs.
+BUILD_OUTPUT = {"Cargo.toml": "target"}
+# Also left out of a local directory: the `bot` a kit README's local build writes beside its source
+# (`gcc -o bot main.c`, `go build -o bot .`), which would otherwise make the runtime ambiguous with
+# the static one. In a zip the two are refused as ambiguous, with that message.
+LOCAL_BUILD_OUTPUT = {**{e: (d,) for e, d in BUILD_OUTPUT.items()}, "main.c": ("bot",), "main.cpp": ("bot",),
+                      "go.mod": ("bot",)}
 
 # The runtime is chosen by the entry point's name (workers/runtimes.py); paths as seen in the sandbox.
 PYTHON = "/usr/bin/python3"
@@ -268,9 +279,11 @@ def _plan_directory(root: Path) -> dict[str, Path]:
     """relative name -> file, after checking every entry (no symlinks or special files, caps)."""
     plan: dict[str, Path] = {}
     total = 0
+    skipped = {n for e, names in LOCAL_BUILD_OUTPUT.items() if (root / e).is_file() for n in names}  # root only
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIPPED_DIRS)
-        for name in sorted(filenames) + dirnames:
+        top = Path(dirpath) == root
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIPPED_DIRS and not (top and d in skipped))
+        for name in sorted(f for f in filenames if not (top and f in skipped)) + dirnames:
             path = Path(dirpath) / name
             rel = path.relative_to(root).as_posix()
             _check_name(os.fsencode(rel), str(root))
@@ -329,10 +342,20 @@ def _check_zip(zf: zipfile.ZipFile, where: str) -> list[tuple[zipfile.ZipInfo, P
         if total > MAX_TOTAL_BYTES:
             raise PackagingError(f"{where}: unpacks to more than {MAX_TOTAL_BYTES} bytes")
         members.append((info, path))
+    _refuse_build_output(seen, where)
     packed = sum(i.compress_size for i, _ in members)
     if total > RATIO_FLOOR and total > MAX_RATIO * max(packed, 1):
         raise PackagingError(f"{where}: expands more than {MAX_RATIO}x (an archive bomb?)")
     return members
+
+
+def _refuse_build_output(names: set[str], where: str) -> None:
+    for entry, folder in BUILD_OUTPUT.items():
+        if entry in names and any(n == folder or n.startswith(folder + "/") for n in names):
+            raise PackagingError(
+                f"{where}: holds {folder}/, the build output of your machine; the ladder builds the bot "
+                f"itself, and a copied {folder}/ breaks that build. Zip the sources only, e.g. "
+                f"zip -r bot.zip Cargo.toml Cargo.lock src")
 
 
 def _extract_zip(src: Path, dest: Path) -> str:

@@ -82,9 +82,12 @@ RUNTIMES: tuple[Runtime, ...] = (
     ),
     Runtime(
         "rust", "Rust (cargo, no crates)", "Cargo.toml", ("./bot",), packages=("libc6", "libgcc-s1"),
-        version_of=("rustc", "cargo"),
+        # Debian 12's rustc-web and cargo-web (kept current by bookworm-security, 1.96 in 2026), not
+        # rustc 1.63 (2022), on which `let ... else` and other current Rust that compiles on an
+        # author's machine failed on the ladder. The versioned libstd comes in as a dependency.
+        version_of=("rustc-web", "cargo-web"),
         build='cargo build --release --offline && cp target/release/bot "$OUT/bot"',
-        build_packages=("rustc", "cargo", "libstd-rust-dev", "libstd-rust-1.63", *_GCC),
+        build_packages=("rustc-web", "cargo-web", "libstd-rust-web-dev", *_GCC),
         build_env=(("CARGO_HOME", "/tmp/cargo"), ("CARGO_TERM_COLOR", "never")), executables=("bot",),
         notes="the package (or its [[bin]]) is named `bot`; offline, so no crates from the registry",
     ),

@@ -65,6 +65,9 @@ def up(host, port, instance, concurrency, sandbox, grace) -> None:
     """
     from ladder.serve import Supervisor, child_commands, child_env, http_ok, prepare_instance, strongest_sandbox
 
+    url = f"http://{host}:{port}/"
+    # the first line, before any report or child's banner (Celery's fills a screen): where to look
+    click.echo(f"ladder up: the site will be at {url} (ready in a few seconds; Ctrl-C stops everything)")
     if sandbox is None and not os.environ.get("LADDER_SANDBOX_MODE"):
         sandbox, why = strongest_sandbox()
         if sandbox != "strict":
@@ -77,7 +80,6 @@ def up(host, port, instance, concurrency, sandbox, grace) -> None:
     click.echo(f"instance {settings.instance_dir.resolve()} ({where}); preparing ...")
     facts = prepare_instance(settings, requeue_running=settings.embedded)
     click.echo(f"migrations applied, {facts['starter_bots']} starter bots, {facts['requeued']} matches requeued")
-    url = f"http://{host}:{port}/"
     supervisor = Supervisor(
         child_commands(host=host, port=port, concurrency=concurrency or os.cpu_count() or 1),
         child_env(settings), grace=grace, say=lambda text: click.echo(text, err=True),

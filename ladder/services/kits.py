@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import re
 import zipfile
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import bots
 from ladder.games import available_games, get_game
@@ -128,4 +129,30 @@ def language_kit_zip(kit: LanguageKit) -> bytes:
     files = _kit_files(kit.folder)
     if "main.py" in files:  # a Python kit imports the SDK: ship it, so `python main.py` runs as downloaded
         files = {**_sdk_files(), **files}
+    if "README.md" in files:
+        files.update(_readme_with_its_documents(files["README.md"].decode("utf-8")))
     return zip_bytes(files)
+
+
+# A kit's README links to the repository's documents (../../../docs/protocol.md) and the SDK
+# (../../sdk.py): paths that lead nowhere in an unpacked zip. The zip ships the documents it links
+# to (docs/<name>.md, from the copies in ladder/docs) and its links point at the files inside it.
+DOCS_COPIES = Path(__file__).resolve().parents[1] / "docs"
+_LINK = re.compile(r"\]\(((?:\.\./)+)([^)#\s]+)(#[^)\s]*)?\)")
+
+
+def _readme_with_its_documents(readme: str) -> dict[str, bytes]:
+    shipped: dict[str, bytes] = {}
+
+    def relink(found: re.Match) -> str:
+        target, anchor = found.group(2), found.group(3) or ""
+        name = PurePosixPath(target).name
+        if target.startswith("docs/") and (DOCS_COPIES / name).is_file():
+            shipped[f"docs/{name}"] = (DOCS_COPIES / name).read_bytes()
+            return f"](docs/{name}{anchor})"
+        if target == "sdk.py":
+            return f"](bots/sdk.py{anchor})"
+        return found.group(0)
+
+    readme = _LINK.sub(relink, readme)
+    return {"README.md": readme.encode("utf-8"), **shipped}

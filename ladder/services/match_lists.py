@@ -1,4 +1,5 @@
-"""Who played and how they placed, for every list of matches (home page, match list, bot page).
+"""Who played and how they placed, for every list of matches (home page, match list, bot page), and
+the API's filtered list of matches.
 
 One query per list, whatever its length: the seats of all listed matches with their bots' names.
 """
@@ -6,10 +7,11 @@ One query per list, whatever its length: the seats of all listed matches with th
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlmodel import Session, select
 
-from ladder.models import Bot, Seat
+from ladder.models import Bot, Match, Seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,3 +45,38 @@ def seats_by_match(*, session: Session, match_ids: list[int]) -> dict[int, list[
     for seats in out.values():
         seats.sort(key=standing_order)
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class MatchFilter:
+    """Which matches a list shows; every field optional (None: any)."""
+
+    game: str | None = None
+    bot_id: int | None = None  # a seat played by this bot
+    owner_id: int | None = None  # a seat played by one of this user's bots
+    status: str | None = None
+    since: datetime | None = None  # created at or after
+    until: datetime | None = None  # created before
+    before: int | None = None  # ids below this one: the next page of a newest-first list
+
+
+def list_matches(*, session: Session, where: MatchFilter, limit: int) -> list[Match]:
+    """The newest matches that pass `where`, newest first, at most `limit`; page on with
+    `before` = the smallest id returned."""
+    query = select(Match).order_by(Match.id.desc()).limit(limit)
+    if where.game is not None:
+        query = query.where(Match.game == where.game)
+    if where.status is not None:
+        query = query.where(Match.status == where.status)
+    if where.before is not None:
+        query = query.where(Match.id < where.before)
+    if where.since is not None:
+        query = query.where(Match.created_at >= where.since)
+    if where.until is not None:
+        query = query.where(Match.created_at < where.until)
+    if where.bot_id is not None:
+        query = query.where(Match.id.in_(select(Seat.match_id).where(Seat.bot_id == where.bot_id)))
+    if where.owner_id is not None:
+        query = query.where(Match.id.in_(
+            select(Seat.match_id).join(Bot, Bot.id == Seat.bot_id).where(Bot.owner_id == where.owner_id)))
+    return list(session.exec(query))

@@ -8,6 +8,7 @@ costs the same with a thousand matches stored or a million.
 from __future__ import annotations
 
 import gzip
+import re
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -282,10 +283,24 @@ class MatchSeatView:
     owner_name: str
     version_number: int
     rating_delta: int | None  # milli-points; None when the match was not rated
+    build_error: str | None = None  # this seat's version did not compile: the compiler's message
+
+    def state(self, match: Match) -> str:
+        """The seat's status word: a seat of a match that failed before it was played is not
+        "waiting" (nothing more will happen to it)."""
+        if self.seat.status:
+            return self.seat.status
+        if self.build_error is not None:
+            return "did not build"
+        return "not played" if match.status == MatchStatus.FAILED else "waiting"
 
 
 FAILED_PUBLIC = "the ladder could not play this match (a failure on our side, not the bots'); it is not rated"
 PUBLIC_FAILURE_PREFIXES = ("abandoned:",)  # reasons the services word for the public themselves
+
+
+# services/builds.reject_unbuildable's reason: the author's fault, and said so (not "our side")
+DID_NOT_BUILD = re.compile(r"bot version (\d+) did not build")
 
 
 def public_failure_reason(reason: str | None) -> str | None:
@@ -293,6 +308,8 @@ def public_failure_reason(reason: str | None) -> str | None:
     exception text, with server paths (the match's staging folder): that stays in the logs."""
     if reason is None:
         return None
+    if DID_NOT_BUILD.fullmatch(reason):
+        return f"{reason}, so the match was not played (the bot's compiler error is on its bot page)"
     return reason if reason.startswith(PUBLIC_FAILURE_PREFIXES) else FAILED_PUBLIC
 
 
@@ -327,7 +344,13 @@ def match_detail(*, session: Session, match_id: int) -> MatchView:
         .join(BotVersion, BotVersion.id == Seat.bot_version_id)
         .where(Seat.match_id == match_id).order_by(Seat.seat)
     ).all()
-    seats = [MatchSeatView(s, name, oid, owner, number, deltas.get(s.seat)) for s, name, oid, owner, number in rows]
+    unbuilt = DID_NOT_BUILD.fullmatch(match.failure_reason or "") if match.status == MatchStatus.FAILED else None
+    errors = {}
+    if unbuilt:
+        version = session.get(BotVersion, int(unbuilt.group(1)))
+        errors[version.id if version else None] = (version.rejection_reason if version else None) or "did not build"
+    seats = [MatchSeatView(s, name, oid, owner, number, deltas.get(s.seat), errors.get(s.bot_version_id))
+             for s, name, oid, owner, number in rows]
     has_replay = session.exec(select(func.count()).select_from(Replay).where(Replay.match_id == match_id)).one() > 0
     return MatchView(match, seats, has_replay)
 

@@ -140,6 +140,10 @@ def _error_page(exc):
     text = message or MESSAGES.get(code, "Error")
     if _wants_json():
         return jsonify(error=text, status=code), code
+    if code == 413 and request.endpoint in ("bots.upload", "bots.new_version"):
+        from ladder.web.bots import upload_form_after_413
+
+        return upload_form_after_413(text)
     return render_template("error.html", code=code, message=text), code
 
 

@@ -5,22 +5,25 @@ this blueprint can be exempt from CSRF."""
 from __future__ import annotations
 
 from dataclasses import asdict
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, g, jsonify, request, url_for
 
-from ladder.models import BotPublic, BotVersionPublic, Match, MatchPublic, SeatPublic, UserPublic
+from ladder.models import BotPublic, BotVersionPublic, Match, MatchPublic, MatchStatus, SeatPublic, UserPublic
 from ladder.replay import dumps_replay
 from ladder.services import bots as bot_service
 from ladder.services import pages
 from ladder.services.builds import build_logs
 from ladder.services.errors import Forbidden, NotFound, ServiceError
 from ladder.services.limits import check_upload
+from ladder.services.match_lists import MatchFilter, list_matches
 from ladder.services.rejections import rejection_causes
 from ladder.services.tokens import authenticate as authenticate_token
+from ladder.services.users import get_user_by_name
 from ladder.web.common import MAX_ID, db, dispatch, int_arg, settings, status_for, text_arg, user_id
 from ladder.web.matches import load_replay_for
-from ladder.web.queries import game_titles, recent_matches, upload_bot, user_bots, version_of
+from ladder.web.queries import game_titles, upload_bot, user_bots, version_of
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -39,6 +42,27 @@ def _authenticate() -> Response | None:
     if found is None:
         return _error(401, "the API token is missing, malformed or revoked")
     g.api_user, g.api_token = found.user, found.token
+    return None
+
+
+# The query parameters each endpoint takes; any other (a typo, a filter it does not have) is a 400
+# naming it, never silently ignored. An endpoint not listed takes none.
+QUERY_PARAMETERS = {
+    "api.leaderboard": ("page", "per_page"),
+    "api.matches": ("game", "bot", "owner", "status", "since", "until", "before", "limit"),
+    "api.events": ("limit",),
+}
+
+
+@bp.before_request
+def _known_parameters() -> Response | None:
+    allowed = QUERY_PARAMETERS.get(request.endpoint or "", ())
+    for name in request.args:
+        if name not in allowed:
+            takes = f"it takes {', '.join(allowed)}" if allowed else "it takes none"
+            return _error(400, f"unknown query parameter {name[:40]!r} for {request.path[:80]}: {takes}")
+        if len(request.args.getlist(name)) > 1:
+            return _error(400, f"the query parameter {name!r} is given more than once")
     return None
 
 
@@ -96,7 +120,7 @@ def _versions(versions: list, owner_id: int) -> list[dict[str, Any]]:
 
 @bp.get("/")
 def index():
-    return jsonify(version=1, docs="docs/api.md", endpoints=sorted(
+    return jsonify(version=1, docs=url_for("guide.doc_api_guide", _external=True), endpoints=sorted(
         f"{','.join(sorted(r.methods - {'HEAD', 'OPTIONS'}))} {r.rule}"
         for r in current_app.url_map.iter_rules() if r.endpoint.startswith("api.")))
 
@@ -162,12 +186,41 @@ def version(version_id: int):
     return jsonify(version=_versions([row], bot_service.get_bot(session=db(), bot_id=row.bot_id).owner_id)[0])
 
 
+def _time_arg(name: str) -> datetime | None:
+    raw = text_arg(name, max_length=40)
+    if raw is None:
+        return None
+    try:
+        when = datetime.fromisoformat(raw)
+    except ValueError:
+        abort(400, f"{name} must be an ISO 8601 time, e.g. 2026-11-25T18:00:00Z or 2026-11-25")
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+
+
+def _owner_arg() -> int | None:
+    owner = text_arg("owner", max_length=64)
+    if owner is None:
+        return None
+    if owner == "me":
+        return _token_user().id
+    user = get_user_by_name(session=db(), username=owner)
+    if user is None:
+        abort(400, f"owner must be 'me' (with a token) or a user's name; there is no user {owner!r}")
+    return user.id
+
+
 @bp.get("/matches")
 def matches():
-    game = text_arg("game", game_titles())
-    before = int_arg("before", None, 1, MAX_ID)
-    rows = recent_matches(session=db(), game=game, before=before, limit=int_arg("limit", 50, 1, 200))
-    return jsonify(matches=[_match(m) for m in rows])
+    """The newest matches, filtered (bot, owner, game, status, time) and paged by id."""
+    limit = int_arg("limit", 50, 1, 200)
+    where = MatchFilter(game=text_arg("game", game_titles()), bot_id=int_arg("bot", None, 1, MAX_ID),
+                        owner_id=_owner_arg(), status=text_arg("status", [s.value for s in MatchStatus]),
+                        since=_time_arg("since"), until=_time_arg("until"), before=int_arg("before", None, 1, MAX_ID))
+    rows = list_matches(session=db(), where=where, limit=limit)
+    following = None
+    if len(rows) == limit:  # maybe more: the same query from below the last id
+        following = url_for(".matches", **{**request.args.to_dict(), "before": rows[-1].id}, _external=True)
+    return jsonify(matches=[_match(m) for m in rows], next=following)
 
 
 @bp.get("/matches/<int:match_id>")
@@ -223,7 +276,7 @@ def _upload(bot_id: int | None):
                         description=request.form.get("description", ""), bot_id=bot_id)
     if result.match is not None:
         dispatch([result.match.id])
-    status = 422 if result.version.status == "rejected" else 201
+    status = 200 if not result.created else 422 if result.version.status == "rejected" else 201
     return jsonify(
         bot=_dump(BotPublic, result.bot), version=_dump(BotVersionPublic, result.version),
         validation_match=result.match.id if result.match else None, note=result.note,

@@ -32,9 +32,18 @@ def _read(file_storage) -> bytes:
     return file_storage.stream.read(settings().max_upload_bytes + 1)
 
 
+def file_hint() -> str:
+    """The file field's hint: every entry point this ladder runs (not only main.py)."""
+    entries = [r.entry for r in runtime_choices(settings().accepted_runtimes) if r.accepted]
+    return (f"one .py file, or a .zip with its entry point at the root: {', '.join(entries)}; "
+            f"at most {settings().max_upload_bytes // 1024} KiB")
+
+
 def _announce(upload: Upload) -> None:
     v = upload.version
-    if upload.match is not None:
+    if not upload.created:
+        flash(f"{upload.bot.name}: this file is {upload.note}.", "ok")
+    elif upload.match is not None:
         dispatch([upload.match.id])
         flash(f"Version {v.number} of {upload.bot.name} is stored; its validation game (match "
               f"{upload.match.id}) is queued against the starter bots.", "ok")
@@ -48,6 +57,7 @@ def _announce(upload: Upload) -> None:
 @login_required
 def upload():
     form = UploadForm()
+    form.file.description = file_hint()
     form.game.choices = list(game_titles().items())
     form.game.validate_choice = False  # the upload service names the known games in its refusal
     if not form.is_submitted():
@@ -65,6 +75,19 @@ def upload():
             return redirect(url_for(".page", bot_id=result.bot.id))
         return _upload_page(form), 400
     return _upload_page(form), 400 if form.errors else 200
+
+
+def upload_form_after_413(message: str):
+    """A body too large to read (413): the upload form again, with the reason, instead of a bare
+    error page. Its fields were in the unread body, so the new-bot form comes back empty; a new
+    version goes back to its bot page."""
+    flash(f"{message} Choose a smaller file (leave build output such as target/ out of a zip).", "error")
+    if request.endpoint == "bots.new_version" and request.view_args:
+        return redirect(url_for(".page", bot_id=request.view_args["bot_id"]), 303)
+    form = UploadForm(formdata=None)
+    form.file.description = file_hint()
+    form.game.choices = list(game_titles().items())
+    return _upload_page(form), 413
 
 
 def _upload_page(form):
@@ -109,6 +132,9 @@ def page(bot_id: int):
                                              viewer_id=current_user.id)
         context["builds"] = build_logs(session=db(), versions=data.versions)
         context["upload_form"] = VersionUploadForm()
+        context["upload_form"].file.description = file_hint()
+        # a challenge seats the bot's active version: with none, the form would only be refused
+        context["active"] = next((v for v in data.versions if v.status == "active"), None)
         context["action_form"] = ActionForm()
         context["challenge_form"] = _challenge_form(data.bot)
         # the game's min/max players: how many opponents the challenge form asks for

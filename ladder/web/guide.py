@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from functools import cache
 
-from flask import Blueprint, Response, abort, current_app, render_template, request
+from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
 from markupsafe import Markup
 
 from ladder.games import get_game
 from ladder.rules_doc import rules_text
 from ladder.services import kits
-from ladder.web import api_reference, openapi
+from ladder.web import api_reference, openapi, site_docs
 from ladder.web.common import settings
 from ladder.web.markdown import render
 from ladder.web.queries import game_titles, runtime_choices
@@ -81,3 +81,30 @@ def api_docs():
     return render_template("guide/api.html", info=document["info"], description=render(document["info"]["description"]),
                            operations=api_reference.operations(document),
                            schemas=api_reference.schemas(document))
+
+
+def _doc_view(page: str):
+    def view():
+        body = site_docs.html(page, url_for)
+        if body is None:  # a copy missing from an install: the operator's to fix (make rules)
+            abort(404)
+        return render_template("guide/doc.html", title=site_docs.PAGES[page][1], body=body,
+                               source=site_docs.PAGES[page][0])
+
+    view.__name__ = "doc_" + page.replace("-", "_")
+    return view
+
+
+for _page in site_docs.PAGES:  # one route each: /docs/protocol, /docs/bots, /docs/api-guide, /docs/ratings
+    bp.add_url_rule(f"/docs/{_page}", view_func=_doc_view(_page), methods=["GET"])
+
+
+@bp.get("/docs/runtimes")
+def doc_runtimes():
+    return redirect(url_for("guide.doc_bots", _anchor="runtimes"))
+
+
+@bp.get("/docs/")
+def docs_index():
+    games = [get_game(name) for name in game_titles()]
+    return render_template("guide/docs.html", pages=site_docs.PAGES, games=games)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from ladder.models import BotPublic, BotVersionPublic, MatchPublic, SeatPublic, UserPublic
+from ladder.models import BotPublic, BotVersionPublic, MatchPublic, MatchStatus, SeatPublic, UserPublic
 from ladder.services.pages import MAX_PER_PAGE
 from ladder.web.common import MAX_ID
 
@@ -152,7 +152,8 @@ def _upload(required: list[str], fields: dict[str, Any], summary: str, *params: 
         "summary": summary, "security": TOKEN, "parameters": list(params),
         "requestBody": {"required": True, "content": {"multipart/form-data": {"schema": {
             "type": "object", "properties": fields, "required": required}}}},
-        "responses": {"201": _json(_ref("Upload"), "stored; its validation game is queued"),
+        "responses": {"200": _json(_ref("Upload"), "the same file as a version in play: nothing new stored (see note)"),
+                      "201": _json(_ref("Upload"), "stored; its validation game is queued"),
                       "422": _json(_ref("Upload"), "a new version stored, but refused by the package check"),
                       **_errors(400, 401, 403, 404, 409, 413)},
     }}
@@ -184,10 +185,20 @@ def _paths() -> dict[str, Any]:
         "/api/v1/versions/{version_id}": _get(_obj(version=_ref("Version")), "one version",
                                               _id("version_id", "a version's id"), errors=(404,)),
         "/api/v1/matches": _get(
-            _obj(matches={"type": "array", "items": _ref("Match")}), "the newest matches",
+            _obj(matches={"type": "array", "items": _ref("Match")}, next=NULLABLE_STR),
+            "the newest matches, filtered; `next` is the URL of the following page (null: no more)",
             {"name": "game", "in": "query", "required": False, "schema": {"type": "string"}},
+            _query("bot", 1, MAX_ID, "only matches this bot played"),
+            {"name": "owner", "in": "query", "required": False, "schema": {"type": "string"},
+             "description": "only matches one of this user's bots played; `me` (with a token) for yours"},
+            {"name": "status", "in": "query", "required": False,
+             "schema": {"type": "string", "enum": [s.value for s in MatchStatus]}},
+            {"name": "since", "in": "query", "required": False, "schema": {"type": "string"},
+             "description": "created at or after this ISO 8601 time (UTC when it names no zone)"},
+            {"name": "until", "in": "query", "required": False, "schema": {"type": "string"},
+             "description": "created before this ISO 8601 time"},
             _query("limit", 1, 200, "how many"), _query("before", 1, MAX_ID, "only ids below this one"),
-            errors=(400,)),
+            errors=(400, 401, 403)),
         "/api/v1/matches/{match_id}": _get(
             _obj(match=_ref("Match"), seats={"type": "array", "items": _ref("Seat")}, replay=NULLABLE_STR),
             "a match and its seats", match_id, errors=(404,)),
@@ -226,7 +237,7 @@ def document() -> dict[str, Any]:
         "openapi": "3.1.0",
         "info": {"title": "Dragon ladder API", "version": "1",
                  "description": "Reads are public; uploads, your logs and /me need `Authorization: Bearer <token>`. "
-                                "Errors are JSON `{error, status}`. See docs/api.md."},
+                                "Errors are JSON `{error, status}`. See [the API guide](/docs/api-guide)."},
         "paths": paths,
         "components": {"schemas": _schemas(),
                        "securitySchemes": {"token": {"type": "http", "scheme": "bearer"}}},

@@ -7,6 +7,7 @@ new, store the version, queue its validation game. Everything else here is a bou
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -93,6 +94,7 @@ class Upload:
     version: BotVersion
     match: Match | None  # the validation game, when it could be queued
     note: str | None = None  # why it was not
+    created: bool = True  # False: the same bytes as a version the bot has in play; nothing stored
 
 
 def _verdict(reason: str | None):
@@ -136,6 +138,14 @@ def upload_bot(
         bot = session.exec(select(Bot).where(Bot.owner_id == owner_id, Bot.game == game, Bot.name == name)).first()
     if bot is not None and bot.retired:
         raise Invalid("the bot is retired")
+    if bot is not None:  # the same file again (a double click, a script re-run) is not a new version
+        same = session.exec(select(BotVersion).where(
+            BotVersion.bot_id == bot.id, BotVersion.sha256 == hashlib.sha256(code).hexdigest(),
+            BotVersion.status.in_((VersionStatus.ACTIVE, VersionStatus.PENDING, VersionStatus.VALIDATING)),
+        ).order_by(BotVersion.id.desc())).first()
+        if same is not None:
+            return Upload(bot, same, None, f"identical to version {same.number}, which is {same.status}: "
+                                            "nothing new was stored", created=False)
     try:
         check_package(code, filename, settings.accepted_runtimes)
         reason = None

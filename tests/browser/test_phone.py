@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import itertools
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,7 +34,7 @@ from ladder.services import bots, kits, matches, tokens, tournaments
 from ladder.services.users import set_admin
 
 WIDTH, HEIGHT = 390, 844
-MAX_HEADER = 100  # px: at most about an eighth of the screen
+MAX_HEADER = 130  # px: about a seventh of the screen: every link shows, on up to five short rows
 SHOTS = os.environ.get("LADDER_SCREENSHOTS")
 # The longest names the forms allow (32 and 40 characters), without a place to break a line.
 OWNER = "alice_has_the_longest_name_32chr"
@@ -294,25 +293,28 @@ def test_every_page_fits_a_phone(app, browser, base_url, build, play, engine):  
     assert not phone.problems, "\n".join(phone.problems)
 
 
-def test_more_nav_links_do_not_make_the_header_taller(app, browser, base_url, build):  # noqa: F811
-    """More links in the nav (a page added later) must not make the header taller at phone width:
-    the nav scrolls sideways inside itself, every link still reachable."""
+def test_every_nav_link_shows_on_a_phone(app, browser, base_url, build):  # noqa: F811
+    """Every link of the header is on the screen at phone width, logged in (the most links), today
+    and with more links added later: the site's links wrap onto another row instead of scrolling
+    sideways behind a fade, which a new author took for a cut-off row."""
     build.user(OWNER)
     phone = Phone(browser, base_url)
     phone.submit("/auth/login", {"#username": OWNER, "#password": PASSWORD}, "Log in")
-    before = phone.page.evaluate("document.querySelector('header').getBoundingClientRect().height")
+    visible = """() => [...document.querySelectorAll('header a, header button')].filter((el) => {
+      const box = el.getBoundingClientRect();
+      return !(box.width > 0 && box.left >= 0 && box.right <= window.innerWidth && box.bottom <= 844);
+    }).map((el) => el.textContent.trim())"""
+    assert phone.page.evaluate(visible) == []
+    assert phone.page.evaluate("document.querySelector('header').getBoundingClientRect().height") <= MAX_HEADER
     phone.page.evaluate("""() => {
       const nav = document.querySelector('header nav');
       for (const word of ['Rules', 'Write a bot', 'API reference', 'Statistics', 'About']) {
         const link = document.createElement('a'); link.href = '#'; link.textContent = word; nav.appendChild(link);
       }
     }""")
+    assert phone.page.evaluate(visible) == []
     seen = phone.page.evaluate(MEASURE)
-    assert seen["page"] <= WIDTH and seen["header"] == before <= MAX_HEADER, seen
-    last = phone.page.locator("header nav a").filter(has_text=re.compile("^About$"))
-    last.scroll_into_view_if_needed()
-    box = last.bounding_box()
-    assert box and box["x"] >= 0 and box["x"] + box["width"] <= WIDTH  # reachable by scrolling the nav
+    assert seen["page"] <= WIDTH and not seen["cut"], seen
     phone.context.close()
 
 

@@ -37,7 +37,11 @@ def test_upload_with_a_token_queues_validation(client, build, sessions, dispatch
     assert "code" not in body["version"]  # the public model never carries the code
     again = client.post(f"/api/v1/bots/{body['bot']['id']}/versions", headers=_auth(token),
                         data={"file": (io.BytesIO(GOOD_BOT), "main.py")}, content_type="multipart/form-data")
-    assert again.status_code == 201 and again.get_json()["version"]["number"] == 2
+    assert again.status_code == 200 and again.get_json()["version"]["number"] == 1  # the same file: nothing new
+    changed = client.post(f"/api/v1/bots/{body['bot']['id']}/versions", headers=_auth(token),
+                          data={"file": (io.BytesIO(GOOD_BOT + b"# v2\n"), "main.py")},
+                          content_type="multipart/form-data")
+    assert changed.status_code == 201 and changed.get_json()["version"]["number"] == 2
 
 
 def test_upload_without_or_with_a_bad_token_is_401(client, build, sessions):

@@ -81,7 +81,11 @@ def test_a_language_kit_holds_its_folder(client):
     response = client.get("/kits/node.zip")
     assert response.status_code == 200 and response.mimetype == "application/zip"
     folder = ROOT / "bots" / "examples" / "node"
-    assert _unzip(response.data) == {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+    files = _unzip(response.data)
+    # the folder, its README's links pointed at the documents shipped beside it (tests/web/test_site_docs.py)
+    assert {n: d for n, d in files.items() if n != "README.md" and not n.startswith("docs/")} == \
+        {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file() and p.name != "README.md"}
+    assert files["README.md"].decode() == (folder / "README.md").read_text().replace("../../../docs/", "docs/")
 
 
 def test_unknown_kits_are_404(client):
@@ -131,3 +135,15 @@ def test_a_kit_over_the_size_limit_is_not_served(client, monkeypatch):
 def test_the_api_reference_renders_the_documents_description_as_markdown(client):
     html = client.get("/docs/api").get_data(as_text=True)
     assert "<code>Authorization: Bearer &lt;token&gt;</code>" in html and "`Authorization" not in html
+
+
+def test_each_rules_page_starts_with_how_to_play_and_scoring(site):
+    """A person learns the game from the top of the page; the rule-to-test table comes after."""
+    from ladder.games import available_games
+
+    for game in available_games():
+        html = site.text(f"/games/{game}/rules")
+        how, scoring, table = (html.find(h) for h in ("<h3>How to play, in short</h3>", "<h3>Scoring</h3>",
+                                                      "<h3>Every rule sentence and its test</h3>"))
+        assert 0 < how < scoring < table, (game, how, scoring, table)
+        assert "wins" in html[scoring:table], game

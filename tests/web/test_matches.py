@@ -93,7 +93,7 @@ def test_a_queued_match_page_and_the_match_list(site, build):
     _, mine = build.bot("alice", "alpha")
     match_id = build.match([mine.id, build.starters()[0]])
     html = site.text(f"/matches/{match_id}")
-    assert "queued" in html and "reload the page" in html and "replay.json" not in html
+    assert "queued" in html and "this page reloads itself" in html and "replay.json" not in html
     assert site.client.get(f"/matches/{match_id}/replay.json").status_code == 404
     listing = site.text("/matches/?game=treasure")
     assert f"/matches/{match_id}" in listing and "alpha" in listing
@@ -197,3 +197,27 @@ def test_the_replay_download_sends_the_stored_gzip_or_streams_it_decompressed(si
         assert plain.is_streamed and "Content-Encoding" not in plain.headers
         assert plain.data == gzip.decompress(stored)
         assert verify_replay(loads_replay(plain.data)).ok
+
+
+def test_a_validation_game_whose_build_failed_says_so(site, build, engine):
+    """The bot's compiler error, not "a failure on our side", and no seat left "waiting"."""
+    from web.helpers import GOOD_BOT
+
+    from ladder.db import session_factory
+    from ladder.services import bots, builds, matches
+
+    bot, _ = build.bot("alice", "rusty")
+    with session_factory(engine)() as session:
+        version = bots.add_version(session=session, bot_id=bot.id, code=GOOD_BOT, filename="main.py",
+                                   placement_games=0)
+        match_id = matches.queue_validation_match(session=session, version_id=version.id, seed=5).id
+        builds.reject_unbuildable(session=session, match_id=match_id, version_id=version.id,
+                                  reason="the rust build failed: error[E0425]: cannot find value `x`")
+    html = site.text(f"/matches/{match_id}")
+    assert "on our side" not in html and ">waiting<" not in html
+    assert f"bot version {version.id} did not build, so the match was not played" in html
+    seats = html.split('<table class="board seats">', 1)[1].split("</table>", 1)[0]
+    assert ">did not build<" in seats and "error[E0425]: cannot find value `x`" in seats
+    assert ">not played<" in seats  # the other seats: nothing more will happen to them
+    api = site.client.get(f"/api/v1/matches/{match_id}").get_json()
+    assert "did not build" in json.dumps(api) and "on our side" not in json.dumps(api)

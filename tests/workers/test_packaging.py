@@ -71,6 +71,51 @@ def test_a_directory_is_copied_without_its_clutter(tmp_path, out):
                                                                                              "pkg/m.js"]
 
 
+def test_a_rust_directory_is_staged_without_its_target(tmp_path, out):
+    """`cargo build` beside the kit leaves target/ (with a lock file the read-only sandbox copy
+    cannot open): the README's next step, `ladder match bots/examples/rust`, must still work."""
+    src = tmp_path / "bot"
+    (src / "src").mkdir(parents=True)
+    (src / "target" / "release").mkdir(parents=True)
+    (src / "Cargo.toml").write_text("[package]\nname = \"bot\"\n")
+    (src / "src" / "main.rs").write_text("fn main() {}\n")
+    (src / "target" / "release" / ".cargo-lock").write_bytes(b"")
+    (src / "src" / "target").mkdir()  # only the root's build output is left out
+    (src / "src" / "target" / "x.rs").write_text("\n")
+    (src / "bot").write_bytes(b"\x7fELF")  # not Rust's output: kept, so the runtime stays ambiguous
+    refused(src, out, "has both Cargo.toml and bot")
+    (src / "bot").unlink()
+    staged = stage(src, out)
+    assert sorted(p.relative_to(staged.path).as_posix() for p in staged.path.rglob("*")) == [
+        "Cargo.toml", "src", "src/main.rs", "src/target", "src/target/x.rs"]
+
+
+def test_a_local_build_beside_its_source_is_left_out(tmp_path, out):
+    """`gcc -o bot main.c` (or `go build -o bot .`), then `ladder match .`: the C bot is staged,
+    not refused as both a C bot and a static executable."""
+    for entry in ("main.c", "main.cpp", "go.mod"):
+        src = tmp_path / entry.replace(".", "-")
+        src.mkdir()
+        (src / entry).write_text("source\n")
+        (src / "bot").write_bytes(b"\x7fELF built here")
+        staged = stage(src, out)
+        assert staged.entry == entry and not (staged.path / "bot").exists()
+        remove_staged(staged.path)
+    zipped = make_zip(tmp_path / "c.zip", {"main.c": b"int main(){}\n", "bot": b"\x7fELF"})
+    refused(zipped, out, "has both")
+
+
+def test_a_rust_zip_with_target_is_refused_naming_target(tmp_path, out):
+    members = {"Cargo.toml": b"[package]\n", "src/main.rs": b"fn main() {}\n", "target/release/.cargo-lock": b""}
+    src = make_zip(tmp_path / "bot.zip", members)
+    refused(src, out, "target/", "zip -r bot.zip Cargo.toml Cargo.lock src")
+    with pytest.raises(PackagingError, match="holds target/"):
+        check_bytes(src.read_bytes(), "bot.zip")
+    # a Python bot may have a folder called target: it is not a build's output there
+    assert check_bytes(make_zip(tmp_path / "py.zip", {"main.py": MAIN, "target/x.txt": b"1"}).read_bytes(),
+                       "py.zip") == "main.py"
+
+
 def test_refusals_of_single_files(tmp_path, out, monkeypatch):
     refused(tmp_path / "missing.py", out, "no such file")
     (tmp_path / "bot.txt").write_text("x")

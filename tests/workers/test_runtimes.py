@@ -83,7 +83,7 @@ def test_the_package_list_for_ci_and_the_dockerfile_needs_no_virtualenv():
                           capture_output=True, text=True, check=True)
     packages = done.stdout.split()
     assert packages == runtimes.debian_packages()
-    assert {"python3-numpy", "python3-scipy", "nodejs", "gcc", "g++", "rustc", "cargo", "golang-go",
+    assert {"python3-numpy", "python3-scipy", "nodejs", "gcc", "g++", "rustc-web", "cargo-web", "golang-go",
             "openjdk-17-jdk-headless"} <= set(packages)
     for name in ("Dockerfile", ".ci/run"):
         assert "workers.runtimes --packages" in (ROOT / name).read_text(), name

@@ -12,3 +12,12 @@ document.querySelectorAll("[data-copy]").forEach((button) => {
     navigator.clipboard.writeText(text).then(() => { button.textContent = "Copied"; });
   });
 });
+// A file over the upload limit is refused here, before it is sent: the server would refuse the
+// whole request unread (413) and the form's other fields would be lost.
+document.addEventListener("change", (event) => {
+  const input = event.target;
+  if (!input.dataset || !input.dataset.maxBytes || !input.files || !input.files[0]) return;
+  const limit = Number(input.dataset.maxBytes), size = input.files[0].size;
+  input.setCustomValidity(size > limit ? `This file has ${size} bytes; a bot may have at most ${limit} bytes.` : "");
+  input.reportValidity();
+});
