@@ -74,10 +74,10 @@ def startup_death(*, exit_signal: int | None, monitor_signal: int | None, progra
     `monitor_signal`: the signal that killed bubblewrap's monitor, our own child, which no bot can
     reach. `program_started`: whether bubblewrap got as far as starting the bot's program (None:
     unknown)."""
+    if monitor_signal is not None:  # (then bwrap never reports an exit code either: name the cause)
+        return LadderFault(f"the sandbox's monitor was killed by {signal_name(monitor_signal)}")
     if program_started is False:
         return LadderFault("the sandbox failed before the bot's program started")
-    if monitor_signal is not None:
-        return LadderFault(f"the sandbox's monitor was killed by {signal_name(monitor_signal)}")
     if any(events.get(name) for name in LIMIT_EVENTS):
         return None
     if exit_signal == signal.SIGKILL:
