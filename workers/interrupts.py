@@ -99,7 +99,8 @@ def catching() -> Iterator[None]:
 
 def _restore(previous: dict) -> None:
     for sig, handler in previous.items():
-        signal.signal(sig, handler)
+        if signal.getsignal(sig) is _handler:  # not what a handler we passed the signal on to set
+            signal.signal(sig, handler)
 
 
 def _pass_on(signum: int, handler: object) -> None:

@@ -119,6 +119,15 @@ def play_match(
     runner: Runner = default_runner,
 ) -> JobResult:
     """Claim, play and record one match; safe to call any number of times for the same id."""
+    from workers import interrupts
+
+    # A stop signal (workers/interrupts.py) waits until the match is torn down and given back.
+    with interrupts.catching():
+        return _play_match(match_id, sessions=sessions, settings=settings, worker_id=worker_id, runner=runner)
+
+
+def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Settings, worker_id: str,
+                runner: Runner) -> JobResult:
     from workers import blame, interrupts
     from workers.runner import BuildError  # the runner (and the sandbox) load on a worker only
 
@@ -156,8 +165,9 @@ def play_match(
             log.warning("match %s failed: %s", match_id, reason)
             return _fail(session, match_id, reason, worker_id)
         except (KeyboardInterrupt, SystemExit, interrupts.Interrupted):  # the worker is stopping
-            session.rollback()
-            _release(session, match_id, worker_id)
+            with interrupts.deferred():
+                session.rollback()
+                _release(session, match_id, worker_id)
             raise
         except Exception as exc:  # anything before a result is an infrastructure failure
             session.rollback()
