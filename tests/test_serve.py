@@ -225,7 +225,7 @@ def _sandbox_groups_of(pids: set[int]) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("grace", [2, 8])  # 2 s: matches outlast it, are torn down and requeued
+@pytest.mark.parametrize("grace", [6, 15])  # 6 s: the worker gets 3, matches outlast it and are requeued
 def test_ctrl_c_on_ladder_up_mid_match_honours_the_grace_and_leaves_no_sandbox(tmp_path, strict_sandbox, grace):
     """Ctrl-C while matches run: `ladder up` exits within its grace, every match it was playing is
     finished or back in the queue (never left running, never failed), and no bot process or
