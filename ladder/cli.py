@@ -346,6 +346,25 @@ def bench_engine(games: int, repeats: int, only_game: str | None, seed: int) -> 
     )
 
 
+@bench.command("soak")
+@click.option("--matches", type=click.IntRange(min=1), default=2000, show_default=True)
+@click.option("--hog/--no-hog", default=True, show_default=True, help="A spinning process on every core meanwhile.")
+@click.option("--game", help="Registered game name (default: the flagship).")
+@click.option("--players", type=click.IntRange(min=2), default=4, show_default=True)
+def bench_soak(matches: int, hog: bool, game: str, players: int) -> None:
+    """Strict matches in one long-lived process; exit 1 if a seat was charged with a ladder failure
+    or a process, cgroup or teardown of a sandbox was left behind."""
+    from ladder.bench.soak import run_soak
+
+    result = run_soak(matches=matches, hog=hog, game=game, players=players, echo=click.echo)
+    click.echo(f"{result.matches} matches in {result.seconds:.0f} s; {result.voided} attempts voided by the "
+               f"ladder, {result.failed} matches failed, {result.charged} seats charged with a ladder failure; "
+               f"left behind: {len(result.leftover_processes)} processes, {len(result.leftover_cgroups)} cgroups, "
+               f"{result.unfinished} teardowns")
+    if not result.clean:
+        raise click.exceptions.Exit(1)
+
+
 @bench.command("sandbox")
 @click.option("--mode", type=click.Choice(["strict", "user", "none"]), default="strict", show_default=True)
 @click.option("--round-trips", type=click.IntRange(min=50), default=2000, show_default=True)

@@ -209,9 +209,19 @@ class Supervisor:
             deadline = time.monotonic() + 2.0  # adopted orphans are dying: their parents are gone
             while self.reap_adopted() >= 0 and sandbox_reap.children() and time.monotonic() < deadline:
                 time.sleep(0.05)
+            self.leave_nothing_behind()
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
         return code
+
+    def leave_nothing_behind(self) -> None:
+        """After a worker that had to be killed: its bots may be frozen (a frozen task ignores
+        SIGKILL until thawed) and their cgroups left; kill and remove them, reap what comes to us."""
+        from workers.shutdown import leave_nothing_behind
+
+        left = leave_nothing_behind()
+        if left:
+            self.say(f"{left} sandbox processes would not die")
 
     def reap_adopted(self) -> int:
         """Reap zombie children that are not one of ours: orphans adopted as a subreaper. Our own
@@ -240,13 +250,19 @@ class Supervisor:
             child.proc.wait()
 
 
-def child_commands(*, host: str, port: int, concurrency: int, web_workers: int = 1) -> list[Child]:
-    """The three processes of `ladder up`, each a `ladder` subcommand run by this interpreter."""
+WORKER_TEARDOWN_S = 5.0  # of the grace kept for the worker to tear down and requeue what still runs
+
+
+def child_commands(*, host: str, port: int, concurrency: int, web_workers: int = 1,
+                   grace: float = 20.0) -> list[Child]:
+    """The three processes of `ladder up`, each a `ladder` subcommand run by this interpreter. The
+    worker's own grace ends before ours, so it tears its matches down itself, never killed."""
     ladder = [sys.executable, "-m", "ladder.cli"]
+    worker_grace = max(0.0, grace - min(WORKER_TEARDOWN_S, grace / 2))
     return [
         Child("web", [*ladder, "web", "--host", host, "--port", str(port), "--workers", str(web_workers),
                       "--graceful-timeout", "5"]),
-        Child("worker", [*ladder, "worker", "--concurrency", str(concurrency)]),
+        Child("worker", [*ladder, "worker", "--concurrency", str(concurrency), "--grace", f"{worker_grace:g}"]),
         Child("scheduler", [*ladder, "scheduler"]),
     ]
 

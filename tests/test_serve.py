@@ -4,6 +4,7 @@ child process survives. And the supervisor's own rules, with small stand-in chil
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -191,3 +192,85 @@ def test_supervisor_adopts_and_reaps_what_its_children_orphan(tmp_path):
     assert seen.get("ppid") == os.getpid(), seen  # adopted by the supervisor
     assert seen.get("reaped"), "the adopted grandchild stayed a zombie"
     assert supervisor.children[0].proc.returncode == -signal.SIGTERM  # its own status, from its Popen
+
+
+def _running_matches(db: Path) -> list[int]:
+    import sqlite3
+
+    if not db.exists():
+        return []
+    with contextlib.closing(sqlite3.connect(db, timeout=30)) as conn:
+        try:
+            return [row[0] for row in conn.execute("SELECT id FROM matches WHERE status = 'running'")]
+        except sqlite3.OperationalError:  # not migrated yet
+            return []
+
+
+def _statuses(db: Path, ids: list[int]) -> dict[int, str]:
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(db, timeout=30)) as conn:
+        marks = ",".join("?" * len(ids))
+        return dict(conn.execute(f"SELECT id, status FROM matches WHERE id IN ({marks})", ids).fetchall())
+
+
+def _sandbox_groups_of(pids: set[int]) -> list[str]:
+    """Cgroups under ladder-sandbox owned by one of `pids` (names carry the owner's pid)."""
+    found = []
+    for parent in Path("/sys/fs/cgroup").glob("*/ladder-sandbox"):
+        for path in parent.rglob("*"):
+            parts = path.name.split("-")
+            if path.is_dir() and len(parts) > 2 and parts[1].isdigit() and int(parts[1]) in pids:
+                found.append(str(path))
+    return found
+
+
+@pytest.mark.parametrize("grace", [6, 15])  # 6 s: the worker gets 3, matches outlast it and are requeued
+def test_ctrl_c_on_ladder_up_mid_match_honours_the_grace_and_leaves_no_sandbox(tmp_path, strict_sandbox, grace):
+    """Ctrl-C while matches run: `ladder up` exits within its grace, every match it was playing is
+    finished or back in the queue (never left running, never failed), and no bot process or
+    cgroup of its sandboxes survives it (#23: a worker killed 3 s in left three frozen bots)."""
+    from service_support import UID_BASE_RANGE
+
+    port = free_port()
+    log = tmp_path / "up.log"
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DATABASE_URL", "REDIS_URL", "LADDER_INSTANCE_DIR", "LADDER_SANDBOX_MODE")}
+    db = tmp_path / "instance" / "ladder.sqlite3"
+    with open(log, "wb") as out:
+        up = subprocess.Popen([*LADDER, "up", "--port", str(port), "--instance", str(tmp_path / "instance"),
+                               "--sandbox", strict_sandbox, "--grace", str(grace)],
+                              env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        def bots_running() -> set[int]:
+            if not _running_matches(db):
+                return set()
+            return {pid for pid in descendants(up.pid) if _uid(pid) in UID_BASE_RANGE}
+
+        bots = wait_until(bots_running, 120, "a running match with its bots", [log], interval=0.2)
+        running = _running_matches(db)
+        family = descendants(up.pid)
+        stopped_at = time.monotonic()
+        os.killpg(up.pid, signal.SIGINT)  # what Ctrl-C in the terminal sends: the foreground group
+        assert up.wait(timeout=grace + 15) == 0
+        took = time.monotonic() - stopped_at
+    finally:
+        if up.poll() is None:
+            os.killpg(up.pid, signal.SIGKILL)
+            up.wait()
+    assert took < grace + 5, f"ladder up took {took:.1f} s to stop with a grace of {grace} s"
+    deadline = time.monotonic() + 5
+    while (survivors := [pid for pid in family | bots if alive(pid)]) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert survivors == [], f"left running after Ctrl-C: {survivors}"
+    assert _sandbox_groups_of(family) == []
+    statuses = _statuses(db, running)
+    assert set(statuses.values()) <= {"finished", "queued"}, (statuses, log.read_text()[-3000:])
+
+
+def _uid(pid: int) -> int:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return -1
+    return int(next(line for line in status.splitlines() if line.startswith("Uid:")).split()[1])

@@ -5,6 +5,10 @@
 and record seats, replay, logs and rating changes with `services.results.record_result`, one
 transaction that only the claim holder can commit. A match that cannot be played (sandbox
 missing, a bot that does not unpack, the soft time limit) is marked failed, which is never rated.
+A failure of the ladder (workers/blame.py: a sandbox that did not start, a bot the ladder killed)
+voids the match: it is played again, blame.ATTEMPTS times in all, then marked failed with the
+ladder's reason; no seat is ever charged with it. A worker told to stop (SIGTERM, Ctrl-C) tears
+the match down and gives it back to the queue before it goes.
 
 This module is the adapter between the stored match and the runner, which takes bot files.
 """
@@ -27,7 +31,7 @@ from ladder.db import session_scope
 from ladder.models import Bot, BotVersion, Seat, User
 from ladder.services import builds as build_service
 from ladder.services.errors import ServiceError
-from ladder.services.matches import claim_match, mark_failed
+from ladder.services.matches import claim_match, mark_failed, release_match
 from ladder.services.results import MatchOutcome, outcome_from_replay, record_result
 
 log = logging.getLogger(__name__)
@@ -115,6 +119,16 @@ def play_match(
     runner: Runner = default_runner,
 ) -> JobResult:
     """Claim, play and record one match; safe to call any number of times for the same id."""
+    from workers import interrupts
+
+    # A stop signal (workers/interrupts.py) waits until the match is torn down and given back.
+    with interrupts.catching():
+        return _play_match(match_id, sessions=sessions, settings=settings, worker_id=worker_id, runner=runner)
+
+
+def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Settings, worker_id: str,
+                runner: Runner) -> JobResult:
+    from workers import blame, interrupts
     from workers.runner import BuildError  # the runner (and the sandbox) load on a worker only
 
     with session_scope(sessions) as session:
@@ -126,11 +140,18 @@ def play_match(
         try:
             specs, names, versions = _stage_code(session, match_id, root)
             session.commit()  # end the read: no transaction stays open while the bots play
-            result = runner(
-                specs, game=match.game, seed=match.seed, options=match.options, sandbox=match.sandbox,
-                ranked=match.ranked, require_strict=not settings.development, names=names,
-                build_cache=DatabaseBuilds(sessions),
-            )
+
+            def attempt(final: bool) -> Any:
+                return runner(
+                    specs, game=match.game, seed=match.seed, options=match.options, sandbox=match.sandbox,
+                    ranked=match.ranked, require_strict=not settings.development, names=names,
+                    build_cache=DatabaseBuilds(sessions), final_attempt=final,
+                )
+
+            def voided(number: int, fault: blame.LadderFault) -> None:
+                log.warning("match %s: attempt %d void, the ladder failed: %s", match_id, number, fault.reason)
+
+            result = blame.retrying(attempt, on_void=voided)
             replay = dict(result.replay)
             outcome = outcome_from_replay(replay, split_logs(replay))
             keys = {v: k for v, k in zip(versions, getattr(result, "build_keys", None) or [], strict=False) if k}
@@ -138,6 +159,16 @@ def play_match(
         except BuildError as exc:  # the author's fault, not ours: the version is rejected with the reason
             session.rollback()
             return _unbuildable(session, match_id, versions[exc.seat], exc.build.failure(), worker_id)
+        except blame.LadderFault as exc:  # every attempt voided by the ladder's own failures
+            session.rollback()
+            reason = f"the ladder failed {blame.ATTEMPTS} times, never a bot: {exc.reason}"[:2000]
+            log.warning("match %s failed: %s", match_id, reason)
+            return _fail(session, match_id, reason, worker_id)
+        except (KeyboardInterrupt, SystemExit, interrupts.Interrupted):  # the worker is stopping
+            with interrupts.deferred():
+                session.rollback()
+                _release(session, match_id, worker_id)
+            raise
         except Exception as exc:  # anything before a result is an infrastructure failure
             session.rollback()
             reason = f"{type(exc).__name__}: {exc}"[:2000]
@@ -155,6 +186,17 @@ def _unbuildable(session: Session, match_id: int, version_id: int, reason: str, 
     except ServiceError as exc:
         return JobResult(match_id, "refused", str(exc))
     return JobResult(match_id, "failed", f"bot version {version_id} did not build")
+
+
+def _release(session: Session, match_id: int, worker_id: str) -> None:
+    """Back to the queue: the match was torn down because this worker is stopping."""
+    try:
+        released = release_match(session=session, match_id=match_id, worker_id=worker_id)
+    except Exception as exc:  # the database is gone too: the sweeper requeues it once it is stale
+        log.warning("match %s: not given back to the queue (%s); the sweeper will", match_id, exc)
+        return
+    log.warning("match %s: the worker is stopping; %s", match_id,
+                "back in the queue" if released else "the sweeper had taken it back already")
 
 
 def _fail(session: Session, match_id: int, reason: str, worker_id: str) -> JobResult:

@@ -3,7 +3,9 @@
 It is where an author tries a bot, so it shows what went wrong where they look: the tail of the
 stderr of every seat that faulted (the traceback of a crash), every refused answer, a warning for a
 seat that ended with under a quarter of its time bank (it would time out on a slower machine), and
-it exits 1 when a bot given as a file (not a `builtin:`) faulted, so a script or CI notices.
+it exits 1 when a bot given as a file (not a `builtin:`) faulted, so a script or CI notices. A
+match the ladder's own failures void (workers/blame.py) is played again; after the last attempt
+it exits 2, naming the ladder's failure, never a bot's.
 """
 
 from __future__ import annotations
@@ -89,6 +91,7 @@ def run_match_command(
     from rich.markup import escape
 
     from ladder.games import OptionError
+    from workers import blame
     from workers.packaging import PackagingError
     from workers.protocol import TimeControl
     from workers.runner import BuildError, RunnerError, run_match
@@ -99,9 +102,20 @@ def run_match_command(
         click.echo(f"building seat {seat} ({bots[seat]}) with the {runtime} runtime, in the sandbox "
                    "(the artifact is cached for later matches)...", err=True)
 
+    def attempt(final: bool):
+        return run_match(list(bots), game=game, seed=seed, options=options, sandbox=sandbox,
+                         replay_path=replay_path, clock=clock, on_build=on_build, final_attempt=final,
+                         seed_key=seed_key)
+
+    def voided(number: int, fault) -> None:
+        click.echo(f"attempt {number} void, the ladder failed (not a bot): {fault.reason}; playing it again",
+                   err=True)
+
     try:
-        result = run_match(list(bots), game=game, seed=seed, options=options, sandbox=sandbox,
-                           replay_path=replay_path, clock=clock, on_build=on_build, seed_key=seed_key)
+        result = blame.retrying(attempt, on_void=voided)
+    except blame.LadderFault as fault:
+        click.echo(f"the ladder failed {blame.ATTEMPTS} times (not a bot): {fault.reason}", err=True)
+        raise click.exceptions.Exit(2) from None
     except BuildError as exc:
         click.echo(f"seat {exc.seat} ({bots[exc.seat]}) did not build; the compiler said:", err=True)
         click.echo(exc.build.log.rstrip(), err=True)

@@ -31,9 +31,9 @@ from bots import load_builtin
 from ladder.games import FLAGSHIP, get_game
 from ladder.play import play_game
 from ladder.replay import results_of, write_replay
-from workers import builds, packaging, protocol, runtime_view, runtimes, sandbox_cgroup
+from workers import blame, builds, interrupts, packaging, protocol, runtime_view, runtimes, sandbox_cgroup
 from workers.protocol import TimeControl
-from workers.runner_seat import SandboxedSeat
+from workers.runner_seat import MatchVoid, SandboxedSeat
 
 SDK_MOUNT = "/sdk"  # where a bot finds `bots.sdk` (PYTHONPATH); its own files come first
 TABLE_CPUS = 1.0  # what all bots of one match may use together (strict): one core per pool process
@@ -78,8 +78,10 @@ def runnable(bots: Sequence[packaging.StagedBot], *, mode: str, cache: builds.Bu
         announce = functools.partial(on_build, seat) if on_build is not None else None
         try:
             ready.append(builds.ensure_built(bot, mode=mode, cache=cache, parent=parent, announce=announce)[0])
-        except builds.BuildFailed as exc:
+        except builds.BuildFailed as exc:  # what the compiler said: the author's
             raise BuildError(seat, exc.build) from None
+        except Exception as exc:  # the build's sandbox, the cache: the ladder's (workers/blame.py)
+            raise blame.build_failure(exc, seat) from exc
     return ready
 
 
@@ -232,14 +234,29 @@ def run_match(
     on_entry: Callable[[dict[str, Any]], None] | None = None,
     build_cache: builds.BuildCache | None = None,
     on_build: Callable[[int, str], None] | None = None,
+    final_attempt: bool = True,
     seed_key: bytes | None = None,
 ) -> MatchResult:
     """Play one match, seat i played by specs[i]. Raises RunnerError/PackagingError/OptionError
     (BuildError for a bot that does not compile) before any bot starts when the match cannot be
-    run; once it runs, it always finishes. Compiled bots are built in the sandbox first, or taken
-    from `build_cache` (default: builds.DirCache, the local cache `ladder match` keeps). The bots'
+    run. Raises blame.LadderFault when the ladder failed (a sandbox that did not start, a bot the
+    ladder killed at start-up, a build sandbox that failed): the match is void, no seat is charged,
+    and the caller plays it again (blame.retrying); `final_attempt` False also voids a start-up
+    death the ladder cannot prove was its own. Otherwise, once it runs, it always finishes.
+    A stop signal (SIGINT, SIGTERM) tears the match down and is then handed on
+    (workers/interrupts.py). Compiled bots are built in the sandbox first, or taken from
+    `build_cache` (default: builds.DirCache, the local cache `ladder match` keeps). The bots'
     seeds are keyed with `seed_key`, a fresh secret per match unless given (to repeat a recorded
     match): no bot can work back from its seed to the game's hidden draws (ladder.play.bot_seed)."""
+    with interrupts.catching():
+        return _run_match(specs, game=game, seed=seed, options=options, sandbox=sandbox, clock=clock,
+                          strikes=strikes, ranked=ranked, require_strict=require_strict, replay_path=replay_path,
+                          names=names, on_entry=on_entry, build_cache=build_cache, on_build=on_build,
+                          final_attempt=final_attempt, seed_key=seed_key)
+
+
+def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, require_strict, replay_path, names,
+               on_entry, build_cache, on_build, final_attempt, seed_key) -> MatchResult:
     from workers.sandbox import BotProcess, Limits
 
     mode = choose_mode(sandbox, ranked=ranked, require_strict=require_strict)
@@ -254,6 +271,7 @@ def run_match(
     root = Path(tempfile.mkdtemp(prefix="ladder-match-"))
     root.chmod(0o755)  # the bots' uids must reach their staged files
     seats: list[SandboxedSeat] = []
+    void = MatchVoid()
     table = None
     try:
         if mode == "strict":
@@ -265,7 +283,7 @@ def run_match(
         trees = [runtime_tree(bot.entry, mode) for bot in staged]
         lines = protocol.EventLines()  # one per match: each event is encoded once for every seat
         for name, bot, tree in zip(names, staged, trees, strict=True):
-            seat = SandboxedSeat(name, game, mode, clock, strikes, lines)
+            seat = SandboxedSeat(name, game, mode, clock, strikes, lines, void=void, final_attempt=final_attempt)
 
             def factory(bot: packaging.StagedBot = bot, tree: Path | None = tree) -> Any:
                 # LADDER_BOT=1: bots.sdk moves the protocol off fd 1 at import, so stray prints
@@ -276,8 +294,12 @@ def run_match(
                     view=tree,
                 )
 
-            seat.start(factory)
             seats.append(seat)
+            try:
+                seat.start(factory)
+            except blame.LadderFault as fault:
+                fault.seat = len(seats) - 1
+                raise
 
         def route(entry: dict[str, Any]) -> None:
             if "fault" in entry:
@@ -287,6 +309,8 @@ def run_match(
 
         played = play_game(game, seats, seed=seed, options=options, names=names, sandbox=mode, on_entry=route,
                            seed_key=seed_key if seed_key is not None else secrets.token_bytes(16))
+        if void.fault is not None:
+            raise void.fault
         replay = played.replay
         forfeited = [i for i, s in enumerate(seats) if s.takeover is not None or replay["seats"][i]["forfeit"]]
         replay["results"] = results_of(played.state, names, forfeited)
@@ -300,13 +324,14 @@ def run_match(
         for seat in seats:
             seat.wait_exit(deadline)
     finally:
-        for seat in seats:
-            seat.close()
-        if table is not None:
-            table.remove()
-        for path in root.iterdir():
-            packaging.remove_staged(path)
-        packaging.remove_staged(root)
+        with interrupts.deferred():  # a stop signal waits for the teardown
+            for seat in seats:
+                seat.close()
+            if table is not None:
+                table.remove()
+            for path in root.iterdir():
+                packaging.remove_staged(path)
+            packaging.remove_staged(root)
     for i, seat in enumerate(seats):
         replay["seats"][i].update(
             status=seat.status, reason=seat.reason, forfeit=i in forfeited, sandbox=mode, **seat.record()

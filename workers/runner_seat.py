@@ -6,19 +6,20 @@ time per decision, and turns every misbehaviour into a `Fault`. Strikes (bad_jso
 illegal) play the decision's default and tell the bot; the `strikes`-th strike, or any takeover
 fault, hands the seat to the game's fallback bot (`Game.fallback_bot`) for the rest of the game. Events for a
 frozen bot are queued and written just before its next request (or `end`): it could not read them
-earlier anyway.
+earlier anyway. What the ladder did wrong is never a fault of the bot (workers/blame.py): a bot
+that cannot be started raises LadderFault from `start`, and a start-up death the ladder caused
+voids the match (MatchVoid), which the runner turns into a LadderFault once the game has run out.
 """
 
 from __future__ import annotations
 
 import logging
-import signal
 import time
 from typing import Any
 
 from bots import load_builtin, reference_bot
 from ladder.play import BotFault, fresh_json
-from workers import protocol
+from workers import blame, protocol
 from workers.protocol import Fault, TimeControl
 
 log = logging.getLogger(__name__)
@@ -26,22 +27,25 @@ log = logging.getLogger(__name__)
 STARTUP_GRACE_S = 0.25
 
 
-def _signal_name(number: int) -> str:
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return f"signal {number}"
+class MatchVoid:
+    """Shared by the seats of one match: once the ladder failed (workers.blame) the match is void,
+    every seat hands its bot to the fallback, the game runs out in process, the runner raises."""
+
+    def __init__(self) -> None:
+        self.fault: blame.LadderFault | None = None
 
 
 class SandboxedSeat:
     wire = True  # play_game may hand it the engine's values: it only serialises them (or copies)
 
     def __init__(self, name: str, game: str, mode: str, clock: TimeControl, strikes: int = protocol.STRIKES,
-                 lines: protocol.EventLines | None = None):
+                 lines: protocol.EventLines | None = None, void: MatchVoid | None = None,
+                 final_attempt: bool = True):
         self.lines = lines or protocol.EventLines()  # shared by the seats of a match: encode once
+        self.void = void or MatchVoid()
+        self.final_attempt = final_attempt  # whether an uncertain ladder fault stands as the bot's
         self.name, self.game, self.mode, self.clock, self.max_strikes = name, game, mode, clock, strikes
         self.proc: Any = None  # a workers.sandbox.BotProcess once started
-        self.start_fault: Fault | None = None
         self.started_at = time.monotonic()
         self.hello: dict[str, Any] = {}
         self.ready: dict[str, Any] | None = None
@@ -64,23 +68,19 @@ class SandboxedSeat:
     # --- start and handshake ---------------------------------------------------------------
 
     def start(self, process_factory) -> None:
-        """`process_factory()` returns a started BotProcess; a failure is this seat's fault."""
+        """`process_factory()` returns a started BotProcess. A failure (SandboxError, SlotBusy,
+        SubprocessError, EAGAIN...) is the ladder's, never the bot's: it raises LadderFault."""
         self.started_at = time.monotonic()
         try:
             self.proc = process_factory()
-        except Exception as exc:  # SandboxError, SlotBusy, OSError: the ladder's trouble, not the bot's
-            # the reason is public (match page, replay): the sandbox's own refusals are worded for
-            # that; any other exception (OSError...) names server paths, so it goes to the log only
-            from workers.sandbox import SandboxError
-
-            log.warning("seat %s: the sandbox could not start the bot: %s", self.name, exc)
-            detail = str(exc) if isinstance(exc, SandboxError) else type(exc).__name__
-            self.start_fault = Fault("error", f"the sandbox could not start the bot: {detail}"[:300])
+        except Exception as exc:
+            log.warning("seat %s: the sandbox could not start the bot: %r", self.name, exc)
+            raise blame.start_failure(exc) from exc
 
     def setup(self, hello: dict[str, Any]) -> None:
         self.hello = dict(hello)
-        if self.start_fault is not None:
-            self._fail(self.start_fault)
+        if self._voided():
+            return
         message = protocol.hello(
             game=hello["game"], seat=hello["seat"], players=hello["players"], options=hello["options"],
             bot_seed=hello["bot_seed"], time=self.clock,
@@ -105,13 +105,13 @@ class SandboxedSeat:
 
     def on_event(self, event: dict[str, Any]) -> None:
         self.events.append(event)
-        if self.fallback is not None:
+        if self.fallback is not None or self._voided():
             self.fallback.on_event(fresh_json(event))
         elif self.takeover is None and self.proc is not None:
             self.pending.append(self.lines.line(event))
 
     def decide(self, kind: str, observation: dict[str, Any]) -> Any:
-        if self.fallback is not None:
+        if self.fallback is not None or self._voided():
             return self.fallback.decide(kind, fresh_json(observation))
         self.request_id += 1
         self.kind, self.raised = kind, None
@@ -172,14 +172,30 @@ class SandboxedSeat:
             return Fault("oversized", f"a line over {protocol.MAX_LINE_BYTES} bytes during {during}")
         if why == "closed":
             return Fault("exited", f"closed its output during {during}")
+        if during == "start-up":
+            ladder = blame.startup_death(
+                exit_signal=self.proc.exit_signal, monitor_signal=self.proc.monitor_signal,
+                program_started=self.proc.program_started(), events=self.proc.limit_events())
+            if ladder is not None and not blame.charges_seat(ladder, self.final_attempt):
+                log.warning("seat %s: the ladder failed at start-up: %s", self.name, ladder.reason)
+                self.void.fault = self.void.fault or ladder
+                return Fault("error", f"the ladder failed: {ladder.reason}")
         code, sig = self.proc.exit_code, self.proc.exit_signal
         if sig is not None:
             limits = {k: v for k, v in self.proc.limit_events().items() if v}
             hit = f" ({', '.join(f'{k} {v}' for k, v in sorted(limits.items()))})" if limits else ""
-            return Fault("crash", f"killed by {_signal_name(sig)} during {during}{hit}")
+            return Fault("crash", f"killed by {blame.signal_name(sig)} during {during}{hit}")
         if code:
             return Fault("crash", f"exited with code {code} during {during}")
         return Fault("exited", f"exited during {during}")
+
+    def _voided(self) -> bool:
+        """Whether the match is void: then this seat's bot is handed to the fallback at once."""
+        if self.void.fault is None:
+            return False
+        if self.takeover is None:
+            self._take_over(Fault("error", f"the match is void: {self.void.fault.reason}"))
+        return True
 
     def _fail(self, fault: Fault) -> None:
         self._take_over(fault)

@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import logging
 import os
+import re
 import resource
 import shutil
 import signal
@@ -43,7 +45,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from workers import sandbox_cgroup, sandbox_reap, sandbox_slots
+from workers import interrupts, sandbox_cgroup, sandbox_reap, sandbox_slots
 from workers.sandbox_bwrap import BOT_MOUNT, BWRAP, bwrap_argv, check_readable_by_others, sandbox_env
 from workers.sandbox_io import LineReader, StderrDrain, write_all
 from workers.sandbox_seccomp import SeccompUnavailable, filter_bpf, filter_fd
@@ -55,8 +57,11 @@ _CAP_LAST = int(Path("/proc/sys/kernel/cap_last_cap").read_text()) if Path(
     "/proc/sys/kernel/cap_last_cap").exists() else 40
 _PR_CAPBSET_DROP = 24
 _libc = ctypes.CDLL(None, use_errno=True)
+TEARDOWN_S = 20.0  # what close() may take to see every process of a bot gone, however loaded the machine
 _swept = False
 _confirmed: set[str] = set()
+_unfinished: list[BotProcess] = []  # closed, but something was still dying: finished by later calls
+log = logging.getLogger(__name__)
 
 
 class SandboxError(RuntimeError):
@@ -200,6 +205,10 @@ class BotProcess:
         self._reader: LineReader | None = None
         self._closed = False
         self._frozen = False
+        self.monitor_signal: int | None = None  # bwrap's monitor (our child) killed by a signal
+        self._status_fd: int | None = None  # bwrap's --json-status-fd, read end
+        self._status = bytearray()
+        self._status_eof = False
 
     def _spawn(self, command: list[str], bot_dir: Path, slot: int | None, binds: dict, env: dict,
                table: sandbox_cgroup.TableCpuGroup | None, view: str | Path | None) -> None:
@@ -225,6 +234,7 @@ class BotProcess:
             )
             self._after_spawn()
             return
+        finish_teardowns()  # of bots closed while something of them was still dying
         sandbox_reap.reap_orphans()  # adopted since the last close(), e.g. from a dead pool process
         if os.geteuid() == 0:
             check_readable_by_others(bot_dir)
@@ -250,24 +260,30 @@ class BotProcess:
         if lim.address_space_bytes and self.mode == "strict":
             rlimits.append((resource.RLIMIT_AS, lim.address_space_bytes))
         seccomp = filter_fd()
+        self._status_fd, status_w = os.pipe2(os.O_CLOEXEC | os.O_NONBLOCK)
         try:
             argv = bwrap_argv(
                 command, bot_dir, seccomp_fd=seccomp, tmp_bytes=lim.tmp_bytes, shm_bytes=lim.shm_bytes,
-                extra_ro_binds=binds, env=env, view=view,
+                extra_ro_binds=binds, env=env, view=view, status_fd=status_w,
             )
             # The sandbox's init outlives bwrap's monitor when the bot exits on its own: as a
             # subreaper this process gets it, not PID 1 (why, and how it is reaped: sandbox_reap).
             sandbox_reap.become_subreaper()
-            with sandbox_reap.spawning() as held:
+            # No stop signal between the fork and `held`: close() must know every monitor.
+            with interrupts.deferred(), sandbox_reap.spawning() as held:
                 self._proc = subprocess.Popen(
                     argv, env={},  # bwrap's own environment is visible inside as /proc/1/environ
                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                    bufsize=0, close_fds=True, pass_fds=(seccomp,),
+                    bufsize=0, close_fds=True, pass_fds=(seccomp, status_w),
+                    # Its own process group: Ctrl-C in a terminal, or a signal to the worker's
+                    # group, reaches the worker, which tears its matches down, never the bots.
+                    process_group=0,
                     preexec_fn=_preexec(join_files, rlimits, self.uid),
                 )
                 held.add(self._proc.pid)
         finally:
             os.close(seccomp)
+            os.close(status_w)
         self._after_spawn()
 
     def _after_spawn(self) -> None:
@@ -276,7 +292,7 @@ class BotProcess:
         for stream in (self._proc.stdin, self._proc.stdout):
             os.set_blocking(stream.fileno(), False)
         self._reader = LineReader(self._proc.stdout.fileno(), self.limits.line_bytes)
-        self._drain = StderrDrain(self._proc.stderr.fileno(), self.limits.stderr_bytes)
+        self._drain = StderrDrain(self._proc.stderr.fileno(), self.limits.stderr_bytes, owner=self._proc.stderr)
         self._drain.start()
 
     # -- I/O -----------------------------------------------------------------------------------
@@ -333,6 +349,8 @@ class BotProcess:
     def _record_exit(self, code: int) -> None:
         if code < 0:
             self.exit_code, self.exit_signal = None, -code
+            if self.mode != "none":  # bwrap's monitor itself, our child, which no bot can reach
+                self.monitor_signal = -code
         elif self.mode != "none" and code > 128:  # bwrap reports a signal death as 128 + signal
             self.exit_code, self.exit_signal = None, code - 128
         else:
@@ -377,57 +395,155 @@ class BotProcess:
     def stderr_total(self) -> int:
         return self._drain.total if self._drain else 0
 
+    def program_started(self) -> bool | None:
+        """Whether bubblewrap got as far as starting the bot's program: its JSON status names an
+        exit code only then. Known once the monitor has exited; None before, and in mode none."""
+        fd = self._status_fd
+        if fd is not None and not self._status_eof:
+            try:
+                while len(self._status) < 65536:
+                    chunk = os.read(fd, 4096)
+                    if not chunk:
+                        self._status_eof = True
+                        break
+                    self._status += chunk
+            except BlockingIOError:
+                pass
+            except OSError:
+                self._status_eof = True
+        if b'"exit-code"' in self._status:
+            return True
+        return False if self._status_eof else None
+
     def close(self) -> bool:
-        """Kill everything and clean up; returns (and sets `clean`) whether nothing was left."""
+        """Kill everything and clean up; returns (and sets `clean`) whether nothing was left.
+
+        Never raises, and no stop signal cuts it short (workers.interrupts). In strict mode the
+        cgroup is killed first (monitor, init and bot at once), then the monitor reaped, the init
+        waited for if it was orphaned, the groups removed. Whatever is still dying after
+        TEARDOWN_S keeps its uid leased and is finished by `finish_teardowns()`, which every start
+        calls: a long-lived worker accumulates nothing."""
         if self._closed:
             return bool(self.clean)
         self._closed = True
-        clean = True
-        proc = self._proc
-        try:
-            if proc is not None and self.mode == "none":
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-            elif proc is not None:
-                pid1 = _first_child(proc.pid)  # the sandbox's pid 1: its death ends the namespace
-                if pid1:
-                    with contextlib.suppress(ProcessLookupError):
-                        os.kill(pid1, signal.SIGKILL)
-                if self._cgroup is not None:
-                    with contextlib.suppress(OSError):
-                        self._cgroup.thaw()  # a frozen task takes its SIGKILL only once thawed
-            if proc is not None:
-                try:
-                    proc.wait(timeout=2.0)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait(timeout=2.0)
-                if self.exit_code is None and self.exit_signal is None:
-                    self._record_exit(proc.returncode)
-            if self._cgroup is not None:
-                clean = self._cgroup.kill_all() and self._cgroup.remove()
-            if proc is not None and self.mode != "none":
-                if proc.returncode is not None:
-                    sandbox_reap.release(proc.pid)
-                # This bot's init, orphaned if the bot exited before close(): gone before the uid
-                # is released or the process exits (user mode has no uid of its own: wait for any).
-                left = sandbox_reap.reap_orphans(wait_uid=self.uid, wait_any=self.uid is None,
-                                                 deadline=time.monotonic() + 2.0)
-                clean = clean and left == 0
-        finally:
-            if self._cgroup is not None:
-                self._cgroup.close_files()
-            if self._drain is not None:
-                self._drain.finish()
-            if proc is not None:
-                for stream in (proc.stdin, proc.stdout, proc.stderr):
-                    with contextlib.suppress(OSError):
-                        if stream:
-                            stream.close()
-            # A uid whose processes could not be removed stays leased, so no new bot gets it.
-            if self._lease is not None and clean:
-                self._lease.release()
+        with interrupts.deferred():
+            try:
+                clean = self._teardown(time.monotonic() + TEARDOWN_S)
+            except Exception:  # the kernel refused something: say so, and keep the uid leased
+                log.exception("sandbox teardown of slot %s failed", self.slot)
+                clean = False
+            self._release_files()
             self.clean = clean
+            if clean:
+                self._release_lease()
+            else:
+                log.warning("sandbox slot %s: still there after %.0f s, finished later: %s", self.slot, TEARDOWN_S,
+                            self._leftovers())
+                _unfinished.append(self)
+        return clean
+
+    def _teardown(self, deadline: float) -> bool:
+        proc = self._proc
+        if proc is not None and self.mode == "none":
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            return self._reap_monitor(deadline)
+        clean = True
+        if self._cgroup is not None:
+            # Every process of the bot, the monitor and the init included: frozen, killed, thawed.
+            clean = self._cgroup.kill_all(timeout=max(0.1, deadline - time.monotonic()))
+        if proc is not None:
+            if proc.poll() is None:  # user mode (no cgroup), or a kill_all that ran out of time
+                for pid in (self._init_pid(), proc.pid):
+                    if pid:
+                        with contextlib.suppress(ProcessLookupError):
+                            os.kill(pid, signal.SIGKILL)
+            clean = self._reap_monitor(deadline) and clean
+            # This bot's init, orphaned if the bot exited before close(): gone before the uid is
+            # released (user mode without root has no uid of its own: wait for any).
+            left = sandbox_reap.reap_orphans(wait_uid=self.uid, wait_any=self.uid is None, deadline=deadline)
+            clean = clean and left == 0
+        if self._cgroup is not None:
+            clean = self._cgroup.remove(timeout=max(0.1, deadline - time.monotonic())) and clean
+        return clean
+
+    def _reap_monitor(self, deadline: float) -> bool:
+        """Wait for our child (bwrap's monitor, or the bot in mode none) until `deadline`."""
+        proc = self._proc
+        assert proc is not None
+        pause = 0.001
+        while proc.poll() is None:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(pause)
+            pause = min(pause * 2, 0.05)
+        if self.exit_code is None and self.exit_signal is None:
+            self._record_exit(proc.returncode)
+        if self.mode != "none":
+            sandbox_reap.release(proc.pid)
+        return True
+
+    def _init_pid(self) -> int | None:
+        """Host pid of the sandbox's init (pid 1 inside): its death ends the pid namespace."""
+        m = re.search(rb'"child-pid":\s*(\d+)', bytes(self._status))
+        if m:
+            return int(m.group(1))
+        return _first_child(self._proc.pid) if self._proc is not None else None
+
+    def _leftovers(self) -> list[str]:
+        """What is left of this bot (pid, name, state, where it sleeps): for the log."""
+        pids = set(self._cgroup.pids()) if self._cgroup is not None else set()
+        if self._proc is not None and self._proc.returncode is None:
+            pids.add(self._proc.pid)
+        if self.uid is not None:
+            pids.update(p for p in sandbox_reap.children() if (sandbox_reap.process_state(p) or ("", "", -1))[2]
+                        == self.uid)
+        out = []
+        for pid in sorted(pids):
+            state = sandbox_reap.process_state(pid)
+            with contextlib.suppress(OSError):
+                state = (*state, Path(f"/proc/{pid}/wchan").read_text()) if state else state
+            out.append(f"{pid} {state}")
+        cgroups = [str(p) for p in (self._cgroup.paths.values() if self._cgroup else ()) if p.exists()]
+        return out + cgroups
+
+    def _release_files(self) -> None:
+        proc = self._proc
+        if self._cgroup is not None:
+            self._cgroup.close_files()
+        if self._drain is not None:
+            self._drain.finish()  # it closes stderr itself, once it has stopped reading it
+        elif proc is not None and proc.stderr is not None:
+            with contextlib.suppress(OSError):
+                proc.stderr.close()
+        if proc is not None:
+            for stream in (proc.stdin, proc.stdout):
+                with contextlib.suppress(OSError):
+                    if stream:
+                        stream.close()
+        if self._status_fd is not None:
+            self.program_started()  # what it said, for the record, before the pipe goes
+            with contextlib.suppress(OSError):
+                os.close(self._status_fd)
+            self._status_fd = None
+
+    def _release_lease(self) -> None:
+        # A uid whose processes could not be removed stays leased, so no new bot gets it.
+        if self._lease is not None:
+            self._lease.release()
+            self._lease = None
+
+    def _finish(self, deadline: float) -> bool:
+        """One more try at a teardown close() could not finish; True once nothing is left."""
+        with interrupts.deferred():
+            try:
+                clean = self._teardown(deadline)
+            except Exception:
+                log.exception("sandbox teardown of slot %s failed again", self.slot)
+                return False
+            if clean:
+                self.clean = True
+                self._release_lease()
         return clean
 
     def __enter__(self) -> BotProcess:
@@ -435,6 +551,16 @@ class BotProcess:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def finish_teardowns(timeout: float = 0.0) -> int:
+    """Finish the teardowns close() left unfinished (a process still dying after TEARDOWN_S);
+    returns how many are still not done. Every start calls it, so a long-lived process keeps none."""
+    deadline = time.monotonic() + timeout
+    for bp in list(_unfinished):
+        if bp._finish(deadline):
+            _unfinished.remove(bp)
+    return len(_unfinished)
 
 
 def _first_child(pid: int) -> int | None:

@@ -75,12 +75,15 @@ def bwrap_argv(
     extra_ro_binds: Mapping[str, str | Path] | None = None,
     env: Mapping[str, str] | None = None,
     view: str | Path | None = None,
+    status_fd: int | None = None,
 ) -> list[str]:
     """The full argv: bwrap, its options, `--`, then the bot's command as seen inside.
 
     `view` is a runtime's tree (workers.runtime_view): its usr/ and etc/ become /usr and /etc, so
     the bot sees its runtime's files and nothing else of the host's. Without it the host's /usr
-    and a few /etc pieces are shown (local debugging on a host without a dpkg database)."""
+    and a few /etc pieces are shown (local debugging on a host without a dpkg database).
+    `status_fd` gets bwrap's JSON status: the init's pid, and an exit code only if the command
+    was started (what tells a sandbox that failed from a bot that did: workers/blame.py)."""
     if not command:
         raise SandboxConfigError("empty command")
     argv = [
@@ -124,6 +127,7 @@ def bwrap_argv(
         "--remount-ro", "/",
         "--chdir", BOT_MOUNT,
         "--seccomp", str(seccomp_fd),
+        *(["--json-status-fd", str(status_fd)] if status_fd is not None else []),
         "--",
         *command,
     ]

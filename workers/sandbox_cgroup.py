@@ -17,7 +17,7 @@ from typing import Any
 from workers import sandbox_cgroup_v1, sandbox_cgroup_v2
 from workers.sandbox_cgroup_v1 import CgroupError
 
-__all__ = ["CgroupError", "backend", "backend_module", "unavailable_reason"]
+__all__ = ["CgroupError", "backend", "backend_module", "owned_groups", "unavailable_reason"]
 
 
 @functools.cache
@@ -39,6 +39,15 @@ def unavailable_reason() -> str | None:
     if backend() is None:
         return (f"no usable cgroups: {sandbox_cgroup_v1.mounted()}, and {sandbox_cgroup_v2.mounted()}")
     return backend_module().unavailable_reason()
+
+
+def owned_groups(pid: int) -> list[str]:
+    """The bot and table groups process `pid` made that still exist, on either backend (what a
+    teardown must leave none of; the freezer's hold group is not one)."""
+    parents = (list(sandbox_cgroup_v1.parent_dirs().values()) if backend() == "v1"
+               else [sandbox_cgroup_v2.parent_dir()])
+    return [str(p) for parent in parents if parent.is_dir()
+            for prefix in ("bot", "table") for p in parent.rglob(f"{prefix}-{pid}-*")]
 
 
 def __getattr__(name: str) -> Any:

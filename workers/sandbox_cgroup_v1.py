@@ -265,22 +265,36 @@ class BotCgroup:
         return out
 
     def kill_all(self, timeout: float = 5.0) -> bool:
-        """Freeze, SIGKILL every member, thaw (the kills land on thaw), wait until empty."""
+        """Freeze, SIGKILL every member, thaw (the kills land on thaw), wait until empty.
+
+        Frozen once per new member, not once per look: a killed task must run to die, and a
+        freeze that catches it before it does stops it again (v1 tasks freeze before they act on
+        a pending SIGKILL). Freezing on every look, 2 ms apart, could keep killed bots alive on a
+        loaded machine, where a thawed task can wait longer than that for a CPU."""
         end = time.monotonic() + timeout
+        killed: set[int] = set()
+        pause = 0.001
         while True:
             members = self.pids()
             if not members:
                 return True
             if time.monotonic() > end:
                 return False
-            with contextlib.suppress(OSError):
-                self.freeze(timeout=0.5)  # nothing can fork while we collect the pids
-            for pid in self.pids():
+            fresh = not set(members) <= killed
+            if fresh:
+                with contextlib.suppress(OSError):
+                    self.freeze(timeout=0.5)  # nothing can fork while we collect the pids
+                members = self.pids()
+                pause = 0.001
+            for pid in members:  # again each look (harmless): a pid is not a process for ever
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
-            with contextlib.suppress(OSError):
-                self.thaw()
-            time.sleep(0.002)
+            killed.update(members)
+            if fresh:
+                with contextlib.suppress(OSError):
+                    self.thaw()
+            time.sleep(pause)
+            pause = min(pause * 2, 0.05)
 
     def remove(self, timeout: float = 2.0) -> bool:
         """Remove every directory; an rmdir can fail briefly while the last task is reaped."""

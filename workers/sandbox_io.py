@@ -4,10 +4,12 @@ that drains stderr into a bounded tail. Works on raw non-blocking fds; never sta
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import threading
 import time
+import typing
 
 CHUNK = 65536
 
@@ -112,17 +114,30 @@ class LineReader:
 
 
 class StderrDrain(threading.Thread):
-    """Reads a pipe all the time so a flood never blocks the writer; keeps the last `cap` bytes."""
+    """Reads a pipe all the time so a flood never blocks the writer; keeps the last `cap` bytes.
 
-    def __init__(self, fd: int, cap: int):
+    With `owner` (the pipe's file object) the thread closes it when it stops reading, never
+    before: closed earlier, the fd number could go to the next bot's pipe while this thread,
+    slowed down on a loaded machine, still polls it, and it would read that bot's lines."""
+
+    def __init__(self, fd: int, cap: int, owner: typing.IO | None = None):
         super().__init__(daemon=True, name=f"bot-stderr-{fd}")
         self.fd, self.cap = fd, cap
         self.total = 0
+        self._owner = owner
         self._tail = bytearray()
         self._lock = threading.Lock()
         self._halt = threading.Event()
 
     def run(self) -> None:
+        try:
+            self._drain()
+        finally:
+            if self._owner is not None:
+                with contextlib.suppress(OSError):
+                    self._owner.close()
+
+    def _drain(self) -> None:
         poller = select.poll()
         poller.register(self.fd, select.POLLIN)
         while not self._halt.is_set():

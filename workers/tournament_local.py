@@ -42,12 +42,20 @@ def replay_name(match: MatchSpec) -> str:
 
 
 def play_job(job: Job) -> PlayedMatch:
-    """Play one match in the sandbox (in a pool process); never raises."""
+    """Play one match in the sandbox (in a pool process); never raises but for a stop signal. A
+    match the ladder's own failures void (workers/blame.py) is played again, then failed."""
+    from workers import blame
     from workers.runner import run_match
 
+    def attempt(final: bool):
+        return run_match(list(job.specs), game=job.game, seed=job.match.seed, options=job.options,
+                         sandbox=job.sandbox, names=list(job.names), replay_path=job.replay_path,
+                         final_attempt=final)
+
     try:
-        result = run_match(list(job.specs), game=job.game, seed=job.match.seed, options=job.options,
-                           sandbox=job.sandbox, names=list(job.names), replay_path=job.replay_path)
+        result = blame.retrying(attempt)
+    except blame.LadderFault as fault:  # void every time: failed, counted for nobody, charged to none
+        return PlayedMatch(job.match, failed=f"the ladder failed {blame.ATTEMPTS} times: {fault.reason}"[:500])
     except Exception as exc:  # cannot be played (sandbox, packaging): a failed match, counted for nobody
         return PlayedMatch(job.match, failed=f"{type(exc).__name__}: {exc}"[:500])
     by_seat = {r["seat"]: r for r in result.replay["results"]}

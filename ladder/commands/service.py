@@ -81,7 +81,7 @@ def up(host, port, instance, concurrency, sandbox, grace) -> None:
     facts = prepare_instance(settings, requeue_running=settings.embedded)
     click.echo(f"migrations applied, {facts['starter_bots']} starter bots, {facts['requeued']} matches requeued")
     supervisor = Supervisor(
-        child_commands(host=host, port=port, concurrency=concurrency or os.cpu_count() or 1),
+        child_commands(host=host, port=port, concurrency=concurrency or os.cpu_count() or 1, grace=grace),
         child_env(settings), grace=grace, say=lambda text: click.echo(text, err=True),
     )
     code = supervisor.run(ready=lambda: http_ok(url), on_ready=lambda: click.secho(
@@ -109,9 +109,13 @@ def web(host, port, workers, threads, graceful_timeout) -> None:
 @click.option("--queues", "-Q", help="Comma-separated queues (default: all of the ladder's).")
 @click.option("--name", "-n", help="Worker node name (default: ladder-<pid>@<host>).")
 @click.option("--loglevel", "-l", default="INFO", show_default=True)
-def worker(concurrency, queues, name, loglevel) -> None:
+@click.option("--grace", type=float, default=20.0, show_default=True,
+              help="Seconds running matches may take to finish after SIGTERM/SIGINT; then they are torn down "
+                   "and given back to the queue.")
+def worker(concurrency, queues, name, loglevel, grace) -> None:
     """A Celery worker: plays matches, feeds and sweeps the queue. Start one per machine."""
     from workers.celery_app import QUEUES, configure
+    from workers.shutdown import install_grace, leave_nothing_behind
 
     settings = _settings()
     _check_sandbox(settings)
@@ -127,7 +131,11 @@ def worker(concurrency, queues, name, loglevel) -> None:
     from workers.sandbox_reap import start_reaper_thread
 
     start_reaper_thread()  # a pool process that dies mid-match orphans its bwrap processes to us
-    app.worker_main(argv)
+    install_grace(grace)
+    try:
+        app.worker_main(argv)
+    finally:
+        leave_nothing_behind()
 
 
 @click.command()

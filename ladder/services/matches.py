@@ -255,6 +255,21 @@ def mark_failed(
     return match
 
 
+def release_match(*, session: Session, match_id: int, worker_id: str) -> bool:
+    """Give a running match back to the queue: its worker is stopping (a deploy, Ctrl-C) and tore
+    it down unplayed. Not a failed attempt, so its claim is not counted. False when `worker_id` no
+    longer holds it (the sweeper took it back meanwhile)."""
+    stmt = (
+        update(Match)
+        .where(Match.id == match_id, Match.status == MatchStatus.RUNNING, Match.claimed_by == worker_id)
+        .values(status=MatchStatus.QUEUED, claimed_by=None, claimed_at=None, started_at=None,
+                attempts=Match.attempts - 1)  # the claim raised it by one
+        .execution_options(synchronize_session=False)
+    )
+    with atomic(session):
+        return session.exec(stmt).rowcount == 1
+
+
 # The owner sees this; the failure's detail (a worker's exception, server paths) stays in the logs.
 VALIDATION_RETRY = "the validation game could not be played (a failure on our side, not your bot's); it is retried"
 

@@ -10,6 +10,7 @@ import pytest
 from ladder.play import play_builtin
 from ladder.replay import verify_replay
 from workers import protocol, runner
+from workers.blame import LadderFault
 from workers.protocol import TimeControl
 from workers.runner import RunnerError, choose_mode, run_match
 
@@ -251,22 +252,27 @@ def test_ranked_matches_need_strict(monkeypatch):
         choose_mode("docker")
 
 
-def test_a_bot_the_sandbox_cannot_start_is_an_error_not_a_crash(tmp_path, monkeypatch, strict_sandbox):
+def test_a_bot_the_sandbox_cannot_start_voids_the_match_and_charges_no_seat(tmp_path, monkeypatch, strict_sandbox,
+                                                                           uid_processes):
+    """The ladder's failure, not the bot's (workers/blame.py): no seat is charged, no result is
+    made, and the bot started before it is gone."""
     from workers import sandbox
 
     real = sandbox.BotProcess.start
-    calls = []
+    started = []
 
     def flaky(*args, **kw):
-        calls.append(1)
-        if len(calls) == 1:
+        if started:
             raise sandbox.SandboxError("no free slot")
-        return real(*args, **kw)
+        started.append(real(*args, **kw))
+        return started[-1]
 
     monkeypatch.setattr(sandbox.BotProcess, "start", flaky)
-    result = run_match(["builtin:random", *OTHERS], seed=2, sandbox=strict_sandbox, clock=CLOCK)
-    seat = taken_over(result, "error", "error", "no free slot", started=False)
-    assert (seat["clean"], seat["exit"], seat["takeover"]["request"]) == (None, {"code": None, "signal": None}, 0)
+    with pytest.raises(LadderFault) as caught:
+        run_match(["builtin:random", *OTHERS], seed=2, sandbox=strict_sandbox, clock=CLOCK)
+    assert (caught.value.seat, caught.value.certain) == (1, True)
+    assert caught.value.reason == "the sandbox could not start the bot: no free slot"
+    assert started[0].clean is True and uid_processes(started[0].uid) == []
 
 
 def test_refused_specs_fail_before_anything_starts(tmp_path):
@@ -324,5 +330,7 @@ def test_a_sandbox_start_failure_is_told_without_server_paths():
     def factory():
         raise OSError(2, "No such file or directory", "/tmp/ladder-match-157-abc/0/main.py")
 
-    seat.start(factory)
-    assert seat.start_fault.reason == "the sandbox could not start the bot: FileNotFoundError"
+    with pytest.raises(LadderFault) as caught:
+        seat.start(factory)
+    assert caught.value.reason == "the sandbox could not start the bot: FileNotFoundError (ENOENT)"
+    assert "/tmp" not in str(caught.value)

@@ -323,3 +323,52 @@ def test_a_tick_goes_on_when_one_game_or_one_version_raises(session, sessions, s
     assert "treasure" not in games and games == set(GAMES) - {"treasure"}  # every other game got its table
     version = session.get(BotVersion, pending.id)
     assert version.status == "rejected" and version.rejection_reason == scheduler.PACKAGE_UNCHECKABLE
+
+
+def test_a_ladder_fault_voids_the_attempt_and_the_match_is_played_again(session, sessions, settings, house):
+    from workers.blame import LadderFault
+
+    match = queue_match(session=session, game="treasure", seats=house["treasure"])
+    finals = []
+
+    def runner(specs, **kwargs):
+        finals.append(kwargs["final_attempt"])
+        if len(finals) == 1:
+            raise LadderFault("the sandbox could not start the bot: SubprocessError", seat=1)
+        return SimpleNamespace(replay=fake_replay(2, [1, 2]))
+
+    assert play_match(match.id, sessions=sessions, settings=settings, worker_id="w", runner=runner).status == "finished"
+    assert finals == [False, False]
+    assert rating_changes_per_match(session) == {match.id: 2}  # rated once, from the attempt that played
+
+
+def test_a_match_the_ladder_fails_every_time_ends_failed_unrated_charging_nobody(session, sessions, settings, house):
+    from workers.blame import ATTEMPTS, LadderFault
+
+    match = queue_match(session=session, game="treasure", seats=house["treasure"])
+    finals = []
+
+    def runner(specs, **kwargs):
+        finals.append(kwargs["final_attempt"])
+        raise LadderFault("the sandbox's monitor was killed by SIGKILL", seat=0)
+
+    result = play_match(match.id, sessions=sessions, settings=settings, worker_id="w", runner=runner)
+    assert result.status == "failed" and finals == [False] * (ATTEMPTS - 1) + [True]
+    row = match_row(session, match.id)
+    assert row.status == "failed" and "the ladder failed" in row.failure_reason and "never a bot" in row.failure_reason
+    assert rating_changes_per_match(session) == {}
+
+
+@pytest.mark.parametrize("stop", [SystemExit, KeyboardInterrupt])
+def test_a_worker_told_to_stop_gives_its_match_back_to_the_queue(session, sessions, settings, house, stop):
+    match = queue_match(session=session, game="treasure", seats=house["treasure"])
+
+    def runner(specs, **kwargs):
+        raise stop()  # what the runner re-raises once it has torn the match down
+
+    with pytest.raises(stop):
+        play_match(match.id, sessions=sessions, settings=settings, worker_id="w", runner=runner)
+    row = match_row(session, match.id)
+    assert (row.status, row.claimed_by, row.attempts) == ("queued", None, 0)  # not a failed attempt
+    assert play_match(match.id, sessions=sessions, settings=settings, worker_id="w2",
+                      runner=FakeRunner()).status == "finished"
