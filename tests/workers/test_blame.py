@@ -80,14 +80,15 @@ def test_no_free_slot_and_a_refused_cgroup_write_are_the_ladders(monkeypatch, st
     with pytest.raises(LadderFault, match="SlotBusy"):
         play()
     monkeypatch.undo()
-    real_write = sandbox_cgroup._write
+    backend = sandbox_cgroup.backend_module()  # the host's: v1 here, v2 in the VM
+    real_write = backend._write
 
     def refusing(path, value):
         if path.name == "pids.max":
             raise OSError(errno.ENOSPC, "No space left on device")
         real_write(path, value)
 
-    monkeypatch.setattr(sandbox_cgroup, "_write", refusing)
+    monkeypatch.setattr(backend, "_write", refusing)
     with pytest.raises(LadderFault, match="CgroupError"):
         play()
     monkeypatch.undo()
