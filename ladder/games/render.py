@@ -172,4 +172,5 @@ def score_table(game: Any, results: Sequence[dict[str, Any]]) -> tuple[list[str]
 
 def renderer_for(game: Any) -> ModuleType:
     """The renderer module a game declares (`Game.renderer`), else (or for no game) this generic one."""
-    return (game.part("renderer") if game is not None else None) or importlib.import_module(__name__)
+    part = getattr(game, "part", None)  # None: no game, or a stand-in with no parts
+    return (part("renderer") if part is not None else None) or importlib.import_module(__name__)
