@@ -22,7 +22,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +62,17 @@ def runtime_tree(entry: str, mode: str) -> Path | None:
             raise RunnerError(f"the {runtimes.BY_ENTRY[entry].name} runtime is unavailable here: {exc}") from None
         _warn_host_usr(str(exc))
         return None
+
+
+def runtime_terms(entry: str, limits: Any, clock: TimeControl) -> tuple[Any, TimeControl]:
+    """A seat's sandbox limits and clock: the match's, raised to its runtime's floors (a runtime
+    that loads a large library needs more memory and time to start; workers/runtimes.py)."""
+    runtime = runtimes.BY_ENTRY[entry]
+    if runtime.memory_bytes and runtime.memory_bytes > limits.memory_bytes:
+        limits = replace(limits, memory_bytes=runtime.memory_bytes)
+    if runtime.startup_ms and runtime.startup_ms > clock.startup_ms:
+        clock = replace(clock, startup_ms=runtime.startup_ms)
+    return limits, clock
 
 
 @functools.cache
@@ -283,9 +294,10 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
         trees = [runtime_tree(bot.entry, mode) for bot in staged]
         lines = protocol.EventLines()  # one per match: each event is encoded once for every seat
         for name, bot, tree in zip(names, staged, trees, strict=True):
-            seat = SandboxedSeat(name, game, mode, clock, strikes, lines, void=void, final_attempt=final_attempt)
+            seat_limits, seat_clock = runtime_terms(bot.entry, limits, clock)
+            seat = SandboxedSeat(name, game, mode, seat_clock, strikes, lines, void=void, final_attempt=final_attempt)
 
-            def factory(bot: packaging.StagedBot = bot, tree: Path | None = tree) -> Any:
+            def factory(bot: packaging.StagedBot = bot, tree: Path | None = tree, limits: Any = seat_limits) -> Any:
                 # LADDER_BOT=1: bots.sdk moves the protocol off fd 1 at import, so stray prints
                 # (even at import time) go to the log instead of breaking the protocol
                 return BotProcess.start(

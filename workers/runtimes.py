@@ -45,6 +45,11 @@ class Runtime:
     build_env: tuple[tuple[str, str], ...] = ()
     executables: tuple[str, ...] = ()  # files of the staged bot that must be executable
     notes: str = ""
+    # What the runtime needs beyond the match's defaults (None: the defaults), as floors: loading
+    # PyTorch alone takes about 300 MB and some seconds, which the defaults (512 MiB, 5 s to ready)
+    # leave too little room for; a seat never gets less than the match gives every bot.
+    memory_bytes: int | None = None
+    startup_ms: int | None = None
 
     @property
     def compiled(self) -> bool:
@@ -64,6 +69,15 @@ RUNTIMES: tuple[Runtime, ...] = (
                   "python3-scipy"),
         version_of=("python3.11", "python3-numpy", "python3-scipy"),
         notes="the SDK (`bots.sdk`, `bots.forward` and the game rules) is on PYTHONPATH",
+    ),
+    Runtime(
+        "python-ml", "Python 3 with PyTorch (CPU) and scikit-learn", "main_ml.py",
+        ("/usr/bin/python3", "-s", "main_ml.py"),
+        packages=("python3", "python3-minimal", "python3.11", "python3.11-minimal", "python3-numpy",
+                  "python3-scipy", "python3-torch", "python3-sklearn"),
+        version_of=("python3.11", "python3-torch", "python3-sklearn", "python3-numpy"),
+        memory_bytes=1 << 30, startup_ms=20_000,
+        notes="as `python`, plus torch and sklearn; 1 GiB of memory and 20 s to ready (importing torch takes seconds)",
     ),
     Runtime(
         "node", "Node.js", "main.js", ("/usr/bin/node", "main.js"),

@@ -46,7 +46,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from workers import interrupts, sandbox_cgroup, sandbox_reap, sandbox_slots
-from workers.sandbox_bwrap import BOT_MOUNT, BWRAP, bwrap_argv, check_readable_by_others, sandbox_env
+from workers.sandbox_bwrap import (
+    BOT_MOUNT,
+    BWRAP,
+    bwrap_argv,
+    check_readable_by_others,
+    sandbox_env,
+    thread_env,
+)
 from workers.sandbox_io import LineReader, StderrDrain, write_all
 from workers.sandbox_seccomp import SeccompUnavailable, filter_bpf, filter_fd
 
@@ -183,8 +190,8 @@ class BotProcess:
         self = object.__new__(cls)
         self._init_state(mode, limits or Limits())
         try:
-            self._spawn(list(command), Path(bot_dir), slot, dict(extra_ro_binds or {}), dict(env or {}), table,
-                        view)
+            env = {**thread_env(self.limits.cpus), **(env or {})}  # a caller's own setting wins
+            self._spawn(list(command), Path(bot_dir), slot, dict(extra_ro_binds or {}), env, table, view)
         except BaseException:
             self.close()
             raise

@@ -10,6 +10,7 @@ controlling terminal), an environment holding only what `sandbox_env` returns.
 
 from __future__ import annotations
 
+import math
 import os
 import stat
 from collections.abc import Mapping, Sequence
@@ -29,6 +30,20 @@ BASE_ENV = {
     "PYTHONDONTWRITEBYTECODE": "1",
     "PYTHONUNBUFFERED": "1",
 }
+
+
+# The thread pools of the math libraries a runtime may load (OpenMP, which torch and
+# scikit-learn use; OpenBLAS, numpy's BLAS; MKL, BLIS; numexpr; Go's scheduler) each size
+# themselves from the machine's core count, not the bot's CPU quota: on a 64-core worker one bot
+# would start 64 threads against a pids limit of 64 and a quota of one core.
+THREAD_POOL_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
+                         "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS", "GOMAXPROCS")
+
+
+def thread_env(cpus: float) -> dict[str, str]:
+    """Every thread pool pinned to the bot's CPU quota (at least one thread)."""
+    threads = str(max(1, math.ceil(cpus)))
+    return dict.fromkeys(THREAD_POOL_VARIABLES, threads)
 
 
 class SandboxConfigError(ValueError):

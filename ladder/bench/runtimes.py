@@ -84,11 +84,12 @@ def _tail(log: str) -> str:
 
 def _sandboxed_first_reply(bot: packaging.StagedBot, mode: str, view: Path | None, sdk: Path,
                            line: bytes) -> float:
-    from workers.runner import SDK_MOUNT
+    from workers.runner import SDK_MOUNT, runtime_terms
     from workers.sandbox import BotProcess, Limits
 
-    limits = Limits(line_bytes=protocol.MAX_LINE_BYTES, stderr_bytes=protocol.LOG_BYTES,
-                    cpu_seconds=protocol.CPU_BACKSTOP_S)
+    match_limits = Limits(line_bytes=protocol.MAX_LINE_BYTES, stderr_bytes=protocol.LOG_BYTES,
+                          cpu_seconds=protocol.CPU_BACKSTOP_S)
+    limits, _clock = runtime_terms(bot.entry, match_limits, protocol.TimeControl())  # as the runner gives it
     t0 = time.perf_counter_ns()
     proc = BotProcess.start(bot.command, bot.path, mode=mode, limits=limits, extra_ro_binds={SDK_MOUNT: sdk},
                             env={"PYTHONPATH": SDK_MOUNT, **BOT_ENV}, view=view)

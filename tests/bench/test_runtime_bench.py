@@ -36,7 +36,7 @@ def need(*names: str) -> None:
 def test_names_are_all_or_a_list_of_the_table():
     assert bench.parse_names(None) is None and bench.parse_names("all") is None
     assert bench.parse_names(" c, python,c ") == ("c", "python")
-    with pytest.raises(ValueError, match="cobol: give 'all' or some of python,node,c"):
+    with pytest.raises(ValueError, match="cobol: give 'all' or some of python,python-ml,node,c"):
         bench.parse_names("c,cobol")
 
 

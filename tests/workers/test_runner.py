@@ -9,7 +9,7 @@ import pytest
 
 from ladder.play import play_builtin
 from ladder.replay import verify_replay
-from workers import protocol, runner
+from workers import protocol, runner, runtimes
 from workers.blame import LadderFault
 from workers.protocol import TimeControl
 from workers.runner import RunnerError, choose_mode, run_match
@@ -335,3 +335,17 @@ def test_a_sandbox_start_failure_is_told_without_server_paths():
         seat.start(factory)
     assert caught.value.reason == "the sandbox could not start the bot: FileNotFoundError (ENOENT)"
     assert "/tmp" not in str(caught.value)
+
+
+def test_a_runtime_that_loads_a_large_library_gets_its_floors_and_no_less_than_the_match():
+    from workers.sandbox import Limits
+
+    ml = runtimes.BY_NAME["python-ml"]
+    limits, clock = runner.runtime_terms(ml.entry, Limits(), TimeControl())
+    assert limits.memory_bytes == ml.memory_bytes == 1 << 30 and clock.startup_ms == ml.startup_ms
+    assert clock.decision_ms == TimeControl().decision_ms  # the decision clock is everyone's
+    roomy = Limits(memory_bytes=4 << 30)
+    assert runner.runtime_terms(ml.entry, roomy, TimeControl(startup_ms=60_000)) == (
+        roomy, TimeControl(startup_ms=60_000))
+    plain = runner.runtime_terms("main.py", Limits(), TimeControl())
+    assert plain == (Limits(), TimeControl())

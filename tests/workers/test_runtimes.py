@@ -18,7 +18,7 @@ ROOT = Path(__file__).parents[2]
 
 def test_each_runtime_has_its_own_entry_point_and_a_kit():
     assert len({r.entry for r in RUNTIMES}) == len(RUNTIMES) == len({r.name for r in RUNTIMES})
-    assert {r.name for r in RUNTIMES} == {"python", "node", "c", "cpp", "rust", "go", "java", "static"}
+    assert {r.name for r in RUNTIMES} == {"python", "python-ml", "node", "c", "cpp", "rust", "go", "java", "static"}
     for r in RUNTIMES:
         assert runtimes.by_entry(r.entry) is r
         assert r.compiled == (r.name in ("c", "cpp", "rust", "go", "java"))
@@ -50,7 +50,7 @@ def test_a_dependency_that_brings_a_program_is_left_out_unless_the_row_names_it(
     # the languages must not bring a shell, perl or another interpreter to a running bot
     chosen, _ = runtimes.closure(runtime.packages)
     assert not chosen & {"dash", "bash", "perl-base", "perl", "coreutils", "dpkg"}
-    if runtime.name != "python":
+    if not runtime.name.startswith("python"):
         assert "python3.11-minimal" not in chosen
 
 

@@ -28,8 +28,8 @@ from workers.protocol import TimeControl
 
 KITS = Path(__file__).parents[3] / "bots" / "examples"
 # kit folder -> the runtime whose entry point it holds (the static kit's upload is its built `bot`)
-KIT_RUNTIMES = {"python": "python", "node": "node", "c": "c", "cpp": "cpp", "rust": "rust", "go": "go",
-                "java": "java", "static": "static"}
+KIT_RUNTIMES = {"python": "python", "python-ml": "python-ml", "node": "node", "c": "c", "cpp": "cpp", "rust": "rust",
+                "go": "go", "java": "java", "static": "static"}
 
 
 def build(kit: str, workdir: Path) -> tuple[Path, list[str] | None]:
@@ -61,6 +61,9 @@ def build(kit: str, workdir: Path) -> tuple[Path, list[str] | None]:
 PATIENT = TimeControl(decision_ms=10_000, bank_ms=120_000, startup_ms=60_000)
 
 KIT_SEED_KEY = b"kit games 0"  # with these seeds the python kit is asked every kind, spy included
+# The python-ml kit's bot has another class name, so another stream of choices (bots.sdk seeds
+# self.rng with it): its own key, with which it too is asked every kind.
+KIT_SEED_KEYS = {"python-ml": b"kit games 1"}
 MATCHES = [
     ("drachengold", {}, ["kit", "builtin:greedy", "kit"]),
     ("drachengold", {"rules": "advanced-a", "split": "strategic"}, ["kit", "builtin:trader", "kit"]),
@@ -91,7 +94,7 @@ def test_each_kit_builds_and_plays_every_game_legally_in_the_strict_sandbox(kit_
         # a fixed key for the bots' seeds (a fresh secret per match otherwise): the same games each run
         result = runner.run_match(specs, game=game, seed=seed, options=options, sandbox=strict_sandbox,
                                   clock=PATIENT, build_cache=cache, on_build=lambda seat, _r: built.append(seat),
-                                  seed_key=KIT_SEED_KEY)
+                                  seed_key=KIT_SEED_KEYS.get(kit, KIT_SEED_KEY))
         kit_seats = {i for i, spec in enumerate(lineup) if spec == "kit"}
         asked[game] |= {e["kind"] for e in result.replay["log"] if e.get("seat") in kit_seats and "decision" in e}
         for seat, spec in zip(result.replay["seats"], lineup, strict=True):
@@ -120,6 +123,21 @@ def test_the_static_kit_makes_an_executable_without_shared_libraries(tmp_path):
 def test_the_static_kit_builds_the_c_kits_bot():
     # One bot, two ways to ship it: the copy in static/ must not drift from the C kit.
     assert (KITS / "static" / "main.c").read_bytes() == (KITS / "c" / "main.c").read_bytes()
+
+
+def test_the_python_ml_kit_plays_on_the_python_kits_starter():
+    # One starter, two kits: the python-ml kit ships the Python kit's bot beside its own main_ml.py.
+    assert (KITS / "python-ml" / "starter.py").read_bytes() == (KITS / "python" / "main.py").read_bytes()
+
+
+def test_the_python_ml_kit_imports_torch_within_the_default_clock(strict_sandbox):
+    # The ladder's own clock, not the patient one above: the runtime's start-up floor
+    # (workers/runtimes.py, 20 s to ready) must cover importing torch in the strict sandbox.
+    path, _ = build("python-ml", Path(tempfile.mkdtemp(prefix="kit-ml-")))
+    result = runner.run_match([str(path), "builtin:careful"], game="treasure", seed=5, sandbox=strict_sandbox)
+    seat = result.replay["seats"][0]
+    assert seat["status"] == "ok" and seat["takeover"] is None and not seat.get("strikes"), seat.get("stderr")
+    assert "torch 1." in seat["stderr"] or "torch 2." in seat["stderr"], seat.get("stderr")
 
 
 def test_every_kit_directory_is_tested_and_has_a_readme():
