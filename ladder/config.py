@@ -80,6 +80,10 @@ class Settings(BaseModel):
     api_rate: str = "120 per minute"  # API requests per token (per address without one)
     trusted_proxies: int = Field(default=0, ge=0, le=5)  # reverse proxies whose X-Forwarded-For is believed
 
+    # the daily dumps of every game's finished matches (ladder/services/dumps.py), written by the
+    # scheduler and served at /datasets; None: instance_dir/dumps. Web and workers must share it.
+    dumps_dir: Path | None = None
+
     # sessions
     login_days: int = Field(default=30, ge=1, le=365)  # a log-in (and its remember-me cookie) lasts at most
     secure_cookies: bool | None = None  # cookies only over HTTPS; None: on when LADDER_ENV=production
@@ -182,6 +186,10 @@ class Settings(BaseModel):
             if url.startswith(prefix):
                 return "postgresql+psycopg://" + url[len(prefix):]
         return url
+
+    @property
+    def dumps_root(self) -> Path:
+        return self.dumps_dir if self.dumps_dir is not None else self.instance_dir / "dumps"
 
     @property
     def embedded(self) -> bool:

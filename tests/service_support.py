@@ -121,6 +121,21 @@ def house_versions(session: Session, game: str, names: Sequence[str] | None = No
     return list(session.exec(query.order_by(Bot.name)).all())
 
 
+def record_played(session: Session, game: str, versions: Sequence[int], bots: Sequence[str], when,
+                  *, ranked: bool = True, seed: int = 7) -> tuple[Match, dict]:
+    """A match between bot `versions`, played in-process by the house bots `bots` (one per seat)
+    and recorded as finished at `when`: (the match, its replay)."""
+    from ladder.play import play_builtin
+    from ladder.services import matches, results
+
+    match = matches.queue_match(session=session, game=game, seats=list(versions), seed=seed, ranked=ranked)
+    matches.claim_match(session=session, match_id=match.id, worker_id="w1")
+    game_play = play_builtin(game, list(bots), seed=match.seed, options=match.options)
+    results.record_result(session=session, match_id=match.id, worker_id="w1", now=when,
+                          outcome=results.outcome_from_replay(game_play.replay))
+    return match, game_play.replay
+
+
 def service_env(*, database_url: str | None, redis_url: str | None, instance: Path, sandbox: str,
                 **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}

@@ -132,6 +132,7 @@ def celery_config(settings: Settings) -> dict[str, Any]:
             f"{TASKS_MODULE}.schedule_matches": {"queue": PRIORITY_QUEUE},
             f"{TASKS_MODULE}.sweep_stale": {"queue": PRIORITY_QUEUE},
             f"{TASKS_MODULE}.validate_version": {"queue": PRIORITY_QUEUE},
+            f"{TASKS_MODULE}.write_dumps": {"queue": PRIORITY_QUEUE},
         },
         # the embedded transport has no broadcast: remote control (celery inspect) only with Redis
         "worker_enable_remote_control": settings.redis_url is not None,
@@ -159,6 +160,13 @@ def beat_schedule(settings: Settings) -> dict[str, dict[str, Any]]:
             "task": f"{TASKS_MODULE}.sweep_stale",
             "schedule": timedelta(seconds=sweep),
             "options": {"expires": max(1.0, sweep)},
+        },
+        # hourly, so a worker that was down at midnight writes yesterday's dumps within the hour;
+        # a run with nothing missing costs one count query per game and day
+        "write-dumps": {
+            "task": f"{TASKS_MODULE}.write_dumps",
+            "schedule": timedelta(hours=1),
+            "options": {"expires": 3600},
         },
     }
 

@@ -106,6 +106,17 @@ def sweep_stale() -> dict[str, Any]:
     return {**_send(queued), "failed": failed}
 
 
+@app.task(name="workers.tasks.write_dumps")
+def write_dumps() -> list[str]:
+    """Each game's matches of every finished day as a Parquet dump (ladder/services/dumps.py)."""
+    from datetime import UTC, datetime
+
+    from ladder.services.dumps import write_daily_dumps
+
+    written = write_daily_dumps(sessions(), app.settings.dumps_root, datetime.now(UTC).date())
+    return [dump.filename for dump in written]
+
+
 @app.task(name="workers.tasks.validate_version")
 def validate_version(version_id: int) -> int | None:
     """Check an uploaded version's package and queue its validation game (sent at once)."""

@@ -11,7 +11,7 @@ import click
 
 
 def register(main: click.Group) -> None:
-    from ladder.commands import admin, gauntlet, runtimes, service, tournament
+    from ladder.commands import admin, export, gauntlet, runtimes, service, tournament
 
     for command in (service.up, service.web, service.worker, service.scheduler, service.migrate, service.ratings):
         main.add_command(command)
@@ -19,7 +19,9 @@ def register(main: click.Group) -> None:
     main.add_command(gauntlet.gauntlet)
     main.add_command(runtimes.runtimes)
     main.add_command(admin.admin)
+    main.add_command(export.export)
     bench = main.commands.get("bench")
     if isinstance(bench, click.Group):
         bench.add_command(service.bench_service)
         bench.add_command(tournament.bench_tournament)
+        bench.add_command(export.bench_export)

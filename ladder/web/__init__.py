@@ -34,6 +34,7 @@ def init_app(app: Flask) -> None:
         api,
         auth,
         bots,
+        datasets,
         game_assets,
         guide,
         leaderboard,
@@ -54,7 +55,7 @@ def init_app(app: Flask) -> None:
     login_manager.user_loader(auth.load_user)
     user_loaded_from_cookie.connect(auth.rotate_remembered, app)
     blueprints = (auth, account, leaderboard, bots, matches, users, api, protocol, tournaments, replay_viewer,
-                  game_assets, guide)
+                  game_assets, guide, datasets)
     for module in blueprints:
         app.register_blueprint(module.bp)
     csrf.exempt(api.bp)

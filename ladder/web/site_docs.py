@@ -27,12 +27,13 @@ PAGES = {
     "bots": ("bots.md", "Writing, packaging and running a bot"),
     "api-guide": ("api.md", "The JSON API, with curl examples"),
     "ratings": ("ratings.md", "Ratings and matchmaking"),
+    "dataset": ("dataset.md", "The games as a dataset (Parquet exports and daily dumps)"),
     "operations": ("operations.md", "Running a ladder"),
     "performance": ("performance.md", "Performance: benchmarks and measured figures"),
 }
 BY_FILE = {filename: page for page, (filename, _) in PAGES.items()}
 _DOC_LINK = re.compile(r'href="(?:\.\./docs/|\.\./\.\./\.\./docs/|\./)?([a-z-]+\.md)(#[^"]*)?"')
-_KIT_LINK = re.compile(r'href="(?:\.\./)*bots/examples/([a-z]+)/?"')
+_KIT_LINK = re.compile(r'href="(?:\.\./)*bots/examples/([a-z-]+)/?"')
 
 
 def text(page: str) -> str | None:

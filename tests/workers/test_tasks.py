@@ -9,12 +9,19 @@ import io
 import json
 import random
 import zipfile
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from service_support import SLOW_BOT, add_user_bot, house_versions, match_row, rating_changes_per_match
+from service_support import (
+    SLOW_BOT,
+    add_user_bot,
+    house_versions,
+    match_row,
+    rating_changes_per_match,
+    record_played,
+)
 from sqlalchemy import create_engine, text
 from sqlmodel import select
 
@@ -244,7 +251,7 @@ def test_celery_is_configured_for_long_tasks_that_must_not_be_lost(tmp_path):
     assert embedded["broker_url"] == f"sqla+sqlite:///{tmp_path.resolve() / 'broker.sqlite3'}"
     assert 0 < embedded["task_soft_time_limit"] < embedded["task_time_limit"] < 5
     beat = {entry["task"] for entry in embedded["beat_schedule"].values()}
-    assert beat == {"workers.tasks.schedule_matches", "workers.tasks.sweep_stale"}
+    assert beat == {"workers.tasks.schedule_matches", "workers.tasks.sweep_stale", "workers.tasks.write_dumps"}
 
 
 @pytest.fixture
@@ -372,3 +379,12 @@ def test_a_worker_told_to_stop_gives_its_match_back_to_the_queue(session, sessio
     assert (row.status, row.claimed_by, row.attempts) == ("queued", None, 0)  # not a failed attempt
     assert play_match(match.id, sessions=sessions, settings=settings, worker_id="w2",
                       runner=FakeRunner()).status == "finished"
+
+
+def test_the_dump_task_writes_each_finished_days_dump_once(session, settings, house, eager):
+    yesterday = datetime.now(UTC) - timedelta(days=1)
+    record_played(session, "treasure", house["treasure"][:2], ["random", "careful"], yesterday)
+    name = f"treasure-{yesterday.date().isoformat()}.zip"
+    assert tasks.write_dumps.delay().get() == [name]
+    assert (settings.dumps_root / "treasure" / name).is_file()
+    assert tasks.write_dumps.delay().get() == []  # nothing missing: nothing written
