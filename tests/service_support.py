@@ -8,9 +8,7 @@ skip, except with LADDER_REQUIRE_SERVICES=1, where they fail with the reason.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -23,6 +21,7 @@ from needs import sandbox_mode, unavailable
 from sqlalchemy import create_engine, func, text
 from sqlmodel import Session, select
 
+from ladder.bench.chaos_procs import kill_group, stop  # noqa: F401 (the tests' helpers too)
 from ladder.models import Bot, BotCreate, BotVersion, Match, RatingChange, User
 from ladder.services import bots as bot_services
 
@@ -154,22 +153,6 @@ def start(argv: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
     with open(log, "ab") as out:
         return subprocess.Popen([*LADDER, *argv], env=env, stdout=out, stderr=subprocess.STDOUT,
                                 start_new_session=True)
-
-
-def kill_group(proc: subprocess.Popen, sig: int = signal.SIGKILL) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, sig)
-    proc.wait(timeout=30)
-
-
-def stop(proc: subprocess.Popen, timeout: float = 30) -> int:
-    """SIGTERM (a warm shutdown), then SIGKILL the group if it lingers; the exit status."""
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=timeout)
-    kill_group(proc)
-    return proc.returncode
 
 
 def wait_until(predicate: Callable[[], object], timeout: float, what: str, logs: list[Path] = (),

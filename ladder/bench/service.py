@@ -24,7 +24,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -140,8 +140,9 @@ def measure_pages(admin_url: str, *, bots: int, matches: int, small_matches: int
 # --- workers ---------------------------------------------------------------------------------
 
 
-def _prepare_worker_db(url: str, users: int) -> list[int]:
-    """Starter bots plus `users` users' copies of the starter bots; the flagship game's version ids."""
+def _prepare_worker_db(url: str, users: int, games: Sequence[str] | None = None) -> list[int]:
+    """Starter bots (of `games`; default: every game's) plus `users` users' copies of starter bots
+    (of `games` in turn; default: the flagship's); the version ids of the first game's pool."""
     from bots import builtin_names
     from ladder.db import make_engine, session_factory, session_scope
     from ladder.models import BotCreate, User
@@ -151,18 +152,18 @@ def _prepare_worker_db(url: str, users: int) -> list[int]:
 
     engine = make_engine(url)
     with session_scope(session_factory(engine)) as session:
-        seed_house_bots(session=session)
-        names = builtin_names(GAME)
+        seed_house_bots(session=session, games=list(games) if games else None)
+        starters = [(game, name) for game in (games or [GAME]) for name in builtin_names(game)]
         for u in range(users):
             user = User(username=f"bench{u}", password_hash="!")
             session.add(user)
             session.commit()
-            name = names[u % len(names)]
-            bot = create_bot(session=session, owner_id=user.id, data=BotCreate(name=f"{name}{u}", game=GAME))
-            version = add_version(session=session, bot_id=bot.id, code=builtin_source(GAME, name).read_bytes(),
+            game, name = starters[u % len(starters)]
+            bot = create_bot(session=session, owner_id=user.id, data=BotCreate(name=f"{name}{u}", game=game))
+            version = add_version(session=session, bot_id=bot.id, code=builtin_source(game, name).read_bytes(),
                                   filename="main.py", placement_games=0)
             activate_version(session=session, version_id=version.id)
-        ids = [c.bot for c in matchmaking_pool(session=session, game=GAME).candidates]
+        ids = [c.bot for c in matchmaking_pool(session=session, game=(games or [GAME])[0]).candidates]
     engine.dispose()
     return ids
 

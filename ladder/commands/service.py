@@ -200,6 +200,12 @@ def ratings_recompute(show: int) -> None:
         sys.exit(1)
 
 
+# the benches that make their own databases (this one, ladder/commands/chaos.py)
+BENCH_DATABASE = click.option("--database-url", envvar="LADDER_BENCH_DATABASE_URL",
+                              default="postgresql://postgres@127.0.0.1:5432/postgres", show_default=True,
+                              help="A PostgreSQL server where the bench may create and drop its own databases.")
+
+
 @click.command("service")
 @click.option("--bots", type=click.IntRange(min=10), default=10_000, show_default=True, help="Bots in the big seed.")
 @click.option("--matches", type=click.IntRange(min=1), default=1_000_000, show_default=True,
@@ -210,9 +216,7 @@ def ratings_recompute(show: int) -> None:
               help="Requests per page and seed for the latency figures.")
 @click.option("--celery-matches", type=click.IntRange(min=0), default=40, show_default=True,
               help="Matches played through Celery per worker count (0 skips throughput).")
-@click.option("--database-url", envvar="LADDER_BENCH_DATABASE_URL",
-              default="postgresql://postgres@127.0.0.1:5432/postgres", show_default=True,
-              help="A PostgreSQL server where the bench may create and drop its own databases.")
+@BENCH_DATABASE
 @click.option("--redis-url", envvar="LADDER_BENCH_REDIS_URL", default="redis://127.0.0.1:6379/15", show_default=True,
               help="Redis for the throughput part (the bench flushes this database).")
 @click.option("--sandbox", type=click.Choice(SANDBOX_MODES), help="Sandbox for the throughput matches.")

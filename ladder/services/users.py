@@ -8,6 +8,8 @@ tokens had names and scopes.
 
 from __future__ import annotations
 
+import functools
+
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from pydantic import ValidationError
@@ -23,7 +25,14 @@ TOKEN_PREFIX = tokens.TOKEN_PREFIX
 UNUSABLE_PASSWORD = "!"  # never a valid argon2 hash: the system user cannot log in
 
 _hasher = PasswordHasher()
-_DUMMY_HASH = _hasher.hash("timing equaliser")  # unknown users cost as much time as known ones
+
+
+@functools.cache
+def _dummy_hash() -> str:
+    """A hash to verify against for unknown users, so they cost as much time as known ones. Made on
+    first use, not at import: a worker process imports this module and never logs anyone in, and
+    one argon2 hash (64 MiB, about a second on a loaded machine) slowed every worker start."""
+    return _hasher.hash("timing equaliser")
 
 
 def hash_password(password: str) -> str:
@@ -51,7 +60,7 @@ def authenticate(*, session: Session, username: str, password: str) -> User | No
     """The user when the password matches, else None (same answer for an unknown name)."""
     user = get_user_by_name(session=session, username=username)
     if user is None or user.is_system:
-        _verify(_DUMMY_HASH, password)
+        _verify(_dummy_hash(), password)
         return None
     if not _verify(user.password_hash, password):
         return None
