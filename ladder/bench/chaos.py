@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 
+from ladder.games import FLAGSHIP
+
 OPEN = ("queued", "running")
 
 
@@ -42,7 +44,7 @@ class ChaosPlan:
     redis_restarts: int = 2
     drops: int = 10  # messages taken out of a busy broker
     sandbox: str = "user"
-    games: tuple[str, ...] = ("treasure",)
+    games: tuple[str, ...] = (FLAGSHIP,)  # what commands play by default; the CI run names a quicker game
     users: int = 40  # users' copies of the starter bots: enough bots for tables waiting in the broker
     workers: int = 2
     concurrency: int = 2  # pool processes per worker

@@ -2,8 +2,8 @@
 
 A scratch PostgreSQL database is seeded as `ladder bench service` seeds it (ladder/bench/
 service_seed.py: `matches` finished, rated 4-seat matches) and one match in `replay_every` is given
-a real replay (Treasure games played in-process by the house bots, a few dozen distinct ones
-reused), so the log table is exercised too. Then `ladder export` runs as its own process twice:
+a real replay (games of the seed's game played in-process by its house bots, a few dozen distinct
+ones reused), so the log table is exercised too. Then `ladder export` runs as its own process twice:
 over the last tenth of the matches (`--since`) and over all of them. Each run's wall time and peak
 resident memory (getrusage of the child) are printed: time should grow with the matches and memory
 should not (the export streams a batch at a time). Prints numbers, asserts nothing; the database is
@@ -28,7 +28,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ladder.bench.service import _conninfo, scratch_database
-from ladder.bench.service_seed import START, seed_bots, seed_matches
+from ladder.bench.service_seed import GAME, SEATS, START, seed_bots, seed_matches
 
 DISTINCT_REPLAYS = 40
 
@@ -47,13 +47,13 @@ class ExportRun:
 
 
 def _seed_replays(conninfo: str, matches: int, every: int) -> int:
-    """A real (Treasure, 4 seats) replay for one match in `every`; returns how many were added."""
-    from ladder.play import play_builtin
+    """A real replay (the seed's game, 4 seats) for one match in `every`; returns how many were added."""
+    from ladder.play import default_bot_names, play_builtin
     from ladder.replay import dumps_replay
 
     blobs = []
     for seed in range(DISTINCT_REPLAYS):
-        replay = play_builtin("treasure", ["careful", "random", "memory", "careful"], seed=seed).replay
+        replay = play_builtin(GAME, default_bot_names(GAME, SEATS), seed=seed).replay
         raw = dumps_replay(replay)
         blobs.append((gzip.compress(raw, 6), len(raw)))
     ids = range(every, matches + 1, every)

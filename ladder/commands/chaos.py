@@ -8,6 +8,7 @@ import sys
 import click
 
 from ladder.commands.service import BENCH_DATABASE, SANDBOX_MODES
+from ladder.games import FLAGSHIP
 
 
 @click.command("chaos")
@@ -17,7 +18,7 @@ from ladder.commands.service import BENCH_DATABASE, SANDBOX_MODES
 @click.option("--drops", type=click.IntRange(min=0), default=10, show_default=True,
               help="Messages taken out of a busy broker.")
 @click.option("--sandbox", type=click.Choice(SANDBOX_MODES), default="user", show_default=True)
-@click.option("--games", default="treasure", show_default=True, help="Comma-separated games the ladder plays.")
+@click.option("--games", default=FLAGSHIP, show_default=True, help="Comma-separated games the ladder plays.")
 @click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True)
 @click.option("--concurrency", type=click.IntRange(min=1), default=2, show_default=True,
               help="Pool processes per worker.")

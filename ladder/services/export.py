@@ -42,7 +42,7 @@ _UTC = pa.timestamp("us", tz="UTC")
 # (column, type, description): the schema and docs/dataset.md are both made from these lists.
 MATCH_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
     ("match_id", pa.int64(), "the match's id on the ladder (`/matches/<id>`)"),
-    ("game", pa.string(), "registered game name: drachengold, treasure, dragonflame"),
+    ("game", pa.string(), "the registered game's name (as in the site's URLs)"),
     ("kind", pa.string(), "ladder (rated ladder table), challenge, validation or event"),
     ("ranked", pa.bool_(), "whether the match moved ratings"),
     ("options", pa.string(), "the game's options as JSON, every option resolved"),
