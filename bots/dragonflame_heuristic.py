@@ -45,8 +45,8 @@ class HeuristicBot(Bot):
     def decide(self, kind: str, observation: dict[str, Any]) -> dict[str, Any]:
         # The rules are imported at the first decision, not at start-up: `ready` must come within
         # the start-up limit even on a busy machine, and the rules are most of the start's cost.
-        from ladder.games.dragonflame.forward import Sampler
-        from ladder.games.dragonflame.outlook import Outlook, spy
+        from ladder.games.dragonflame.rules.forward import Sampler
+        from ladder.games.dragonflame.rules.outlook import Outlook, spy
 
         request = observation["request"]
         if kind == "spy":

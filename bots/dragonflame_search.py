@@ -1,10 +1,10 @@
 """The search house bot for DragonFlame: the heuristic's candidates, judged by whole-game samples.
 
-Every decision starts from the heuristic bot's values (`ladder.games.dragonflame.outlook`: card
+Every decision starts from the heuristic bot's values (`ladder.games.dragonflame.rules.outlook`: card
 counting and a forecast of the attack round), which pick the CANDIDATES most promising choices
 (plays, attacks and Dragonflames alike). They are then judged by flat Monte Carlo over
 determinizations: it samples full states consistent with what it saw (the game's own forward
-model, `ladder.games.dragonflame.forward`: other hands, face-down cards and the deck dealt at
+model, `ladder.games.dragonflame.rules.forward`: other hands, face-down cards and the deck dealt at
 random), plays each candidate on the same sample (common random numbers: the candidates meet the
 same luck) and plays on TO THE END OF THE GAME with a fast policy for every seat (see `policy`),
 so the banner a castle gives for the next round, the turn order and the last round's banner
@@ -82,8 +82,8 @@ class SearchBot(Bot):
         start = time.monotonic()
         # The rules are imported at the first decision, not at start-up: `ready` must come within
         # the start-up limit even on a busy machine, and the rules are most of the start's cost.
-        from ladder.games.dragonflame.forward import Sampler, clone
-        from ladder.games.dragonflame.outlook import Outlook, spy
+        from ladder.games.dragonflame.rules.forward import Sampler, clone
+        from ladder.games.dragonflame.rules.outlook import Outlook, spy
 
         if kind == "spy":
             return spy(observation)
@@ -129,7 +129,7 @@ ROUGH: dict[str, float] = {}  # card id -> _rough, filled at the first playout (
 
 def rough(card: str) -> float:
     if not ROUGH:
-        from ladder.games.dragonflame.data import CARD_BY_ID
+        from ladder.games.dragonflame.rules.data import CARD_BY_ID
 
         ROUGH.update((cid, _rough(c)) for cid, c in CARD_BY_ID.items())
     return ROUGH[card]

@@ -26,6 +26,12 @@ PROCESS_CALLS = {"fork", "forkpty", "execv", "execve", "execvp", "execvpe", "exe
                  "spawnve", "spawnl", "posix_spawn", "posix_spawnp", "system", "popen"}
 
 
+def write_tree(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+
+
 def modules(folder: str):
     for path in sorted((ROOT / folder).rglob("*.py")):
         yield path, ast.parse(path.read_text(), filename=str(path))
@@ -134,7 +140,7 @@ def test_no_module_outside_a_games_package_names_a_game():
 
 
 def test_the_naming_check_catches_a_game_named_elsewhere(tmp_path):
-    for rel, text in {
+    write_tree(tmp_path, {
         "ladder/games/nim/state.py": "NIM = 'nim'",  # its own package: fine
         "ladder/games/__init__.py": 'GAMES = {"nim": "x:Nim"}',  # the registry: fine
         "bots/nim_greedy.py": "# a Nim starter bot",  # its starter file: fine
@@ -142,9 +148,7 @@ def test_the_naming_check_catches_a_game_named_elsewhere(tmp_path):
         "ladder/web/templates/page.html": "{% if game == 'Nim' %}",
         "workers/scheduler.py": "SIZES = {'nim_table': 3}",
         "ladder/cli.py": "# nimble is another word",
-    }.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
+    })
     offences = naming_offences(tmp_path, ["nim"])
     assert sorted(o.split(":")[0] for o in offences) == ["bots/__init__.py", "ladder/web/templates/page.html",
                                                          "workers/scheduler.py"], offences
@@ -177,15 +181,13 @@ def test_a_games_parts_are_found_only_through_the_game():
 
 
 def test_the_part_lookup_check_catches_a_lookup_by_convention(tmp_path):
-    for rel, text in {
+    write_tree(tmp_path, {
         "ladder/games/__init__.py": "module, cls = GAMES[name].split(':')",  # the registry: fine
         "ladder/services/viewer.py": "importlib.import_module(f'{GAMES[game]}.viewer')",
         "bots/__init__.py": "target = game.starter_bots[name]",
         "workers/runner.py": "for target in ladder.games.GAMES.values():",
         "ladder/web/queries.py": "game.bot_module(name)",  # asking the Game: fine
-    }.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
+    })
     offences = part_lookup_offences(tmp_path)
     assert sorted(o.split(":")[0] for o in offences) == ["bots/__init__.py", "ladder/services/viewer.py",
                                                          "workers/runner.py"], offences
@@ -212,3 +214,58 @@ def test_a_game_registered_by_one_entry_has_bots_tables_and_steps(monkeypatch):
     replay = play_builtin("toy", ["fixed", "random"], seed=1).replay
     [section] = steps(replay, ["a", "b"])  # no renderer declared: the generic lines
     assert section.lines[0].startswith("start")
+
+
+def staged_import_offences(root: Path, staged: dict[str, Path | None]) -> list[str]:
+    """Imports of the ladder's own modules, in the files a bot's sandbox is given (module name ->
+    file; None for a stub written for the sandbox), that the sandbox is not given: there they
+    would fail, or pull a view into the rules."""
+    found = []
+    for module, path in sorted((m, p) for m, p in staged.items() if p is not None):
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                # `from package import module` imports the module; `from module import name` the module
+                names = [f"{node.module}.{a.name}" if _is_module(root, f"{node.module}.{a.name}") else node.module
+                         for a in node.names]
+            else:
+                continue
+            found += [f"{module} imports {name}" for name in names if name.startswith("ladder") and name not in staged]
+    return found
+
+
+def _is_module(root: Path, name: str) -> bool:
+    path = root.joinpath(*name.split("."))
+    return path.with_suffix(".py").is_file() or path.is_dir()
+
+
+def test_the_rules_a_sandbox_is_given_import_only_what_it_is_given():
+    from ladder.games import available_games, get_game
+
+    staged: dict[str, Path | None] = {"ladder": None, "ladder.games": ROOT / "ladder/games/__init__.py",
+              "ladder.games.base": ROOT / "ladder/games/base.py"}
+    for name in available_games():
+        game = get_game(name)
+        folder = ROOT.joinpath(*game.package().split("."))
+        for rel in game.rules_files:
+            if rel.endswith(".py"):
+                module = ".".join([game.package(), *rel.removesuffix(".py").split("/")]).removesuffix(".__init__")
+                staged[module] = folder / rel
+    offences = staged_import_offences(ROOT, staged)
+    assert not offences, "\n".join(offences)
+
+
+def test_the_staged_import_check_catches_a_view_imported_by_the_rules(tmp_path):
+    write_tree(tmp_path, {
+        "ladder/games/nim/__init__.py": "from ladder.games.nim.rules.state import State",  # staged: fine
+        "ladder/games/nim/rules/state.py": "from ladder.games.nim.view import lines\nimport collections",
+        "ladder/games/nim/rules/score.py": "from ladder.games.render import compact",
+        "ladder/games/nim/view/lines.py": "",
+    })
+    staged = {"ladder.games.nim": tmp_path / "ladder/games/nim/__init__.py",
+              "ladder.games.nim.rules.state": tmp_path / "ladder/games/nim/rules/state.py",
+              "ladder.games.nim.rules.score": tmp_path / "ladder/games/nim/rules/score.py"}
+    assert staged_import_offences(tmp_path, staged) == [
+        "ladder.games.nim.rules.score imports ladder.games.render",
+        "ladder.games.nim.rules.state imports ladder.games.nim.view.lines"]

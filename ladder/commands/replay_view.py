@@ -1,7 +1,7 @@
 """`ladder replay view FILE`: watch a local replay file in the site's replay viewer.
 
 Serves one page on 127.0.0.1 (a free port the system picks), with the same viewer.js, the game's
-own viewer.js and viewer.css (ladder/games/<game>/static/) and the same frames
+own viewer.js and viewer.css (ladder/games/<game>/view/static/) and the same frames
 (ladder.services.viewer.replay_frames) as a match page. The file is yours, so every view is
 offered: the table's, everything, and each seat's own. Nothing but the replay and the viewer's
 static files is served.
@@ -48,7 +48,7 @@ def page_html(replay: dict[str, Any], title: str) -> str:
 
 
 def make_server(replay: dict[str, Any], title: str, port: int = 0) -> ThreadingHTTPServer:
-    from ladder.games import game_files
+    from ladder.games import game_view_files
     from ladder.services.errors import ServiceError
     from ladder.services.viewer import replay_frames, viewer_module
 
@@ -57,7 +57,7 @@ def make_server(replay: dict[str, Any], title: str, port: int = 0) -> ThreadingH
         raise click.ClickException(f"no viewer for the game {game!r}")
     page = page_html(replay, title).encode("utf-8")
     allowed = {"ladder.css", "viewer.css", "viewer.js"}
-    game_static = game_files(game) / "static"  # viewer_module found the game, so it is registered
+    game_static = game_view_files(game, "static")  # None: the game draws with the site's script alone
     cache: dict[tuple[str, int | None], bytes] = {}
 
     class Handler(BaseHTTPRequestHandler):
@@ -78,7 +78,8 @@ def make_server(replay: dict[str, Any], title: str, port: int = 0) -> ThreadingH
                 name = url.path[8:]
                 kind = "text/css" if name.endswith(".css") else "text/javascript"
                 return self.send(200, STATIC.joinpath(name).read_bytes(), kind + "; charset=utf-8")
-            if url.path in ("/game/viewer.js", "/game/viewer.css") and (game_static / url.path[6:]).is_file():
+            if (url.path in ("/game/viewer.js", "/game/viewer.css") and game_static is not None
+                    and (game_static / url.path[6:]).is_file()):
                 kind = "text/css" if url.path.endswith(".css") else "text/javascript"
                 return self.send(200, (game_static / url.path[6:]).read_bytes(), kind + "; charset=utf-8")
             if url.path == "/frames.json":

@@ -232,8 +232,8 @@ class Game:
         return self.starter_bots[name].partition(":")[0]
 
     def files(self) -> Any:
-        """The game's package folder as an importlib Traversable (schema.json, rules.md,
-        templates/, static/ and the rule files live there); None for a one-module game."""
+        """The game's package folder as an importlib Traversable (schema.json, rules.md, the rule
+        files and view/, with view/templates/ and view/static/); None for a one-module game."""
         try:
             root = importlib.resources.files(self.package())
         except (ModuleNotFoundError, TypeError):

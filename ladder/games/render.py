@@ -16,7 +16,7 @@ its two functions, never a branch on the game's name:
 
 A section may carry a game-specific picture in `Section.drawing` (any JSON-like value, e.g. a
 grid of cells). The site draws it with the game's own template partials, which live in the
-game's package: `ladder/games/<name>/templates/drawing.html` renders one section's `drawing`
+game's package: `ladder/games/<name>/view/templates/drawing.html` renders one section's `drawing`
 (the template gets it as `drawing`), and the optional `legend.html` is shown once above the
 steps. The web app loads them under `games/<name>/` and includes them `ignore missing`, so a
 game without pictures needs no template and the match template never names a game.

@@ -98,15 +98,15 @@ def _security_headers(response):
 
 
 def _game_templates() -> BaseLoader:
-    """Each registered game's own partials, `ladder/games/<name>/templates/x.html`, as
+    """Each registered game's own partials, `ladder/games/<name>/view/templates/x.html`, as
     `games/<name>/x.html` (how a game draws its steps: ladder/games/render.py)."""
-    from ladder.games import GAMES, game_files
+    from ladder.games import GAMES, game_view_files
 
     folders = {}
     for name in GAMES:
-        folder = game_files(name)
-        if folder is not None and (folder / "templates").is_dir():
-            folders[name] = FileSystemLoader(folder / "templates")
+        folder = game_view_files(name, "templates")
+        if folder is not None:
+            folders[name] = FileSystemLoader(folder)
     return PrefixLoader({"games": PrefixLoader(folders)})
 
 

@@ -1,4 +1,4 @@
-"""A game's own static files, `ladder/games/<name>/static/x`, served as `/games/<name>/x`.
+"""A game's own static files, `ladder/games/<name>/view/static/x`, served as `/games/<name>/x`.
 
 How a game draws itself in the replay viewer (its viewer.js and viewer.css) lives in its package,
 like its templates, so adding a game never touches the site's static folder. Only registered games
@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, send_from_directory
 
-from ladder.games import game_files
+from ladder.games import game_view_files
 
 bp = Blueprint("game_assets", __name__, url_prefix="/games")
 
 
 @bp.get("/<game>/<path:filename>")
 def file(game: str, filename: str):
-    folder = game_files(game)
-    if folder is None or not (folder / "static").is_dir():
+    folder = game_view_files(game, "static")
+    if folder is None:
         abort(404)
-    return send_from_directory(folder / "static", filename, max_age=3600)
+    return send_from_directory(folder, filename, max_age=3600)

@@ -15,7 +15,7 @@ from games.dragonflame.helpers import (
 )
 
 from bots.dragonflame_heuristic import HeuristicBot
-from ladder.games.dragonflame.outlook import card_worth
+from ladder.games.dragonflame.rules.outlook import card_worth
 from ladder.play import play_builtin
 
 

@@ -101,6 +101,10 @@ def test_a_sandbox_gets_exactly_the_rules_each_game_declares():
         staged |= {f"{package}/{rel}" for rel in game.rules_files}
         assert f"{package}/schema.json" not in tree and f"{package}/rules.md" not in tree
         for part in ("renderer", "view"):  # declared parts that are not rules stay out
-            assert f"{package}/{getattr(game, part)}.py" not in tree
+            assert f"{package}/{getattr(game, part).replace('.', '/')}.py" not in tree
+        folder = game.files()
+        if folder is not None and (folder / "rules").is_dir():  # a game in the rules/ + view/ shape
+            pure = {f"rules/{p.name}" for p in (folder / "rules").iterdir() if p.name != "__pycache__"}
+            assert set(game.rules_files) == {"__init__.py", *pure}, name  # every pure file, nothing else
     assert tree == staged
 

@@ -1,7 +1,9 @@
 """DragonFlame (Matt Loomis), 2-5 players: play cards onto castles, loot them, burn villages.
 
-Rules: state.py (the round), village.py (fire), end.py and scoring.py (the end); card data:
-data.json; what a seat sees: observation.py; the ladder's edition: docs/rules.md (DragonFlame).
+Rules (pure, the only part a bot is given): rules/ (state.py the round, village.py fire, end.py and
+scoring.py the end, data.json the cards, observation.py what a seat sees); how a replay is shown:
+view/ (one pass, timeline.py, drawn as the step list and the viewer frames); the ladder's edition:
+docs/rules.md (DragonFlame).
 """
 
 from __future__ import annotations
@@ -9,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ladder.games.base import JSON, Game
-from ladder.games.dragonflame.decisions import KINDS
-from ladder.games.dragonflame.state import DragonFlameState
+from ladder.games.dragonflame.rules.decisions import KINDS
+from ladder.games.dragonflame.rules.state import DragonFlameState
 
 __all__ = ["DragonFlame", "DragonFlameState"]
 
@@ -33,11 +35,12 @@ class DragonFlame(Game):
     fallback_bot = "looter"
     boss = "search"
     validation_bots = ("random", "looter")
-    renderer = "render"
-    view = "viewer"
-    forward = "forward"
-    rules_files = ("__init__.py", "data.json", "data.py", "decisions.py", "end.py", "forward.py", "observation.py",
-                   "outlook.py", "scoring.py", "state.py", "village.py")
+    renderer = "view.steps"
+    view = "view.frames"
+    forward = "rules.forward"
+    rules_files = ("__init__.py", "rules/__init__.py", "rules/data.json", "rules/data.py", "rules/decisions.py",
+                   "rules/end.py", "rules/forward.py", "rules/observation.py", "rules/outlook.py", "rules/scoring.py",
+                   "rules/state.py", "rules/village.py")
 
     def new_state(self, options: Mapping[str, JSON] | None, seed: int, num_players: int,
                   *, deck: Sequence[str] | None = None) -> DragonFlameState:

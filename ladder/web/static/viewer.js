@@ -1,7 +1,7 @@
 // The replay viewer: controls, scrub bar, keys, #step=N, the score chart. Games draw their own
-// board: ladder/games/<game>/static/viewer.js (served as /games/<game>/viewer.js) calls LadderViewer.register(game, draw), where
+// board: ladder/games/<game>/view/static/viewer.js (served as /games/<game>/viewer.js) calls LadderViewer.register(game, draw), where
 // draw(element, frame, data, h) fills `element` from one frame (frames come from the server,
-// computed by ladder/games/<game>/viewer.py). Every text goes in through textContent: bot names
+// computed by the game's view, Game.view: ladder/games/<game>/view/frames.py). Every text goes in through textContent: bot names
 // are user input. No inline styles (the CSP forbids them): colours are classes.
 (function () {
   "use strict";

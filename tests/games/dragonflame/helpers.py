@@ -7,7 +7,7 @@ the box) so every test state still holds each card of the game exactly once.
 from __future__ import annotations
 
 from ladder.games.dragonflame import DragonFlame, DragonFlameState
-from ladder.games.dragonflame.data import CARD_BY_ID
+from ladder.games.dragonflame.rules.data import CARD_BY_ID
 
 GAME = DragonFlame()
 
@@ -101,7 +101,7 @@ def treasure_castle_position(state: DragonFlameState) -> None:
 def village_to_finish_position(state: DragonFlameState) -> None:
     """Seat 0 (3 players) has looted a 1-fire Dragonflame; Greymoor (row 2, column 0) has one
     space left and seat 0 leads it: burning left row 2 or bottom column 0 destroys it."""
-    from ladder.games.dragonflame.village import Cell, Grid
+    from ladder.games.dragonflame.rules.village import Cell, Grid
 
     set_banners(state, [1, 2, 3])
     to_attacks(state)

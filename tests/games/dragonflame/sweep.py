@@ -15,7 +15,7 @@ from typing import Any
 from bots.dragonflame_looter import LooterBot
 from bots.dragonflame_random import RandomBot
 from ladder.games.dragonflame import DragonFlame
-from ladder.games.dragonflame.data import CARD_BY_ID, FIRE_PER_PLAYER
+from ladder.games.dragonflame.rules.data import CARD_BY_ID, FIRE_PER_PLAYER
 
 GAME = DragonFlame()
 ALL_CARDS = sorted(CARD_BY_ID, key=lambda c: int(c[1:]))

@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ladder.games.base import JSON
-from ladder.games.dragonflame.data import CARD_BY_ID
-from ladder.games.dragonflame.decisions import FLAME, PLAY, SPY
+from ladder.games.dragonflame.rules.data import CARD_BY_ID
+from ladder.games.dragonflame.rules.decisions import FLAME, PLAY, SPY
 
 if TYPE_CHECKING:
-    from ladder.games.dragonflame.state import DragonFlameState
+    from ladder.games.dragonflame.rules.state import DragonFlameState
 
 
 def observe(state: DragonFlameState, seat: int) -> dict[str, JSON]:

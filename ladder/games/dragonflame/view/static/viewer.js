@@ -1,6 +1,6 @@
 // DragonFlame in the replay viewer: the castles with their face-up and face-down stacks, the
 // village grid with each dragon's fire, and per dragon its banner, fire left, hand and hoard.
-// Frames come from ladder/games/dragonflame/viewer.py; this step's castle and burnt spaces are
+// Frames come from ladder/games/dragonflame/view/frames.py; this step's castle and burnt spaces are
 // outlined. Text goes in through textContent only; colours are classes (viewer.css).
 (function () {
   "use strict";

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ladder.games.dragonflame.village import SIDES
+from ladder.games.dragonflame.rules.village import SIDES
 
 PLAY, SPY, ATTACK, FLAME = "play", "spy", "attack", "flame"
 KINDS = (PLAY, SPY, ATTACK, FLAME)

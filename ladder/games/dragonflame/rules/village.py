@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ladder.games.dragonflame.data import FIELD, GLORY
+from ladder.games.dragonflame.rules.data import FIELD, GLORY
 
 SIDES = ("left", "right", "top", "bottom")  # left/right take a row index, top/bottom a column index
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ladder.games.dragonflame.data import COLOURS
-from ladder.games.dragonflame.render import event_line, sections
+from ladder.games.dragonflame.rules.data import COLOURS
+from ladder.games.dragonflame.view.steps import event_line, sections
 from ladder.play import play_builtin
 
 NAMES = ["ann", "bob", "cy"]

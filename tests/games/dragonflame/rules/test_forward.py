@@ -7,7 +7,7 @@ import random
 import pytest
 from games.dragonflame.helpers import new
 
-from ladder.games.dragonflame.forward import clone, determinize
+from ladder.games.dragonflame.rules.forward import clone, determinize
 
 
 def random_decision(state, rng: random.Random) -> dict:

@@ -11,12 +11,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ladder.games.base import JSON
-from ladder.games.dragonflame.data import CARD_BY_ID, CURSE, CURSE_BREAKER, KNIGHT, KNIGHTS_BANE, LUCKY_CHEST
-from ladder.games.dragonflame.scoring import hoard_points
-from ladder.games.dragonflame.village import village_glory
+from ladder.games.dragonflame.rules.data import CARD_BY_ID, CURSE, CURSE_BREAKER, KNIGHT, KNIGHTS_BANE, LUCKY_CHEST
+from ladder.games.dragonflame.rules.scoring import hoard_points
+from ladder.games.dragonflame.rules.village import village_glory
 
 if TYPE_CHECKING:
-    from ladder.games.dragonflame.state import DragonFlameState
+    from ladder.games.dragonflame.rules.state import DragonFlameState
 
 END_RELICS = (KNIGHTS_BANE, CURSE_BREAKER, LUCKY_CHEST)
 CATEGORIES = ("villages", "banner", "statues", "chests", "jewelry", "princess", "knights", "curse")

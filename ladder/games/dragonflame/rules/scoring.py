@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from ladder.games.dragonflame.data import (
+from ladder.games.dragonflame.rules.data import (
     CARD_BY_ID,
     CHEST,
     CURSE,

@@ -7,9 +7,9 @@ from collections import Counter
 
 from games.dragonflame.helpers import fetch, new
 
-from ladder.games.dragonflame.data import CARDS
-from ladder.games.dragonflame.scoring import chest_points, hoard_points
-from ladder.games.dragonflame.village import Cell, village_glory
+from ladder.games.dragonflame.rules.data import CARDS
+from ladder.games.dragonflame.rules.scoring import chest_points, hoard_points
+from ladder.games.dragonflame.rules.village import Cell, village_glory
 
 
 def hoard(names):

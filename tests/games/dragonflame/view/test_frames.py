@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 from ladder.games.dragonflame import DragonFlame
-from ladder.games.dragonflame.data import CARD_BY_ID
-from ladder.games.dragonflame.render import card_text
-from ladder.games.dragonflame.viewer import frames, score_label
+from ladder.games.dragonflame.rules.data import CARD_BY_ID
+from ladder.games.dragonflame.view.frames import frames, score_label
+from ladder.games.dragonflame.view.lines import card_text
 from ladder.play import play_builtin
 from ladder.services.viewer import replay_frames
 
-GOLDEN = sorted(Path(__file__).parents[2].joinpath("golden").glob("dragonflame-*.json"))
+GOLDEN = sorted(Path(__file__).parents[3].joinpath("golden").glob("dragonflame-*.json"))
 HIDDEN = card_text(None)
 
 

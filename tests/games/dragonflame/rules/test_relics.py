@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from games.dragonflame.helpers import attack, clear_castles, fetch, new, put, set_banners, to_attacks
 
-from ladder.games.dragonflame import end
-from ladder.games.dragonflame.data import CARD_BY_ID
+from ladder.games.dragonflame.rules import end
+from ladder.games.dragonflame.rules.data import CARD_BY_ID
 
 
 def at_attack(players=3):

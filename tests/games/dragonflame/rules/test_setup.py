@@ -10,7 +10,7 @@ import pytest
 from games.dragonflame.helpers import GAME, new
 
 from ladder.games.base import OptionError
-from ladder.games.dragonflame.data import CARD_BY_ID, CARDS, VILLAGES, castle_limit, deck_for
+from ladder.games.dragonflame.rules.data import CARD_BY_ID, CARDS, VILLAGES, castle_limit, deck_for
 
 
 def test_two_to_five_players():
@@ -24,7 +24,7 @@ def test_two_to_five_players():
 def test_components_match_the_rulebook():
     assert len(CARDS) == 91
     assert len(VILLAGES) == 9
-    castles = sum(len(p) for p in json.loads(resources.files("ladder.games.dragonflame")
+    castles = sum(len(p) for p in json.loads(resources.files("ladder.games.dragonflame.rules")
                                              .joinpath("data.json").read_text())["banners"].values())
     assert castles == 14  # red 1-6, blue 1-6, green 1-2
     state = new(5)
@@ -54,7 +54,7 @@ def test_marks_are_18_v_and_8_ii_spread_over_the_categories():
 
 
 def test_the_data_is_read_from_the_data_file():
-    raw = json.loads(resources.files("ladder.games.dragonflame").joinpath("data.json").read_text())
+    raw = json.loads(resources.files("ladder.games.dragonflame.rules").joinpath("data.json").read_text())
     assert sum(k["count"] for k in raw["deck"]) == len(CARDS)
     assert [c.id for c in CARDS] == [f"c{i}" for i in range(91)] and CARD_BY_ID["c0"].category == "dragonflame"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games.dragonflame.helpers import all_cards, attack, clear_castles, fetch, new, put, set_banners, to_attacks
 
-from ladder.games.dragonflame.data import CARD_BY_ID
+from ladder.games.dragonflame.rules.data import CARD_BY_ID
 
 
 def at_attack(players: int = 3, banners=None, seed: int = 1):

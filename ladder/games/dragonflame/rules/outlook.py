@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ladder.games.dragonflame.data import (
+from ladder.games.dragonflame.rules.data import (
     CARD_BY_ID,
     CURSE,
     CURSE_BREAKER,
@@ -22,11 +22,11 @@ from ladder.games.dragonflame.data import (
     PRINCESS,
     RING_OF_FIRE,
 )
-from ladder.games.dragonflame.forward import Sampler, clone
-from ladder.games.dragonflame.scoring import hoard_points
+from ladder.games.dragonflame.rules.forward import Sampler, clone
+from ladder.games.dragonflame.rules.scoring import hoard_points
 
 if TYPE_CHECKING:
-    from ladder.games.dragonflame.state import DragonFlameState
+    from ladder.games.dragonflame.rules.state import DragonFlameState
 
 FIRE_VALUE = 1.5  # one fire token placed, in Glory Points
 RING_VALUE = 2.0  # a Ring of Fire: one more token on each Dragonflame still to come

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from games.dragonflame.helpers import attack, clear_castles, fetch, new, put, set_banners, to_attacks
 
-from ladder.games.dragonflame.village import Cell, Grid
+from ladder.games.dragonflame.rules.village import Cell, Grid
 
 
 def grid3() -> Grid:

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ladder.games.base import JSON, Event, IllegalDecision, Pending, State
-from ladder.games.dragonflame import end
-from ladder.games.dragonflame.data import (
+from ladder.games.dragonflame.rules import end
+from ladder.games.dragonflame.rules.data import (
     BLUE,
     CARD_BY_ID,
     CURSE,
@@ -36,9 +36,9 @@ from ladder.games.dragonflame.data import (
     castle_limit,
     deck_for,
 )
-from ladder.games.dragonflame.decisions import ATTACK, FLAME, PLAY, SPY, shape_error
-from ladder.games.dragonflame.observation import observe
-from ladder.games.dragonflame.village import Cell, Grid
+from ladder.games.dragonflame.rules.decisions import ATTACK, FLAME, PLAY, SPY, shape_error
+from ladder.games.dragonflame.rules.observation import observe
+from ladder.games.dragonflame.rules.village import Cell, Grid
 
 if TYPE_CHECKING:
     from ladder.games.base import Game

@@ -19,10 +19,10 @@ import random
 from typing import Any
 
 from ladder.games.base import Event, Pending
-from ladder.games.dragonflame.data import CARD_BY_ID, DRAGONFLAME, SPYGLASS, deck_for
-from ladder.games.dragonflame.decisions import ATTACK, FLAME, PLAY, SPY
-from ladder.games.dragonflame.state import Castle, DragonFlameState
-from ladder.games.dragonflame.village import Cell, Grid
+from ladder.games.dragonflame.rules.data import CARD_BY_ID, DRAGONFLAME, SPYGLASS, deck_for
+from ladder.games.dragonflame.rules.decisions import ATTACK, FLAME, PLAY, SPY
+from ladder.games.dragonflame.rules.state import Castle, DragonFlameState
+from ladder.games.dragonflame.rules.village import Cell, Grid
 
 
 def _data(event: dict[str, Any]) -> dict[str, Any]:

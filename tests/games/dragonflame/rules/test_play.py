@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games.dragonflame.helpers import fetch, give, new, play_out, set_banners
 
-from ladder.games.dragonflame.data import CARD_BY_ID
+from ladder.games.dragonflame.rules.data import CARD_BY_ID
 
 
 def test_cards_are_played_from_hand_onto_castles():
