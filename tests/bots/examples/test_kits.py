@@ -93,8 +93,9 @@ def test_each_kit_builds_and_plays_every_game_legally_in_the_strict_sandbox(kit_
                                   clock=PATIENT, build_cache=cache, on_build=lambda seat, _r: built.append(seat),
                                   seed_key=KIT_SEED_KEY)
         kit_seats = {i for i, spec in enumerate(lineup) if spec == "kit"}
-        asked[game] |= {e["kind"] for e in result.replay["log"] if e.get("seat") in kit_seats and "decision" in e}
-        for seat, spec in zip(result.replay["seats"], lineup, strict=True):
+        replay = result.replay.to_json()
+        asked[game] |= {e["kind"] for e in replay["log"] if e.get("seat") in kit_seats and "decision" in e}
+        for seat, spec in zip(replay["seats"], lineup, strict=True):
             if spec != "kit":
                 continue
             where = f"{kit} kit, {game} {options}, seat {seat['seat']}: {seat.get('stderr', '')[-2000:]}"
