@@ -8,8 +8,8 @@ ladder/replay/__init__.py, key for key: `Replay.from_json(r).to_json() == r` for
 ladder wrote (tests/replay/test_model.py holds it for every golden and for sandboxed matches).
 
 Payloads that are the game's own JSON (options, a decision, an event's data, a breakdown, the
-runner's strikes and timings) are kept as the JSON values they are, shared and never copied: a
-long log is tens of thousands of them and the types hold them read-only by convention only.
+runner's strikes and timings) are kept as the JSON values they are, shared and never copied (a
+log holds hundreds to thousands of them): the types hold them read-only by convention only.
 """
 
 from __future__ import annotations

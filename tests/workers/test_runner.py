@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ladder.play import play_builtin
-from ladder.replay import Decision, verify_replay
+from ladder.replay import Decision, Replay, verify_replay
 from workers import protocol, runner
 from workers.blame import LadderFault
 from workers.protocol import TimeControl
@@ -83,7 +83,7 @@ def play(tmp_path, mode, behaviour="pass", *, clock=CLOCK, ready='say({"type": "
 def finished(result, mode="strict", started=True):
     """Every seat has a result, the replay re-simulates, the other seats stand, nothing is left."""
     replay = result.replay.to_json()
-    assert verify_replay(replay).ok
+    assert verify_replay(replay).ok and Replay.from_json(replay) == result.replay  # the types hold it all
     assert replay["sandbox"] == result.sandbox == mode
     assert len(result.results) == len(replay["seats"]) == 3
     for seat in replay["seats"][0 if started else 1:]:
