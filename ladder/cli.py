@@ -5,14 +5,17 @@ from __future__ import annotations
 import json
 import secrets
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ladder import __version__
 from ladder.games import FLAGSHIP
+
+if TYPE_CHECKING:
+    from ladder.replay import Replay
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -82,10 +85,10 @@ def _breakdown_text(breakdown: Any) -> str:
     return json.dumps(breakdown, separators=(",", ":"))
 
 
-def _results_table(replay: dict[str, Any], title: str):
+def _results_table(replay: Replay, title: str):
     from rich.table import Table
 
-    faulty = any(seat["status"] != "ok" for seat in replay["seats"])
+    faulty = any(seat.status != "ok" for seat in replay.seats)
     table = Table(title=title, title_justify="left")
     table.add_column("Seat", justify="right")
     table.add_column("Bot")
@@ -94,25 +97,24 @@ def _results_table(replay: dict[str, Any], title: str):
     if faulty:
         table.add_column("Status")
     table.add_column("Breakdown")
-    for result, seat in zip(replay["results"], replay["seats"], strict=True):
-        row = [str(result["seat"]), result["bot"], str(result["score"]), str(result["rank"])]
+    for result, seat in zip(replay.results, replay.seats, strict=True):
+        row = [str(result.seat), result.bot, str(result.score), str(result.rank)]
         if faulty:
-            status = seat["status"] if seat["status"] == "ok" else f"{seat['status']} x{seat['faults']}"
-            row.append(status)
-        row.append(_breakdown_text(result["breakdown"]))
-        table.add_row(*row, style="bold" if result["rank"] == 1 else None)
+            row.append(seat.status if seat.status == "ok" else f"{seat.status} x{seat.faults}")
+        row.append(_breakdown_text(result.breakdown))
+        table.add_row(*row, style="bold" if result.rank == 1 else None)
     return table
 
 
-def _fault_lines(replay: dict[str, Any]) -> list[str]:
+def _fault_lines(replay: Replay) -> list[str]:
     return [
-        f"seat {s['seat']} ({s['bot']}): {s['status']}, {s['faults']} fault(s), first: {s['reason']}"
-        for s in replay["seats"]
-        if s["status"] != "ok"
+        f"seat {s.seat} ({s.bot}): {s.status}, {s.faults} fault(s), first: {s.reason}"
+        for s in replay.seats
+        if s.status != "ok"
     ]
 
 
-def _title(game: str, seed: int, options: dict[str, Any]) -> str:
+def _title(game: str, seed: int, options: Mapping[str, Any]) -> str:
     from ladder.games import get_game
 
     shown = " ".join(f"{k}={v}" for k, v in options.items())
@@ -128,30 +130,30 @@ def _indexed(path: Path, index: int) -> Path:
     return path.with_name(f"{name}-{index}")
 
 
-def _json_summary(replay: dict[str, Any], replay_path: Path | None) -> dict[str, Any]:
+def _json_summary(replay: Replay, replay_path: Path | None) -> dict[str, Any]:
     return {
-        "game": replay["game"],
-        "seed": replay["seed"],
-        "options": replay["options"],
+        "game": replay.header.game,
+        "seed": replay.header.seed,
+        "options": dict(replay.header.options),
         "results": [
-            {"seat": r["seat"], "bot": r["bot"], "score": r["score"], "rank": r["rank"], "status": s["status"]}
-            for r, s in zip(replay["results"], replay["seats"], strict=True)
+            {"seat": r.seat, "bot": r.bot, "score": r.score, "rank": r.rank, "status": s.status}
+            for r, s in zip(replay.results, replay.seats, strict=True)
         ],
         "replay": str(replay_path) if replay_path else None,
     }
 
 
-def _summary_table(replays: list[dict[str, Any]]):
+def _summary_table(replays: list[Replay]):
     from rich.table import Table
 
     per_bot: dict[str, dict[str, float]] = {}
     for replay in replays:
-        for result in replay["results"]:
-            row = per_bot.setdefault(result["bot"], {"seats": 0, "wins": 0, "score": 0, "rank": 0})
+        for result in replay.results:
+            row = per_bot.setdefault(result.bot, {"seats": 0, "wins": 0, "score": 0, "rank": 0})
             row["seats"] += 1
-            row["wins"] += result["rank"] == 1
-            row["score"] += result["score"]
-            row["rank"] += result["rank"]
+            row["wins"] += result.rank == 1
+            row["score"] += result.score
+            row["rank"] += result.rank
     table = Table(title=f"{len(replays)} games", title_justify="left")
     for name, justify in (("Bot", "left"), ("Seats", "right"), ("Wins", "right"), ("Avg score", "right")):
         table.add_column(name, justify=justify)
@@ -205,7 +207,7 @@ def play(game, players, seed, bots, option_pairs, replay_path, as_json, games) -
                 click.echo(json.dumps(_json_summary(played.replay, path), sort_keys=True))
             elif games == 1:
                 replay = played.replay
-                console.print(_results_table(replay, _title(game, replay["seed"], replay["options"])))
+                console.print(_results_table(replay, _title(game, replay.header.seed, replay.header.options)))
                 for line in _fault_lines(replay):
                     console.print(line, style="yellow")
                 if path is not None:
@@ -278,7 +280,7 @@ def demo(game: str, seed: int) -> None:
         raise click.UsageError(str(exc.args[0]) if exc.args else str(exc)) from None
     replay = played.replay
     console.print()
-    console.print(_results_table(replay, _title(game, seed, replay["options"])))
+    console.print(_results_table(replay, _title(game, seed, replay.header.options)))
     for fault in _fault_lines(replay):
         console.print(fault, style="yellow")
 

@@ -24,7 +24,16 @@ from bots import builtin_names, load_builtin, reference_bot
 from bots.sdk import Bot
 from ladder.games import get_game
 from ladder.games.base import State
-from ladder.replay import make_replay, results_of
+from ladder.replay import (
+    ENGINE_VERSION,
+    SCHEMA_VERSION,
+    Header,
+    Replay,
+    Result,
+    SeatRecord,
+    entry_from_json,
+    results_of,
+)
 
 MAX_DECISIONS = 200_000  # far above any real game: a game still running here has a rules bug
 
@@ -46,38 +55,8 @@ class BotFault(Exception):
 
 
 @dataclass
-class SeatRecord:
-    bot: str
-    status: str = "ok"
-    reason: str | None = None
-    faults: int = 0
-    forfeit: bool = False
-    bot_seed: int | None = None
-    keyed: bool = False
-
-    def fault(self, status: str, reason: str, forfeit: bool = False) -> None:
-        # The seat's status is its first fault, or the one that forfeited it.
-        if self.faults == 0 or (forfeit and not self.forfeit):
-            self.status, self.reason = status, reason
-        self.faults += 1
-        self.forfeit = self.forfeit or forfeit
-
-    def as_json(self, seat: int) -> dict[str, Any]:
-        return {
-            "seat": seat,
-            "bot": self.bot,
-            "status": self.status,
-            "reason": self.reason,
-            "faults": self.faults,
-            "forfeit": self.forfeit,
-            # only a keyed seed is recorded: an unkeyed one follows from the game seed
-            **({"bot_seed": self.bot_seed} if self.keyed else {}),
-        }
-
-
-@dataclass
 class PlayedGame:
-    replay: dict[str, Any]
+    replay: Replay | None  # None only while the game is being played
     state: State
     decisions: int = 0
     engine_ns: int = 0  # inside state.validate + state.apply only
@@ -85,12 +64,12 @@ class PlayedGame:
     faults: list[dict[str, Any]] = field(default_factory=list)
 
     @property
-    def results(self) -> list[dict[str, Any]]:
-        return self.replay["results"]
+    def results(self) -> tuple[Result, ...]:
+        return self.replay.results
 
     @property
-    def seats(self) -> list[dict[str, Any]]:
-        return self.replay["seats"]
+    def seats(self) -> tuple[SeatRecord, ...]:
+        return self.replay.seats
 
 
 def bot_seed(seed: int, seat: int, key: bytes | None = None) -> int:
@@ -159,31 +138,32 @@ def play_game(
     if len(names) != players:
         raise ValueError(f"{len(names)} names for {players} bots")
     state = game_obj.new_state(resolved, seed, players)
-    records = [SeatRecord(name) for name in names]
+    seeds = [bot_seed(seed, seat, seed_key) for seat in range(players)]
+    # Only a keyed seed is recorded: an unkeyed one follows from the game seed.
+    records = [SeatRecord(seat, name, bot_seed=seeds[seat] if seed_key is not None else None)
+               for seat, name in enumerate(names)]
     log: list[dict[str, Any]] = []
-    played = PlayedGame(replay={}, state=state)
+    played = PlayedGame(replay=None, state=state)
     perf = time.perf_counter_ns
 
     def bot_fault(seat: int, exc: Exception) -> dict[str, Any]:
         if isinstance(exc, BotFault):
             fault = {"status": exc.status, "reason": exc.reason}
-            records[seat].fault(exc.status, exc.reason, exc.forfeit)
+            records[seat] = records[seat].with_fault(exc.status, exc.reason, exc.forfeit)
         else:
             fault = {"status": "crash", "reason": f"{type(exc).__name__}: {exc}"[:300]}
-            records[seat].fault(fault["status"], fault["reason"])
+            records[seat] = records[seat].with_fault(fault["status"], fault["reason"])
         return fault
 
     for seat, bot in enumerate(bots):
-        records[seat].bot_seed = bot_seed(seed, seat, seed_key)
-        records[seat].keyed = seed_key is not None
         hello = {
             "game": game,
             "seat": seat,
             "players": players,
             "options": dict(resolved),
             # docs/protocol.md names it bot_seed; bots/sdk.py reads seed: same value under both
-            "bot_seed": records[seat].bot_seed,
-            "seed": records[seat].bot_seed,
+            "bot_seed": seeds[seat],
+            "seed": seeds[seat],
         }
         try:
             bot.setup(hello)
@@ -250,7 +230,7 @@ def play_game(
                 if reason is not None:
                     fault = {"status": "illegal", "reason": reason, "attempted": decision}
             if fault is not None:
-                records[seat].fault("illegal", fault["reason"])
+                records[seat] = records[seat].with_fault("illegal", fault["reason"])
         if fault is not None:
             decision = state.default_decision()
             t0 = perf()
@@ -266,18 +246,12 @@ def play_game(
         played.decisions += 1
         deliver()
 
+    # The one Replay of this game: the log entries the loop handed out as JSON, typed once here.
     forfeited = [s for s, r in enumerate(records) if r.forfeit]
-    played.replay = make_replay(
-        game=game,
-        options=resolved,
-        seed=seed,
-        players=players,
-        seats=[r.as_json(s) for s, r in enumerate(records)],
-        log=log,
-        results=results_of(state, names, forfeited),
-        sandbox=sandbox,
-        seed_key=seed_key,
-    )
+    header = Header(SCHEMA_VERSION, ENGINE_VERSION, game, resolved, seed, players, sandbox,
+                    seed_key=None if seed_key is None else seed_key.hex())
+    played.replay = Replay(header, tuple(records), tuple(entry_from_json(e) for e in log),
+                           results_of(state, names, forfeited))
     return played
 
 

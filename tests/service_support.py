@@ -132,7 +132,7 @@ def record_played(session: Session, game: str, versions: Sequence[int], bots: Se
     game_play = play_builtin(game, list(bots), seed=match.seed, options=match.options)
     results.record_result(session=session, match_id=match.id, worker_id="w1", now=when,
                           outcome=results.outcome_from_replay(game_play.replay))
-    return match, game_play.replay
+    return match, game_play.replay.to_json()
 
 
 def service_env(*, database_url: str | None, redis_url: str | None, instance: Path, sandbox: str,

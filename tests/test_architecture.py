@@ -103,6 +103,54 @@ def test_the_web_app_never_reaches_bot_code():
     assert not found, found
 
 
+# --- a replay is a typed value (issue #25 item 2) ----------------------------------------------
+
+DICT_READS = {"get", "pop", "setdefault", "update", "keys", "items", "values"}
+
+
+def _names_a_replay(node: ast.AST) -> bool:
+    """`replay`, `result.replay`, `replay.to_json()`: an expression that holds a replay."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "to_json":
+        return _names_a_replay(node.func.value)
+    name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+    return name == "replay" or name.endswith("_replay")
+
+
+def replay_key_reads(tree: ast.AST) -> list[int]:
+    """Lines that read a replay as a dict: `replay["seats"]`, `x.replay.get(...)`, `replay.to_json()[...]`."""
+    def by_key(node: ast.AST) -> bool:
+        if isinstance(node, ast.Subscript):
+            key = node.slice
+            return _names_a_replay(node.value) and isinstance(key, ast.Constant) and isinstance(key.value, str)
+        return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+            and node.func.attr in DICT_READS and _names_a_replay(node.func.value)
+
+    return [node.lineno for node in ast.walk(tree) if by_key(node)]
+
+
+def test_only_the_replay_package_reads_a_replay_by_key():
+    """The play loop, the runner, the job, the services and the pages read a replay's fields
+    (ladder/replay/model.py). The games' views (ladder/games) read the stored JSON, by design."""
+    found = []
+    for folder in ("ladder", "workers"):
+        for path, tree in modules(folder):
+            rel = path.relative_to(ROOT)
+            if rel.is_relative_to("ladder/games") or rel.is_relative_to("ladder/replay"):
+                continue
+            found += [f"{rel}:{line}" for line in replay_key_reads(tree)]
+    assert not found, found
+
+
+def test_the_replay_key_check_catches_a_dict_read():
+    offences = ['replay["seats"]', 'result.replay.get("cgroup")', 'played.replay["log"][0]',
+                'replay.to_json()["results"]', 'stored_replay.pop("stderr", None)']
+    for source in offences:
+        assert replay_key_reads(ast.parse(source)) == [1], source
+    fine = ['replay.seats[0].status', 'replays[0]', 'replay_path.name', 'seat["status"]', 'data[:2]',
+            'replay.header.options["pile"]']
+    assert not any(replay_key_reads(ast.parse(source)) for source in fine)
+
+
 # --- a game is one package (issue #10) ---------------------------------------------------------
 
 SCANNED = (".py", ".html", ".css", ".js", ".ini", ".mako")

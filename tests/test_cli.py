@@ -38,7 +38,7 @@ def test_play_json_matches_the_game(toy):
     assert printed["game"] == "toy" and printed["seed"] == 9
     assert printed["options"] == {"pile": 12, "bonus": 2, "style": "plain"}
     assert [(r["seat"], r["bot"], r["score"], r["rank"]) for r in printed["results"]] == [
-        (r["seat"], r["bot"], r["score"], r["rank"]) for r in expected.results
+        (r.seat, r.bot, r.score, r.rank) for r in expected.results
     ]
 
 
@@ -49,10 +49,10 @@ def test_play_table_shows_scores_ranks_and_breakdown(toy):
     lines = result.output.splitlines()
     assert "Toy Nim" in result.output and "pile=20" in result.output
     for r in expected.results:
-        row = next(line for line in lines if f"│ {r['bot']} " in line and f" {r['seat']} │" in line)
+        row = next(line for line in lines if f"│ {r.bot} " in line and f" {r.seat} │" in line)
         cells = [c.strip() for c in row.split("│")[1:-1]]
-        taken = r["breakdown"]["taken"]
-        assert cells[:4] == [str(r["seat"]), r["bot"], str(r["score"]), str(r["rank"])]
+        taken = r.breakdown["taken"]
+        assert cells[:4] == [str(r.seat), r.bot, str(r.score), str(r.rank)]
         assert f"taken {taken}" in cells[4]
 
 
@@ -88,7 +88,7 @@ def test_many_games_summary_per_bot(toy):
     wins = {"fixed": 0, "random": 0}
     for seed in range(1, 5):
         for r in play_builtin("toy", ["fixed", "random"], seed=seed).results:
-            wins[r["bot"]] += r["rank"] == 1
+            wins[r.bot] += r.rank == 1
     assert "4 games" in result.output
     for bot in ("fixed", "random"):
         row = next(line for line in result.output.splitlines() if f"│ {bot} " in line)
@@ -129,13 +129,13 @@ def test_demo_logs_public_events_then_the_table(toy):
     assert lines[0].startswith("start") and "pile=12" in lines[0]
     took = [line for line in lines if line.startswith("took")]
     played = play_builtin("toy", default_bot_names("toy", 3), seed=3)  # the game's default line-up
-    assert len(took) == sum(e.get("type") == "took" for e in played.replay["log"])
+    assert len(took) == sum(getattr(e, "type", None) == "took" for e in played.replay.log)
     assert not any(line.startswith("secret") for line in lines)  # private events stay private
     assert "Toy Nim" in result.output
 
 
 def test_replay_verify_ok_and_mismatch(toy, tmp_path):
-    replay = play_builtin("toy", ["random", "random"], seed=6).replay
+    replay = play_builtin("toy", ["random", "random"], seed=6).replay.to_json()
     good = write_replay(replay, tmp_path / "good.json")
     result = run("replay", "verify", str(good))
     assert result.exit_code == 0

@@ -160,12 +160,15 @@ def test_a_stray_print_goes_to_the_log_not_the_protocol(strict_sandbox, tmp_path
 
 
 def test_a_seat_low_on_its_time_bank_gets_a_warning():
+    from types import SimpleNamespace
+
+    from ladder.replay import SandboxRun, SeatRecord
     from workers.match_cli import bank_warnings
 
-    result = type("R", (), {"replay": {"seats": [
-        {"seat": 0, "bot": "slow.py", "takeover": None, "bank_left_ms": 481.0},
-        {"seat": 1, "bot": "fast.py", "takeover": None, "bank_left_ms": 9990.0},
-        {"seat": 2, "bot": "gone.py", "takeover": {"code": "timeout"}, "bank_left_ms": 0.0},
-    ]}})()
+    def seat(i, bot, takeover, left):
+        return SeatRecord(i, bot, run=SandboxRun("strict", takeover=takeover, bank_left_ms=left))
+
+    seats = (seat(0, "slow.py", None, 481.0), seat(1, "fast.py", None, 9990.0), seat(2, "gone.py", {"code": "x"}, 0.0))
+    result = SimpleNamespace(replay=SimpleNamespace(seats=seats))
     [line] = bank_warnings(result, 10000)
     assert line.startswith("seat 0 (slow.py): only 481 ms of its 10000 ms time bank left")

@@ -1,11 +1,12 @@
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from ladder.games.base import OptionError
 from ladder.play import BotFault, bot_seed, default_bot_names, make_bots, play_builtin, play_game
-from ladder.replay import dumps_replay, verify_replay
+from ladder.replay import Decision, dumps_replay, verify_replay
 
 
 @pytest.fixture
@@ -20,18 +21,18 @@ def toy(monkeypatch):
 def test_a_game_ends_with_results_for_every_seat(toy):
     played = play_builtin("toy", ["random", "fixed", "random"], seed=5)
     assert played.state.is_terminal()
-    assert [r["seat"] for r in played.results] == [0, 1, 2]
-    assert [r["bot"] for r in played.results] == ["random", "fixed", "random"]
-    assert [r["score"] for r in played.results] == played.state.scores()
-    assert [r["rank"] for r in played.results] == played.state.ranks()
-    assert all(s["status"] == "ok" and s["faults"] == 0 for s in played.seats)
-    assert played.decisions == sum("decision" in e for e in played.replay["log"])
+    assert [r.seat for r in played.results] == [0, 1, 2]
+    assert [r.bot for r in played.results] == ["random", "fixed", "random"]
+    assert [r.score for r in played.results] == played.state.scores()
+    assert [r.rank for r in played.results] == played.state.ranks()
+    assert all(s.status == "ok" and s.faults == 0 for s in played.seats)
+    assert played.decisions == played.replay.decisions() == sum("decision" in e for e in played.replay.to_json()["log"])
     assert played.engine_ns > 0 and played.observation_ns > 0
 
 
 def test_the_log_holds_every_decision_and_event_in_order(toy):
     played = play_builtin("toy", ["fixed", "fixed"], seed=1, options={"pile": 7})
-    log = played.replay["log"]
+    log = played.replay.to_json()["log"]
     assert [e["type"] for e in log[:3]] == ["start", "secret", "secret"]
     assert log[1]["to"] == [0] and log[2]["to"] == [1]
     # fixed bots take the most they may: 3, 3, then 1 from a pile of 7
@@ -45,7 +46,7 @@ def test_same_seed_same_bytes_other_seed_other_game(toy):
     b = play_builtin("toy", ["random"] * 4, seed=11)
     c = play_builtin("toy", ["random"] * 4, seed=12)
     assert dumps_replay(a.replay) == dumps_replay(b.replay)
-    assert a.replay["log"] != c.replay["log"]
+    assert a.replay.log != c.replay.log
 
 
 def test_bots_see_only_events_addressed_to_them(toy):
@@ -79,20 +80,20 @@ def test_bots_get_their_own_seed_not_the_game_seed(toy):
 )
 def test_a_faulty_bot_gets_the_default_decision_and_a_status(toy, bad, status, reason):
     played = play_builtin("toy", ["fixed", bad], seed=4, options={"pile": 9})
-    faulted = [e for e in played.replay["log"] if "fault" in e]
-    assert faulted and all(e["seat"] == 1 and e["kind"] == "take" for e in faulted)
-    assert all(e["decision"] == {"n": 1} for e in faulted)  # toy's default_decision
-    assert all(e["fault"]["status"] == status and reason in e["fault"]["reason"] for e in faulted)
+    faulted = [e for e in played.replay.log if isinstance(e, Decision) and e.fault is not None]
+    assert faulted and all(e.seat == 1 and e.kind == "take" for e in faulted)
+    assert all(e.decision == {"n": 1} for e in faulted)  # toy's default_decision
+    assert all(e.fault.status == status and reason in e.fault.reason for e in faulted)
     seat = played.seats[1]
-    assert (seat["status"], seat["faults"], seat["forfeit"]) == (status, len(faulted), False)
-    assert reason in seat["reason"]
-    assert played.seats[0]["status"] == "ok"
+    assert (seat.status, seat.faults, seat.forfeit) == (status, len(faulted), False)
+    assert reason in seat.reason
+    assert played.seats[0].status == "ok"
     assert verify_replay(played.replay).ok
 
 
 def test_an_illegal_answer_is_kept_as_attempted(toy):
     played = play_builtin("toy", ["illegal", "fixed"], seed=4)
-    fault = next(e["fault"] for e in played.replay["log"] if "fault" in e)
+    fault = next(e["fault"] for e in played.replay.to_json()["log"] if "fault" in e)
     assert fault["attempted"] == {"n": 99}
 
 
@@ -119,10 +120,10 @@ def test_a_proxy_fault_keeps_its_status_and_a_forfeit_ranks_last(toy):
     bots = [*make_bots("toy", ["fixed", "fixed"]), Proxy(forfeit_after=2)]
     played = play_game("toy", bots, seed=3, names=["a", "b", "proxy"], options={"pile": 30})
     seat = played.seats[2]
-    assert seat["forfeit"] is True and seat["status"] == "timeout"
-    assert seat["reason"] == "no answer in time (call 2)"  # the fault that forfeited
-    assert played.results[2]["rank"] == 3
-    assert sorted(r["rank"] for r in played.results[:2]) in ([1, 1], [1, 2])
+    assert seat.forfeit is True and seat.status == "timeout"
+    assert seat.reason == "no answer in time (call 2)"  # the fault that forfeited
+    assert played.results[2].rank == 3
+    assert sorted(r.rank for r in played.results[:2]) in ([1, 1], [1, 2])
     # on_event failures are faults too, outside the log
     assert any(f["during"] == "event" and f["status"] == "crash" for f in played.faults)
     assert verify_replay(played.replay).ok
@@ -143,11 +144,11 @@ class Winner(Proxy):
 def test_forfeit_ranks_a_higher_score_last(toy):
     bots = [Winner(forfeit_after=1), *make_bots("toy", ["fixed"])]
     played = play_game("toy", bots, seed=0, names=["winner", "fixed"], options={"pile": 3, "bonus": 0})
-    assert [r["score"] for r in played.results] == [3, 0]
-    assert [r["rank"] for r in played.results] == [2, 1]
+    assert [r.score for r in played.results] == [3, 0]
+    assert [r.rank for r in played.results] == [2, 1]
     assert verify_replay(played.replay).ok
-    played.replay["seats"][0]["forfeit"] = False
-    assert "results[0].rank: expected 1, found 2" in verify_replay(played.replay).difference
+    unforfeited = replace(played.replay, seats=(replace(played.seats[0], forfeit=False), played.seats[1]))
+    assert "results[0].rank: expected 1, found 2" in verify_replay(unforfeited).difference
 
 
 def test_errors_are_option_errors(toy):
@@ -171,7 +172,7 @@ def test_a_game_that_never_ends_is_stopped(toy):
 def test_on_entry_sees_the_log_as_it_grows(toy):
     seen = []
     played = play_builtin("toy", ["random", "random"], seed=8, on_entry=seen.append)
-    assert seen == played.replay["log"]
+    assert seen == played.replay.to_json()["log"]
 
 
 def test_default_bot_names_mix_the_builtins_with_random(toy):
@@ -221,10 +222,10 @@ def test_an_in_process_bot_can_change_nothing_through_what_it_is_handed():
     clean = play_game("drachengold", [GreedyBot(), Recorder(), GreedyBot()], seed=4, options=options, names=names)
     recorder = Recorder()
     wrecked = play_game("drachengold", [Wrecker(), recorder, Wrecker()], seed=4, options=options, names=names)
-    assert wrecked.state.options == clean.state.options == {**clean.replay["options"]}
-    assert wrecked.replay["log"] == clean.replay["log"]
-    assert wrecked.replay["results"] == clean.replay["results"]
-    visible = [json.dumps(e, sort_keys=True) for e in wrecked.replay["log"]
+    assert wrecked.state.options == clean.state.options == {**clean.replay.header.options}
+    assert wrecked.replay.log == clean.replay.log
+    assert wrecked.replay.results == clean.replay.results
+    visible = [json.dumps(e, sort_keys=True) for e in wrecked.replay.to_json()["log"]
                if "type" in e and (e["to"] is None or 1 in e["to"])]
     assert recorder.seen == visible
 
@@ -262,10 +263,10 @@ def test_keyed_bot_seeds_are_recorded_and_repeat_under_the_same_key(toy):
 
     seeds, replay = hellos(b"k1")
     assert seeds == [bot_seed(2, seat, b"k1") for seat in range(3)]
-    assert [s["bot_seed"] for s in replay["seats"]] == seeds and replay["seed_key"] == b"k1".hex()
+    assert [s.bot_seed for s in replay.seats] == seeds and replay.header.seed_key == b"k1".hex()
     assert hellos(b"k1")[0] == seeds  # a recorded key repeats the match
     assert not set(seeds) & (set(hellos(b"k2")[0]) | {bot_seed(2, seat) for seat in range(3)})
-    unkeyed = play_game("toy", make_bots("toy", ["random", "random"]), seed=2).replay
+    unkeyed = play_game("toy", make_bots("toy", ["random", "random"]), seed=2).replay.to_json()
     assert "seed_key" not in unkeyed and "bot_seed" not in unkeyed["seats"][0]  # the goldens keep their shape
 
 

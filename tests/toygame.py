@@ -168,7 +168,7 @@ GOLDEN = Path(__file__).parent / "golden" / "toy-seed3.json"
 GOLDEN_ARGS = {"game": "toy", "names": ["random", "fixed", "random"], "seed": 3, "options": {"pile": 10}}
 
 
-def golden_replay() -> dict:
+def golden_replay():
     """The replay behind tests/golden/toy-seed3.json, built from scratch."""
     from ladder.play import play_builtin
 

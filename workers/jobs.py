@@ -2,9 +2,10 @@
 
 `play_match` is the whole life of one match on a worker: claim it with the guarded status change
 (nobody else can hold it then), play it through `workers.runner` with each seat's stored code,
-and record seats, replay, logs and rating changes with `services.results.record_result`, one
-transaction that only the claim holder can commit. A match that cannot be played (sandbox
-missing, a bot that does not unpack, the soft time limit) is marked failed, which is never rated.
+and record seats, the public replay, the bots' logs (split off it: `Replay.split_logs`) and rating
+changes with `services.results.record_result`, one transaction that only the claim holder can
+commit. A match that cannot be played (sandbox missing, a bot that does not unpack, the soft time
+limit) is marked failed, which is never rated.
 A failure of the ladder (workers/blame.py: a sandbox that did not start, a bot the ladder killed)
 voids the match: it is played again, blame.ATTEMPTS times in all, then marked failed with the
 ladder's reason; no seat is ever charged with it. A worker told to stop (SIGTERM, Ctrl-C) tears
@@ -101,15 +102,6 @@ def _stage_code(session: Session, match_id: int, root: Path) -> tuple[list[str],
     return specs, names, versions
 
 
-def split_logs(replay: dict[str, Any]) -> list[str | None]:
-    """Take each seat's stderr out of the replay: replays are public, a bot's log is its owner's."""
-    logs = []
-    for seat in replay.get("seats", []):
-        text = seat.pop("stderr", None) if isinstance(seat, dict) else None
-        logs.append(text or None)
-    return logs
-
-
 def play_match(
     match_id: int,
     *,
@@ -152,8 +144,9 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
                 log.warning("match %s: attempt %d void, the ladder failed: %s", match_id, number, fault.reason)
 
             result = blame.retrying(attempt, on_void=voided)
-            replay = dict(result.replay)
-            outcome = outcome_from_replay(replay, split_logs(replay))
+            # a bot's log is its owner's, a replay is public: they are stored apart
+            public, logs = result.replay.split_logs()
+            outcome = outcome_from_replay(public, logs)
             keys = {v: k for v, k in zip(versions, getattr(result, "build_keys", None) or [], strict=False) if k}
             build_service.note_builds(session=session, keys=keys)
         except BuildError as exc:  # the author's fault, not ours: the version is rejected with the reason

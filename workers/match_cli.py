@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
+
+if TYPE_CHECKING:
+    from ladder.replay import SeatRecord
 
 TAIL_LINES = 20  # of a faulted seat's stderr: a Python traceback's end, where its cause is
 BANK_WARNING = 0.25  # of the time bank left at the end, below which a seat gets a warning
@@ -25,7 +28,7 @@ def results_table(result: Any):
     from rich.table import Table
 
     table = Table(title=f"{result.game} · seed {result.seed} · sandbox {result.sandbox}" + (
-        f" (cgroup {result.replay['cgroup']})" if result.replay.get("cgroup") else ""), title_justify="left")
+        f" (cgroup {result.replay.header.cgroup})" if result.replay.header.cgroup else ""), title_justify="left")
     for name, justify in (("Seat", "right"), ("Bot", "left"), ("Score", "right"), ("Rank", "right"),
                           ("Status", "left"), ("Reason", "left")):
         table.add_column(name, justify=justify)
@@ -36,9 +39,9 @@ def results_table(result: Any):
     return table
 
 
-def faulted(seat: dict[str, Any]) -> bool:
+def faulted(seat: SeatRecord) -> bool:
     """A seat whose bot was taken over or had an answer refused."""
-    return seat.get("takeover") is not None or bool(seat.get("strikes"))
+    return seat.run is not None and (seat.run.takeover is not None or bool(seat.run.strikes))
 
 
 def stderr_tail(text: str, lines: int = TAIL_LINES) -> str:
@@ -48,19 +51,19 @@ def stderr_tail(text: str, lines: int = TAIL_LINES) -> str:
 def strike_lines(result: Any) -> list[str]:
     """Every refused answer: each is a bug of the author's, even when the seat kept playing."""
     return [
-        f"seat {s['seat']} ({s['bot']}): strike {n} at request {k['request']} ({k['kind']}): {k['code']}: {k['reason']}"
-        for s in result.replay["seats"]
-        for n, k in enumerate(s.get("strikes") or [], start=1)
+        f"seat {s.seat} ({s.bot}): strike {n} at request {k['request']} ({k['kind']}): {k['code']}: {k['reason']}"
+        for s in result.replay.seats if s.run is not None
+        for n, k in enumerate(s.run.strikes, start=1)
     ]
 
 
 def bank_warnings(result: Any, bank_ms: int) -> list[str]:
     """Seats that kept their seat but ended with under BANK_WARNING of the time bank."""
     out = []
-    for s in result.replay["seats"]:
-        left = s.get("bank_left_ms")
-        if s.get("takeover") is None and left is not None and left < BANK_WARNING * bank_ms:
-            out.append(f"seat {s['seat']} ({s['bot']}): only {left:.0f} ms of its {bank_ms} ms time bank left at the "
+    for s in result.replay.seats:
+        left = None if s.run is None else s.run.bank_left_ms
+        if s.run is not None and s.run.takeover is None and left is not None and left < BANK_WARNING * bank_ms:
+            out.append(f"seat {s.seat} ({s.bot}): only {left:.0f} ms of its {bank_ms} ms time bank left at the "
                        f"end; decisions slower than the per-decision allowance draw on it, and a slower or busier "
                        f"machine would time this bot out")
     return out
@@ -70,17 +73,16 @@ def write_logs(result: Any, folder: Path) -> list[Path]:
     """Every seat's stderr as `seat-<n>.log` in `folder` (created), empty logs included."""
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
-    for s in result.replay["seats"]:
-        path = folder / f"seat-{s['seat']}.log"
-        path.write_text(s.get("stderr") or "")
+    for s in result.replay.seats:
+        path = folder / f"seat-{s.seat}.log"
+        path.write_text(s.stderr or "")
         paths.append(path)
     return paths
 
 
 def author_faulted(specs: tuple[str, ...], result: Any) -> list[int]:
     """Seats played by a bot given as a file (not builtin:NAME) that faulted."""
-    return [s["seat"] for s in result.replay["seats"]
-            if not specs[s["seat"]].startswith("builtin:") and faulted(s)]
+    return [s.seat for s in result.replay.seats if not specs[s.seat].startswith("builtin:") and faulted(s)]
 
 
 def run_match_command(
@@ -129,11 +131,11 @@ def run_match_command(
     else:
         err = Console(stderr=True, highlight=False)
         Console(highlight=False).print(results_table(result))
-        for seat in result.replay["seats"]:
-            if faulted(seat) and (seat.get("stderr") or "").strip():
-                err.print(f"seat {seat['seat']} ({escape(seat['bot'])}) faulted; the end of its stderr:",
+        for seat in result.replay.seats:
+            if faulted(seat) and (seat.stderr or "").strip():
+                err.print(f"seat {seat.seat} ({escape(seat.bot)}) faulted; the end of its stderr:",
                           style="bold red")
-                err.print(stderr_tail(seat["stderr"]), markup=False, highlight=False, soft_wrap=True)
+                err.print(stderr_tail(seat.stderr), markup=False, highlight=False, soft_wrap=True)
         for line in strike_lines(result):
             err.print(escape(line), style="yellow")
         for line in bank_warnings(result, clock.bank_ms):

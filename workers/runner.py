@@ -30,7 +30,7 @@ import bots.sdk
 from bots import load_builtin
 from ladder.games import FLAGSHIP, get_game
 from ladder.play import play_game
-from ladder.replay import results_of, write_replay
+from ladder.replay import Replay, results_of, write_replay
 from workers import blame, builds, interrupts, packaging, protocol, runtime_view, runtimes, sandbox_cgroup
 from workers.protocol import TimeControl
 from workers.runner_seat import MatchVoid, SandboxedSeat
@@ -102,7 +102,7 @@ class MatchResult:
     seed: int
     sandbox: str
     results: list[dict[str, Any]]  # seat, bot, score, rank, status, reason
-    replay: dict[str, Any]
+    replay: Replay
     replay_path: Path | None = None
     build_keys: list[str | None] | None = None  # per seat, the artifact a compiled bot ran
 
@@ -111,7 +111,7 @@ class MatchResult:
             "game": self.game,
             "seed": self.seed,
             "sandbox": self.sandbox,
-            "cgroup": self.replay.get("cgroup"),
+            "cgroup": self.replay.header.cgroup,
             "results": self.results,
             "replay": str(self.replay_path) if self.replay_path else None,
         }
@@ -323,12 +323,11 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
                            seed_key=seed_key if seed_key is not None else secrets.token_bytes(16))
         if void.fault is not None:
             raise void.fault
-        replay = played.replay
-        forfeited = [i for i, s in enumerate(seats) if s.takeover is not None or replay["seats"][i]["forfeit"]]
-        replay["results"] = results_of(played.state, names, forfeited)
+        forfeited = [i for i, s in enumerate(seats) if s.takeover is not None or played.seats[i].forfeit]
+        final = results_of(played.state, names, forfeited)  # a takeover forfeits too
         results = [
-            {**{k: r[k] for k in ("seat", "bot", "score", "rank")}, "status": s.status, "reason": s.reason}
-            for r, s in zip(replay["results"], seats, strict=True)
+            {"seat": r.seat, "bot": r.bot, "score": r.score, "rank": r.rank, "status": s.status, "reason": s.reason}
+            for r, s in zip(final, seats, strict=True)
         ]
         for seat in seats:
             seat.send_end(results, protocol.END_GRACE_MS / 1000)
@@ -344,11 +343,12 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
             for path in root.iterdir():
                 packaging.remove_staged(path)
             packaging.remove_staged(root)
-    for i, seat in enumerate(seats):
-        replay["seats"][i].update(
-            status=seat.status, reason=seat.reason, forfeit=i in forfeited, sandbox=mode, **seat.record()
-        )
-    if mode == "strict":  # which hierarchy held the bots (workers/sandbox_cgroup.py)
-        replay["cgroup"] = sandbox_cgroup.backend()
+    replay = played.replay.completed(
+        results=final,
+        seats=[seat.completed(record, forfeit=i in forfeited, sandbox=mode)
+               for i, (seat, record) in enumerate(zip(seats, played.seats, strict=True))],
+        # which hierarchy held the bots (workers/sandbox_cgroup.py)
+        cgroup=sandbox_cgroup.backend() if mode == "strict" else None,
+    )
     path = write_replay(replay, replay_path) if replay_path is not None else None
     return MatchResult(game, seed, mode, results, replay, path, [bot.build_key for bot in staged])

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import replace
 from typing import Any
 
 from bots import load_builtin, reference_bot
 from ladder.play import BotFault, fresh_json
+from ladder.replay import SandboxRun, SeatRecord
 from workers import blame, protocol
 from workers.protocol import Fault, TimeControl
 
@@ -244,20 +246,17 @@ class SandboxedSeat:
         self.stderr, self.stderr_bytes = proc.stderr_tail(), proc.stderr_total
         self.exit = {"code": proc.exit_code, "signal": proc.exit_signal}
 
-    def record(self) -> dict[str, Any]:
-        """What the replay keeps about this seat beyond play_game's own record."""
+    def completed(self, record: SeatRecord, *, forfeit: bool, sandbox: str) -> SeatRecord:
+        """play_game's record of this seat as the replay keeps it: its status is the takeover's
+        (refused answers alone leave it "ok"), with what the sandbox saw and the bot's log."""
         takeover = None
         if self.takeover is not None:
             takeover = {"code": self.takeover.code, "reason": self.takeover.reason, "request": self.takeover_at}
-        return {
-            "ready": self.ready,
-            "strikes": self.strikes,
-            "takeover": takeover,
-            "timings": self.timings,
-            "bank_left_ms": round(self.bank_ms, 2),
-            # replacement characters are 3 bytes: re-cap so binary garbage cannot triple the log
-            "stderr": self.stderr.decode("utf-8", "replace").encode()[-protocol.LOG_BYTES:].decode("utf-8", "ignore"),
-            "stderr_bytes": self.stderr_bytes,
-            "exit": self.exit,
-            "clean": self.clean,
-        }
+        run = SandboxRun(
+            sandbox=sandbox, ready=self.ready, strikes=tuple(self.strikes), takeover=takeover,
+            timings=tuple(self.timings), bank_left_ms=round(self.bank_ms, 2), stderr_bytes=self.stderr_bytes,
+            exit=self.exit, clean=self.clean,
+        )
+        # replacement characters are 3 bytes: re-cap so binary garbage cannot triple the log
+        stderr = self.stderr.decode("utf-8", "replace").encode()[-protocol.LOG_BYTES:].decode("utf-8", "ignore")
+        return replace(record, status=self.status, reason=self.reason, forfeit=forfeit, run=run, stderr=stderr)

@@ -58,11 +58,8 @@ def play_job(job: Job) -> PlayedMatch:
         return PlayedMatch(job.match, failed=f"the ladder failed {blame.ATTEMPTS} times: {fault.reason}"[:500])
     except Exception as exc:  # cannot be played (sandbox, packaging): a failed match, counted for nobody
         return PlayedMatch(job.match, failed=f"{type(exc).__name__}: {exc}"[:500])
-    by_seat = {r["seat"]: r for r in result.replay["results"]}
-    seats = tuple(
-        SeatResult(by_seat[i]["rank"], by_seat[i]["score"], bool(s.get("forfeit")))
-        for i, s in enumerate(result.replay["seats"])
-    )
+    by_seat = {r.seat: r for r in result.replay.results}
+    seats = tuple(SeatResult(by_seat[s.seat].rank, by_seat[s.seat].score, s.forfeit) for s in result.replay.seats)
     return PlayedMatch(job.match, seats)
 
 

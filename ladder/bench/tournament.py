@@ -60,9 +60,8 @@ def play_inprocess(job: BenchJob) -> PlayedMatch:
 
     names = [key.split("#")[0] for key in job.match.seats]  # greedy#2 is a second greedy
     played = play_builtin(job.game, names, seed=job.match.seed, options=job.options)
-    seats = played.replay["seats"]
-    return PlayedMatch(job.match, tuple(SeatResult(r["rank"], r["score"], bool(s["forfeit"]))
-                                        for r, s in zip(played.replay["results"], seats, strict=True)))
+    return PlayedMatch(job.match, tuple(SeatResult(r.rank, r.score, s.forfeit)
+                                        for r, s in zip(played.results, played.seats, strict=True)))
 
 
 def field_of(game: str, bots: Sequence[str] | None = None) -> list[str]:

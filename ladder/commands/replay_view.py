@@ -15,18 +15,21 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
 import click
+
+if TYPE_CHECKING:
+    from ladder.replay import Replay
 
 STATIC = resources.files("ladder.web").joinpath("static")
 CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; object-src 'none'"
 
 
-def page_html(replay: dict[str, Any], title: str) -> str:
-    game = str(replay.get("game"))
-    names = [str(s.get("bot", f"seat {i}")) for i, s in enumerate(replay.get("seats", []))]
+def page_html(replay: Replay, title: str) -> str:
+    game = replay.header.game
+    names = [s.bot for s in replay.seats]
     seats = "".join(f'<option value="seat:{i}">seat {i}: {html.escape(n)} (its own view)</option>'
                     for i, n in enumerate(names))
     return f"""<!doctype html>
@@ -47,12 +50,12 @@ def page_html(replay: dict[str, Any], title: str) -> str:
 """
 
 
-def make_server(replay: dict[str, Any], title: str, port: int = 0) -> ThreadingHTTPServer:
+def make_server(replay: Replay, title: str, port: int = 0) -> ThreadingHTTPServer:
     from ladder.games import game_view_files
     from ladder.services.errors import ServiceError
     from ladder.services.viewer import replay_frames, viewer_module
 
-    game = str(replay.get("game"))
+    game = replay.header.game
     if viewer_module(game) is None:
         raise click.ClickException(f"no viewer for the game {game!r}")
     page = page_html(replay, title).encode("utf-8")
@@ -112,13 +115,13 @@ def make_server(replay: dict[str, Any], title: str, port: int = 0) -> ThreadingH
 @click.option("--port", type=click.IntRange(0, 65535), default=0, help="Port on 127.0.0.1 (0: a free one).")
 def view(file: Path, open_browser: bool, port: int) -> None:
     """Watch FILE (a replay, .json or .json.gz) in the replay viewer, served on 127.0.0.1."""
-    from ladder.replay import ReplayError, load_replay
+    from ladder.replay import Replay, ReplayError, load_replay
 
     try:
-        replay = load_replay(file)
+        replay = Replay.from_json(load_replay(file))
     except ReplayError as exc:
         raise click.ClickException(f"{file}: {exc}") from None
-    server = make_server(replay, f"{replay.get('game')} seed {replay.get('seed')} — {file.name}", port)
+    server = make_server(replay, f"{replay.header.game} seed {replay.header.seed} — {file.name}", port)
     url = f"http://127.0.0.1:{server.server_address[1]}/"
     click.echo(f"Watching {file} at {url} (Ctrl-C stops)")
     if open_browser:

@@ -31,8 +31,10 @@ import pyarrow.parquet as pq
 from sqlalchemy import and_, func
 from sqlmodel import Session, select
 
-from ladder.models import Bot, BotVersion, Match, MatchStatus, RatingChange, Replay, Seat, User
+from ladder.models import Bot, BotVersion, Match, MatchStatus, RatingChange, Seat, User
+from ladder.models import Replay as StoredReplay
 from ladder.ratings import to_points
+from ladder.replay import Decision, Replay
 
 Sessions = Callable[[], Session]  # a session factory (ladder.db.session_factory)
 
@@ -181,8 +183,9 @@ def _rows(session: Session, matches: Sequence[Any]) -> dict[str, list[dict[str, 
     changes = {(match_id, seat): rest for match_id, seat, *rest in session.exec(
         select(RatingChange.match_id, RatingChange.seat, RatingChange.before, RatingChange.delta, RatingChange.after)
         .where(RatingChange.match_id >= lo, RatingChange.match_id <= hi)).all()}
-    replays = {match_id: json.loads(gzip.decompress(data)) for match_id, data in session.exec(
-        select(Replay.match_id, Replay.data).where(Replay.match_id >= lo, Replay.match_id <= hi)).all()
+    replays = {match_id: Replay.from_json(json.loads(gzip.decompress(data))) for match_id, data in session.exec(
+        select(StoredReplay.match_id, StoredReplay.data)
+        .where(StoredReplay.match_id >= lo, StoredReplay.match_id <= hi)).all()
         if match_id in wanted}
     out: dict[str, list[dict[str, Any]]] = {"matches": [], "seats": [], "log": []}
     players: dict[int, int] = {}
@@ -201,29 +204,27 @@ def _rows(session: Session, matches: Sequence[Any]) -> dict[str, list[dict[str, 
         replay = replays.get(match_id)
         out["matches"].append({
             "match_id": match_id, "game": game, "kind": kind, "ranked": ranked, "options": _json(options),
-            "seed": seed, "players": replay["players"] if replay else players.get(match_id), "sandbox": sandbox,
+            "seed": seed, "players": replay.header.players if replay else players.get(match_id), "sandbox": sandbox,
             "created_at": created_at, "finished_at": finished_at,
-            "engine_version": replay.get("engine_version") if replay else None, "has_replay": replay is not None,
+            "engine_version": replay.header.engine_version if replay else None, "has_replay": replay is not None,
         })
         if replay:
             out["log"] += log_rows(match_id, replay)
     return out
 
 
-def log_rows(match_id: int, replay: dict[str, Any]) -> list[dict[str, Any]]:
-    """The replay's log as rows (ladder/replay.py: decision {seat, kind, decision[, fault]},
-    event {type, data, to})."""
+def log_rows(match_id: int, replay: Replay) -> list[dict[str, Any]]:
+    """The replay's log as rows, one per decision and per event, in order."""
     rows = []
-    for index, entry in enumerate(replay["log"]):
-        if "decision" in entry:
-            fault = entry.get("fault")
-            rows.append({"match_id": match_id, "index": index, "entry": "decision", "seat": entry["seat"],
-                         "kind": entry["kind"], "payload": _json(entry["decision"]),
-                         "fault": fault["status"] if fault else None, "visible_to": [entry["seat"]]})
+    for index, entry in enumerate(replay.log):
+        if isinstance(entry, Decision):
+            rows.append({"match_id": match_id, "index": index, "entry": "decision", "seat": entry.seat,
+                         "kind": entry.kind, "payload": _json(entry.decision),
+                         "fault": entry.fault.status if entry.fault else None, "visible_to": [entry.seat]})
         else:
             rows.append({"match_id": match_id, "index": index, "entry": "event", "seat": None,
-                         "kind": entry["type"], "payload": _json(entry.get("data")), "fault": None,
-                         "visible_to": entry.get("to")})
+                         "kind": entry.type, "payload": _json(entry.data), "fault": None,
+                         "visible_to": None if entry.to is None else list(entry.to)})
     return rows
 
 

@@ -15,8 +15,7 @@ every seat forfeited (nobody showed strength; it usually means the ladder's sand
 from __future__ import annotations
 
 import gzip
-import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -29,14 +28,14 @@ from ladder.models import (
     Match,
     MatchKind,
     MatchStatus,
-    Replay,
     Seat,
     SeatStatus,
     VersionStatus,
     utcnow,
 )
+from ladder.models import Replay as ReplayRow
 from ladder.ratings import is_rated
-from ladder.replay import dumps_replay
+from ladder.replay import Replay, dumps_replay
 from ladder.services.bots import activate
 from ladder.services.common import atomic
 from ladder.services.errors import AlreadyRecorded, Invalid, NotFound
@@ -61,32 +60,30 @@ class SeatOutcome:
 @dataclass(frozen=True, slots=True)
 class MatchOutcome:
     seats: Sequence[SeatOutcome]  # in seat order
-    replay: Mapping | bytes | None = None  # a replay dict (ladder.replay format) or its bytes
+    replay: Replay | bytes | None = None  # the public replay (no bot's log in it) or its bytes
 
 
-def outcome_from_replay(replay: Mapping, logs: Sequence[str | None] | None = None) -> MatchOutcome:
-    """The outcome a replay describes (its `seats` statuses and `results` ranks and scores)."""
-    seats = sorted(replay["seats"], key=lambda s: s["seat"])
-    results = {r["seat"]: r for r in replay["results"]}
+def outcome_from_replay(replay: Replay, logs: Sequence[str | None] | None = None) -> MatchOutcome:
+    """The outcome a replay describes (its seats' statuses and its results' ranks and scores);
+    `logs[i]` is seat i's stderr, split off the replay (Replay.split_logs)."""
+    seats = sorted(replay.seats, key=lambda s: s.seat)
+    results = {r.seat: r for r in replay.results}
     out = []
     for i, seat in enumerate(seats):
-        result = results[seat["seat"]]
+        result = results[seat.seat]
         out.append(SeatOutcome(
-            rank=result["rank"], score=result.get("score"), status=seat.get("status") or SeatStatus.OK,
-            reason=seat.get("reason"), forfeited=bool(seat.get("forfeit")), log=logs[i] if logs else None,
+            rank=result.rank, score=result.score, status=seat.status or SeatStatus.OK,
+            reason=seat.reason, forfeited=seat.forfeit, log=logs[i] if logs else None,
         ))
     return MatchOutcome(out, replay)
 
 
-def compress_replay(replay: Mapping | bytes) -> tuple[bytes, int]:
-    """(gzip bytes, uncompressed size); a dict is written in ladder.replay's canonical form."""
+def compress_replay(replay: Replay | bytes) -> tuple[bytes, int]:
+    """(gzip bytes, uncompressed size); a Replay is written in ladder.replay's canonical form."""
     if isinstance(replay, bytes | bytearray):
         raw = gzip.decompress(replay) if replay[:2] == b"\x1f\x8b" else bytes(replay)
     else:
-        try:
-            raw = dumps_replay(dict(replay))
-        except (TypeError, ValueError):
-            raw = json.dumps(replay, sort_keys=True).encode()
+        raw = dumps_replay(replay)
     return gzip.compress(raw, compresslevel=6, mtime=0), len(raw)
 
 
@@ -152,7 +149,7 @@ def record_result(
                 session.add(BotLog(match_id=match_id, seat=seat.seat, text=text, truncated=truncated))
         if outcome.replay is not None:
             data, size = compress_replay(outcome.replay)
-            session.add(Replay(match_id=match_id, data=data, size=size, created_at=now))
+            session.add(ReplayRow(match_id=match_id, data=data, size=size, created_at=now))
         session.flush()
         if is_rated(match.status, ranked=match.ranked, forfeited=[s.forfeited for s in seats]):
             apply_ratings(session, match, seats, sequence, now)

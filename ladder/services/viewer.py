@@ -23,7 +23,7 @@ from sqlmodel import Session, select
 
 from ladder.games import GAMES, get_game
 from ladder.models import Bot, Seat, User
-from ladder.replay import ReplayError, loads_replay
+from ladder.replay import Replay, ReplayError, loads_replay
 from ladder.services import pages
 from ladder.services.errors import Forbidden, Invalid, NotFound
 
@@ -42,31 +42,30 @@ def viewer_module(game: str) -> ModuleType | None:
     return get_game(game).part("view")
 
 
-def replay_frames(replay: dict[str, Any], *, view: str = "public", seat: int | None = None) -> dict[str, Any]:
+def replay_frames(replay: Replay, *, view: str = "public", seat: int | None = None) -> dict[str, Any]:
     """The viewer's JSON for one replay: names, the view's note, the score label and the frames.
     Pure; raises Invalid for an unknown view or seat and NotFound when the game has no viewer."""
     if view not in VIEWS:
         raise Invalid(f"view must be one of {', '.join(VIEWS)}, not {view!r}")
-    players = int(replay.get("players", 0))
+    game, players = replay.header.game, replay.header.players
     if view == "seat" and (seat is None or not 0 <= seat < players):
         raise Invalid(f"seat must be a seat of this match (0..{players - 1})")
-    module = viewer_module(str(replay.get("game")))
+    module = viewer_module(game)
     if module is None:
-        raise NotFound(f"no viewer for the game {replay.get('game')!r}")
-    names = [str(s.get("bot", f"seat {i}")) for i, s in enumerate(replay.get("seats", []))]
+        raise NotFound(f"no viewer for the game {game!r}")
+    names = [s.bot for s in replay.seats]
     reveal = view == "all"
     shown_seat = seat if view == "seat" else None
     label = getattr(module, "score_label", None)
     return {
-        "game": replay.get("game"),
+        "game": game,
         "names": names,
         "view": view,
         "seat": shown_seat,
         "note": NOTES[view].format(name=names[seat] if shown_seat is not None else "", seat=seat),
         "score_label": label(shown_seat, reveal) if callable(label) else "score",
-        "results": [{"seat": r.get("seat"), "score": r.get("score"), "rank": r.get("rank")}
-                    for r in replay.get("results", [])],
-        "frames": module.frames(replay, shown_seat, reveal=reveal),
+        "results": [{"seat": r.seat, "score": r.score, "rank": r.rank} for r in replay.results],
+        "frames": module.frames(replay.to_json(), shown_seat, reveal=reveal),  # the games' views read the JSON
     }
 
 
@@ -118,7 +117,7 @@ def match_frames(*, session: Session, match_id: int, viewer_id: int | None, view
             _cache.move_to_end(key)
             return _cache[key]
     try:
-        replay = loads_replay(data)
+        replay = Replay.from_json(loads_replay(data))
     except ReplayError as exc:
         raise NotFound(f"match {match_id}'s replay cannot be read: {exc}") from None
     body = json.dumps(replay_frames(replay, view=view, seat=seat), separators=(",", ":"), ensure_ascii=False)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Iterator
-from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, render_template, request
 from markupsafe import Markup
@@ -13,7 +12,7 @@ from markupsafe import Markup
 from ladder.games import get_game
 from ladder.games.render import score_table
 from ladder.models import MatchStatus
-from ladder.replay import ReplayError, loads_replay
+from ladder.replay import Replay, ReplayError, loads_replay
 from ladder.services import pages
 from ladder.services.errors import Forbidden, NotFound
 from ladder.services.match_lists import seats_by_match
@@ -23,7 +22,6 @@ from ladder.web.queries import game_titles, recent_matches
 from ladder.web.steps import steps
 
 bp = Blueprint("matches", __name__, url_prefix="/matches")
-PRIVATE_SEAT_KEYS = ("stderr",)  # the runner may keep a stderr tail in the replay: it is the owner's
 
 
 @bp.get("/")
@@ -38,19 +36,16 @@ def recent():
                            older=latest[-1].id if len(latest) == 50 else None)
 
 
-def load_replay_for(match_id: int, viewer_owns: set[int]) -> dict[str, Any] | None:
-    """The stored replay, with other owners' private seat data removed; None when there is none."""
+def load_replay_for(match_id: int, viewer_owns: set[int]) -> Replay | None:
+    """The stored replay without other owners' bot logs; None when there is none. (The worker stores
+    a replay without any log, Replay.split_logs: this holds for replays stored before it did.)"""
     try:
-        replay = loads_replay(pages.replay_json(session=db(), match_id=match_id))
+        replay = Replay.from_json(loads_replay(pages.replay_json(session=db(), match_id=match_id)))
     except NotFound:
         return None
     except ReplayError:
         abort(500)
-    for seat in replay.get("seats", []):
-        if seat.get("seat") not in viewer_owns:
-            for key in PRIVATE_SEAT_KEYS:
-                seat.pop(key, None)
-    return replay
+    return replay.without_logs(except_seats=viewer_owns)
 
 
 def _match_for_viewer(match_id: int):
@@ -73,7 +68,7 @@ def render_public_parts(view: pages.MatchView) -> dict[str, Markup]:
     if replay is None:
         return {"scoring": Markup(""), "moves": Markup("")}
     names = [s.bot_name for s in view.seats]
-    columns, rows = score_table(get_game(view.match.game), replay.get("results", []))
+    columns, rows = score_table(get_game(view.match.game), [result.to_json() for result in replay.results])
     return {
         "scoring": Markup(render_template("matches/_scoring.html", view=view, columns=columns, breakdown=rows)),
         "moves": Markup(render_template("matches/_moves.html", sections=steps(replay, names),
@@ -121,11 +116,11 @@ def _gunzip(data: bytes) -> Iterator[bytes]:
 
 @bp.get("/<int:match_id>/replay.json")
 def replay_download(match_id: int):
-    """The replay as JSON (see ladder/replay.py), re-simulatable with `ladder replay verify`.
+    """The replay as JSON (see ladder/replay/__init__.py), re-simulatable with `ladder replay verify`.
 
     The stored gzip is sent as it is (Content-Encoding: gzip) to a client that accepts it, else
     decompressed as a stream. Stored replays hold no private data: the worker takes each seat's
-    stderr out before the result is recorded (workers/jobs.py split_logs)."""
+    stderr out before the result is recorded (Replay.split_logs in workers/jobs.py)."""
     _match_for_viewer(match_id)
     try:
         data = pages.replay_gzip(session=db(), match_id=match_id)

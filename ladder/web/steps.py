@@ -8,17 +8,17 @@ game this ladder does not know still shows, through the generic lines.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from ladder.games import OptionError, get_game
 from ladder.games.render import MAX_SECTIONS, Block, Section, compact, fault_line, renderer_for
+from ladder.replay import Replay
 
 __all__ = ["MAX_SECTIONS", "Block", "Section", "compact", "fault_line", "steps"]
 
 
-def steps(replay: dict[str, Any], names: Sequence[str]) -> list[Section]:
+def steps(replay: Replay, names: Sequence[str]) -> list[Section]:
     try:
-        game = get_game(str(replay.get("game")))
+        game = get_game(replay.header.game)
     except OptionError:
         game = None
-    return renderer_for(game).sections(replay, names)
+    return renderer_for(game).sections(replay.to_json(), names)  # the games' views read the stored JSON

@@ -34,7 +34,7 @@ def test_the_search_plays_whole_games_legally_at_every_table_size(players, few_s
 
 
 def test_the_same_seed_plays_the_same_game(few_sweeps):
-    logs = [play_builtin("dragonflame", ["search", "looter", "search"], seed=11).replay["log"] for _ in range(2)]
+    logs = [play_builtin("dragonflame", ["search", "looter", "search"], seed=11).replay.log for _ in range(2)]
     assert logs[0] == logs[1]
 
 

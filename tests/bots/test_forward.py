@@ -146,7 +146,7 @@ def test_the_docs_example_plays_a_whole_game():
     exec(compile(source, "docs/bots.md", "exec"), namespace)
     played = play_game("treasure", [namespace["LookAhead"](), load_builtin("treasure", "careful")()], seed=2)
     assert played.state.is_terminal()
-    assert [seat["status"] for seat in played.seats] == ["ok", "ok"]
+    assert [seat.status for seat in played.seats] == ["ok", "ok"]
 
 
 def test_the_drachengold_docs_example_plays_a_whole_game():
@@ -162,8 +162,8 @@ def test_the_drachengold_docs_example_plays_a_whole_game():
     bots = [namespace["SplitSearch"]()] + [load_builtin("drachengold", "greedy")() for _ in range(3)]
     played = play_game("drachengold", bots, seed=4)
     assert played.state.is_terminal()
-    assert [seat["status"] for seat in played.seats] == ["ok"] * 4
-    seat = [s["bot"] for s in played.seats].index("SplitSearch")
+    assert [seat.status for seat in played.seats] == ["ok"] * 4
+    seat = [s.bot for s in played.seats].index("SplitSearch")
     proposed = [p for e in played.state.events if e.type == "proposals" for p in e.data["proposals"]]
     assert [p for p in proposed if p["proposer"] == seat]  # its searched splits were put up
 

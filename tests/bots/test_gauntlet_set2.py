@@ -40,8 +40,9 @@ def play(bot: Path, others: list[str], seed: int, game: str, options: dict, sand
     seat = seed % (len(others) + 1)
     lineup.insert(seat, str(bot))
     result = runner.run_match(lineup, game=game, seed=seed, options=options, sandbox=sandbox)
-    entry = result.replay["seats"][seat]
-    kinds = {e["kind"] for e in result.replay["log"] if e.get("seat") == seat and "decision" in e}
+    replay = result.replay.to_json()
+    entry = replay["seats"][seat]
+    kinds = {e["kind"] for e in replay["log"] if e.get("seat") == seat and "decision" in e}
     return entry, kinds
 
 

@@ -112,8 +112,8 @@ def test_the_trader_trades_in_real_games():
     trades = 0
     for seed in range(6):
         played = play_builtin("drachengold", ["trader", "greedy", "greedy", "random"], seed=seed)
-        trades += sum(1 for e in played.replay["log"] if e.get("type") == "trade" and 0 in (e["data"]["from"],
-                                                                                            e["data"]["to"]))
+        log = played.replay.to_json()["log"]
+        trades += sum(1 for e in log if e.get("type") == "trade" and 0 in (e["data"]["from"], e["data"]["to"]))
     assert trades >= 3
 
 

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from ladder.cli import main
 from ladder.commands.replay_view import make_server
 from ladder.games.treasure.view.frames import frames
-from ladder.replay import load_replay
+from ladder.replay import Replay, load_replay
 
 GOLDEN = Path(__file__).parents[1] / "golden" / "treasure-seed5.json"
 
@@ -23,7 +23,7 @@ GOLDEN = Path(__file__).parents[1] / "golden" / "treasure-seed5.json"
 @pytest.fixture
 def served():
     replay = load_replay(GOLDEN)
-    server = make_server(replay, "a <b>local</b> replay")
+    server = make_server(Replay.from_json(replay), "a <b>local</b> replay")
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield replay, f"http://127.0.0.1:{server.server_address[1]}"
@@ -67,7 +67,7 @@ def test_a_file_that_is_no_replay_is_refused(tmp_path):
 def test_a_log_the_game_cannot_follow_is_a_400_not_a_crash():
     replay = load_replay(GOLDEN)
     replay["log"].append({"type": "flip", "data": {"square": "nonsense"}, "to": None})
-    server = make_server(replay, "tampered")
+    server = make_server(Replay.from_json(replay), "tampered")
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

@@ -52,10 +52,10 @@ def test_random_games_end_and_their_replays_verify(game, players, options):
     for seed in SEEDS:
         played = play_builtin(game, ["random"] * players, seed=seed, options=options)
         assert played.state.is_terminal()
-        assert all(seat["status"] == "ok" for seat in played.seats), played.seats  # random plays legally
-        ranks = [r["rank"] for r in played.results]
+        assert all(seat.status == "ok" for seat in played.seats), played.seats  # random plays legally
+        ranks = [r.rank for r in played.results]
         assert min(ranks) == 1 and max(ranks) <= players and ranks == played.state.ranks()
-        assert played.decisions == sum("decision" in e for e in played.replay["log"]) > 0
+        assert played.decisions == played.replay.decisions() > 0
         data = dumps_replay(played.replay)
         result = verify_replay(loads_replay(data))
         assert result.ok, f"seed {seed}: {result.difference}"

@@ -58,8 +58,8 @@ def test_a_real_game_is_recorded_with_replay_logs_and_ratings(world, session):
                                  max_log_chars=1000)
     assert done.status == "finished" and done.finished_at is not None
     seats = session.exec(select(Seat).where(Seat.match_id == match.id).order_by(Seat.seat)).all()
-    assert [(s.rank, s.score) for s in seats] == [(r["rank"], r["score"]) for r in played.results]
-    assert loads_replay(pages.replay_json(session=session, match_id=match.id)) == played.replay
+    assert [(s.rank, s.score) for s in seats] == [(r.rank, r.score) for r in played.results]
+    assert loads_replay(pages.replay_json(session=session, match_id=match.id)) == played.replay.to_json()
     assert pages.replay_json(session=session, match_id=match.id) == dumps_replay(played.replay)
     stored_logs = {log.seat: log for log in session.exec(select(BotLog).where(BotLog.match_id == match.id))}
     assert stored_logs[0].text == "starting\n" and not stored_logs[0].truncated

@@ -10,6 +10,8 @@ from __future__ import annotations
 import io
 import re
 import zipfile
+from dataclasses import replace
+from types import SimpleNamespace
 
 from sqlmodel import select
 
@@ -104,18 +106,15 @@ class FakeRunner:
         starters = builtin_names(game)
         played = play_builtin(game, [starters[i % len(starters)] for i in range(len(specs))], seed=seed,
                               options=options)
-        replay = played.replay
-        for i, seat in enumerate(replay["seats"]):
-            seat["bot"] = names[i]
-            seat["stderr"] = f"seat {i} says hello <b>from stderr</b>\n"
-            if i in self.crash:
-                seat.update(status="crash", reason="exit code 1: Traceback ... ZeroDivisionError", forfeit=True)
-        for result in replay["results"]:
-            result["bot"] = names[result["seat"]]
+        seats = [replace(seat, bot=names[i], stderr=f"seat {i} says hello <b>from stderr</b>\n")
+                 for i, seat in enumerate(played.seats)]
+        results = [replace(result, bot=names[result.seat]) for result in played.results]
+        for i in self.crash:
+            seats[i] = replace(seats[i], status="crash", reason="exit code 1: Traceback ... ZeroDivisionError",
+                               forfeit=True)
         if self.crash:
-            for result in replay["results"]:
-                result["rank"] = len(specs) if result["seat"] in self.crash else 1
-        return type("Result", (), {"replay": replay})()
+            results = [replace(r, rank=len(specs) if r.seat in self.crash else 1) for r in results]
+        return SimpleNamespace(replay=played.replay.completed(results=results, seats=seats, cgroup=None))
 
 
 class Builder:

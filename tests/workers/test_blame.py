@@ -145,7 +145,7 @@ def test_a_start_up_sigkill_without_a_limit_is_void_until_the_last_attempt(tmp_p
     assert not caught.value.certain
     result = blame.retrying(lambda final: play([str(bot), *OTHERS], final_attempt=final))
     assert result.results[0]["status"] == "crash" and "SIGKILL during start-up" in result.results[0]["reason"]
-    assert result.replay["seats"][0]["forfeit"] and result.results[0]["rank"] == 3
+    assert result.replay.to_json()["seats"][0]["forfeit"] and result.results[0]["rank"] == 3
     assert_nothing_left(uid_processes)
 
 

@@ -57,11 +57,11 @@ def test_a_sandboxed_bot_cannot_search_back_to_a_small_game_seed(attacker):
     for _ in range(2):
         result = run_match([str(attacker), "builtin:random", "builtin:careful"], game="treasure", seed=1,
                            sandbox=mode, clock=CLOCK, require_strict=False)
-        seat = result.replay["seats"][0]
+        seat = result.replay.to_json()["seats"][0]
         assert seat["status"] == "ok", seat
         assert "ATTACK nothing" in seat["stderr"], seat["stderr"]
-        key = bytes.fromhex(result.replay["seed_key"])
-        assert [s["bot_seed"] for s in result.replay["seats"]] == [bot_seed(1, i, key) for i in range(3)]
+        key = bytes.fromhex(result.replay.to_json()["seed_key"])
+        assert [s["bot_seed"] for s in result.replay.to_json()["seats"]] == [bot_seed(1, i, key) for i in range(3)]
         seen.append(seat["bot_seed"])
     assert seen[0] != seen[1]  # a fresh key per match, the game seed the same
 
@@ -71,8 +71,8 @@ def test_a_recorded_seed_key_repeats_the_bots_seeds(attacker):
     key = bytes(range(16))
     result = run_match([str(attacker), "builtin:random"], game="treasure", seed=1, sandbox=mode, clock=CLOCK,
                        require_strict=False, seed_key=key)
-    assert result.replay["seed_key"] == key.hex()
-    assert [s["bot_seed"] for s in result.replay["seats"]] == [bot_seed(1, 0, key), bot_seed(1, 1, key)]
+    assert result.replay.to_json()["seed_key"] == key.hex()
+    assert [s["bot_seed"] for s in result.replay.to_json()["seats"]] == [bot_seed(1, 0, key), bot_seed(1, 1, key)]
     # the control: handed the unkeyed derivation, the same search finds the seed at once
     mine = bot_seed(1, 0)
     assert next(s for s in range(20000) if random.Random(f"bot:{s}:0").getrandbits(63) == mine) == 1

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ladder.play import play_builtin
-from ladder.replay import verify_replay
+from ladder.replay import Decision, Replay, verify_replay
 from workers import protocol, runner, runtimes
 from workers.blame import LadderFault
 from workers.protocol import TimeControl
@@ -82,8 +82,8 @@ def play(tmp_path, mode, behaviour="pass", *, clock=CLOCK, ready='say({"type": "
 
 def finished(result, mode="strict", started=True):
     """Every seat has a result, the replay re-simulates, the other seats stand, nothing is left."""
-    replay = result.replay
-    assert verify_replay(replay).ok
+    replay = result.replay.to_json()
+    assert verify_replay(replay).ok and Replay.from_json(replay) == result.replay  # the types hold it all
     assert replay["sandbox"] == result.sandbox == mode
     assert len(result.results) == len(replay["seats"]) == 3
     for seat in replay["seats"][0 if started else 1:]:
@@ -104,7 +104,7 @@ def taken_over(result, code, status, *words, started=True):
     assert seat["takeover"]["code"] == code
     assert r["rank"] == 3 and {x["rank"] for x in result.results[1:]} <= {1, 2}
     # the fallback played on: seat 0 keeps deciding after the takeover, legally
-    log = [e for e in result.replay["log"] if e.get("seat") == 0 and "decision" in e]
+    log = [e for e in result.replay.to_json()["log"] if e.get("seat") == 0 and "decision" in e]
     after = log[seat["takeover"]["request"]:]
     assert after and not any("fault" in e for e in after)
     return seat
@@ -115,10 +115,10 @@ def test_bots_as_processes_play_the_same_game_as_in_process(strict_sandbox):
     key = b"same seeds"  # the bots' seeds keyed alike in both: the same game, decision for decision
     result = run_match([f"builtin:{n}" for n in names], seed=11, sandbox=strict_sandbox, clock=CLOCK, seed_key=key)
     expected = play_builtin("drachengold", names, seed=11, seed_key=key)
-    assert [r["score"] for r in result.results] == [r["score"] for r in expected.results]
-    assert result.replay["log"] == expected.replay["log"]
-    for seat, r in zip(result.replay["seats"], result.results, strict=True):
-        decisions = sum(1 for e in expected.replay["log"] if e.get("seat") == r["seat"] and "decision" in e)
+    assert [r["score"] for r in result.results] == [r.score for r in expected.results]
+    assert result.replay.log == expected.replay.log
+    for seat, r in zip(result.replay.to_json()["seats"], result.results, strict=True):
+        decisions = sum(1 for e in expected.replay.to_json()["log"] if e.get("seat") == r["seat"] and "decision" in e)
         assert r["status"] == "ok" and len(seat["timings"]) == decisions and seat["exit"]["code"] == 0
         assert seat["ready"]["name"] == {"greedy": "GreedyBot", "bargainer": "BargainerBot", "trader": "TraderBot",
                                          "random": "RandomBot"}[seat["bot"].removeprefix("builtin:")]
@@ -145,7 +145,7 @@ def test_illegal_answers_are_told_with_the_default_then_taken_over(tmp_path, str
     result = play(tmp_path, strict_sandbox, f'answer["decision"] = {ILLEGAL!r}')
     seat = taken_over(result, "illegal", "illegal", "3 strikes")
     first = json.loads(next(line for line in seat["stderr"].splitlines() if line.startswith("ERROR "))[6:])
-    fault = next(e for e in result.replay["log"] if "fault" in e)
+    fault = next(e for e in result.replay.to_json()["log"] if "fault" in e)
     assert (first["code"], first["reason"], first["default"]) == ("illegal", fault["fault"]["reason"],
                                                                    fault["decision"])
 
@@ -157,7 +157,7 @@ def test_one_illegal_answer_is_only_a_strike(tmp_path, strict_sandbox):
                                                                                                   False, None)
     assert [(s["request"], s["code"]) for s in seat["strikes"]] == [(2, "illegal")]
     assert seat["stderr"].count("ERROR ") == 1 and "END " in seat["stderr"]
-    assert len(seat["timings"]) == sum(1 for e in result.replay["log"] if e.get("seat") == 0 and "decision" in e)
+    assert len(seat["timings"]) == sum(isinstance(e, Decision) and e.seat == 0 for e in result.replay.log)
 
 
 def test_an_early_exit_is_taken_over(tmp_path, strict_sandbox):
@@ -231,9 +231,9 @@ def test_packaged_bots_zip_and_node_play_full_matches(tmp_path, strict_sandbox):
     result = run_match([str(archive), str(JS_BOT), "builtin:trader"], seed=5, sandbox=strict_sandbox, clock=CLOCK)
     assert [r["status"] for r in result.results] == ["ok"] * 3
     assert verify_replay(result.replay).ok
-    js = result.replay["seats"][1]
+    js = result.replay.to_json()["seats"][1]
     assert js["ready"] == {"name": "node-starter"} and "game over: rank" in js["stderr"]
-    assert len(js["timings"]) == sum(1 for e in result.replay["log"] if e.get("seat") == 1 and "decision" in e)
+    assert len(js["timings"]) == sum(isinstance(e, Decision) and e.seat == 1 for e in result.replay.log)
 
 
 def test_ranked_matches_need_strict(monkeypatch):

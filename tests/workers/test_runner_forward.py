@@ -17,11 +17,11 @@ def test_the_forward_model_bot_plays_a_strict_match_within_the_default_clock(str
     names = ["search", "memory", "careful", "random"]
     result = run_match([f"builtin:{n}" for n in names], game=GAME, seed=5, sandbox=strict_sandbox, clock=DEFAULT)
     assert result.sandbox == "strict" and verify_replay(result.replay).ok
-    for r, seat in zip(result.results, result.replay["seats"], strict=True):
+    for r, seat in zip(result.results, result.replay.to_json()["seats"], strict=True):
         # no strike, no timeout, no takeover: every decision came in time and was legal
         assert (r["status"], r["reason"], seat["forfeit"], seat["strikes"]) == ("ok", None, False, []), seat
         assert seat["clean"] is True
-    search = [e for e in result.replay["log"] if e.get("seat") == 0 and "decision" in e]
+    search = [e for e in result.replay.to_json()["log"] if e.get("seat") == 0 and "decision" in e]
     assert search and not any("fault" in e for e in search)
 
 
@@ -69,7 +69,7 @@ def test_a_sandboxed_bot_imports_the_rules_read_only_and_nothing_else(tmp_path, 
     bot = tmp_path / "probe.py"
     bot.write_text(PROBE)
     result = run_match([str(bot), "builtin:careful"], game=GAME, seed=2, sandbox=strict_sandbox, clock=DEFAULT)
-    seat = result.replay["seats"][0]
+    seat = result.replay.to_json()["seats"][0]
     assert result.results[0]["status"] == "ok", seat
     log = seat["stderr"]
     assert "PROBE /sdk/ladder/games wrote no" in log

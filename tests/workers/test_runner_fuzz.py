@@ -76,7 +76,7 @@ def test_the_runner_survives_any_bytes(strict_sandbox, payload):
     assert [r["seat"] for r in result.results] == [0, 1]
     assert result.results[0]["status"] in RESULT_STATUSES
     assert result.results[1]["status"] == "ok", result.results[1]["reason"]
-    assert result.replay["seats"][1]["forfeit"] is False
-    assert all(seat["clean"] for seat in result.replay["seats"])
+    assert result.replay.to_json()["seats"][1]["forfeit"] is False
+    assert all(seat["clean"] for seat in result.replay.to_json()["seats"])
     if result.results[0]["status"] != "ok":
-        assert result.results[0]["rank"] == 2 and result.replay["seats"][0]["forfeit"]
+        assert result.results[0]["rank"] == 2 and result.replay.to_json()["seats"][0]["forfeit"]

@@ -27,8 +27,19 @@ from sqlmodel import select
 
 from ladder.config import Settings
 from ladder.games import GAMES, get_game
-from ladder.models import BotLog, BotVersion, Match, Rating, Replay, utcnow
-from ladder.replay import loads_replay, verify_replay
+from ladder.models import BotLog, BotVersion, Match, Rating, utcnow
+from ladder.models import Replay as ReplayRow
+from ladder.replay import (
+    ENGINE_VERSION,
+    SCHEMA_VERSION,
+    Header,
+    Replay,
+    Result,
+    SandboxRun,
+    SeatRecord,
+    loads_replay,
+    verify_replay,
+)
 from ladder.services.bots import seed_house_bots
 from ladder.services.matches import claim_match, queue_match, requeue_stale
 from ladder.services.queue_control import mark_sent
@@ -51,12 +62,14 @@ def house(session, settings):
     return {game: house_versions(session, game, get_game(game).validation_bots) for game in ("treasure", "drachengold")}
 
 
-def fake_replay(n: int, ranks: list[int], stderr: list[str] | None = None) -> dict:
-    return {
-        "seats": [{"seat": i, "bot": f"b{i}", "status": "ok", "reason": None, "forfeit": False,
-                   "stderr": (stderr or [""] * n)[i]} for i in range(n)],
-        "results": [{"seat": i, "bot": f"b{i}", "rank": ranks[i], "score": 10 - ranks[i]} for i in range(n)],
-    }
+def fake_replay(n: int, ranks: list[int], stderr: list[str] | None = None) -> Replay:
+    """What the runner hands back (no game in it: the job only reads seats and results)."""
+    return Replay(
+        Header(SCHEMA_VERSION, ENGINE_VERSION, "treasure", {}, 1, n, "strict"),
+        seats=tuple(SeatRecord(i, f"b{i}", run=SandboxRun("strict"), stderr=(stderr or [""] * n)[i]) for i in range(n)),
+        log=(),
+        results=tuple(Result(i, f"b{i}", 10 - ranks[i], ranks[i], {}) for i in range(n)),
+    )
 
 
 class FakeRunner:
@@ -138,7 +151,7 @@ def test_bot_logs_are_kept_for_their_owner_and_out_of_the_public_replay(session,
     play_match(match.id, sessions=sessions, settings=settings, worker_id="w", runner=runner)
     logs = session.exec(select(BotLog).where(BotLog.match_id == match.id)).all()
     assert [(log.seat, log.text) for log in logs] == [(0, "thinking hard\n")]
-    stored = json.loads(gzip.decompress(session.get(Replay, match.id).data))
+    stored = json.loads(gzip.decompress(session.get(ReplayRow, match.id).data))
     assert all("stderr" not in seat for seat in stored["seats"])
 
 
@@ -282,7 +295,7 @@ def test_tasks_play_real_sandboxed_matches_end_to_end(session, settings, house, 
     finished = session.exec(select(Match).where(Match.status == "finished")).all()
     assert len(finished) == 1 + sent["ladder"]
     for match in finished:
-        replay = loads_replay(gzip.decompress(session.get(Replay, match.id).data))
+        replay = loads_replay(gzip.decompress(session.get(ReplayRow, match.id).data))
         assert replay["seats"][0]["sandbox"] == "strict"
         assert verify_replay(replay).ok
     rated = rating_changes_per_match(session)

@@ -96,8 +96,9 @@ def test_each_kit_builds_and_plays_every_game_legally_in_the_strict_sandbox(kit_
                                   clock=PATIENT, build_cache=cache, on_build=lambda seat, _r: built.append(seat),
                                   seed_key=KIT_SEED_KEYS.get(kit, KIT_SEED_KEY))
         kit_seats = {i for i, spec in enumerate(lineup) if spec == "kit"}
-        asked[game] |= {e["kind"] for e in result.replay["log"] if e.get("seat") in kit_seats and "decision" in e}
-        for seat, spec in zip(result.replay["seats"], lineup, strict=True):
+        replay = result.replay.to_json()
+        asked[game] |= {e["kind"] for e in replay["log"] if e.get("seat") in kit_seats and "decision" in e}
+        for seat, spec in zip(replay["seats"], lineup, strict=True):
             if spec != "kit":
                 continue
             where = f"{kit} kit, {game} {options}, seat {seat['seat']}: {seat.get('stderr', '')[-2000:]}"
@@ -135,7 +136,7 @@ def test_the_python_ml_kit_imports_torch_within_the_default_clock(strict_sandbox
     # (workers/runtimes.py, 20 s to ready) must cover importing torch in the strict sandbox.
     path, _ = build("python-ml", Path(tempfile.mkdtemp(prefix="kit-ml-")))
     result = runner.run_match([str(path), "builtin:careful"], game="treasure", seed=5, sandbox=strict_sandbox)
-    seat = result.replay["seats"][0]
+    seat = result.replay.to_json()["seats"][0]
     assert seat["status"] == "ok" and seat["takeover"] is None and not seat.get("strikes"), seat.get("stderr")
     assert "torch 1." in seat["stderr"] or "torch 2." in seat["stderr"], seat.get("stderr")
 

@@ -24,13 +24,14 @@ def test_event_lines_read_as_sentences():
 
 
 def test_every_public_event_of_a_game_has_a_line():
-    replay = play_builtin("drachengold", ["greedy", "random", "greedy"], seed=2, options={"rules": "advanced-a"}).replay
+    played = play_builtin("drachengold", ["greedy", "random", "greedy"], seed=2, options={"rules": "advanced-a"})
+    replay = played.replay.to_json()
     who = seat_namer(["a", "b", "c"])
     assert all(render.event_line(e, who) for e in replay["log"] if "type" in e and e["to"] is None)
 
 
 def test_a_game_reads_as_setup_turns_and_end():
-    replay = play_builtin("drachengold", ["greedy", "random", "greedy"], seed=2).replay
+    replay = play_builtin("drachengold", ["greedy", "random", "greedy"], seed=2).replay.to_json()
     sections = render.sections(replay, ["a", "b", "c"])
     assert sections[0].title == "Setup" and sections[-1].title == "End"
     assert sum(s.title.startswith("Turn ") for s in sections) == sum(e.get("type") == "turn" for e in replay["log"])

@@ -147,7 +147,7 @@ def test_a_seat_sees_its_own_cards_and_thefts_but_not_the_others():
 def test_a_freshly_played_game_with_trades_frames_in_every_view():
     played = play_builtin("drachengold", ["trader", "bargainer", "greedy", "random"], seed=5,
                           options={"rules": "advanced-a"})
-    replay = played.replay
+    replay = played.replay.to_json()
     assert any(e.get("type") == "trade_done" for e in replay["log"])
     for seat in (None, 0, 3):
         got = frames(replay, seat)

@@ -15,6 +15,7 @@ from ladder.games.dragonflame.rules.data import CARD_BY_ID
 from ladder.games.dragonflame.view.frames import frames, score_label
 from ladder.games.dragonflame.view.lines import card_text
 from ladder.play import play_builtin
+from ladder.replay import Replay
 from ladder.services.viewer import replay_frames
 
 GOLDEN = sorted(Path(__file__).parents[3].joinpath("golden").glob("dragonflame-*.json"))
@@ -27,7 +28,7 @@ def golden(path: Path) -> dict:
 
 def fresh(players: int, seed: int) -> dict:
     bots = ["looter", "random", "looter", "random", "looter"][:players]
-    return play_builtin("dragonflame", bots, seed=seed).replay
+    return play_builtin("dragonflame", bots, seed=seed).replay.to_json()
 
 
 REPLAYS = [pytest.param(lambda p=p: golden(p), id=p.stem) for p in GOLDEN] + [
@@ -167,7 +168,7 @@ def test_steps_mark_where_they_happened_and_the_service_serves_the_frames():
     assert plays and all(f["table"]["mark"]["castle"] is not None for f in plays)
     flames = [f for f in public if " breathes " in f["lines"][-1]]
     assert all(len(f["table"]["mark"]["cells"]) == f["lines"][-1].count(" space ") for f in flames)
-    served = replay_frames(replay, view="public")
+    served = replay_frames(Replay.from_json(replay), view="public")
     assert served["score_label"] == score_label() == "glory"
     assert served["frames"] == json.loads(json.dumps(public))
-    assert replay_frames(replay, view="seat", seat=1)["frames"][-1]["scores"] == public[-1]["scores"]
+    assert replay_frames(Replay.from_json(replay), view="seat", seat=1)["frames"][-1]["scores"] == public[-1]["scores"]

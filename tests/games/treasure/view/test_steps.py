@@ -23,7 +23,7 @@ def test_event_lines_read_as_sentences():
 
 
 def test_every_event_of_a_game_has_a_line_that_is_not_a_raw_dump():
-    replay = play_builtin("treasure", ["careful", "random"], seed=3).replay
+    replay = play_builtin("treasure", ["careful", "random"], seed=3).replay.to_json()
     who = seat_namer(["a", "b"])
     events = [e for e in replay["log"] if "type" in e]
     lines = [render.event_line(e, who) for e in events]
@@ -34,7 +34,7 @@ def test_every_event_of_a_game_has_a_line_that_is_not_a_raw_dump():
 
 
 def test_turns_carry_a_drawing_of_the_cave():
-    replay = play_builtin("treasure", ["careful", "random"], seed=3).replay
+    replay = play_builtin("treasure", ["careful", "random"], seed=3).replay.to_json()
     turns = [s for s in render.sections(replay, ["a", "b"]) if s.title.startswith("Turn ")]
     assert turns and all(len(s.drawing) == 7 and all(len(row) == 7 for row in s.drawing) for s in turns)
 

@@ -7,7 +7,7 @@ from ladder.play import play_builtin
 
 def test_the_pass_tallies_every_seat_s_tiles_as_the_engine_scored_them():
     for seed, names in ((1, ["careful", "random"]), (2, ["memory", "careful", "random", "careful"])):
-        replay = play_builtin("treasure", names, seed=seed).replay
+        replay = play_builtin("treasure", names, seed=seed).replay.to_json()
         moments = list(walk(replay))
         assert len(moments) == len(replay["log"])  # one moment per log entry, in order
         _, cave = moments[-1]
@@ -19,7 +19,7 @@ def test_the_pass_tallies_every_seat_s_tiles_as_the_engine_scored_them():
 
 
 def test_a_keep_marks_its_squares_for_that_moment_only():
-    replay = play_builtin("treasure", ["careful", "careful"], seed=3).replay
+    replay = play_builtin("treasure", ["careful", "careful"], seed=3).replay.to_json()
     seen_keep = False
     for moment, cave in walk(replay):
         if moment.kind == "keep":

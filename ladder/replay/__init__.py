@@ -14,14 +14,21 @@ Format (schema_version 1), one JSON object:
                     follow from seed alone
     seats           [{seat, bot, status, reason, faults, forfeit[, bot_seed]}, ...] one per seat, in seat order;
                     status "ok" or the fault status (crash, illegal, timeout, protocol_error, ...),
-                    reason null or one line; forfeit true ranks the seat last. A runner may add keys
-                    (e.g. stderr); verify ignores them.
+                    reason null or one line; forfeit true ranks the seat last. The match runner
+                    adds what the sandbox saw (SandboxRun: sandbox, ready, strikes, takeover,
+                    timings, bank_left_ms, stderr_bytes, exit, clean) and the bot's stderr, which
+                    the worker splits off before storing (a log is its owner's); verify ignores them
+    cgroup          only for a strict-sandbox match: the cgroup hierarchy that held the bots
     log             every decision and every event, in the order they happened:
                     decision {seat, kind, decision[, fault]}; decision is what was applied, fault
                     {status, reason[, attempted]} when the bot's own answer was replaced by the
                     state's default_decision();
                     event {type, data, to}, to null (everyone) or the list of seats that saw it
     results         [{seat, bot, score, rank, breakdown}, ...] in seat order
+
+The typed form (ladder/replay/model.py) is what the ladder passes around: `Replay`, built once by
+the play loop, completed once by the match runner, never changed afterwards; its `to_json` is
+this format and its `from_json` reads it.
 
 `write_replay` writes deterministic bytes (sorted keys, compact values, one top-level key per line
 and one list item per line so goldens diff well), gzipped when the path ends in .gz.
@@ -33,7 +40,7 @@ from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,63 +48,38 @@ from typing import Any
 from ladder import __version__
 from ladder.games import get_game
 from ladder.games.base import OptionError, State, competition_ranks
+from ladder.replay.model import (
+    ABSENT,
+    RESULT_KEYS,
+    SCHEMA_VERSION,
+    Decision,
+    Entry,
+    Fault,
+    Header,
+    LoggedEvent,
+    Replay,
+    ReplayError,
+    Result,
+    SandboxRun,
+    SeatRecord,
+    check_shape,
+    entry_from_json,
+)
 
-SCHEMA_VERSION = 1
+__all__ = [
+    "ABSENT", "ENGINE_VERSION", "SCHEMA_VERSION", "Decision", "Entry", "Fault", "Header", "LoggedEvent", "Replay",
+    "ReplayError", "Result", "SandboxRun", "SeatRecord", "Verification", "canonical", "check_shape", "dumps_replay",
+    "entry_from_json", "load_replay", "loads_replay", "results_of", "verify_replay", "write_replay",
+]
+
 ENGINE_VERSION = __version__
-
-_TOP_LEVEL = {
-    "schema_version": int,
-    "engine_version": str,
-    "game": str,
-    "options": dict,
-    "seed": int,
-    "players": int,
-    "sandbox": (str, type(None)),
-    "seats": list,
-    "log": list,
-    "results": list,
-}
-_RESULT_KEYS = ("seat", "bot", "score", "rank", "breakdown")
-
-
-class ReplayError(ValueError):
-    """A file that is not a replay this ladder can read; the message says why."""
-
 
 def canonical(value: Any) -> str:
     """The one JSON text of a value: what replays store and what verify compares."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
-def make_replay(
-    *,
-    game: str,
-    options: dict[str, Any],
-    seed: int,
-    players: int,
-    seats: list[dict[str, Any]],
-    log: list[dict[str, Any]],
-    results: list[dict[str, Any]],
-    sandbox: str | None = None,
-    seed_key: bytes | None = None,
-) -> dict[str, Any]:
-    keyed = {} if seed_key is None else {"seed_key": seed_key.hex()}
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "engine_version": ENGINE_VERSION,
-        "game": game,
-        "options": options,
-        "seed": seed,
-        "players": players,
-        "sandbox": sandbox,
-        "seats": seats,
-        "log": log,
-        "results": results,
-        **keyed,
-    }
-
-
-def results_of(state: State, names: Sequence[str], forfeited: Iterable[int] = ()) -> list[dict[str, Any]]:
+def results_of(state: State, names: Sequence[str], forfeited: Iterable[int] = ()) -> tuple[Result, ...]:
     """Final results of a finished state. Forfeited seats rank after every other seat; the others
     keep the game's own order (its ranks may break ties its own way)."""
     forfeited = set(forfeited)
@@ -106,16 +88,15 @@ def results_of(state: State, names: Sequence[str], forfeited: Iterable[int] = ()
     ranks = [len(standing) + 1] * state.num_players
     for seat, rank in zip(standing, competition_ranks([-game_ranks[s] for s in standing]), strict=True):
         ranks[seat] = rank
-    return [
-        {"seat": s, "bot": names[s], "score": scores[s], "rank": ranks[s], "breakdown": breakdown[s]}
-        for s in range(state.num_players)
-    ]
+    return tuple(Result(s, names[s], scores[s], ranks[s], breakdown[s]) for s in range(state.num_players))
 
 
 # --- bytes -----------------------------------------------------------------------------------
 
 
-def dumps_replay(replay: dict[str, Any]) -> bytes:
+def dumps_replay(replay: Replay | Mapping[str, Any]) -> bytes:
+    if isinstance(replay, Replay):
+        replay = replay.to_json()
     lines = []
     for key in sorted(replay):
         value = replay[key]
@@ -127,7 +108,7 @@ def dumps_replay(replay: dict[str, Any]) -> bytes:
     return ("{\n" + ",\n".join(lines) + "\n}\n").encode("utf-8")
 
 
-def write_replay(replay: dict[str, Any], path: str | Path) -> Path:
+def write_replay(replay: Replay | Mapping[str, Any], path: str | Path) -> Path:
     path = Path(path)
     data = dumps_replay(replay)
     if path.name.endswith(".gz"):
@@ -160,48 +141,6 @@ def load_replay(path: str | Path) -> dict[str, Any]:
     except OSError as exc:
         raise ReplayError(f"cannot read {path}: {exc.strerror or exc}") from None
     return loads_replay(data)
-
-
-def _type_name(kind: Any) -> str:
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    return " or ".join("null" if k is type(None) else k.__name__ for k in kinds)
-
-
-def check_shape(replay: Any) -> None:
-    """Raise ReplayError unless `replay` has the shape of a replay this ladder can read."""
-    if not isinstance(replay, dict):
-        raise ReplayError("a replay is a JSON object")
-    version = replay.get("schema_version")
-    if type(version) is not int:
-        raise ReplayError("missing or non-integer schema_version")
-    if version > SCHEMA_VERSION:
-        raise ReplayError(
-            f"schema_version {version} is newer than this ladder reads ({SCHEMA_VERSION}); upgrade the ladder"
-        )
-    if version < 1:
-        raise ReplayError(f"unknown schema_version {version}")
-    for key, kind in _TOP_LEVEL.items():
-        if key not in replay:
-            raise ReplayError(f"missing key {key!r}")
-        # bool is an int in Python but never a valid seed, count or version here
-        if not isinstance(replay[key], kind) or isinstance(replay[key], bool):
-            raise ReplayError(f"{key!r} should be {_type_name(kind)}")
-    for i, seat in enumerate(replay["seats"]):
-        if not isinstance(seat, dict) or not isinstance(seat.get("bot"), str):
-            raise ReplayError(f"seats[{i}] should be an object with a 'bot' name")
-    for i, entry in enumerate(replay["log"]):
-        if not isinstance(entry, dict):
-            raise ReplayError(f"log[{i}] should be an object")
-        if "decision" in entry:
-            if type(entry.get("seat")) is not int or not isinstance(entry.get("kind"), str):
-                raise ReplayError(f"log[{i}]: a decision needs an integer 'seat' and a 'kind'")
-        elif not isinstance(entry.get("type"), str) or "data" not in entry or "to" not in entry:
-            raise ReplayError(
-                f"log[{i}] is neither a decision {{seat, kind, decision}} nor an event {{type, data, to}}"
-            )
-    for i, result in enumerate(replay["results"]):
-        if not isinstance(result, dict) or any(k not in result for k in _RESULT_KEYS):
-            raise ReplayError(f"results[{i}] should have the keys {', '.join(_RESULT_KEYS)}")
 
 
 # --- verify ----------------------------------------------------------------------------------
@@ -237,8 +176,10 @@ class _Mismatch(Exception):
     pass
 
 
-def verify_replay(replay: dict[str, Any]) -> Verification:
+def verify_replay(replay: Replay | dict[str, Any]) -> Verification:
     """Re-simulate a replay; `ok` only if every event and every result matches."""
+    if isinstance(replay, Replay):
+        replay = replay.to_json()
     counts = {"decision": 0, "event": 0, "entry": 0}
     try:
         _resimulate(replay, counts)
@@ -312,11 +253,11 @@ def _resimulate(replay: dict[str, Any], counts: dict[str, int]) -> None:
         )
     names = [seat["bot"] for seat in seats]
     forfeited = [i for i, seat in enumerate(seats) if seat.get("forfeit")]
-    expected_results = results_of(state, names, forfeited)
+    expected_results = [result.to_json() for result in results_of(state, names, forfeited)]
     found_results = replay["results"]
     if len(found_results) != len(expected_results):
         raise _Mismatch(f"results: expected {len(expected_results)} entries, found {len(found_results)}")
     for i, (want, got) in enumerate(zip(expected_results, found_results, strict=True)):
-        for key in _RESULT_KEYS:
+        for key in RESULT_KEYS:
             if canonical(want[key]) != canonical(got[key]):
                 raise _Mismatch(f"results[{i}].{key}: expected {_show(want[key])}, found {_show(got[key])}")
