@@ -16,7 +16,7 @@ HIDDEN = card_text(None)
 
 def played(players: int, seed: int) -> dict:
     bots = ["heuristic", "random", "looter", "random", "looter"][:players]
-    return play_builtin("dragonflame", bots, seed=seed).replay
+    return play_builtin("dragonflame", bots, seed=seed).replay.to_json()
 
 
 def final_state(replay: dict):
