@@ -11,7 +11,7 @@ import click
 
 
 def register(main: click.Group) -> None:
-    from ladder.commands import admin, chaos, export, gauntlet, runtimes, service, tournament
+    from ladder.commands import admin, bench_check, chaos, export, gauntlet, runtimes, service, tournament
 
     for command in (service.up, service.web, service.worker, service.scheduler, service.migrate, service.ratings):
         main.add_command(command)
@@ -26,3 +26,4 @@ def register(main: click.Group) -> None:
         bench.add_command(tournament.bench_tournament)
         bench.add_command(export.bench_export)
         bench.add_command(chaos.bench_chaos)
+        bench.add_command(bench_check.bench_check)
