@@ -29,9 +29,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ladder.games.drachengold.view_knowledge import ATTACK, Knowledge
-from ladder.games.drachengold.view_knowledge import colours as _colours
-from ladder.games.drachengold.view_knowledge import count_text as _count_text
+from ladder.games.drachengold.view.knowledge import ATTACK, Knowledge
+from ladder.games.drachengold.view.knowledge import colours as _colours
+from ladder.games.drachengold.view.knowledge import count_text as _count_text
 
 
 def score_label(seat: int | None = None, reveal: bool = False) -> str:

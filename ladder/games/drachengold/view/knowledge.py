@@ -11,8 +11,8 @@ import json
 from collections import Counter
 from typing import Any
 
-from ladder.games.drachengold.data import DECK
-from ladder.games.drachengold.scoring import score_hoards
+from ladder.games.drachengold.rules.data import DECK
+from ladder.games.drachengold.rules.scoring import score_hoards
 
 ATTACK = {a["id"]: int(a["attack"]) for a in DECK["adventurers"]}
 
