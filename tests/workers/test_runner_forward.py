@@ -101,6 +101,6 @@ def test_a_sandbox_gets_exactly_the_rules_each_game_declares():
         staged |= {f"{package}/{rel}" for rel in game.rules_files}
         assert f"{package}/schema.json" not in tree and f"{package}/rules.md" not in tree
         for part in ("renderer", "view"):  # declared parts that are not rules stay out
-            assert f"{package}/{getattr(game, part)}.py" not in tree
+            assert f"{package}/{getattr(game, part).replace('.', '/')}.py" not in tree
     assert tree == staged
 

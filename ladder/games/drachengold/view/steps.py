@@ -1,8 +1,10 @@
 """How Drachengold reads (ladder/games/render.py): events as sentences, and the replay as steps.
 
-The log is cut into sections (the setup, then one per turn, the market, the end). The
-negotiation (proposals, votes, agreement) and the strategic split are collected as a transcript
-under their turn. Drachengold draws no picture: its sections carry lines only.
+The log is cut into sections (the setup, then one per turn, the market, the end), drawn from the
+one pass over the replay (timeline.py), which sees every event (the match is over) and knows each
+token's colour once the log has shown it (a proposal names tokens by id only). The negotiation
+(proposals, votes, agreement) and the strategic split are collected as a transcript under their
+turn. Drachengold draws no picture: its sections carry lines only.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from ladder.games.drachengold.view.timeline import walk
 from ladder.games.render import MAX_SECTIONS, Section, Who, compact, decision_line, fault_line, seat_namer
 
 
@@ -37,7 +40,7 @@ def _tokens(tokens: Iterable[Any], colours: dict[str, str]) -> str:
 
 
 def _colour_map(value: Any, out: dict[str, str]) -> dict[str, str]:
-    """Every token id seen anywhere in the log with its colour (proposals name tokens by id only)."""
+    """Every token id in `value` with its colour: one entry's own, for `event_line` (the steps take the pass's)."""
     if isinstance(value, dict):
         if isinstance(value.get("id"), str) and isinstance(value.get("colour"), str):
             out[value["id"]] = value["colour"]
@@ -122,35 +125,32 @@ TRANSCRIPT_EVENTS = {"negotiation", "proposals", "votes", "agreement", "divide",
 
 
 def sections(replay: dict[str, Any], names: Sequence[str]) -> list[Section]:
-    log = replay.get("log", [])
-    colours = _colour_map(log, {})
     who = seat_namer(names)
-    sections = [Section("Setup")]
-    for entry in log:
-        if "kind" in entry:
-            line = fault_line(entry, who)
+    out = [Section("Setup")]
+    for moment in walk(replay):
+        if moment.is_decision:
+            line = fault_line(moment.entry, who)
             if line:
-                sections[-1].add(line)
+                out[-1].add(line)
             continue
-        kind, data = entry.get("type", "?"), entry.get("data", {})
-        if kind == "turn":
-            if len(sections) >= MAX_SECTIONS:
-                sections[-1].add("… (the rest is in the replay download)")
+        kind, data, colours = moment.kind, moment.data, moment.table.colour_of
+        if kind in OPENS:
+            if kind == "turn" and len(out) >= MAX_SECTIONS:
+                out[-1].add("… (the rest is in the replay download)")
                 break
-            sections.append(Section(f"Turn {data.get('turn')}: {who(data.get('seat'))}"))
-        elif kind == "market_open":
-            sections.append(Section("Market"))
-        elif kind == "game_over":
-            sections.append(Section("End"))
+            out.append(Section(f"Turn {data.get('turn')}: {who(data.get('seat'))}" if kind == "turn" else OPENS[kind]))
         if kind in TRANSCRIPT_EVENTS:
             label = "Division" if kind in ("divide", "division", "chosen") else "Negotiation"
             for line in _transcript_line(kind, data, who, colours):
-                sections[-1].add(line, talk=True, label=label)
+                out[-1].add(line, talk=True, label=label)
             continue
         line = _line(kind, data, who, colours)
         if line:
-            sections[-1].add(line)
-    return [s for s in sections if s.shown]
+            out[-1].add(line)
+    return [s for s in out if s.shown]
+
+
+OPENS = {"turn": "", "market_open": "Market", "game_over": "End"}  # events that open a section
 
 
 TOKEN_COLOURS = ("silver", "gold", "red", "black")
