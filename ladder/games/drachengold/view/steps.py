@@ -58,44 +58,50 @@ def _shares(shares: dict[str, Any], who: Who, colours: dict[str, str]) -> str:
 
 def _line(kind: str, d: dict[str, Any], who: Who, colours: dict[str, str]) -> str | None:
     """One event as a sentence; None for events that only open a section or are noise."""
-    t = lambda tokens: _tokens(tokens, colours)  # noqa: E731
-    lines: dict[str, Callable[[], str]] = {
-        "setup": lambda: "Dragons on the table: " + "; ".join(
-            f"{x['id']} (strength {x['strength']}, {t(x.get('tokens', []))}, {x.get('hidden', 0)} hidden)"
-            for x in d.get("dragons", [])),
-        "attack": lambda: f"{who(d.get('seat'))} sends the {d.get('adventurer')} against {d.get('dragon')} "
-                          f"(attack {d.get('total')} of strength {d.get('strength')})",
-        "kill": lambda: f"{d.get('dragon')} is slain by " + ", ".join(who(s) for s in d.get("involved", []))
-                        + f": its hoard is {t(d.get('tokens', []))}",
-        "wizard_seizes": lambda: f"{who(d.get('seat'))}'s wizard seizes {t(d.get('tokens', []))}",
-        "treasure_taken": lambda: f"{who(d.get('seat'))} takes {d.get('dragon')}'s hoard alone: "
-                                  f"{t(d.get('tokens', []))}",
-        "split": lambda: f"{d.get('dragon')} is shared: {_shares(d.get('shares', {}), who, colours)}",
-        "split_failed": lambda: f"No agreement over {d.get('dragon')}: {t(d.get('tokens', []))} goes back",
-        "dragon": lambda: f"A new dragon {d.get('id')} appears (strength {d.get('strength')}, "
-                          f"{t(d.get('tokens', []))}, {d.get('hidden', 0)} hidden)",
-        "theft": lambda: f"{who(d.get('seat'))}'s thief robs {who(d.get('victim'))}",
-        "stolen": lambda: f"{who(d.get('seat'))} steals a {d.get('colour')} token from {who(d.get('victim'))}",
-        "theft_skipped": lambda: f"{who(d.get('seat'))}'s thief has nobody to rob",
-        "ward": lambda: f"{who(d.get('seat'))} wards off {who(d.get('thief'))}'s thief",
-        "refresh": lambda: f"{who(d.get('seat'))} takes back {', '.join(map(str, d.get('adventurers', [])))}",
-        "turn_lost": lambda: f"{who(d.get('seat'))} loses the turn",
-        "retreat": lambda: f"Nobody can attack: {len(d.get('adventurers', []))} adventurers break off their fights "
-                           "and go home; the dragons keep their treasure",
-        "double_strike": lambda: f"{who(d.get('seat'))} strikes twice",
-        "card_drawn": lambda: f"{who(d.get('seat'))} draws a magic object",
-        "card_played": lambda: f"{who(d.get('seat'))} plays a magic object: {compact(d)}",
-        "market_open": lambda: f"The market opens for {d.get('rounds')} rounds",
-        "market_round": lambda: f"Market round {d.get('round')}",
-        "trade": lambda: f"{who(d.get('from'))} trades {d.get('given')} tokens to {who(d.get('to'))} "
-                         f"for {d.get('paid')}",
-        "market_close": lambda: "The market closes",
-        "game_over": lambda: "The game is over",
-    }
-    if kind in ("turn", "offer", "trade_done", "trade_skipped", "card", "scry"):
-        return None  # turn opens a section; the rest repeat a public line privately
-    make = lines.get(kind)
-    return make() if make else f"{kind}: {compact(d)}"
+    if kind in QUIET:
+        return None
+    make = LINES.get(kind)
+    return make(d, who, colours) if make else f"{kind}: {compact(d)}"
+
+
+# turn opens a section; the rest repeat a public line privately
+QUIET = ("turn", "offer", "trade_done", "trade_skipped", "card", "scry")
+
+# Each event as the step list says it: make(data, who, token colours) (written once, not per event).
+LINES: dict[str, Callable[[dict[str, Any], Who, dict[str, str]], str]] = {
+    "setup": lambda d, who, c: "Dragons on the table: " + "; ".join(
+        f"{x['id']} (strength {x['strength']}, {_tokens(x.get('tokens', []), c)}, {x.get('hidden', 0)} hidden)"
+        for x in d.get("dragons", [])),
+    "attack": lambda d, who, c: f"{who(d.get('seat'))} sends the {d.get('adventurer')} against {d.get('dragon')} "
+                                f"(attack {d.get('total')} of strength {d.get('strength')})",
+    "kill": lambda d, who, c: f"{d.get('dragon')} is slain by " + ", ".join(who(s) for s in d.get("involved", []))
+                              + f": its hoard is {_tokens(d.get('tokens', []), c)}",
+    "wizard_seizes": lambda d, who, c: f"{who(d.get('seat'))}'s wizard seizes {_tokens(d.get('tokens', []), c)}",
+    "treasure_taken": lambda d, who, c: f"{who(d.get('seat'))} takes {d.get('dragon')}'s hoard alone: "
+                                        f"{_tokens(d.get('tokens', []), c)}",
+    "split": lambda d, who, c: f"{d.get('dragon')} is shared: {_shares(d.get('shares', {}), who, c)}",
+    "split_failed": lambda d, who, c: f"No agreement over {d.get('dragon')}: {_tokens(d.get('tokens', []), c)} "
+                                      "goes back",
+    "dragon": lambda d, who, c: f"A new dragon {d.get('id')} appears (strength {d.get('strength')}, "
+                                f"{_tokens(d.get('tokens', []), c)}, {d.get('hidden', 0)} hidden)",
+    "theft": lambda d, who, c: f"{who(d.get('seat'))}'s thief robs {who(d.get('victim'))}",
+    "stolen": lambda d, who, c: f"{who(d.get('seat'))} steals a {d.get('colour')} token from {who(d.get('victim'))}",
+    "theft_skipped": lambda d, who, c: f"{who(d.get('seat'))}'s thief has nobody to rob",
+    "ward": lambda d, who, c: f"{who(d.get('seat'))} wards off {who(d.get('thief'))}'s thief",
+    "refresh": lambda d, who, c: f"{who(d.get('seat'))} takes back {', '.join(map(str, d.get('adventurers', [])))}",
+    "turn_lost": lambda d, who, c: f"{who(d.get('seat'))} loses the turn",
+    "retreat": lambda d, who, c: f"Nobody can attack: {len(d.get('adventurers', []))} adventurers break off "
+                                 "their fights and go home; the dragons keep their treasure",
+    "double_strike": lambda d, who, c: f"{who(d.get('seat'))} strikes twice",
+    "card_drawn": lambda d, who, c: f"{who(d.get('seat'))} draws a magic object",
+    "card_played": lambda d, who, c: f"{who(d.get('seat'))} plays a magic object: {compact(d)}",
+    "market_open": lambda d, who, c: f"The market opens for {d.get('rounds')} rounds",
+    "market_round": lambda d, who, c: f"Market round {d.get('round')}",
+    "trade": lambda d, who, c: f"{who(d.get('from'))} trades {d.get('given')} tokens to {who(d.get('to'))} "
+                               f"for {d.get('paid')}",
+    "market_close": lambda d, who, c: "The market closes",
+    "game_over": lambda d, who, c: "The game is over",
+}
 
 
 def _transcript_line(kind: str, d: dict[str, Any], who: Who, colours: dict[str, str]) -> list[str]:

@@ -23,7 +23,7 @@ from ladder.games.drachengold.view.knowledge import ATTACK, Knowledge, colours
 __all__ = ["Moment", "walk"]
 
 
-@dataclass
+@dataclass(slots=True)
 class Moment:
     entry: dict[str, Any]
     kind: str  # "decision" or the event's type
