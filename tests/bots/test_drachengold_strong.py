@@ -4,7 +4,7 @@ majorities, the curse), an acceptance model learned from votes, and legal games.
 import pytest
 
 from bots.drachengold_strong import SUPPLY, VALUE, StrongBot
-from ladder.games.drachengold.data import TOKEN_COLOURS
+from ladder.games.drachengold.rules.data import TOKEN_COLOURS
 from ladder.play import play_builtin
 
 

@@ -5,7 +5,7 @@ from collections import Counter
 import pytest
 
 from bots.drachengold_greedy import GreedyBot, fair_shares, value
-from ladder.games.drachengold.data import TOKEN_COLOURS
+from ladder.games.drachengold.rules.data import TOKEN_COLOURS
 from ladder.play import play_builtin
 
 TOKENS = [{"id": f"t{i}", "colour": c} for i, c in enumerate(TOKEN_COLOURS)]

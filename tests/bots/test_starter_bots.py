@@ -6,7 +6,7 @@ import pytest
 from bots import builtin_bots, load_builtin
 from bots.drachengold_bargainer import BargainerBot
 from bots.drachengold_trader import TraderBot
-from ladder.games.drachengold.data import TOKEN_COLOURS
+from ladder.games.drachengold.rules.data import TOKEN_COLOURS
 from ladder.play import play_builtin
 
 BOTS = Path(__file__).parents[2] / "bots"

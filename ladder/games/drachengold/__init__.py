@@ -1,4 +1,8 @@
-"""Drachengold (Bruno Faidutti), the ladder's edition: ../shared/design/drachengold.md."""
+"""Drachengold (Bruno Faidutti), the ladder's edition: ../shared/design/drachengold.md.
+
+Rules (pure, the only part a bot is given): rules/; how a replay is shown: view/ (one pass,
+timeline.py, drawn as the step list and the viewer frames); the edition: docs/rules.md.
+"""
 
 from __future__ import annotations
 
@@ -31,12 +35,13 @@ class Drachengold(Game):
     fallback_bot = "greedy"
     boss = "strong"
     validation_bots = ("random", "greedy", "bargainer", "trader")
-    renderer = "render"
-    view = "viewer"
-    forward = "forward"
-    rules_files = ("__init__.py", "data.py", "decisions.py", "deck.json", "flow.py", "forward.py", "magic.py",
-                   "market.py", "negotiation.py", "observation.py", "scoring.py", "sharing.py", "state.py",
-                   "strategic.py")
+    renderer = "view.steps"
+    view = "view.frames"
+    forward = "rules.forward"
+    rules_files = ("__init__.py", "rules/__init__.py", "rules/data.py", "rules/decisions.py", "rules/deck.json",
+                   "rules/flow.py", "rules/forward.py", "rules/magic.py", "rules/market.py", "rules/negotiation.py",
+                   "rules/observation.py", "rules/scoring.py", "rules/sharing.py", "rules/state.py",
+                   "rules/strategic.py")
     decision_kinds = KINDS
     options = {
         "rules": Option("basic", choices=("basic", "advanced-a", "advanced-b"),
@@ -48,7 +53,7 @@ class Drachengold(Game):
     }
 
     def new_state(self, options: Mapping[str, Any] | None, seed: int, num_players: int):
-        from ladder.games.drachengold.state import DrachengoldState
+        from ladder.games.drachengold.rules.state import DrachengoldState
 
         self.check_players(num_players)
         return DrachengoldState(self, self.resolve_options(options), seed, num_players)

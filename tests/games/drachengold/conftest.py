@@ -21,8 +21,8 @@ import pytest
 
 from bots import load_builtin
 from ladder.games.drachengold import Drachengold
-from ladder.games.drachengold.data import DECK, TOKEN_COLOURS, token_id, token_index
-from ladder.games.drachengold.state import DrachengoldState, Slot
+from ladder.games.drachengold.rules.data import DECK, TOKEN_COLOURS, token_id, token_index
+from ladder.games.drachengold.rules.state import DrachengoldState, Slot
 
 DRAGONS = {d["id"]: d for d in DECK["dragons"]}
 

@@ -14,7 +14,7 @@ from typing import Any
 from bots.drachengold_greedy import GreedyBot
 from bots.drachengold_random import RandomBot
 from ladder.games import get_game
-from ladder.games.drachengold.data import TOKEN_COLOURS
+from ladder.games.drachengold.rules.data import TOKEN_COLOURS
 
 GAME = get_game("drachengold")
 RULES = ("basic", "advanced-a", "advanced-b")

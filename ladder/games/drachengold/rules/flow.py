@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ladder.games.drachengold import market, negotiation, strategic
-    from ladder.games.drachengold.magic import TurnEffects
+    from ladder.games.drachengold.rules import market, negotiation, strategic
+    from ladder.games.drachengold.rules.magic import TurnEffects
 
 
 @dataclass(slots=True)

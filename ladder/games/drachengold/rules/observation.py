@@ -11,12 +11,12 @@ from __future__ import annotations
 import marshal
 from typing import TYPE_CHECKING, Any
 
-from ladder.games.drachengold import magic
-from ladder.games.drachengold.data import tokens_json
+from ladder.games.drachengold.rules import magic
+from ladder.games.drachengold.rules.data import tokens_json
 
 if TYPE_CHECKING:
-    from ladder.games.drachengold.flow import Request
-    from ladder.games.drachengold.state import DrachengoldState
+    from ladder.games.drachengold.rules.flow import Request
+    from ladder.games.drachengold.rules.state import DrachengoldState
 
 
 def _fresh(value: Any) -> Any:

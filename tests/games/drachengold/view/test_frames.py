@@ -1,4 +1,4 @@
-"""Drachengold's viewer frames (ladder/games/drachengold/viewer.py): the dragons on the table per
+"""Drachengold's viewer frames (ladder/games/drachengold/view/frames.py): the dragons on the table per
 the events, negotiation rounds as proposed and voted, and no hidden information in the public
 view (hands, stolen colours, private trades) until the end."""
 
@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from ladder.games.drachengold.viewer import frames
+from ladder.games.drachengold.view.frames import frames
 from ladder.play import play_builtin
 
-GOLDEN = Path(__file__).parents[2] / "golden"
+GOLDEN = Path(__file__).parents[3] / "golden"
 FILES = ["drachengold-basic-seed7.json", "drachengold-advanced-a-strategic-seed11.json",
          "drachengold-advanced-b-seed3.json"]
 

@@ -4,7 +4,7 @@ player's screen, at random, or chosen when the same owner's wizard fought too; i
 from __future__ import annotations
 
 from ladder.games.base import Pending
-from ladder.games.drachengold.data import TOKEN_COLOURS, token_id
+from ladder.games.drachengold.rules.data import TOKEN_COLOURS, token_id
 
 OTHERS = ["D12", "D16", "D17"]
 LOOT = ["gold", "gold", "silver"]

@@ -11,7 +11,7 @@ import pytest
 
 from ladder.games.base import OptionError, Pending
 from ladder.games.drachengold import Drachengold
-from ladder.games.drachengold.data import DECK, TOKEN_COLOURS, token_id
+from ladder.games.drachengold.rules.data import DECK, TOKEN_COLOURS, token_id
 
 # The ladder's deck, copied from ../shared/design/drachengold.md (the spec, not the engine).
 DESIGN_DECK = {
@@ -186,5 +186,5 @@ def test_every_token_has_a_stable_id_and_colour(dg):
 
 
 def test_the_deck_is_read_from_the_data_file():
-    path = resources.files("ladder.games.drachengold").joinpath("deck.json")
+    path = resources.files("ladder.games.drachengold.rules").joinpath("deck.json")
     assert json.loads(path.read_text()) == DECK

@@ -27,10 +27,10 @@ import random
 from typing import Any
 
 from ladder.games.base import Event
-from ladder.games.drachengold import magic, market, negotiation, strategic
-from ladder.games.drachengold.data import DECK, TOKEN_COLOURS, token_index
-from ladder.games.drachengold.flow import Resume
-from ladder.games.drachengold.state import DrachengoldState, Slot
+from ladder.games.drachengold.rules import magic, market, negotiation, strategic
+from ladder.games.drachengold.rules.data import DECK, TOKEN_COLOURS, token_index
+from ladder.games.drachengold.rules.flow import Resume
+from ladder.games.drachengold.rules.state import DrachengoldState, Slot
 
 DRAGONS = {d["id"]: d for d in DECK["dragons"]}
 

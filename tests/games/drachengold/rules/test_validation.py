@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 from ladder.games.base import IllegalDecision, Pending
-from ladder.games.drachengold.data import token_id
+from ladder.games.drachengold.rules.data import token_id
 
 OTHERS = ["D12", "D16", "D17"]
 

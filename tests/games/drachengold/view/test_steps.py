@@ -1,9 +1,9 @@
-"""How Drachengold reads (ladder/games/drachengold/render.py): event lines and the step list."""
+"""How Drachengold reads (ladder/games/drachengold/view/steps.py): event lines and the step list."""
 
 from __future__ import annotations
 
 from ladder.games import get_game
-from ladder.games.drachengold import render
+from ladder.games.drachengold.view import steps as render
 from ladder.games.render import renderer_for, seat_namer
 from ladder.play import play_builtin
 
@@ -39,7 +39,7 @@ def test_a_game_reads_as_setup_turns_and_end():
 
 
 def test_score_cells_label_points_with_tokens_and_say_the_curse_only_when_it_struck():
-    from ladder.games.drachengold.render import score_cells
+    from ladder.games.drachengold.view.steps import score_cells
 
     cursed = {"silver": 3, "gold": 0, "red": 4, "black": -2, "majorities": {}, "sets": 0,
               "counts": {"silver": 3, "red": 2, "black": 1}, "cursed": True}

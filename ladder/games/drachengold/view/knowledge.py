@@ -1,6 +1,7 @@
-"""What one viewer of a Drachengold replay knows of the table: the state behind viewer.py's frames.
+"""What one viewer of a Drachengold replay knows of the table: the state the one pass (timeline.py)
+keeps, from which the viewer's frames (frames.py) are drawn.
 
-`Knowledge` is fed only the events its viewer saw (viewer.py decides which). Tokens a private
+`Knowledge` is fed only the events its viewer saw (timeline.py decides which). Tokens a private
 event moved out of the viewer's sight are counted, not guessed: `unseen` tokens arrived without
 their colour being shown, `lost` tokens left a hoard without the viewer learning which.
 """
@@ -11,8 +12,8 @@ import json
 from collections import Counter
 from typing import Any
 
-from ladder.games.drachengold.data import DECK
-from ladder.games.drachengold.scoring import score_hoards
+from ladder.games.drachengold.rules.data import DECK
+from ladder.games.drachengold.rules.scoring import score_hoards
 
 ATTACK = {a["id"]: int(a["attack"]) for a in DECK["adventurers"]}
 
@@ -90,6 +91,15 @@ class Knowledge:
         else:
             self.lost[seat] += 1
 
+    def id_colours(self, ids: Any) -> dict[str, int]:
+        """Tokens named by id, counted by the colours this viewer has seen them in ("?" if never)."""
+        return dict(sorted(Counter(self.colour_of.get(t, "?") for t in ids).items()))
+
+    def stand(self, seat: Any, adventurer: Any, where: Any) -> None:
+        """Where one of a seat's adventurers now is: home, down (face down) or a dragon's id."""
+        if self.seats(seat):
+            self.advs[seat][adventurer] = where
+
     def slot_of(self, dragon: Any) -> dict[str, Any] | None:
         for slot in self.slots:
             if slot is not None and slot["id"] == dragon:
@@ -144,7 +154,6 @@ class Knowledge:
             table = DECK["scoring"].get(self.rules) or DECK["scoring"]["basic"]
             self.points = (key, [int(b["total"]) for b in score_hoards(hoards, table, DECK["gems"])])
         return list(self.points[1])
-        return [self.hoard_size(s) for s in range(self.n)]
 
     def board(self) -> dict[str, Any]:
         board: dict[str, Any] = {

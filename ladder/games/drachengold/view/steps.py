@@ -1,8 +1,10 @@
 """How Drachengold reads (ladder/games/render.py): events as sentences, and the replay as steps.
 
-The log is cut into sections (the setup, then one per turn, the market, the end). The
-negotiation (proposals, votes, agreement) and the strategic split are collected as a transcript
-under their turn. Drachengold draws no picture: its sections carry lines only.
+The log is cut into sections (the setup, then one per turn, the market, the end), drawn from the
+one pass over the replay (timeline.py), which sees every event (the match is over) and knows each
+token's colour once the log has shown it (a proposal names tokens by id only). The negotiation
+(proposals, votes, agreement) and the strategic split are collected as a transcript under their
+turn. Drachengold draws no picture: its sections carry lines only.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from ladder.games.drachengold.view.timeline import walk
 from ladder.games.render import MAX_SECTIONS, Section, Who, compact, decision_line, fault_line, seat_namer
 
 
@@ -37,7 +40,7 @@ def _tokens(tokens: Iterable[Any], colours: dict[str, str]) -> str:
 
 
 def _colour_map(value: Any, out: dict[str, str]) -> dict[str, str]:
-    """Every token id seen anywhere in the log with its colour (proposals name tokens by id only)."""
+    """Every token id in `value` with its colour: one entry's own, for `event_line` (the steps take the pass's)."""
     if isinstance(value, dict):
         if isinstance(value.get("id"), str) and isinstance(value.get("colour"), str):
             out[value["id"]] = value["colour"]
@@ -55,44 +58,50 @@ def _shares(shares: dict[str, Any], who: Who, colours: dict[str, str]) -> str:
 
 def _line(kind: str, d: dict[str, Any], who: Who, colours: dict[str, str]) -> str | None:
     """One event as a sentence; None for events that only open a section or are noise."""
-    t = lambda tokens: _tokens(tokens, colours)  # noqa: E731
-    lines: dict[str, Callable[[], str]] = {
-        "setup": lambda: "Dragons on the table: " + "; ".join(
-            f"{x['id']} (strength {x['strength']}, {t(x.get('tokens', []))}, {x.get('hidden', 0)} hidden)"
-            for x in d.get("dragons", [])),
-        "attack": lambda: f"{who(d.get('seat'))} sends the {d.get('adventurer')} against {d.get('dragon')} "
-                          f"(attack {d.get('total')} of strength {d.get('strength')})",
-        "kill": lambda: f"{d.get('dragon')} is slain by " + ", ".join(who(s) for s in d.get("involved", []))
-                        + f": its hoard is {t(d.get('tokens', []))}",
-        "wizard_seizes": lambda: f"{who(d.get('seat'))}'s wizard seizes {t(d.get('tokens', []))}",
-        "treasure_taken": lambda: f"{who(d.get('seat'))} takes {d.get('dragon')}'s hoard alone: "
-                                  f"{t(d.get('tokens', []))}",
-        "split": lambda: f"{d.get('dragon')} is shared: {_shares(d.get('shares', {}), who, colours)}",
-        "split_failed": lambda: f"No agreement over {d.get('dragon')}: {t(d.get('tokens', []))} goes back",
-        "dragon": lambda: f"A new dragon {d.get('id')} appears (strength {d.get('strength')}, "
-                          f"{t(d.get('tokens', []))}, {d.get('hidden', 0)} hidden)",
-        "theft": lambda: f"{who(d.get('seat'))}'s thief robs {who(d.get('victim'))}",
-        "stolen": lambda: f"{who(d.get('seat'))} steals a {d.get('colour')} token from {who(d.get('victim'))}",
-        "theft_skipped": lambda: f"{who(d.get('seat'))}'s thief has nobody to rob",
-        "ward": lambda: f"{who(d.get('seat'))} wards off {who(d.get('thief'))}'s thief",
-        "refresh": lambda: f"{who(d.get('seat'))} takes back {', '.join(map(str, d.get('adventurers', [])))}",
-        "turn_lost": lambda: f"{who(d.get('seat'))} loses the turn",
-        "retreat": lambda: f"Nobody can attack: {len(d.get('adventurers', []))} adventurers break off their fights "
-                           "and go home; the dragons keep their treasure",
-        "double_strike": lambda: f"{who(d.get('seat'))} strikes twice",
-        "card_drawn": lambda: f"{who(d.get('seat'))} draws a magic object",
-        "card_played": lambda: f"{who(d.get('seat'))} plays a magic object: {compact(d)}",
-        "market_open": lambda: f"The market opens for {d.get('rounds')} rounds",
-        "market_round": lambda: f"Market round {d.get('round')}",
-        "trade": lambda: f"{who(d.get('from'))} trades {d.get('given')} tokens to {who(d.get('to'))} "
-                         f"for {d.get('paid')}",
-        "market_close": lambda: "The market closes",
-        "game_over": lambda: "The game is over",
-    }
-    if kind in ("turn", "offer", "trade_done", "trade_skipped", "card", "scry"):
-        return None  # turn opens a section; the rest repeat a public line privately
-    make = lines.get(kind)
-    return make() if make else f"{kind}: {compact(d)}"
+    if kind in QUIET:
+        return None
+    make = LINES.get(kind)
+    return make(d, who, colours) if make else f"{kind}: {compact(d)}"
+
+
+# turn opens a section; the rest repeat a public line privately
+QUIET = ("turn", "offer", "trade_done", "trade_skipped", "card", "scry")
+
+# Each event as the step list says it: make(data, who, token colours) (written once, not per event).
+LINES: dict[str, Callable[[dict[str, Any], Who, dict[str, str]], str]] = {
+    "setup": lambda d, who, c: "Dragons on the table: " + "; ".join(
+        f"{x['id']} (strength {x['strength']}, {_tokens(x.get('tokens', []), c)}, {x.get('hidden', 0)} hidden)"
+        for x in d.get("dragons", [])),
+    "attack": lambda d, who, c: f"{who(d.get('seat'))} sends the {d.get('adventurer')} against {d.get('dragon')} "
+                                f"(attack {d.get('total')} of strength {d.get('strength')})",
+    "kill": lambda d, who, c: f"{d.get('dragon')} is slain by " + ", ".join(who(s) for s in d.get("involved", []))
+                              + f": its hoard is {_tokens(d.get('tokens', []), c)}",
+    "wizard_seizes": lambda d, who, c: f"{who(d.get('seat'))}'s wizard seizes {_tokens(d.get('tokens', []), c)}",
+    "treasure_taken": lambda d, who, c: f"{who(d.get('seat'))} takes {d.get('dragon')}'s hoard alone: "
+                                        f"{_tokens(d.get('tokens', []), c)}",
+    "split": lambda d, who, c: f"{d.get('dragon')} is shared: {_shares(d.get('shares', {}), who, c)}",
+    "split_failed": lambda d, who, c: f"No agreement over {d.get('dragon')}: {_tokens(d.get('tokens', []), c)} "
+                                      "goes back",
+    "dragon": lambda d, who, c: f"A new dragon {d.get('id')} appears (strength {d.get('strength')}, "
+                                f"{_tokens(d.get('tokens', []), c)}, {d.get('hidden', 0)} hidden)",
+    "theft": lambda d, who, c: f"{who(d.get('seat'))}'s thief robs {who(d.get('victim'))}",
+    "stolen": lambda d, who, c: f"{who(d.get('seat'))} steals a {d.get('colour')} token from {who(d.get('victim'))}",
+    "theft_skipped": lambda d, who, c: f"{who(d.get('seat'))}'s thief has nobody to rob",
+    "ward": lambda d, who, c: f"{who(d.get('seat'))} wards off {who(d.get('thief'))}'s thief",
+    "refresh": lambda d, who, c: f"{who(d.get('seat'))} takes back {', '.join(map(str, d.get('adventurers', [])))}",
+    "turn_lost": lambda d, who, c: f"{who(d.get('seat'))} loses the turn",
+    "retreat": lambda d, who, c: f"Nobody can attack: {len(d.get('adventurers', []))} adventurers break off "
+                                 "their fights and go home; the dragons keep their treasure",
+    "double_strike": lambda d, who, c: f"{who(d.get('seat'))} strikes twice",
+    "card_drawn": lambda d, who, c: f"{who(d.get('seat'))} draws a magic object",
+    "card_played": lambda d, who, c: f"{who(d.get('seat'))} plays a magic object: {compact(d)}",
+    "market_open": lambda d, who, c: f"The market opens for {d.get('rounds')} rounds",
+    "market_round": lambda d, who, c: f"Market round {d.get('round')}",
+    "trade": lambda d, who, c: f"{who(d.get('from'))} trades {d.get('given')} tokens to {who(d.get('to'))} "
+                               f"for {d.get('paid')}",
+    "market_close": lambda d, who, c: "The market closes",
+    "game_over": lambda d, who, c: "The game is over",
+}
 
 
 def _transcript_line(kind: str, d: dict[str, Any], who: Who, colours: dict[str, str]) -> list[str]:
@@ -122,35 +131,32 @@ TRANSCRIPT_EVENTS = {"negotiation", "proposals", "votes", "agreement", "divide",
 
 
 def sections(replay: dict[str, Any], names: Sequence[str]) -> list[Section]:
-    log = replay.get("log", [])
-    colours = _colour_map(log, {})
     who = seat_namer(names)
-    sections = [Section("Setup")]
-    for entry in log:
-        if "kind" in entry:
-            line = fault_line(entry, who)
+    out = [Section("Setup")]
+    for moment in walk(replay):
+        if moment.is_decision:
+            line = fault_line(moment.entry, who)
             if line:
-                sections[-1].add(line)
+                out[-1].add(line)
             continue
-        kind, data = entry.get("type", "?"), entry.get("data", {})
-        if kind == "turn":
-            if len(sections) >= MAX_SECTIONS:
-                sections[-1].add("… (the rest is in the replay download)")
+        kind, data, colours = moment.kind, moment.data, moment.table.colour_of
+        if kind in OPENS:
+            if kind == "turn" and len(out) >= MAX_SECTIONS:
+                out[-1].add("… (the rest is in the replay download)")
                 break
-            sections.append(Section(f"Turn {data.get('turn')}: {who(data.get('seat'))}"))
-        elif kind == "market_open":
-            sections.append(Section("Market"))
-        elif kind == "game_over":
-            sections.append(Section("End"))
+            out.append(Section(f"Turn {data.get('turn')}: {who(data.get('seat'))}" if kind == "turn" else OPENS[kind]))
         if kind in TRANSCRIPT_EVENTS:
             label = "Division" if kind in ("divide", "division", "chosen") else "Negotiation"
             for line in _transcript_line(kind, data, who, colours):
-                sections[-1].add(line, talk=True, label=label)
+                out[-1].add(line, talk=True, label=label)
             continue
         line = _line(kind, data, who, colours)
         if line:
-            sections[-1].add(line)
-    return [s for s in sections if s.shown]
+            out[-1].add(line)
+    return [s for s in out if s.shown]
+
+
+OPENS = {"turn": "", "market_open": "Market", "game_over": "End"}  # events that open a section
 
 
 TOKEN_COLOURS = ("silver", "gold", "red", "black")

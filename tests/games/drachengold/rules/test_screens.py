@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ladder.games.drachengold.data import token_id
+from ladder.games.drachengold.rules.data import token_id
 
 TABLE = ["D9", "D12", "D16", "D17"]
 

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ladder.games.drachengold import magic
-from ladder.games.drachengold.data import TOKEN_COLOURS, token_id, token_index, tokens_json
-from ladder.games.drachengold.decisions import is_int
-from ladder.games.drachengold.flow import Flow, Request
-from ladder.games.drachengold.negotiation import negotiate
-from ladder.games.drachengold.strategic import divide_and_choose
+from ladder.games.drachengold.rules import magic
+from ladder.games.drachengold.rules.data import TOKEN_COLOURS, token_id, token_index, tokens_json
+from ladder.games.drachengold.rules.decisions import is_int
+from ladder.games.drachengold.rules.flow import Flow, Request
+from ladder.games.drachengold.rules.negotiation import negotiate
+from ladder.games.drachengold.rules.strategic import divide_and_choose
 
 if TYPE_CHECKING:
-    from ladder.games.drachengold.flow import Resume
-    from ladder.games.drachengold.state import DrachengoldState, Slot
+    from ladder.games.drachengold.rules.flow import Resume
+    from ladder.games.drachengold.rules.state import DrachengoldState, Slot
 
 
 def share_treasure(state: DrachengoldState, slot: Slot, involved: list[int], resume: Resume | None = None) -> Flow:

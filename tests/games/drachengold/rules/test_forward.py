@@ -11,7 +11,7 @@ from bots.drachengold_greedy import GreedyBot
 from bots.drachengold_random import RandomBot
 from ladder.games.base import Pending
 from ladder.games.drachengold import Drachengold
-from ladder.games.drachengold.forward import determinize, public_takes
+from ladder.games.drachengold.rules.forward import determinize, public_takes
 
 PER_KIND = 4  # decisions checked per kind and game: rare kinds are all checked, common ones bounded
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ladder.games.drachengold.data import token_id, tokens_json
-from ladder.games.drachengold.decisions import seat_value, token_list
-from ladder.games.drachengold.flow import Flow, Request
+from ladder.games.drachengold.rules.data import token_id, tokens_json
+from ladder.games.drachengold.rules.decisions import seat_value, token_list
+from ladder.games.drachengold.rules.flow import Flow, Request
 
 if TYPE_CHECKING:
-    from ladder.games.drachengold.state import DrachengoldState, Slot
+    from ladder.games.drachengold.rules.state import DrachengoldState, Slot
 
 
 def parse_shares(value: Any, involved: list[int], pool: list[int], n: int) -> tuple[dict | None, str | None]:

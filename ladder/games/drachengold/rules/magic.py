@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ladder.games.drachengold.data import DECK, TOKEN_COLOURS, tokens_json
-from ladder.games.drachengold.decisions import is_int
+from ladder.games.drachengold.rules.data import DECK, TOKEN_COLOURS, tokens_json
+from ladder.games.drachengold.rules.decisions import is_int
 
 if TYPE_CHECKING:
-    from ladder.games.drachengold.state import DrachengoldState, Slot
+    from ladder.games.drachengold.rules.state import DrachengoldState, Slot
 
 KINDS: tuple[str, ...] = tuple(DECK["magic"]["kinds"])
 NEEDS_ADVENTURER = {"recall", "banish"}

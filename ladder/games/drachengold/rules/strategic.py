@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ladder.games.drachengold.data import token_id, tokens_json
-from ladder.games.drachengold.decisions import is_int, token_list
-from ladder.games.drachengold.flow import Flow, Request
+from ladder.games.drachengold.rules.data import token_id, tokens_json
+from ladder.games.drachengold.rules.decisions import is_int, token_list
+from ladder.games.drachengold.rules.flow import Flow, Request
 
 if TYPE_CHECKING:
-    from ladder.games.drachengold.state import DrachengoldState, Slot
+    from ladder.games.drachengold.rules.state import DrachengoldState, Slot
 
 
 def strength_order(state: DrachengoldState, slot: Slot, involved: list[int]) -> list[int]:

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ladder.games.base import Event, IllegalDecision, Pending, State
-from ladder.games.drachengold import decisions, magic, market, sharing
-from ladder.games.drachengold.data import DECK, TOKEN_COLOURS, tokens_json
-from ladder.games.drachengold.flow import Flow, Request, Resume
-from ladder.games.drachengold.observation import build_observation
-from ladder.games.drachengold.scoring import score_hoards
+from ladder.games.drachengold.rules import decisions, magic, market, sharing
+from ladder.games.drachengold.rules.data import DECK, TOKEN_COLOURS, tokens_json
+from ladder.games.drachengold.rules.flow import Flow, Request, Resume
+from ladder.games.drachengold.rules.observation import build_observation
+from ladder.games.drachengold.rules.scoring import score_hoards
 
 
 @dataclass(slots=True)

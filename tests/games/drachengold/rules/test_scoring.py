@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ladder.games.drachengold.data import DECK
-from ladder.games.drachengold.scoring import score_hoards
+from ladder.games.drachengold.rules.data import DECK
+from ladder.games.drachengold.rules.scoring import score_hoards
 
 GEMS = ["green", "blue", "purple", "yellow", "white"]
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ladder.games.drachengold.data import token_index
+from ladder.games.drachengold.rules.data import token_index
 
 if TYPE_CHECKING:
-    from ladder.games.drachengold.state import DrachengoldState
+    from ladder.games.drachengold.rules.state import DrachengoldState
 
 
 def token_list(value: Any, what: str) -> tuple[list[int] | None, str | None]:
