@@ -17,7 +17,7 @@ GAMES = [
 @pytest.fixture(params=GAMES, ids=lambda g: f"seed{g[0]}-{len(g[1])}p-{g[2]['rules']}")
 def replay(request):
     seed, names, options = request.param
-    return play_builtin("drachengold", names, seed=seed, options=options).replay
+    return play_builtin("drachengold", names, seed=seed, options=options).replay.to_json()
 
 
 def _views(replay):
@@ -71,7 +71,8 @@ def test_the_end_shows_the_engine_s_scores_and_the_phases_run_setup_turns_end(re
 
 def test_a_theft_out_of_sight_is_counted_not_guessed():
     # seed 4 has thefts: the public view sees each theft but not which token was stolen
-    replay = play_builtin("drachengold", ["greedy", "trader", "random"], seed=4, options={"rules": "advanced-a"}).replay
+    played = play_builtin("drachengold", ["greedy", "trader", "random"], seed=4, options={"rules": "advanced-a"})
+    replay = played.replay.to_json()
     thefts, seen = 0, {}
     for moment in walk(replay, None, reveal=False):
         assert moment.kind != "stolen"
