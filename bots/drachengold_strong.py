@@ -39,7 +39,7 @@ SCORING = {
                    "ties": "half", "sets": "once", "curse": True},
 }
 OPENING_BAR, LATE_BAR, LAST_BAR = 1.4, 1.1, 0.95  # vote: times its fair share, first / second-last / last round
-TARGET = 0.8  # proposals offer what an opponent accepts at this stage of the negotiation, from the start
+TARGET = 1.0  # proposals offer, from the start, what an opponent accepts at this stage: the deadline's price
 LAST_PRIOR = 0.88  # the last round's bar of an opponent never seen accepting so late
 LAST_MARGIN = 0.03  # last-round proposals: this much over an opponent's expected bar
 MARKET_GAIN = 1.0  # an offer must raise this seat's standing against the others by this much
@@ -183,7 +183,9 @@ class StrongBot(Bot):
         tie = 0.5 if rules["ties"] == "full" else 0.0
         cursed = [rules["curse"] and c["black"] > 0 for c in counts]
         for g in GEMS:
-            spread = 0.7 + (1.0 - late) * 0.12 * max(0, SUPPLY[g] - self.seen[g])
+            # 0.06 per gem still to come (0.12 valued gems too little: the gem majorities were lost
+            # to bots that collect them; measured in-process against the gauntlet, issue #24).
+            spread = 0.7 + (1.0 - late) * 0.06 * max(0, SUPPLY[g] - self.seen[g])
             have = [max(0, c[g]) for c in counts]
             for s in range(n):
                 if cursed[s]:
@@ -217,8 +219,8 @@ class StrongBot(Bot):
         """How much each other seat's gain counts against this seat's own. The ladder ranks by
         finishing order, so a point matters against the seats whose score is close to this seat's
         (the chance of passing or being passed), little against one far behind or far ahead: the
-        weight is the density of the score gap at zero (normal, narrowing as the bag empties),
-        normalised over the other seats."""
+        weight is the chance-density of the score gap at zero (normal, narrowing as the bag
+        empties), 1 for a seat level with this one."""
         scores = self._table(obs)
         sizes = obs.get("hoard_sizes") or []
         for s in range(len(scores)):
@@ -228,8 +230,7 @@ class StrongBot(Bot):
         mine = scores[self.seat]
         f = {s: 2.718281828 ** (-0.5 * ((scores[s] - mine) / sigma) ** 2)
              for s in range(min(len(scores), self.num_players)) if s != self.seat}
-        total = sum(f.values()) or 1.0
-        return {s: v / total for s, v in f.items()}
+        return f
 
     def relative(self, obs: dict[str, Any], moves: list[tuple[int, str, int]],
                  weights: dict[int, float] | None = None) -> float:
