@@ -39,10 +39,11 @@ SCORING = {
                    "ties": "half", "sets": "once", "curse": True},
 }
 OPENING_BAR, LATE_BAR, LAST_BAR = 1.4, 1.1, 0.95  # vote: times its fair share, first / second-last / last round
-TARGET = 0.8  # proposals offer what an opponent accepts at this stage of the negotiation, from the start
+TARGET = 1.0  # proposals offer, from the start, what an opponent accepts at this stage: the deadline's price
 LAST_PRIOR = 0.88  # the last round's bar of an opponent never seen accepting so late
 LAST_MARGIN = 0.03  # last-round proposals: this much over an opponent's expected bar
-MARKET_GAIN = 1.0  # an offer must raise this seat's expected score by this much
+MARKET_GAIN = 1.0  # an offer must raise this seat's standing against the others by this much
+UNSEEN = 1.3  # what a token no public event showed is worth, on average, to the seat that holds it
 
 
 def face(tokens: list[dict[str, str]]) -> float:
@@ -103,6 +104,17 @@ class StrongBot(Bot):
             self.dividing = {t["id"]: t for t in data["tokens"]}
         elif kind == "division":
             self.division = data["shares"]
+        elif kind == "stolen":
+            # Known to thief and victim only: the token changed hands.
+            self._take(data["seat"], [{"colour": data["colour"]}])
+            self._give(data["victim"], data["colour"])
+        elif kind == "trade_done":
+            for t in data["give"]:
+                self._take(data["to"], [t])
+                self._give(data["from"], t["colour"])
+            for t in data["pay"]:
+                self._take(data["from"], [t])
+                self._give(data["to"], t["colour"])
         elif kind == "chosen" and getattr(self, "division", None):
             colours = getattr(self, "dividing", {})
             self._take(data["seat"], [colours[t] for t in self.division[data["share"]] if t in colours])
@@ -110,6 +122,9 @@ class StrongBot(Bot):
     def _take(self, seat: int, tokens: list[dict[str, str]]) -> None:
         for t in tokens:
             self.ledger[seat][t["colour"]] += 1
+
+    def _give(self, seat: int, colour: str) -> None:
+        self.ledger[seat][colour] = max(0, self.ledger[seat][colour] - 1)
 
     def _learn(self, votes: dict[str, list[str]]) -> None:
         """Each opponent's vote on each proposal: the share it accepted or refused, at that stage."""
@@ -153,26 +168,78 @@ class StrongBot(Bot):
 
     def expected(self, mine: dict[str, int], obs: dict[str, Any]) -> float:
         """Expected final score of a hoard: face, majority chances, sets, curse."""
-        rules = self.rules
-        points = sum(mine[c] * v for c, v in rules["face"].items())
-        if rules["curse"] and mine["black"] > 0:
-            return points
+        counts = [self.ledger[s] for s in range(len(self.ledger))]
+        counts[self.seat] = mine
+        return self._scores(counts, obs)[self.seat]
+
+    def _scores(self, counts: list[dict[str, int]], obs: dict[str, Any]) -> list[float]:
+        """Every seat's expected final score from its colour counts (the others' from the ledger of
+        what they took in public): face, and for each gem the chance to lead it, as the product of
+        the chances to beat each other seat (a logistic in the gap, wider while many of that gem
+        are still to come); this seat's sets too."""
+        rules, n = self.rules, len(counts)
+        scores = [float(sum(c[col] * v for col, v in rules["face"].items())) for c in counts]
         late = 1.0 - min(1.0, (obs.get("bag", 60) or 0) / 90.0)  # the majorities settle as the bag empties
+        tie = 0.5 if rules["ties"] == "full" else 0.0
+        cursed = [rules["curse"] and c["black"] > 0 for c in counts]
         for g in GEMS:
-            best = max((self.ledger[s][g] for s in range(len(self.ledger)) if s != self.seat), default=0)
-            left = max(0, SUPPLY[g] - self.seen[g])
-            spread = 0.7 + (1.0 - late) * 0.12 * left
-            d = mine[g] - best + (0.5 if rules["ties"] == "full" else 0.0)
-            p = 1.0 / (1.0 + 2.718281828 ** (-d / spread))
-            points += self.bonus * p
+            # 0.06 per gem still to come (0.12 valued gems too little: the gem majorities were lost
+            # to bots that collect them; measured in-process against the gauntlet, issue #24).
+            spread = 0.7 + (1.0 - late) * 0.06 * max(0, SUPPLY[g] - self.seen[g])
+            have = [max(0, c[g]) for c in counts]
+            for s in range(n):
+                if cursed[s]:
+                    continue
+                p = 1.0
+                for k in range(n):
+                    if k != s:
+                        p /= 1.0 + 2.718281828 ** (-(have[s] - have[k] + tie) / spread)
+                scores[s] += self.bonus * p
+        mine = counts[self.seat]
+        if cursed[self.seat]:
+            return scores
         if rules["sets"] == "per-set":
             low = min(mine[g] for g in GEMS)
             # The next set is worth more the closer it is to complete (convex: its last gem counts most).
-            points += 5 * low + 5 * (sum(1 for g in GEMS if mine[g] > low) / 5) ** 2
+            scores[self.seat] += 5 * low + 5 * (sum(1 for g in GEMS if mine[g] > low) / 5) ** 2
         elif rules["sets"] == "once":
             held = sum(1 for g in GEMS if mine[g] > 0)
-            points += 5.0 if held == 5 else 0.7 * held
-        return points
+            scores[self.seat] += 5.0 if held == 5 else 0.7 * held
+        return scores
+
+    # ---- standing against the others ----------------------------------------------------------
+    def _table(self, obs: dict[str, Any], moves: list[tuple[int, str, int]] = ()) -> list[float]:
+        counts = [dict(self.ledger[s]) for s in range(len(self.ledger))]
+        counts[self.seat] = self.counts(obs)
+        for seat, colour, delta in moves:
+            counts[seat][colour] += delta
+        return self._scores(counts, obs)
+
+    def weights(self, obs: dict[str, Any]) -> dict[int, float]:
+        """How much each other seat's gain counts against this seat's own. The ladder ranks by
+        finishing order, so a point matters against the seats whose score is close to this seat's
+        (the chance of passing or being passed), little against one far behind or far ahead: the
+        weight is the chance-density of the score gap at zero (normal, narrowing as the bag
+        empties), 1 for a seat level with this one."""
+        scores = self._table(obs)
+        sizes = obs.get("hoard_sizes") or []
+        for s in range(len(scores)):
+            if s != self.seat and s < len(sizes):  # tokens it holds that no public event showed
+                scores[s] += UNSEEN * max(0, sizes[s] - sum(self.ledger[s].values()))
+        sigma = 10.0 + 0.2 * (obs.get("bag", 60) or 0)
+        mine = scores[self.seat]
+        f = {s: 2.718281828 ** (-0.5 * ((scores[s] - mine) / sigma) ** 2)
+             for s in range(min(len(scores), self.num_players)) if s != self.seat}
+        return f
+
+    def relative(self, obs: dict[str, Any], moves: list[tuple[int, str, int]],
+                 weights: dict[int, float] | None = None) -> float:
+        """What tokens changing hands (seat, colour, +1/-1) are worth to this seat against the
+        others: its own expected gain less the others' gains, each by its weight."""
+        w = self.weights(obs) if weights is None else weights
+        before, after = self._table(obs), self._table(obs, moves)
+        return (after[self.seat] - before[self.seat]) - sum(
+            wt * (after[s] - before[s]) for s, wt in w.items())
 
     def gain(self, obs: dict[str, Any], tokens: list[dict[str, str]]) -> float:
         return self.expected(self.counts(obs, tokens), obs) - self.expected(self.counts(obs), obs)
@@ -200,8 +267,15 @@ class StrongBot(Bot):
                 stage = 1.0 if last else max(progress, TARGET)
                 bar = self.threshold(s, stage) + (LAST_MARGIN if last else 0.02)
                 need[s] = total * attack.get(str(s), 0) / mass * bar
-        # Pay with the tokens this seat values least per unit of the others' face worth.
-        worth = {t["id"]: self.token_worth(obs, t["colour"]) for t in tokens}
+        # Pay with the tokens that cost this seat least, against the others, per unit of the others'
+        # face worth: what the token is worth to it, plus what it is worth to the partner it helps most.
+        w = self.weights(obs)
+        partners = [s for s in neg["involved"] if s != self.seat]
+        cost = {}
+        for c in {t["colour"] for t in tokens}:
+            cost[c] = self.relative(obs, [(self.seat, c, 1)], w) - min(
+                (self.relative(obs, [(s, c, 1)], w) for s in partners), default=0.0)
+        worth = {t["id"]: cost[t["colour"]] for t in tokens}
         order = sorted(tokens, key=lambda t: (worth[t["id"]] / VALUE[t["colour"]], -VALUE[t["colour"]], t["id"]))
         shares: dict[int, list[str]] = {s: [] for s in neg["involved"]}
         got = dict.fromkeys(need, 0.0)
@@ -229,16 +303,25 @@ class StrongBot(Bot):
         progress = self._progress(neg)
         colours = {t["id"]: t for t in neg["tokens"]}
         whole = self.gain(obs, neg["tokens"])
-        fair = whole * neg["attack"].get(str(self.seat), 0) / (sum(neg["attack"].values()) or 1)
+        attack, mass = neg["attack"], sum(neg["attack"].values()) or 1
+        fair = whole * attack.get(str(self.seat), 0) / mass
         last = neg["round"] >= neg["rounds"]
         # A hard line that softens with the deadline: others concede first, and most do.
-        bar = LAST_BAR * fair if last else fair * (OPENING_BAR - (OPENING_BAR - LATE_BAR) * progress)
+        bar = LAST_BAR if last else OPENING_BAR - (OPENING_BAR - LATE_BAR) * progress
+        # Measured against the others: a split is judged by what this seat gains less what it hands
+        # the seats it competes with, against the split by attack; and a treasure lost is worth 0 to
+        # everyone involved, so no split that leaves this seat worse off against them is taken.
+        w = self.weights(obs)
+        worth = {s: self.relative(obs, [(int(s), t["colour"], 1) for t in neg["tokens"]], w) for s in attack}
+        even = sum(worth[s] * attack[s] / mass for s in attack)
         accept = []
         for p in neg["standing"]:
             if p["proposer"] == self.seat:
                 continue
             mine = self.gain(obs, [colours[t] for t in p["shares"].get(str(self.seat), [])])
-            if mine >= bar - 1e-9 and (mine > 0 or fair <= 0):
+            rel = self.relative(obs, [(int(s), colours[t]["colour"], 1) for s, ids in p["shares"].items()
+                                      for t in ids if t in colours], w)
+            if (mine > 0 and rel >= max(even + (bar - 1.0) * fair, 0.0) - 1e-9) or fair <= 0 < mine:
                 accept.append(p["id"])
         return {"accept": accept}
 
@@ -316,17 +399,20 @@ class StrongBot(Bot):
         return {"card": None}
 
     # ---- thieves and the market -------------------------------------------------------------
-    def _leader_score(self, seat: int) -> float:
-        return sum(n * VALUE[c] for c, n in self.ledger[seat].items())
-
     def theft_victim(self, obs: dict[str, Any]) -> dict[str, Any]:
-        sizes = obs["request"]["hoard_sizes"]
+        # A token taken from a seat counts twice against it: rob the closest rival (then the biggest hoard).
+        sizes, w = obs["request"]["hoard_sizes"], self.weights(obs)
         return {"victim": max(obs["request"]["candidates"],
-                              key=lambda s: (sizes[str(s)] + 0.1 * self._leader_score(s), -s))}
+                              key=lambda s: (round(w.get(s, 0.0), 2), sizes[str(s)], -s))}
 
     def theft_pick(self, obs: dict[str, Any]) -> dict[str, Any]:
-        return {"token": max(obs["request"]["hoard"],
-                             key=lambda t: (self.token_worth(obs, t["colour"]), t["id"]))["id"]}
+        victim, hoard = obs["request"]["victim"], obs["request"]["hoard"]
+        # The wizard shows the victim's whole hoard: the ledger learns it exactly.
+        self.ledger[victim] = dict.fromkeys(VALUE, 0)
+        self._take(victim, hoard)
+        w = self.weights(obs)
+        worth = {c: self.relative(obs, [(self.seat, c, 1), (victim, c, -1)], w) for c in {t["colour"] for t in hoard}}
+        return {"token": max(hoard, key=lambda t: (worth[t["colour"]], t["id"]))["id"]}
 
     def market_offer(self, obs: dict[str, Any]) -> dict[str, Any]:
         """Offer tokens this seat values least for a gem that raises its expected score, priced so
@@ -348,18 +434,31 @@ class StrongBot(Bot):
                     ideas.append((after - now, want, give))
         holders = [s for s in range(obs["players"]) if s != self.seat and obs["hoard_sizes"][s] > 0]
         offers, used, partners = [], set(), set()
+        w = self.weights(obs)
         for _gain, want, give in sorted(ideas, key=lambda i: (-i[0], i[1], [t["id"] for t in i[2]])):
             ids = {t["id"] for t in give}
             free = [s for s in holders if s not in partners and self.ledger[s][want] > 0]
             if ids & used or not free:
                 continue
-            to = max(free, key=lambda s: (self.ledger[s][want], -s))
+            # The likeliest holder whose trade still leaves this seat ahead against the others.
+            free = [s for s in sorted(free, key=lambda s: (-self.ledger[s][want], s))
+                    if self.relative(obs, self._swap(s, give, {want: 1}), w) > MARKET_GAIN]
+            if not free:
+                continue
+            to = free[0]
             offers.append({"to": to, "give": sorted(ids), "want": {want: 1}})
             used |= ids
             partners.add(to)
             if len(offers) == obs["request"]["max_offers"]:
                 break
         return {"offers": offers}
+
+    def _swap(self, partner: int, give: list[dict[str, str]], want: dict[str, int]) -> list[tuple[int, str, int]]:
+        """The moves of a trade: this seat gives `give` to partner for `want` (colour counts)."""
+        moves = [(self.seat, t["colour"], -1) for t in give] + [(partner, t["colour"], 1) for t in give]
+        for colour, count in want.items():
+            moves += [(self.seat, colour, 1), (partner, colour, -1)] * count
+        return moves
 
     def market_answer(self, obs: dict[str, Any]) -> dict[str, Any]:
         held = list(obs["hoard"])  # the hoard once the trades accepted so far are made
@@ -371,10 +470,13 @@ class StrongBot(Bot):
                 pay += sorted((t for t in free if t["colour"] == colour), key=lambda t: t["id"])[:count]
             if len(pay) != sum(offer["want"].values()):
                 continue
-            now = {"hoard": held, "bag": obs["bag"]}
-            after = {"hoard": [t for t in held if t not in pay] + list(offer["give"]), "bag": obs["bag"]}
-            if self.expected(self.counts(after), after) > self.expected(self.counts(now), now) + 0.5:
-                held = after["hoard"]
+            now = {**obs, "hoard": held}
+            got: dict[str, int] = {}
+            for t in offer["give"]:
+                got[t["colour"]] = got.get(t["colour"], 0) + 1
+            # Judged against the others: what the partner gains (it may be a rival for the same gem) counts too.
+            if self.relative(now, self._swap(offer["from"], pay, got)) > 0.5:
+                held = [t for t in held if t not in pay] + list(offer["give"])
                 free = [t for t in free if t not in pay]
                 accept.append({"offer": offer["id"], "pay": [t["id"] for t in pay]})
         return {"accept": accept}

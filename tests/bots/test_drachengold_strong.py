@@ -180,3 +180,68 @@ def test_it_never_pays_for_one_offer_with_a_token_another_offer_would_bring():
     assert [a["offer"] for a in answer["accept"]] == ["o1.1.0", "o1.2.0"]  # both pay off
     paid = [t for a in answer["accept"] for t in a["pay"]]
     assert len(paid) == len(set(paid)) and set(paid) <= {t["id"] for t in hoard}  # blue 0 is not its own yet
+
+
+def test_its_ledger_follows_the_thefts_and_trades_it_takes_part_in_and_the_hoard_a_wizard_shows():
+    bot = strong()
+    bot.ledger[1]["blue"] = 2
+    bot.on_event({"type": "stolen", "data": {"seat": 0, "victim": 1, "token": "t5", "colour": "blue"}})
+    assert bot.ledger[1]["blue"] == 1
+    bot.on_event({"type": "stolen", "data": {"seat": 2, "victim": 0, "token": "t6", "colour": "white"}})
+    assert bot.ledger[2]["white"] == 1
+    bot.on_event({"type": "trade_done", "data": {"offer": "o1.0.0", "from": 0, "to": 3,
+                                                 "give": [token("gold", 0)], "pay": [token("green", 0)]}})
+    assert bot.ledger[3]["gold"] == 1 and bot.ledger[3]["green"] == 0
+    # Its own thief and wizard see the victim's whole hoard: the ledger becomes exact.
+    hoard = [token("purple", 0), token("purple", 1), token("silver", 0)]
+    bot.theft_pick({"hoard": [], "bag": 40, "hoard_sizes": [0, 1, 0, 3],
+                    "request": {"kind": "theft_pick", "victim": 3, "hoard": hoard}})
+    assert bot.ledger[3]["purple"] == 2 and bot.ledger[3]["gold"] == 0
+
+
+def test_in_the_last_round_it_refuses_a_split_that_hands_a_close_rival_more_than_it_takes():
+    tokens = [token("silver", i) for i in range(10)]
+
+    def last_round(offered: int, hoard: list) -> dict:
+        split = {"id": "p1", "proposer": 1, "round": 8,
+                 "shares": {"0": [t["id"] for t in tokens[:offered]], "1": [t["id"] for t in tokens[offered:]]}}
+        position = negotiation(8, tokens, [split])
+        position["negotiation"]["attack"] = {"0": 2, "1": 6}  # its fair part is a quarter
+        return {**position, "hoard": hoard, "hoard_sizes": [len(hoard), 0, 0, 0]}
+
+    # Level with seat 1: 3 of 10 is more than its fair part, but seat 1 would pull 4 ahead, and a
+    # treasure lost leaves the two level: it refuses; an even split it takes.
+    assert strong().vote(last_round(3, []))["accept"] == []
+    assert strong().vote(last_round(5, []))["accept"] == ["p1"]
+    # Far ahead of everyone (60 points to nothing), seat 1's gain hardly matters: it takes the 3.
+    rich = [token("gold", i) for i in range(20)]
+    assert strong().vote(last_round(3, rich))["accept"] == ["p1"]
+
+
+def test_it_robs_the_seat_closest_to_it_in_score_rather_than_the_biggest_hoard():
+    bot = strong()
+    mine = [token("gold", i) for i in range(15)]  # 45 points
+    bot.ledger[1]["gold"] = 15  # seat 1: 45 points, level with it
+    bot.ledger[2]["silver"] = 18  # seat 2: 18 points, though its hoard is bigger
+    request = {"kind": "theft_victim", "candidates": [1, 2], "hoard_sizes": {"1": 15, "2": 18}}
+    position = {"hoard": mine, "bag": 40, "hoard_sizes": [15, 15, 18, 0], "request": request}
+    assert bot.theft_victim(position) == {"victim": 1}
+
+
+def test_it_refuses_a_trade_that_wins_it_a_gem_but_hands_a_close_rival_a_majority():
+    # Seen against an outside bot: 3 greens for 1 purple, where the purple won the partner its
+    # majority. Judged by its own hoard alone the trade looked good (the greens win green).
+    bot = strong()
+    bot.seen = dict(SUPPLY)  # late: the majorities are nearly settled
+    bot.ledger[1]["purple"], bot.ledger[1]["gold"] = 3, 8  # seat 1 is level with it
+    bot.ledger[3]["green"] = 4  # seat 3, who would lose green, is far behind
+    hoard = [*(token("purple", i) for i in range(4)), token("green", 0), token("green", 1),
+             *(token("gold", i) for i in range(8))]
+    greens = [token("green", i) for i in range(2, 5)]
+    offer = {"id": "o1.1.0", "from": 1, "to": 0, "give": greens, "want": {"purple": 1}}
+    position = {"hoard": hoard, "bag": 8, "hoard_sizes": [14, 14, 0, 4],
+                "request": {"kind": "market_answer", "offers": [offer]}}
+    assert bot.market_answer(position) == {"accept": []}
+    # The same greens from seat 2, who holds no purple to speak of, are a good trade.
+    assert bot.market_answer({**position, "request": {"kind": "market_answer", "offers": [
+        {**offer, "from": 2}]}})["accept"][0]["offer"] == "o1.1.0"
