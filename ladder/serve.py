@@ -7,7 +7,7 @@ it asks each child to stop, waits a grace period, then kills whatever is left of
 
 The supervisor is a child subreaper: whatever its children orphan (a worker pool process's bwrap
 processes after that pool process died) comes to it rather than to the machine's init, which may
-never reap (a container without --init), and it reaps them; see workers/sandbox_reap.py.
+never reap (a container without --init), and it reaps them; see workers/sandbox/reap.py.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def prepare_instance(settings: Settings, *, requeue_running: bool) -> dict[str, 
     finally:
         engine.dispose()
     if settings.redis_url is None:
-        from workers.celery_app import QUEUES, configure
+        from workers.queue.celery_app import QUEUES, configure
 
         # declaring the queues creates the broker's tables once, before several processes race to
         with configure(settings).connection_for_write() as conn:
@@ -62,7 +62,7 @@ def prepare_instance(settings: Settings, *, requeue_running: bool) -> dict[str, 
 def web_app(settings: Settings | None = None):
     """The Flask app with dispatch wired to Celery: matches a view queues are sent to the workers."""
     from ladder import create_app
-    from workers.tasks import dispatch_matches
+    from workers.queue.tasks import dispatch_matches
 
     settings = settings or Settings.from_env()
     return create_app({"settings": settings, "LADDER_DISPATCH": dispatch_matches})
@@ -182,7 +182,7 @@ class Supervisor:
     def run(self, ready: Callable[[], bool] | None = None, on_ready: Callable[[], None] | None = None) -> int:
         """Start every child, wait for a stop request or a child's death, stop them all. Exit status:
         0 after a requested stop, 1 when a child died on its own."""
-        from workers import sandbox_reap
+        from workers.sandbox import reap as sandbox_reap
 
         previous = {s: signal.signal(s, self.request_stop) for s in (signal.SIGINT, signal.SIGTERM)}
         sandbox_reap.become_subreaper()
@@ -217,7 +217,7 @@ class Supervisor:
     def leave_nothing_behind(self) -> None:
         """After a worker that had to be killed: its bots may be frozen (a frozen task ignores
         SIGKILL until thawed) and their cgroups left; kill and remove them, reap what comes to us."""
-        from workers.shutdown import leave_nothing_behind
+        from workers.queue.shutdown import leave_nothing_behind
 
         left = leave_nothing_behind()
         if left:
@@ -226,7 +226,7 @@ class Supervisor:
     def reap_adopted(self) -> int:
         """Reap zombie children that are not one of ours: orphans adopted as a subreaper. Our own
         children's exit statuses stay for their Popen (it alone waits for them)."""
-        from workers import sandbox_reap
+        from workers.sandbox import reap as sandbox_reap
 
         ours = {c.proc.pid for c in self.children if c.proc is not None and c.proc.returncode is None}
         return sandbox_reap.reap_zombies(keep=ours)
@@ -288,7 +288,7 @@ def http_ok(url: str, timeout: float = 2.0) -> bool:
 
 def strongest_sandbox(modes: Sequence[str] = ("strict", "user", "none")) -> tuple[str, str]:
     """The first sandbox mode this machine can run, and why the stronger ones cannot."""
-    from workers.sandbox import sandbox_available
+    from workers.sandbox.process import sandbox_available
 
     reasons = []
     for mode in modes:

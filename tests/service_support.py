@@ -28,7 +28,7 @@ from ladder.services import bots as bot_services
 
 REDIS_BASE = os.environ.get("LADDER_TEST_REDIS", "redis://127.0.0.1:6379/0")
 LADDER = [sys.executable, "-m", "ladder.cli"]
-UID_BASE_RANGE = range(62000, 63000)  # the sandbox's slot uids (workers/sandbox_slots.py)
+UID_BASE_RANGE = range(62000, 63000)  # the sandbox's slot uids (workers/sandbox/slots.py)
 
 # A Treasure bot that plays like the random starter bot, slowly: a match lasts seconds, so a test
 # can kill its worker in the middle of it.

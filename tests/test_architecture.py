@@ -2,7 +2,7 @@
 
 - Game rules are pure: nothing in ladder/games imports I/O, clocks, process, database, web or
   queue modules, or the global `random` functions (only `random.Random` seeded from the game).
-- Only workers/sandbox.py starts bot processes. Besides it, only these start any process at all:
+- Only workers/sandbox/process.py starts bot processes. Besides it, only these start any process at all:
   ladder/serve.py (the ladder's own web, worker and scheduler), ladder/bench/service.py (Celery
   workers to measure) and ladder/bench/sandbox.py (the bare baselines the sandbox is compared
   with: `python3 -c pass`, a plain pipe echo, the repository's own starter kits run bare, and
@@ -67,7 +67,7 @@ def test_game_rules_use_no_global_random():
 
 
 def test_only_the_sandbox_and_the_supervisor_start_processes():
-    allowed = {"workers/sandbox.py", "ladder/serve.py", "ladder/bench/service.py", "ladder/bench/sandbox.py",
+    allowed = {"workers/sandbox/process.py", "ladder/serve.py", "ladder/bench/service.py", "ladder/bench/sandbox.py",
                "workers/tournament_local.py", "ladder/bench/soak.py"}  # soak: the CPU hog
     found = []
     for folder in ("ladder", "workers", "bots"):
@@ -89,7 +89,7 @@ def test_the_web_app_never_reaches_bot_code():
     found = []
     for path, tree in modules("ladder/web"):
         for name in imported(tree):
-            if top(name, {"workers.sandbox", "workers.runner", "workers.sandbox_bwrap", "subprocess"}):
+            if top(name, {"workers.sandbox.process", "workers.match.runner", "workers.sandbox.bwrap", "subprocess"}):
                 found.append(f"{path.relative_to(ROOT)} imports {name}")
     assert not found, found
 
@@ -137,14 +137,14 @@ def test_the_naming_check_catches_a_game_named_elsewhere(tmp_path):
         "bots/nim_greedy.py": "# a Nim starter bot",  # its starter file: fine
         "bots/__init__.py": "REFERENCE = {'nim': 'greedy'}",
         "ladder/web/templates/page.html": "{% if game == 'Nim' %}",
-        "workers/scheduler.py": "SIZES = {'nim_table': 3}",
+        "workers/queue/scheduler.py": "SIZES = {'nim_table': 3}",
         "ladder/cli.py": "# nimble is another word",
     }.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text)
     offences = naming_offences(tmp_path, ["nim"])
     assert sorted(o.split(":")[0] for o in offences) == ["bots/__init__.py", "ladder/web/templates/page.html",
-                                                         "workers/scheduler.py"], offences
+                                                         "workers/queue/scheduler.py"], offences
 
 
 PART_LOOKUPS = re.compile(r"GAMES\[|GAMES\.(values|items|get)\(|starter_bots(\[|\.items\(|\.values\(|\.get\()"
@@ -178,14 +178,14 @@ def test_the_part_lookup_check_catches_a_lookup_by_convention(tmp_path):
         "ladder/games/__init__.py": "module, cls = GAMES[name].split(':')",  # the registry: fine
         "ladder/services/viewer.py": "importlib.import_module(f'{GAMES[game]}.viewer')",
         "bots/__init__.py": "target = game.starter_bots[name]",
-        "workers/runner.py": "for target in ladder.games.GAMES.values():",
+        "workers/match/runner.py": "for target in ladder.games.GAMES.values():",
         "ladder/web/queries.py": "game.bot_module(name)",  # asking the Game: fine
     }.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text)
     offences = part_lookup_offences(tmp_path)
     assert sorted(o.split(":")[0] for o in offences) == ["bots/__init__.py", "ladder/services/viewer.py",
-                                                         "workers/runner.py"], offences
+                                                         "workers/match/runner.py"], offences
 
 
 def test_a_game_registered_by_one_entry_has_bots_tables_and_steps(monkeypatch):

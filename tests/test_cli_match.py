@@ -79,7 +79,7 @@ def test_bad_arguments_are_usage_errors(tmp_path):
 
 
 def test_the_upload_file_name_rule_applies_to_ladder_match(tmp_path):
-    """One rule for the form, the API and `ladder match` (through workers.packaging.stage)."""
+    """One rule for the form, the API and `ladder match` (through workers.build.packaging.stage)."""
     for name, words in ((".py", "starts with a dot"), ("bot\n.py", "control or invisible"),
                         ("\u202egnp.py", "control or invisible")):
         (tmp_path / name).write_text("print(1)\n")

@@ -4,7 +4,7 @@ It is where an author tries a bot, so it shows what went wrong where they look: 
 stderr of every seat that faulted (the traceback of a crash), every refused answer, a warning for a
 seat that ended with under a quarter of its time bank (it would time out on a slower machine), and
 it exits 1 when a bot given as a file (not a `builtin:`) faulted, so a script or CI notices. A
-match the ladder's own failures void (workers/blame.py) is played again; after the last attempt
+match the ladder's own failures void (workers/match/blame.py) is played again; after the last attempt
 it exits 2, naming the ladder's failure, never a bot's.
 """
 
@@ -91,10 +91,10 @@ def run_match_command(
     from rich.markup import escape
 
     from ladder.games import OptionError
-    from workers import blame
-    from workers.packaging import PackagingError
-    from workers.protocol import TimeControl
-    from workers.runner import BuildError, RunnerError, run_match
+    from workers.build.packaging import PackagingError
+    from workers.match import blame
+    from workers.match.protocol import TimeControl
+    from workers.match.runner import BuildError, RunnerError, run_match
 
     clock = TimeControl()
 

@@ -1,13 +1,13 @@
 """Run a tournament's matches on this machine: `ladder tournament` (and the tournament bench).
 
-Each match is one `workers.runner.run_match` call, the code `ladder match` and the site's workers
+Each match is one `workers.match.runner.run_match` call, the code `ladder match` and the site's workers
 use, in a pool of processes (one per core by default; in the strict sandbox a match's bots share
 one core, `runner.TABLE_CPUS`). A pool process runs its task in its main thread, as the sandbox
 needs. Entrants are frozen first: each bot file or folder is copied once, so editing a bot while
 the event runs changes nothing. A match that cannot run is recorded as failed (see
 ladder/tournaments/standings.py for how failures and forfeits count) and the event goes on.
 
-This module starts processes (the pool); bot processes themselves start only in workers/sandbox.py.
+This module starts processes (the pool); bot processes themselves start only in workers/sandbox/process.py.
 """
 
 from __future__ import annotations
@@ -43,9 +43,9 @@ def replay_name(match: MatchSpec) -> str:
 
 def play_job(job: Job) -> PlayedMatch:
     """Play one match in the sandbox (in a pool process); never raises but for a stop signal. A
-    match the ladder's own failures void (workers/blame.py) is played again, then failed."""
-    from workers import blame
-    from workers.runner import run_match
+    match the ladder's own failures void (workers/match/blame.py) is played again, then failed."""
+    from workers.match import blame
+    from workers.match.runner import run_match
 
     def attempt(final: bool):
         return run_match(list(job.specs), game=job.game, seed=job.match.seed, options=job.options,

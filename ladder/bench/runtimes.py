@@ -1,8 +1,8 @@
 """`ladder bench sandbox --runtimes`: what the sandbox costs each runtime's starter kit.
 
-For every runtime of the table (workers/runtimes.py) that this machine has, its starter kit in
+For every runtime of the table (workers/build/runtimes.py) that this machine has, its starter kit in
 bots/examples/<runtime>/ is made runnable once: a compiled runtime's kit through the ladder's own
-compile step (workers.builds.compile_bot, in the sandbox mode measured, so its time is the compile
+compile step (workers.build.builds.compile_bot, in the sandbox mode measured, so its time is the compile
 time a new version waits for), the static kit with `make` on the host as its README says, the
 others as uploaded. Then, `starts` times each, interleaved so machine noise hits both alike:
 
@@ -28,9 +28,10 @@ from pathlib import Path
 
 from ladder.bench.sandbox import bare_first_reply, make_static_kit
 from ladder.games import FLAGSHIP, get_game
-from workers import builds, packaging, protocol, runtime_view, runtimes
-from workers.sandbox import SandboxError
-from workers.sandbox_bwrap import BASE_ENV
+from workers.build import builds, packaging, runtime_view, runtimes
+from workers.match import protocol
+from workers.sandbox.bwrap import BASE_ENV
+from workers.sandbox.process import SandboxError
 
 KITS = Path(__file__).resolve().parents[2] / "bots" / "examples"
 START_TIMEOUT_S = 60.0  # a JVM on a busy shared core can take seconds; speed is read here, not judged
@@ -84,8 +85,8 @@ def _tail(log: str) -> str:
 
 def _sandboxed_first_reply(bot: packaging.StagedBot, mode: str, view: Path | None, sdk: Path,
                            line: bytes) -> float:
-    from workers.runner import SDK_MOUNT
-    from workers.sandbox import BotProcess, Limits
+    from workers.match.runner import SDK_MOUNT
+    from workers.sandbox.process import BotProcess, Limits
 
     limits = Limits(line_bytes=protocol.MAX_LINE_BYTES, stderr_bytes=protocol.LOG_BYTES,
                     cpu_seconds=protocol.CPU_BACKSTOP_S)
@@ -104,7 +105,7 @@ def _sandboxed_first_reply(bot: packaging.StagedBot, mode: str, view: Path | Non
 
 def bare_command(bot: packaging.StagedBot, sdk: Path, home: Path) -> tuple[list[str], dict[str, str]]:
     """The staged bot's command and environment with host paths: what it runs bare."""
-    from workers.runner import SDK_MOUNT
+    from workers.match.runner import SDK_MOUNT
 
     mapping = {BOT_MOUNT: str(bot.path), SDK_MOUNT: str(sdk)}
 
@@ -216,7 +217,7 @@ def run_runtime_bench(
 ) -> list[RuntimeBench]:
     """Measure the runtimes named (all of the table by default), print the table through `echo`
     and return the rows in the table's order."""
-    from workers.runner import _stage_sdk
+    from workers.match.runner import _stage_sdk
 
     unknown = sorted(set(names or ()) - set(runtimes.BY_NAME))
     if unknown:

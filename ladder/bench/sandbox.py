@@ -7,7 +7,7 @@
   `python3 -I -c pass` to its exit (ratio, target < 1.6).
 - Freeze + thaw of the bot's cgroup, and what joining its cgroups costs a new process (strict only;
   the five v1 controllers' `tasks`, or v2's one `cgroup.procs`: see the backends' join_files). The
-  figures name the host's cgroup backend (workers/sandbox_cgroup.py), v1 or v2.
+  figures name the host's cgroup backend (workers/sandbox/cgroup.py), v1 or v2.
 - Per runtime (`--runtimes`, ladder/bench/runtimes.py): each starter kit's start to its `ready`,
   sandboxed with its runtime's view against the same files run bare, and the compile step's time.
   The bare runs and the static kit's `make` start here (`bare_first_reply`, `make_static_kit`):
@@ -28,9 +28,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from workers import sandbox_cgroup
-from workers.sandbox import PYTHON, BotProcess
-from workers.sandbox_io import LineReader, write_all
+from workers.sandbox import cgroup as sandbox_cgroup
+from workers.sandbox.process import PYTHON, BotProcess
+from workers.sandbox.streams import LineReader, write_all
 
 MATCH_TARGET = 1.25
 ROUND_TRIP_TARGET = 2.0
@@ -193,7 +193,7 @@ def make_static_kit(folder: Path, timeout: float = 600.0) -> tuple[bool, str]:
 
 
 def _cgroup_join_ms(samples: int = 8) -> float:
-    """Median time a fresh child takes to join a new bot group, the way workers/sandbox.py does it
+    """Median time a fresh child takes to join a new bot group, the way workers/sandbox/process.py does it
     (writing "0" to each of the backend's join files right after fork)."""
     times = []
     for _ in range(samples):
@@ -226,7 +226,7 @@ def _match_seconds(mode: str, seed: int) -> float:
     """Wall time of one whole match of the flagship game's fallback bot x 4 through the match runner."""
     from bots import reference_bot
     from ladder.games import FLAGSHIP
-    from workers.runner import run_match
+    from workers.match.runner import run_match
 
     t0 = time.perf_counter()
     run_match([f"builtin:{reference_bot(FLAGSHIP)}"] * 4, game=FLAGSHIP, seed=seed, sandbox=mode, require_strict=False)

@@ -147,7 +147,7 @@ def _prepare_worker_db(url: str, users: int) -> list[int]:
     from ladder.models import BotCreate, User
     from ladder.services.bots import activate_version, add_version, create_bot, seed_house_bots
     from ladder.services.matches import matchmaking_pool
-    from workers.runner import builtin_source
+    from workers.match.runner import builtin_source
 
     engine = make_engine(url)
     with session_scope(session_factory(engine)) as session:
@@ -225,7 +225,7 @@ def matches_per_minute(url: str, redis_url: str, versions: list[int], *, process
                        console: Console) -> Throughput:
     import redis
 
-    from workers import celery_app, tasks
+    from workers.queue import celery_app, tasks
 
     redis.Redis.from_url(redis_url).flushdb()
     instance = Path(tempfile.mkdtemp(prefix="ladder-bench-"))

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-SLOT_UIDS = range(62000, 63000)  # workers.sandbox_slots: UID_BASE, MAX_SLOTS
+SLOT_UIDS = range(62000, 63000)  # workers.sandbox.slots: UID_BASE, MAX_SLOTS
 
 
 @dataclass
@@ -82,7 +82,7 @@ def _descendants(root: int) -> set[int]:
 
 def leftovers() -> tuple[list[int], list[str]]:
     """Slot-uid processes below this process, and bot/table cgroups named after it."""
-    from workers import sandbox_cgroup
+    from workers.sandbox import cgroup as sandbox_cgroup
 
     pids = sorted(p for p in _descendants(os.getpid()) if _uid(p) in SLOT_UIDS)
     groups = sandbox_cgroup.owned_groups(os.getpid())
@@ -92,8 +92,9 @@ def leftovers() -> tuple[list[int], list[str]]:
 def run_soak(*, matches: int, hog: bool, game: str | None = None, players: int = 4,
              echo: Callable[[str], None] = print, every: int = 100) -> SoakResult:
     from ladder.games import FLAGSHIP
-    from workers import blame, sandbox
-    from workers.runner import run_match
+    from workers.match import blame
+    from workers.match.runner import run_match
+    from workers.sandbox import process as sandbox
 
     game = game or FLAGSHIP
     result = SoakResult()

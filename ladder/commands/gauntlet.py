@@ -2,7 +2,7 @@
 the house (bots/gauntlet/, listed per game in gauntlet.json), each at its own table with the same
 fillers, in every seat order of the same deals; prints how often the measured bot finished above
 each outside bot, with 95% intervals (ladder/tournaments/gauntlet.py). Matches are played by
-workers.runner, as `ladder tournament` plays them, in a pool of processes.
+workers.match.runner, as `ladder tournament` plays them, in a pool of processes.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def gauntlet(house, game, outsiders, fillers, players, deals, option_pairs, seed
     from ladder.games import OptionError, get_game
     from ladder.tournaments import gauntlet as model
     from ladder.tournaments.model import TournamentError
-    from workers.runner import RunnerError, choose_mode
+    from workers.match.runner import RunnerError, choose_mode
     from workers.tournament_local import Job, play_job, run_pool
 
     try:
@@ -131,8 +131,8 @@ def _check_staging(specs: list[str], game: str) -> None:
     """A bot that does not stage (a missing file, a bad package) fails here once, not in every match."""
     import tempfile
 
-    from workers.packaging import PackagingError, remove_staged
-    from workers.runner import RunnerError, stage_bot
+    from workers.build.packaging import PackagingError, remove_staged
+    from workers.match.runner import RunnerError, stage_bot
 
     with tempfile.TemporaryDirectory(prefix="ladder-check-") as tmp:
         for spec in dict.fromkeys(specs):

@@ -33,7 +33,7 @@ def runtime_report(accepted) -> None:
 
 def _check_sandbox(settings) -> None:
     """Workers refuse to run bots in a weaker sandbox than production needs, outside development."""
-    from workers.sandbox import sandbox_available
+    from workers.sandbox.process import sandbox_available
 
     if settings.sandbox_mode != "strict" and not settings.development:
         raise click.ClickException(
@@ -114,8 +114,8 @@ def web(host, port, workers, threads, graceful_timeout) -> None:
                    "and given back to the queue.")
 def worker(concurrency, queues, name, loglevel, grace) -> None:
     """A Celery worker: plays matches, feeds and sweeps the queue. Start one per machine."""
-    from workers.celery_app import QUEUES, configure
-    from workers.shutdown import install_grace, leave_nothing_behind
+    from workers.queue.celery_app import QUEUES, configure
+    from workers.queue.shutdown import install_grace, leave_nothing_behind
 
     settings = _settings()
     _check_sandbox(settings)
@@ -128,7 +128,7 @@ def worker(concurrency, queues, name, loglevel, grace) -> None:
     ]
     if settings.embedded:
         argv.append("--without-heartbeat")  # the local broker has no broadcast
-    from workers.sandbox_reap import start_reaper_thread
+    from workers.sandbox.reap import start_reaper_thread
 
     start_reaper_thread()  # a pool process that dies mid-match orphans its bwrap processes to us
     install_grace(grace)
@@ -142,7 +142,7 @@ def worker(concurrency, queues, name, loglevel, grace) -> None:
 @click.option("--loglevel", "-l", default="INFO", show_default=True)
 def scheduler(loglevel) -> None:
     """Celery beat: sends the periodic tasks (queue matches, sweep stale ones). Run exactly one."""
-    from workers.celery_app import configure
+    from workers.queue.celery_app import configure
 
     settings = _settings()
     settings.instance_dir.mkdir(parents=True, exist_ok=True)

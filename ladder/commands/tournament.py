@@ -1,7 +1,7 @@
 """`ladder tournament`: a duplicate round robin (or Swiss event) of local bots on this machine.
 
 The schedule and the standings come from ladder/tournaments (the code the site uses); every match
-is played by workers.runner.run_match, as `ladder match` and the site's workers play it, in a pool
+is played by workers.match.runner.run_match, as `ladder match` and the site's workers play it, in a pool
 of processes (workers/tournament_local.py). Writes OUT/tournament.json and OUT/replays/.
 """
 
@@ -105,8 +105,8 @@ def tournament(bots, game, option_pairs, players, deals, duplicate, fmt, rounds,
     from ladder.games import OptionError, get_game
     from ladder.tournaments import model
     from ladder.tournaments.standings import standing_order, standings
-    from workers.packaging import PackagingError, remove_staged
-    from workers.runner import RunnerError, choose_mode, stage_bot
+    from workers.build.packaging import PackagingError, remove_staged
+    from workers.match.runner import RunnerError, choose_mode, stage_bot
     from workers.tournament_local import Job, freeze_entrants, play_job, replay_name, run_pool
 
     options = _parse_options(option_pairs)

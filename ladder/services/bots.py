@@ -95,7 +95,7 @@ def add_version(
         raise Invalid("the upload is empty")
     if len(code) > max_bytes:
         raise Invalid(f"the upload is {len(code)} bytes; the limit is {max_bytes}")
-    from workers.packaging import PackagingError, check_filename, runtime_of  # pure: names and sizes
+    from workers.build.packaging import PackagingError, check_filename, runtime_of  # pure: names and sizes
 
     try:
         check_filename(filename)

@@ -1,7 +1,7 @@
 """What the pages need that the services do not offer (yet): small reads and the upload use case.
 
 `upload_bot` strings the services together for the form and the API alike: check the package
-(workers.packaging's pure checks: they read bytes, they never run them), create the bot when it is
+(workers.build.packaging's pure checks: they read bytes, they never run them), create the bot when it is
 new, store the version, queue its validation game. Everything else here is a bounded read.
 """
 
@@ -58,7 +58,7 @@ class RuntimeChoice:
 def runtime_choices(accepted: tuple[str, ...] | None) -> list[RuntimeChoice]:
     """The runtime table as the upload page shows it: which entry point picks which runtime, and
     whether this ladder runs it (its operator's list, and what the machine has)."""
-    from workers import runtimes  # pure: reads dpkg's database, starts nothing
+    from workers.build import runtimes  # pure: reads dpkg's database, starts nothing
 
     out = []
     for r in runtimes.RUNTIMES:
@@ -72,14 +72,14 @@ def runtime_choices(accepted: tuple[str, ...] | None) -> list[RuntimeChoice]:
 def check_package(code: bytes, filename: str, accepted_runtimes: tuple[str, ...] | None = None) -> None:
     """Raise ValueError with the author-facing reason when the upload is not a bot package, or
     is one for a runtime this ladder does not run."""
-    from workers import packaging  # pure: inspects names and sizes; never imports the sandbox
+    from workers.build import packaging  # pure: inspects names and sizes; never imports the sandbox
 
     packaging.check_runtime(packaging.check_bytes(code, filename), accepted_runtimes)
 
 
 def check_filename(filename: str | None) -> str:
-    """The shared file-name rule (workers.packaging.check_filename) as an Invalid refusal."""
-    from workers import packaging
+    """The shared file-name rule (workers.build.packaging.check_filename) as an Invalid refusal."""
+    from workers.build import packaging
 
     try:
         packaging.check_filename(filename)

@@ -13,7 +13,7 @@ from needs import unavailable
 
 from ladder.bench import runtimes as bench
 from ladder.cli import main
-from workers import packaging, runtimes
+from workers.build import packaging, runtimes
 
 NUMBER = r"([0-9]+\.[0-9]+)"
 

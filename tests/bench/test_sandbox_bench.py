@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from ladder.bench import sandbox as bench
 from ladder.cli import main
-from workers import sandbox_cgroup
+from workers.sandbox import cgroup as sandbox_cgroup
 
 NUMBER = r"([0-9]+\.[0-9]+)"
 

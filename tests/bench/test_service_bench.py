@@ -17,7 +17,7 @@ from ladder.bench.service_seed import SEATS, seed_bots, seed_matches
 from ladder.cli import main
 from ladder.config import Settings
 from ladder.db import make_engine, upgrade
-from workers import celery_app
+from workers.queue import celery_app
 
 
 def test_the_seed_is_a_consistent_history(pg_url):  # noqa: F811

@@ -12,7 +12,7 @@ from web.helpers import GOOD_BOT
 
 from ladder.models import Bot, BotVersion
 from ladder.services import users
-from workers.runtimes import RUNTIMES
+from workers.build.runtimes import RUNTIMES
 
 
 def _versions(sessions, name: str) -> list[BotVersion]:

@@ -14,7 +14,7 @@ from web.helpers import make_zip
 
 from ladder.config import Settings
 from ladder.models import Bot, BotVersion
-from workers import runtimes
+from workers.build import runtimes
 
 KITS = Path(__file__).parents[2] / "bots" / "examples"
 

@@ -1,6 +1,6 @@
 """The starter kits in bots/examples/: each is built and run by the ladder's own runtime table
-(workers/runtimes.py) exactly as an upload is, through `workers.runner.run_match` in the strict
-sandbox: the compiled ones by the compile step (workers/builds.py) in their runtime's build tree,
+(workers/build/runtimes.py) exactly as an upload is, through `workers.match.runner.run_match` in the strict
+sandbox: the compiled ones by the compile step (workers/build/builds.py) in their runtime's build tree,
 every one running in its runtime's tree. Each plays a game of every game without a single refused
 answer or takeover, and its JSON reader takes any JSON.
 
@@ -23,8 +23,9 @@ import pytest
 from needs import unavailable
 
 from ladder.games import GAMES, get_game
-from workers import builds, packaging, runner, runtimes
-from workers.protocol import TimeControl
+from workers.build import builds, packaging, runtimes
+from workers.match import runner
+from workers.match.protocol import TimeControl
 
 KITS = Path(__file__).parents[3] / "bots" / "examples"
 # kit folder -> the runtime whose entry point it holds (the static kit's upload is its built `bot`)
@@ -137,7 +138,7 @@ ODD = {"s": "\"q\" \\ / \b\f\n\r\t \u00e9 \U0001f409", "n": [-1.5e3, 0, 1e2, -0.
 
 
 def test_each_kits_json_reader_takes_any_json_and_answers_by_id(kit_build, strict_sandbox, tmp_path):
-    from workers.sandbox import BotProcess
+    from workers.sandbox.process import BotProcess
 
     kit, path, cache = kit_build
     root = Path(tempfile.mkdtemp(prefix="kit-json-"))
