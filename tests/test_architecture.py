@@ -3,11 +3,11 @@
 - Game rules are pure: nothing in ladder/games imports I/O, clocks, process, database, web or
   queue modules, or the global `random` functions (only `random.Random` seeded from the game).
 - Only workers/sandbox/process.py starts bot processes. Besides it, only these start any process at all:
-  ladder/serve.py (the ladder's own web, worker and scheduler), ladder/bench/service.py (Celery
-  workers to measure) and ladder/bench/sandbox.py (the bare baselines the sandbox is compared
+  ladder/cli/serve.py (the ladder's own web, worker and scheduler), ladder/cli/bench/service.py (Celery
+  workers to measure) and ladder/cli/bench/sandbox.py (the bare baselines the sandbox is compared
   with: `python3 -c pass`, a plain pipe echo, the repository's own starter kits run bare, and
   `make` for the static kit; never an uploaded bot), and
-  workers/tournament_local.py (the pool of `ladder tournament`, whose processes run matches through
+  ladder/cli/tournament_local.py (the pool of `ladder tournament`, whose processes run matches through
   the runner). The web app never imports the sandbox or the runner.
 """
 
@@ -67,8 +67,9 @@ def test_game_rules_use_no_global_random():
 
 
 def test_only_the_sandbox_and_the_supervisor_start_processes():
-    allowed = {"workers/sandbox/process.py", "ladder/serve.py", "ladder/bench/service.py", "ladder/bench/sandbox.py",
-               "workers/tournament_local.py", "ladder/bench/soak.py"}  # soak: the CPU hog
+    allowed = {"workers/sandbox/process.py", "ladder/cli/serve.py", "ladder/cli/bench/service.py",
+               "ladder/cli/bench/sandbox.py", "ladder/cli/tournament_local.py",
+               "ladder/cli/bench/soak.py"}  # soak: the CPU hog
     found = []
     for folder in ("ladder", "workers", "bots"):
         for path, tree in modules(folder):
@@ -138,7 +139,7 @@ def test_the_naming_check_catches_a_game_named_elsewhere(tmp_path):
         "bots/__init__.py": "REFERENCE = {'nim': 'greedy'}",
         "ladder/web/templates/page.html": "{% if game == 'Nim' %}",
         "workers/queue/scheduler.py": "SIZES = {'nim_table': 3}",
-        "ladder/cli.py": "# nimble is another word",
+        "ladder/cli/play.py": "# nimble is another word",
     }.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text)
@@ -209,3 +210,24 @@ def test_a_game_registered_by_one_entry_has_bots_tables_and_steps(monkeypatch):
     replay = play_builtin("toy", ["fixed", "random"], seed=1).replay
     [section] = steps(replay, ["a", "b"])  # no renderer declared: the generic lines
     assert section.lines[0].startswith("start")
+
+
+# --- layers (issue #25) ------------------------------------------------------------------------
+
+
+def test_the_command_line_has_no_cycle_and_no_late_import():
+    """ladder/cli/__init__.py assembles the commands; no command module imports the package back
+    (the old cli.py <-> commands cycle), and nothing there needs an import below its code."""
+    found = []
+    for path, tree in modules("ladder/cli"):
+        rel = path.relative_to(ROOT)
+        if rel.name in ("__init__.py", "__main__.py"):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module == "ladder.cli" and node.level == 0:
+                found.append(f"{rel}:{node.lineno} imports from ladder.cli itself")
+            if isinstance(node, ast.ImportFrom) and node.module == "ladder" and "cli" in {a.name for a in node.names}:
+                found.append(f"{rel}:{node.lineno} imports ladder.cli itself")
+        if "noqa: E402" in path.read_text():
+            found.append(f"{rel}: noqa: E402")
+    assert not found, found

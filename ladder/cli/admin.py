@@ -9,7 +9,7 @@ import click
 
 
 def _set(username: str, admin: bool) -> None:
-    from ladder.commands.service import _settings
+    from ladder.cli.service import _settings
     from ladder.db import make_engine, session_factory, session_scope
     from ladder.services.errors import ServiceError
     from ladder.services.users import set_admin
@@ -54,7 +54,7 @@ def drain(switch: str, wait: float | None) -> None:
     re-sending, so open matches finish; `off` resumes. Stored in the database: every worker sees it."""
     import time
 
-    from ladder.commands.service import _settings
+    from ladder.cli.service import _settings
     from ladder.db import make_engine, session_factory, session_scope
     from ladder.services.queue_control import queue_state, set_draining
 

@@ -9,7 +9,7 @@ others as uploaded. Then, `starts` times each, interleaved so machine noise hits
 - sandboxed: from `BotProcess.start` (the runtime's view as /usr and /etc, the SDK at /sdk, the
   runner's limits and environment) through the `hello` line to the kit's `ready` line;
 - bare: the same files and command on the host (the same SDK, host paths for /bot and /sdk), a
-  plain subprocess spoken to with the sandbox's pipe code (ladder.bench.sandbox.bare_first_reply).
+  plain subprocess spoken to with the sandbox's pipe code (ladder.cli.bench.sandbox.bare_first_reply).
 
 One start of each side comes first and is not counted (page cache). Figures are medians; the
 ratio is sandboxed / bare. A runtime this machine lacks, or whose kit fails to build or start, is
@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ladder.bench.sandbox import bare_first_reply, make_static_kit
+from ladder.cli.bench.sandbox import bare_first_reply, make_static_kit
 from ladder.games import FLAGSHIP, get_game
 from workers.build import builds, packaging, runtime_view, runtimes
 from workers.match import protocol

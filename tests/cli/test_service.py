@@ -91,7 +91,7 @@ def test_configuration_errors_are_reported_not_raised(tmp_path):
 def test_ladder_up_says_where_the_site_is_first(tmp_path, monkeypatch):
     """The site's address is the first line `ladder up` prints, before any report or banner (the
     children are not started here: the supervisor is replaced by one that returns at once)."""
-    import ladder.serve
+    import ladder.cli.serve
 
     class Started:
         def __init__(self, *args, **kwargs):
@@ -100,7 +100,7 @@ def test_ladder_up_says_where_the_site_is_first(tmp_path, monkeypatch):
         def run(self, **kwargs):
             return 0
 
-    monkeypatch.setattr(ladder.serve, "Supervisor", Started)
+    monkeypatch.setattr(ladder.cli.serve, "Supervisor", Started)
     result = run(["up", "--port", "5099", "--sandbox", "none", "--instance", str(tmp_path)], tmp_path)
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[0].startswith("ladder up: the site will be at http://127.0.0.1:5099/")

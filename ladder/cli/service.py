@@ -26,7 +26,7 @@ def _settings(**overrides):
 
 
 def runtime_report(accepted) -> None:
-    from ladder.commands.runtimes import report
+    from ladder.cli.runtimes import report
 
     report(accepted)
 
@@ -63,7 +63,7 @@ def up(host, port, instance, concurrency, sandbox, grace) -> None:
     instance directory, migrations applied and the starter bots seeded, so the leaderboard fills
     within a minute. With DATABASE_URL and REDIS_URL set, the same processes use those.
     """
-    from ladder.serve import Supervisor, child_commands, child_env, http_ok, prepare_instance, strongest_sandbox
+    from ladder.cli.serve import Supervisor, child_commands, child_env, http_ok, prepare_instance, strongest_sandbox
 
     url = f"http://{host}:{port}/"
     # the first line, before any report or child's banner (Celery's fills a screen): where to look
@@ -98,7 +98,7 @@ def up(host, port, instance, concurrency, sandbox, grace) -> None:
 @click.option("--graceful-timeout", type=int, default=10, show_default=True)
 def web(host, port, workers, threads, graceful_timeout) -> None:
     """Serve the web site and API with gunicorn (never runs bot code)."""
-    from ladder.serve import run_gunicorn
+    from ladder.cli.serve import run_gunicorn
 
     run_gunicorn(_settings(), host=host, port=port, workers=workers, threads=threads,
                  graceful_timeout=graceful_timeout)
@@ -153,7 +153,7 @@ def scheduler(loglevel) -> None:
 @click.command()
 def migrate() -> None:
     """Apply the database migrations and seed the starter bots (safe to run at every deploy)."""
-    from ladder.serve import prepare_instance
+    from ladder.cli.serve import prepare_instance
 
     facts = prepare_instance(_settings(), requeue_running=False)
     click.echo(f"migrations applied; {facts['starter_bots']} starter bots")
@@ -220,6 +220,6 @@ def ratings_recompute(show: int) -> None:
 @click.option("--keep", is_flag=True, help="Keep the seeded databases (named in the output).")
 def bench_service(**options) -> None:
     """Page latency with 1,000 vs 1,000,000 matches on PostgreSQL, and Celery matches/min with 1 vs 2 workers."""
-    from ladder.bench.service import run_service_bench
+    from ladder.cli.bench.service import run_service_bench
 
     run_service_bench(**options)

@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from ladder.cli import main
-from ladder.commands.tournament import entrant_names
+from ladder.cli.tournament import entrant_names
 from ladder.replay import load_replay, verify_replay
 from ladder.tournaments.model import Entrant, MatchSpec
 from ladder.tournaments.standings import PlayedMatch, SeatResult, standing_order, standings

@@ -12,9 +12,9 @@ from click.testing import CliRunner
 from service_support import pg_url, redis_url, strict_mode  # noqa: F401 (fixtures)
 from sqlalchemy import create_engine, text
 
-from ladder.bench.service import _conninfo, scratch_database
-from ladder.bench.service_seed import SEATS, seed_bots, seed_matches
 from ladder.cli import main
+from ladder.cli.bench.service import _conninfo, scratch_database
+from ladder.cli.bench.service_seed import SEATS, seed_bots, seed_matches
 from ladder.config import Settings
 from ladder.db import make_engine, upgrade
 from workers.queue import celery_app

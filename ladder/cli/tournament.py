@@ -2,7 +2,7 @@
 
 The schedule and the standings come from ladder/tournaments (the code the site uses); every match
 is played by workers.match.runner.run_match, as `ladder match` and the site's workers play it, in a pool
-of processes (workers/tournament_local.py). Writes OUT/tournament.json and OUT/replays/.
+of processes (ladder/cli/tournament_local.py). Writes OUT/tournament.json and OUT/replays/.
 """
 
 from __future__ import annotations
@@ -101,15 +101,15 @@ def tournament(bots, game, option_pairs, players, deals, duplicate, fmt, rounds,
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from ladder.cli import _parse_options
+    from ladder.cli.options import parse_options
+    from ladder.cli.tournament_local import Job, freeze_entrants, play_job, replay_name, run_pool
     from ladder.games import OptionError, get_game
     from ladder.tournaments import model
     from ladder.tournaments.standings import standing_order, standings
     from workers.build.packaging import PackagingError, remove_staged
     from workers.match.runner import RunnerError, choose_mode, stage_bot
-    from workers.tournament_local import Job, freeze_entrants, play_job, replay_name, run_pool
 
-    options = _parse_options(option_pairs)
+    options = parse_options(option_pairs)
     try:
         game_obj = get_game(game)
         resolved = game_obj.resolve_options(options)
@@ -192,7 +192,7 @@ def tournament(bots, game, option_pairs, players, deals, duplicate, fmt, rounds,
 
 
 def _match_json(played: Any, replays: Path) -> dict[str, Any]:
-    from workers.tournament_local import replay_name
+    from ladder.cli.tournament_local import replay_name
 
     m = played.spec
     out: dict[str, Any] = {"index": m.index, "round": m.round, "table": m.table, "deal": m.deal, "seed": m.seed,
@@ -218,7 +218,7 @@ def bench_tournament(game: str, deals: int, seed: int, jobs: int | None, bot_lis
     from rich.console import Console
     from rich.progress import Progress
 
-    from ladder.bench.tournament import field_of, render, run_tournament_bench, summary
+    from ladder.cli.bench.tournament import field_of, render, run_tournament_bench, summary
     from ladder.games import OptionError, get_game
     from ladder.tournaments.model import seat_orders
 

@@ -3,13 +3,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ladder.bench import engine
 from ladder.cli import main
+from ladder.cli.bench import engine
 
 
 @pytest.fixture
 def toy(monkeypatch):
-    monkeypatch.syspath_prepend(str(Path(__file__).parents[1]))  # tests/ holds toygame.py
+    monkeypatch.syspath_prepend(str(Path(__file__).parents[2]))  # tests/ holds toygame.py
     import toygame
 
     toygame.register(monkeypatch)

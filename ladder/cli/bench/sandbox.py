@@ -8,7 +8,7 @@
 - Freeze + thaw of the bot's cgroup, and what joining its cgroups costs a new process (strict only;
   the five v1 controllers' `tasks`, or v2's one `cgroup.procs`: see the backends' join_files). The
   figures name the host's cgroup backend (workers/sandbox/cgroup.py), v1 or v2.
-- Per runtime (`--runtimes`, ladder/bench/runtimes.py): each starter kit's start to its `ready`,
+- Per runtime (`--runtimes`, ladder/cli/bench/runtimes.py): each starter kit's start to its `ready`,
   sandboxed with its runtime's view against the same files run bare, and the compile step's time.
   The bare runs and the static kit's `make` start here (`bare_first_reply`, `make_static_kit`):
   the one bench module that may start plain processes (tests/test_architecture.py).

@@ -3,7 +3,7 @@ core charge no seat with a ladder failure and leave no process, cgroup or teardo
 
 import time
 
-from ladder.bench.soak import run_soak
+from ladder.cli.bench.soak import run_soak
 
 
 def test_fifty_strict_matches_beside_a_cpu_hog_leave_nothing_behind(strict_sandbox):

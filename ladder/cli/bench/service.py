@@ -2,7 +2,7 @@
 
 1. Pages. Two PostgreSQL databases with the same `bots` bots, one with `matches` rated matches
    (default 1,000,000) and one with `small_matches` (default 1,000), bulk-seeded
-   (ladder/bench/service_seed.py). For each, the median and 95th percentile latency of the
+   (ladder/cli/bench/service_seed.py). For each, the median and 95th percentile latency of the
    leaderboard's first page and of bot pages (a different random bot per request), served by the
    real Flask app in-process (the WSGI test client: no network, no gunicorn), after a warm-up.
    The ratio big/small should stay under 1.5: a page must not slow down as history grows.
@@ -35,7 +35,7 @@ from rich.table import Table
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
-from ladder.bench.service_seed import GAME, seed_bots, seed_matches
+from ladder.cli.bench.service_seed import GAME, seed_bots, seed_matches
 from ladder.config import Settings
 
 PAGE_TARGET = 1.5
@@ -292,7 +292,7 @@ def report_pages(database_url: str, *, bots: int, matches: int, small_matches: i
 def report_workers(database_url: str, redis_url: str, *, celery_matches: int, sandbox: str | None, keep: bool,
                    console: Console) -> None:
     if sandbox is None:
-        from ladder.serve import strongest_sandbox
+        from ladder.cli.serve import strongest_sandbox
 
         sandbox = strongest_sandbox()[0]
     with scratch_database(database_url, "workers", keep) as url:

@@ -1,4 +1,5 @@
-"""`ladder replay view FILE`: watch a local replay file in the site's replay viewer.
+"""`ladder replay verify FILE` re-simulates a replay; `ladder replay view FILE` watches it in the
+site's replay viewer.
 
 Serves one page on 127.0.0.1 (a free port the system picks), with the same viewer.js, the game's
 own viewer.js and viewer.css (ladder/games/<game>/static/) and the same frames
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import html
 import json
+import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
@@ -130,3 +132,29 @@ def view(file: Path, open_browser: bool, port: int) -> None:
         pass
     finally:
         server.server_close()
+
+
+
+
+@click.group()
+def replay() -> None:
+    """Work with replay files."""
+
+
+@replay.command("verify")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def replay_verify(file: Path) -> None:
+    """Re-simulate FILE; exit 0 when every event and result matches, 1 with the first difference."""
+    from ladder.replay import ReplayError, load_replay, verify_replay
+
+    try:
+        loaded = load_replay(file)
+    except ReplayError as exc:
+        click.echo(f"MALFORMED {file}: {exc}")
+        sys.exit(1)
+    result = verify_replay(loaded)
+    click.echo(result.summary())
+    sys.exit(0 if result.ok else 1)
+
+
+replay.add_command(view)

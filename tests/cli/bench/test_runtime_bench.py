@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 from needs import unavailable
 
-from ladder.bench import runtimes as bench
 from ladder.cli import main
+from ladder.cli.bench import runtimes as bench
 from workers.build import packaging, runtimes
 
 NUMBER = r"([0-9]+\.[0-9]+)"

@@ -1,4 +1,4 @@
-"""`ladder replay view FILE` (ladder/commands/replay_view.py): the local server hands out the
+"""`ladder replay view FILE` (ladder/cli/replay.py): the local server hands out the
 viewer page, the viewer's own static files and the frames of the file, and nothing else."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from ladder.cli import main
-from ladder.commands.replay_view import make_server
+from ladder.cli.replay import make_server
 from ladder.games.treasure.view.frames import frames
 from ladder.replay import load_replay
 

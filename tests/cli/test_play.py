@@ -11,7 +11,7 @@ from ladder.replay import load_replay, verify_replay, write_replay
 
 @pytest.fixture
 def toy(monkeypatch):
-    monkeypatch.syspath_prepend(str(Path(__file__).parent))  # tests/ holds toygame.py
+    monkeypatch.syspath_prepend(str(Path(__file__).parents[1]))  # tests/ holds toygame.py
     import toygame
 
     toygame.register(monkeypatch)

@@ -6,8 +6,8 @@ import re
 
 from click.testing import CliRunner
 
-from ladder.bench import sandbox as bench
 from ladder.cli import main
+from ladder.cli.bench import sandbox as bench
 from workers.sandbox import cgroup as sandbox_cgroup
 
 NUMBER = r"([0-9]+\.[0-9]+)"

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from service_support import LADDER, alive, descendants, wait_until
 
+from ladder.cli.serve import Child, Supervisor, ensure_secret, exposure_warning
 from ladder.config import DEV_SECRET_KEY, Settings
-from ladder.serve import Child, Supervisor, ensure_secret, exposure_warning
 
 
 def free_port() -> int:

@@ -6,8 +6,8 @@ import statistics
 import pytest
 from click.testing import CliRunner
 
-from ladder.bench.tournament import PairRow, field_of, run_tournament_bench, se_duplicate, se_random, summary
 from ladder.cli import main
+from ladder.cli.bench.tournament import PairRow, field_of, run_tournament_bench, se_duplicate, se_random, summary
 from ladder.tournaments.model import Entrant, TournamentSpec, round_robin
 from ladder.tournaments.standings import PlayedMatch, SeatResult
 

@@ -11,10 +11,14 @@ it exits 2, naming the ladder's failure, never a bot's.
 from __future__ import annotations
 
 import json
+import secrets
 from pathlib import Path
 from typing import Any
 
 import click
+
+from ladder.cli.options import hex_key, parse_options
+from ladder.games import FLAGSHIP
 
 TAIL_LINES = 20  # of a faulted seat's stderr: a Python traceback's end, where its cause is
 BANK_WARNING = 0.25  # of the time bank left at the end, below which a seat gets a warning
@@ -144,3 +148,28 @@ def run_match_command(
             err.print(f"replay written to {result.replay_path} (each bot's stderr is in it)")
     if bad:
         raise click.exceptions.Exit(1)
+
+
+
+
+@click.command()
+@click.argument("bots", nargs=-1, required=True)
+@click.option("--game", default=FLAGSHIP, show_default=True, help="Registered game name.")
+@click.option("--seed", type=click.IntRange(min=0, max=2**63 - 1),
+              help="Game seed [default: a random one, printed; a small seed is one a bot could guess].")
+@click.option("--seed-key", callback=hex_key, metavar="HEX",
+              help="The bots' seed key, to repeat a recorded match (its replay's seed_key) [default: fresh].")
+@click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help="Game option, repeatable.")
+@click.option("--sandbox", type=click.Choice(["auto", "strict", "user", "none"]), default="auto", show_default=True,
+              help="auto: strict when available (root), else user. none: no isolation, your own bots only.")
+@click.option("--replay", "replay_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the replay.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
+@click.option("--logs", "logs_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Write every seat's stderr to DIR/seat-<n>.log.")
+def match(bots, game, seed, seed_key, option_pairs, sandbox, replay_path, as_json, logs_dir) -> None:
+    """Play one game, each BOT a sandboxed process: a .py file, a .zip, a directory, or builtin:NAME.
+
+    Exits 1 when a bot given as a file faulted (crashed, timed out, or had an answer refused)."""
+    seed = secrets.randbits(63) if seed is None else seed
+    run_match_command(bots, game, seed, parse_options(option_pairs), sandbox, replay_path, as_json, logs_dir,
+                      seed_key=seed_key)

@@ -66,16 +66,16 @@ def gauntlet(house, game, outsiders, fillers, players, deals, option_pairs, seed
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     from rich.table import Table
 
-    from ladder.cli import _parse_options
+    from ladder.cli.options import parse_options
+    from ladder.cli.tournament_local import Job, play_job, run_pool
     from ladder.games import OptionError, get_game
     from ladder.tournaments import gauntlet as model
     from ladder.tournaments.model import TournamentError
     from workers.match.runner import RunnerError, choose_mode
-    from workers.tournament_local import Job, play_job, run_pool
 
     try:
         game_obj = get_game(game)
-        resolved = game_obj.resolve_options(_parse_options(option_pairs))
+        resolved = game_obj.resolve_options(parse_options(option_pairs))
         game_obj.check_players(players)
     except OptionError as exc:
         raise click.UsageError(str(exc)) from None

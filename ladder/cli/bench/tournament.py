@@ -105,7 +105,7 @@ def se_random(played: Sequence[PlayedMatch], a: str, b: str) -> tuple[float, flo
 def run_tournament_bench(*, game: str, deals: int, seed: int, workers: int, bots: Sequence[str] | None = None,
                          on_done: Callable[[PlayedMatch], None] | None = None) -> tuple[list[PairRow], int]:
     """(a row per pair of entrants, matches per seating)."""
-    from workers.tournament_local import run_pool
+    from ladder.cli.tournament_local import run_pool
 
     names = field_of(game, bots)
     entrants = tuple(Entrant(n, n) for n in names)

@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from bots import builtin_names
 from ladder.cli import main
-from ladder.commands.gauntlet import GAUNTLET_DIR, lineup
+from ladder.cli.gauntlet import GAUNTLET_DIR, lineup
 from ladder.games import available_games, get_game
 
 

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from ladder.cli import main
 from ladder.replay import load_replay, verify_replay
 
-JS_BOT = Path(__file__).parents[1] / "bots" / "examples" / "node"
+JS_BOT = Path(__file__).parents[2] / "bots" / "examples" / "node"
 
 
 def run(*args):
@@ -160,7 +160,7 @@ def test_a_stray_print_goes_to_the_log_not_the_protocol(strict_sandbox, tmp_path
 
 
 def test_a_seat_low_on_its_time_bank_gets_a_warning():
-    from workers.match_cli import bank_warnings
+    from ladder.cli.match import bank_warnings
 
     result = type("R", (), {"replay": {"seats": [
         {"seat": 0, "bot": "slow.py", "takeover": None, "bank_left_ms": 481.0},
