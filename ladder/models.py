@@ -205,7 +205,7 @@ class BotVersionBase(SQLModel):
     placement_owed: int = 0
     validation_match_id: int | None = Field(default=None, foreign_key="matches.id")
     created_at: datetime = _when()
-    runtime: str | None = Field(default=None, max_length=16)  # workers/build/runtimes.py; None: not a bot package
+    runtime: str | None = Field(default=None, max_length=16)  # ladder/runtimes.py; None: not a bot package
     build_key: str | None = Field(default=None, max_length=64)  # its artifact (build_artifacts), once built
 
 

@@ -231,3 +231,19 @@ def test_the_command_line_has_no_cycle_and_no_late_import():
         if "noqa: E402" in path.read_text():
             found.append(f"{rel}: noqa: E402")
     assert not found, found
+
+
+def test_the_core_never_imports_the_workers():
+    """ladder/ is the core: rules, services, the site. It never imports workers/ (the sandbox, the
+    runner, the queue), so a bot package's rules, the runtime table and the upload use case live in
+    ladder/. The one exception is ladder/cli/, the composition root, which starts the workers
+    (inside its command functions; ladder/cli/bench/ measures them)."""
+    found = []
+    for path, tree in modules("ladder"):
+        rel = path.relative_to(ROOT)
+        if rel.is_relative_to("ladder/cli"):
+            continue
+        for name in imported(tree):
+            if top(name, {"workers"}):
+                found.append(f"{rel} imports {name}")
+    assert not found, found

@@ -134,9 +134,10 @@ def _error_page(exc):
     code = getattr(exc, "code", 500) or 500
     message = getattr(exc, "description", None) if code not in (404, 500) else None
     if code == 413:
+        from ladder.bot_packages import too_big
         from ladder.web.common import settings
 
-        message = f"The upload is too large: a bot may have at most {settings().max_upload_bytes} bytes."
+        message = too_big("The upload", settings().max_upload_bytes)
     text = message or MESSAGES.get(code, "Error")
     if _wants_json():
         return jsonify(error=text, status=code), code

@@ -20,10 +20,11 @@ from ladder.services.limits import check_upload
 from ladder.services.match_lists import MatchFilter, list_matches
 from ladder.services.rejections import rejection_causes
 from ladder.services.tokens import authenticate as authenticate_token
+from ladder.services.uploads import upload_bot
 from ladder.services.users import get_user_by_name
 from ladder.web.common import MAX_ID, db, dispatch, int_arg, settings, status_for, text_arg, user_id
 from ladder.web.matches import load_replay_for
-from ladder.web.queries import game_titles, upload_bot, user_bots, version_of
+from ladder.web.queries import game_titles, user_bots, version_of
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 

@@ -19,9 +19,10 @@ from ladder.services.errors import NotFound
 from ladder.services.limits import check_challenge, check_upload
 from ladder.services.rejections import rejection_causes
 from ladder.services.tournament_views import invitations_for
+from ladder.services.uploads import Upload, upload_bot
 from ladder.web.common import db, dispatch, refusals, require_owner, settings
 from ladder.web.forms import ActionForm, ChallengeForm, UploadForm, VersionUploadForm
-from ladder.web.queries import Upload, challenge_candidates, game_titles, runtime_choices, starter_files, upload_bot
+from ladder.web.queries import challenge_candidates, game_titles, runtime_choices, starter_files
 from ladder.web.svg import rating_chart
 
 bp = Blueprint("bots", __name__, url_prefix="/bots")

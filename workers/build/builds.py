@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from workers.build import packaging, runtime_view, runtimes
+from ladder import runtimes
+from workers.build import packaging, runtime_view
 
 FORMAT = 1
 SCRIPT = ('set -e; mkdir -p "$WORK/src" "$OUT"; cp -R "$SRC/." "$WORK/src"; cd "$WORK/src"; '

@@ -28,10 +28,11 @@ from typing import Any
 
 import bots.sdk
 from bots import load_builtin
+from ladder import runtimes
 from ladder.games import FLAGSHIP, get_game
 from ladder.play import play_game
 from ladder.replay import results_of, write_replay
-from workers.build import builds, packaging, runtime_view, runtimes
+from workers.build import builds, packaging, runtime_view
 from workers.match import blame, protocol
 from workers.match.protocol import TimeControl
 from workers.match.seat import MatchVoid, SandboxedSeat

@@ -67,7 +67,8 @@ def validate_version(session: Session, version_id: int, settings: Settings) -> i
     unpacker), this version ends rejected or queued: it never raises, so one upload cannot stop a
     scheduler tick. The file is written under a fixed name (main.py or bot.zip), never the
     uploader's; reasons name the uploaded file, never a server path."""
-    from workers.build.packaging import PackagingError, check_filename, check_runtime, remove_staged, stage
+    from ladder.bot_packages import PackagingError, check_filename, check_runtime
+    from workers.build.packaging import remove_staged, stage
 
     version = session.get(BotVersion, version_id)
     if version is None or version.status != VersionStatus.PENDING:

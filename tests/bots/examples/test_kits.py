@@ -1,5 +1,5 @@
 """The starter kits in bots/examples/: each is built and run by the ladder's own runtime table
-(workers/build/runtimes.py) exactly as an upload is, through `workers.match.runner.run_match` in the strict
+(ladder/runtimes.py) exactly as an upload is, through `workers.match.runner.run_match` in the strict
 sandbox: the compiled ones by the compile step (workers/build/builds.py) in their runtime's build tree,
 every one running in its runtime's tree. Each plays a game of every game without a single refused
 answer or takeover, and its JSON reader takes any JSON.
@@ -22,8 +22,9 @@ from pathlib import Path
 import pytest
 from needs import unavailable
 
+from ladder import runtimes
 from ladder.games import GAMES, get_game
-from workers.build import builds, packaging, runtimes
+from workers.build import builds, packaging
 from workers.match import runner
 from workers.match.protocol import TimeControl
 

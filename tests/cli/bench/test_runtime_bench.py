@@ -11,9 +11,10 @@ import pytest
 from click.testing import CliRunner
 from needs import unavailable
 
+from ladder import runtimes
 from ladder.cli import main
 from ladder.cli.bench import runtimes as bench
-from workers.build import packaging, runtimes
+from workers.build import packaging
 
 NUMBER = r"([0-9]+\.[0-9]+)"
 

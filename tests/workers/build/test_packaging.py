@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 from workers.build import packaging
-from workers.build.packaging import PackagingError, check_bytes, check_filename, remove_staged, stage
+from ladder import bot_packages
+from ladder.bot_packages import PackagingError, check_bytes, check_filename
+from workers.build.packaging import remove_staged, stage
 
 MAIN = b"print('hi')\n"
 
@@ -122,8 +124,10 @@ def test_refusals_of_single_files(tmp_path, out, monkeypatch):
     refused(tmp_path / "bot.txt", out, "a .py file, a .zip, or a directory")
     big = tmp_path / "big.py"
     big.write_bytes(b"#" * 100)
-    monkeypatch.setattr(packaging, "MAX_FILE_BYTES", 99)
-    refused(big, out, "100 bytes", "99")
+    monkeypatch.setattr(bot_packages, "MAX_UPLOAD_BYTES", 99)
+    refused(big, out, "is too big: a bot may have at most 99 bytes")
+    (tmp_path / "empty.py").write_bytes(b"")
+    refused(tmp_path / "empty.py", out, "empty.py is empty")
     fifo = tmp_path / "fifo.py"
     os.mkfifo(fifo)
     refused(fifo, out, "not a regular file")
@@ -204,15 +208,15 @@ def test_archive_bombs_are_refused(tmp_path, out, monkeypatch):
     # many small members, each under the per-member floor, still add up
     many = {f"z{i}": b"\0" * (600 << 10) for i in range(4)}
     refused(make_zip(tmp_path / "many.zip", {"main.py": MAIN, **many}), out, "expands more than 100x")
-    monkeypatch.setattr(packaging, "MAX_TOTAL_BYTES", 1000)
+    monkeypatch.setattr(bot_packages, "MAX_TOTAL_BYTES", 1000)
     refused(make_zip(tmp_path / "total.zip", {"main.py": MAIN, "a": os.urandom(600), "b": os.urandom(600)}),
             out, "more than 1000 bytes")
-    monkeypatch.setattr(packaging, "MAX_MEMBER_BYTES", 500)
+    monkeypatch.setattr(bot_packages, "MAX_MEMBER_BYTES", 500)
     refused(make_zip(tmp_path / "member.zip", {"main.py": MAIN, "a": os.urandom(600)}), out, "a unpacks to 600")
-    monkeypatch.setattr(packaging, "MAX_MEMBERS", 3)
+    monkeypatch.setattr(bot_packages, "MAX_MEMBERS", 3)
     refused(make_zip(tmp_path / "count.zip", {f"{i}.py": b"" for i in range(4)}), out, "4 entries")
-    monkeypatch.setattr(packaging, "MAX_ARCHIVE_BYTES", 100)
-    refused(make_zip(tmp_path / "size.zip", {"main.py": os.urandom(200)}), out, "an uploaded bot may have 100")
+    monkeypatch.setattr(bot_packages, "MAX_UPLOAD_BYTES", 100)
+    refused(make_zip(tmp_path / "size.zip", {"main.py": os.urandom(200)}), out, "a bot may have at most 100 bytes")
 
 
 def test_a_member_larger_than_declared_is_cut_off(tmp_path, out):
@@ -252,7 +256,7 @@ def test_refusals_of_directory_entries(tmp_path, out, monkeypatch):
     for i in range(5):
         (crowded / f"{i}.py").write_bytes(b"")
     (crowded / "main.py").write_bytes(MAIN)
-    monkeypatch.setattr(packaging, "MAX_MEMBERS", 3)
+    monkeypatch.setattr(bot_packages, "MAX_MEMBERS", 3)
     refused(crowded, out, "more than 3 files")
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -260,7 +264,6 @@ def test_refusals_of_directory_entries(tmp_path, out, monkeypatch):
 
 
 def test_check_bytes_applies_the_staging_rules_to_an_upload():
-    check_bytes = packaging.check_bytes
     assert check_bytes(b"print('hi')\n", "bot.py") == "main.py"
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as zf:

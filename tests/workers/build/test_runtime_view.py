@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from needs import unavailable
 
-from workers.build import runtime_view, runtimes
+from ladder import runtimes
+from workers.build import runtime_view
 from workers.sandbox.process import BotProcess
 
 PROGRAM_DIRS = ("usr/bin", "usr/sbin", "usr/local/bin")

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from needs import unavailable
 
-from workers.build import builds, packaging, runtimes
+from ladder import runtimes
+from workers.build import builds, packaging
 
 MAIN_RS = """\
 use std::io::{self, BufRead};

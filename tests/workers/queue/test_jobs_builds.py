@@ -13,12 +13,13 @@ from service_support import add_user_bot, house_versions, match_row
 from sqlmodel import func, select
 from web.helpers import make_zip
 
+from ladder import runtimes
 from ladder.config import Settings
 from ladder.models import BotVersion, BuildArtifact, MatchStatus
 from ladder.services.bots import seed_house_bots
 from ladder.services.builds import build_logs
 from ladder.services.matches import queue_match
-from workers.build import builds, runtimes
+from workers.build import builds
 from workers.queue.jobs import play_match
 from workers.queue.scheduler import schedule
 
