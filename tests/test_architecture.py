@@ -103,11 +103,12 @@ SCANNED = (".py", ".html", ".css", ".js", ".ini", ".mako")
 def naming_offences(root: Path, games: list[str]) -> list[str]:
     """Files under ladder/, workers/ and bots/ that name a game, except where a game may be named:
     its own package ladder/games/<name>/, the registry ladder/games/__init__.py, the starter
-    bots bots/<name>_*.py and bots/examples/ (bot code for one game, files to copy), and the
+    bots bots/<name>/ and bots/examples/ (bot code for one game, files to copy), and the
     outside bots of bots/gauntlet/ (bot code for one game, written from the docs). A name counts
     when no letter touches it, so `treasure_taken` names it and `treasures` does not."""
     pattern = re.compile(r"(?<![a-z])(" + "|".join(map(re.escape, games)) + r")(?![a-z])", re.IGNORECASE)
-    allowed_dirs = [Path("ladder/games") / g for g in games] + [Path("bots/examples"), Path("bots/gauntlet")]
+    allowed_dirs = ([Path("ladder/games") / g for g in games] + [Path("bots") / g for g in games]
+                    + [Path("bots/examples"), Path("bots/gauntlet")])
     found = []
     for folder in ("ladder", "workers", "bots"):
         for path in sorted((root / folder).rglob("*")):
@@ -115,8 +116,6 @@ def naming_offences(root: Path, games: list[str]) -> list[str]:
             if path.suffix not in SCANNED or not path.is_file() or "__pycache__" in rel.parts:
                 continue
             if rel == Path("ladder/games/__init__.py") or any(rel.is_relative_to(d) for d in allowed_dirs):
-                continue
-            if rel.parent == Path("bots") and any(rel.name.startswith(f"{g}_") for g in games):
                 continue
             for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
                 if match := pattern.search(line):
@@ -135,7 +134,7 @@ def test_the_naming_check_catches_a_game_named_elsewhere(tmp_path):
     for rel, text in {
         "ladder/games/nim/state.py": "NIM = 'nim'",  # its own package: fine
         "ladder/games/__init__.py": 'GAMES = {"nim": "x:Nim"}',  # the registry: fine
-        "bots/nim_greedy.py": "# a Nim starter bot",  # its starter file: fine
+        "bots/nim/greedy.py": "# a Nim starter bot",  # its starter file: fine
         "bots/__init__.py": "REFERENCE = {'nim': 'greedy'}",
         "ladder/web/templates/page.html": "{% if game == 'Nim' %}",
         "workers/queue/scheduler.py": "SIZES = {'nim_table': 3}",
@@ -204,7 +203,7 @@ def test_a_game_registered_by_one_entry_has_bots_tables_and_steps(monkeypatch):
     toygame.register(monkeypatch)
     assert bots.builtin_names("toy") == sorted(toygame.ToyGame.starter_bots)
     assert bots.reference_bot("toy") == "fixed"
-    assert bots.load_builtin("toy", "fixed") is toygame.FixedToyBot
+    assert bots.load_builtin("toy", "fixed") is toygame.FixedBot
     assert ("toy", "random") in bots.builtin_bots()
     assert TableSize.of(get_game("toy")) == TableSize(2, 5, 3)
     replay = play_builtin("toy", ["fixed", "random"], seed=1).replay

@@ -4,13 +4,13 @@ from pathlib import Path
 import pytest
 
 from bots import builtin_bots, load_builtin
-from bots.drachengold_bargainer import BargainerBot
-from bots.drachengold_trader import TraderBot
+from bots.drachengold.bargainer import BargainerBot
+from bots.drachengold.trader import TraderBot
 from ladder.games.drachengold.data import TOKEN_COLOURS
 from ladder.play import play_builtin
 
 BOTS = Path(__file__).parents[2] / "bots"
-STARTERS = sorted({module.split(".")[1] for module in builtin_bots().values()})
+STARTERS = sorted({module.removeprefix("bots.").replace(".", "/") for module in builtin_bots().values()})
 
 
 def token(colour: str, nth: int = 0) -> dict[str, str]:

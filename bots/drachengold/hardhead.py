@@ -1,12 +1,11 @@
-"""Drachengold: a time-dependent conceder, in the style of the negotiation competitions' baselines.
+"""Drachengold: a hard-headed negotiator, in the style of the negotiation competitions' baselines.
 
-Its demand is a function of time alone: in the first round it claims OPENING times its fair part
-of the treasure (fair: in proportion to attack, tokens at face worth), and the claim falls towards
-RESERVATION times fair by the deadline along 1 - t^(1/E) (t from 0 in the first round to 1 in the
-last). With E > 1 it concedes fast early (a "conceder"; E < 1 would be a "boulware"). It proposes
-a split giving itself its demand and accepts any proposal that gives it at least that much. It
-fights, steals and trades like a plain greedy player. Run it with
-`ladder match drachengold_conceder.py builtin:greedy builtin:bargainer`.
+It never concedes: every round it proposes the same split, CLAIM times its fair part of the
+treasure (fair: in proportion to attack, tokens at face worth), and it accepts only proposals
+that give it at least RESERVATION times its fair part, even in the last round, when refusing
+sends the treasure to the box lid. Against opponents that concede it takes the lion's share;
+against one as stubborn, both lose the treasure. It fights, steals and trades like a plain
+greedy player. Run it with `ladder match drachengold/hardhead.py builtin:greedy builtin:bargainer`.
 """
 
 from __future__ import annotations
@@ -47,21 +46,16 @@ def progress(neg: dict[str, Any]) -> float:
     return (neg["round"] - 1) / max(1, neg["rounds"] - 1)
 
 
-OPENING, RESERVATION, E = 1.8, 0.6, 2.0  # demand in the first round, at the deadline, concession speed
+CLAIM, RESERVATION = 1.6, 1.2  # times its fair part: what it proposes, the least it accepts
 
 
-class ConcederBot(Bot):
-    # ---- the negotiation: the demand depends on the time left only -------------------------
-    def demand(self, neg: dict[str, Any]) -> float:
-        """Times its fair part it asks for (and accepts) in this round."""
-        return RESERVATION + (OPENING - RESERVATION) * (1.0 - progress(neg) ** (1.0 / E))
-
+class HardheadBot(Bot):
+    # ---- the negotiation: the same high claim every round -----------------------------------
     def propose(self, obs: dict[str, Any]) -> dict[str, Any]:
         neg = obs["negotiation"]
         weights = {s: float(neg["attack"].get(str(s), 0)) or 0.5 for s in neg["involved"]}
-        # Weight itself so that its proportional part is its demand (the rest shared by attack).
         others = sum(w for s, w in weights.items() if s != self.seat)
-        part = min(0.95, self.demand(neg) * weights[self.seat] / sum(weights.values()))
+        part = min(0.95, CLAIM * weights[self.seat] / sum(weights.values()))
         weights[self.seat] = part / (1.0 - part) * others if others else 1.0
         shares = split_by_weight(neg["tokens"], weights)
         return {"shares": {str(s): [t["id"] for t in ts] for s, ts in shares.items()}}
@@ -69,7 +63,7 @@ class ConcederBot(Bot):
     def vote(self, obs: dict[str, Any]) -> dict[str, Any]:
         neg = obs["negotiation"]
         colours = {t["id"]: t for t in neg["tokens"]}
-        bar = fair(neg, self.seat) * self.demand(neg)
+        bar = fair(neg, self.seat) * RESERVATION
         return {"accept": [p["id"] for p in neg["standing"]
                            if value([colours[t] for t in p["shares"].get(str(self.seat), [])]) >= bar - 1e-9]}
 
@@ -136,4 +130,4 @@ class ConcederBot(Bot):
 
 
 if __name__ == "__main__":
-    run(ConcederBot)
+    run(HardheadBot)

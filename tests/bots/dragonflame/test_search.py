@@ -13,8 +13,8 @@ from games.dragonflame.helpers import (
     treasure_castle_position,
 )
 
-import bots.dragonflame_search as search
-from bots.dragonflame_search import SearchBot, choose, outcome, policy, quiet
+import bots.dragonflame.search as search
+from bots.dragonflame.search import SearchBot, choose, outcome, policy, quiet
 from ladder.play import play_builtin
 
 

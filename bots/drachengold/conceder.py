@@ -1,11 +1,12 @@
-"""Drachengold: an opponent modeler, in the style of the negotiation competitions' baselines.
+"""Drachengold: a time-dependent conceder, in the style of the negotiation competitions' baselines.
 
-It remembers, for each opponent, every split that opponent accepted at a table it shared: the
-opponent's share as a ratio of its fair part (fair: in proportion to attack, tokens at face
-worth) and the round. It then proposes each opponent the least it accepted before at that stage
-of a negotiation (its fair part while it knows nothing), keeping the rest, and accepts any
-proposal that gives it a fair part, less as the deadline nears. It fights, steals and trades like
-a plain greedy player. Run it with `ladder match drachengold_modeler.py builtin:greedy builtin:bargainer`.
+Its demand is a function of time alone: in the first round it claims OPENING times its fair part
+of the treasure (fair: in proportion to attack, tokens at face worth), and the claim falls towards
+RESERVATION times fair by the deadline along 1 - t^(1/E) (t from 0 in the first round to 1 in the
+last). With E > 1 it concedes fast early (a "conceder"; E < 1 would be a "boulware"). It proposes
+a split giving itself its demand and accepts any proposal that gives it at least that much. It
+fights, steals and trades like a plain greedy player. Run it with
+`ladder match drachengold/conceder.py builtin:greedy builtin:bargainer`.
 """
 
 from __future__ import annotations
@@ -46,48 +47,29 @@ def progress(neg: dict[str, Any]) -> float:
     return (neg["round"] - 1) / max(1, neg["rounds"] - 1)
 
 
-class ModelerBot(Bot):
-    # ---- the negotiation: offer each opponent what it accepted before --------------------
-    def setup(self, hello: dict[str, Any]) -> None:
-        super().setup(hello)
-        self.accepted: dict[int, list[tuple[float, float]]] = {}  # seat -> (stage, share / fair)
-        self.neg: dict[str, Any] | None = None
+OPENING, RESERVATION, E = 1.8, 0.6, 2.0  # demand in the first round, at the deadline, concession speed
 
-    def on_event(self, event: dict[str, Any]) -> None:
-        # The votes of a negotiation it is part of: the observation gave it the attack totals.
-        if event["type"] == "votes" and self.neg is not None and event["data"]["dragon"] == self.neg["dragon"]:
-            neg, stage = self.neg, progress(self.neg)
-            colours = {t["id"]: t for t in neg["tokens"]}
-            for seat_s, ids in event["data"]["votes"].items():
-                worth = fair(neg, int(seat_s))
-                for p in neg["standing"]:
-                    if p["id"] in ids and p["proposer"] != int(seat_s) and int(seat_s) != self.seat and worth > 0:
-                        ratio = value([colours[t] for t in p["shares"].get(seat_s, [])]) / worth
-                        self.accepted.setdefault(int(seat_s), []).append((stage, ratio))
 
-    def expected_ratio(self, seat: int, stage: float) -> float:
-        """The least share (times fair) seat accepted at this stage or earlier; 1.0 when unknown."""
-        return min((r for q, r in self.accepted.get(seat, []) if q <= stage + 1e-9), default=1.0)
+class ConcederBot(Bot):
+    # ---- the negotiation: the demand depends on the time left only -------------------------
+    def demand(self, neg: dict[str, Any]) -> float:
+        """Times its fair part it asks for (and accepts) in this round."""
+        return RESERVATION + (OPENING - RESERVATION) * (1.0 - progress(neg) ** (1.0 / E))
 
     def propose(self, obs: dict[str, Any]) -> dict[str, Any]:
-        neg = self.neg = obs["negotiation"]
-        stage = progress(neg)
-        need = {s: fair(neg, s) * self.expected_ratio(s, stage) for s in neg["involved"] if s != self.seat}
-        shares: dict[int, list[str]] = {s: [] for s in neg["involved"]}
-        got = dict.fromkeys(need, 0.0)
-        # Smallest tokens first to the others until each has what it accepted before; the rest is its own.
-        for t in sorted(neg["tokens"], key=lambda t: (VALUE[t["colour"]], t["id"])):
-            short = [s for s in need if got[s] < need[s] - 1e-9]
-            seat = max(short, key=lambda s: (need[s] - got[s], -s)) if short else self.seat
-            shares[seat].append(t["id"])
-            if short:
-                got[seat] += VALUE[t["colour"]]
-        return {"shares": {str(s): ids for s, ids in shares.items()}}
+        neg = obs["negotiation"]
+        weights = {s: float(neg["attack"].get(str(s), 0)) or 0.5 for s in neg["involved"]}
+        # Weight itself so that its proportional part is its demand (the rest shared by attack).
+        others = sum(w for s, w in weights.items() if s != self.seat)
+        part = min(0.95, self.demand(neg) * weights[self.seat] / sum(weights.values()))
+        weights[self.seat] = part / (1.0 - part) * others if others else 1.0
+        shares = split_by_weight(neg["tokens"], weights)
+        return {"shares": {str(s): [t["id"] for t in ts] for s, ts in shares.items()}}
 
     def vote(self, obs: dict[str, Any]) -> dict[str, Any]:
-        neg = self.neg = obs["negotiation"]
+        neg = obs["negotiation"]
         colours = {t["id"]: t for t in neg["tokens"]}
-        bar = fair(neg, self.seat) * (1.0 - 0.6 * progress(neg))
+        bar = fair(neg, self.seat) * self.demand(neg)
         return {"accept": [p["id"] for p in neg["standing"]
                            if value([colours[t] for t in p["shares"].get(str(self.seat), [])]) >= bar - 1e-9]}
 
@@ -154,4 +136,4 @@ class ModelerBot(Bot):
 
 
 if __name__ == "__main__":
-    run(ModelerBot)
+    run(ConcederBot)

@@ -2,9 +2,9 @@
 
 import pytest
 
-from bots.drachengold_modeler import ModelerBot
+from bots.drachengold.modeler import ModelerBot
 from ladder.play import play_builtin
-from tests.bots.test_drachengold_conceder import TOKENS, claimed, negotiation
+from tests.bots.drachengold.test_conceder import TOKENS, claimed, negotiation
 
 
 def modeler(seat: int = 0) -> ModelerBot:

@@ -60,7 +60,7 @@ MIN_SAMPLES = 8  # fewer (a search cut short by the clock): too noisy to overrul
 MARGIN = 0.0  # in ranks a sample: what a choice must gain over the plan's
 Z = 0.5  # standard errors: how clearly it must gain (the samples are shared, so the noise is small)
 TIME_BUDGET = 0.4  # seconds per decision, a safety stop only (1 s per decision, 10 s bank)
-RANDOM_STOP = 0.3  # how often a random player stops once it may (bots/treasure_random.py)
+RANDOM_STOP = 0.3  # how often a random player stops once it may (bots/treasure/random.py)
 COLS = 7
 
 Square = tuple[int, int]
@@ -252,7 +252,7 @@ class Planner:
         return pick
 
 
-# ---- the careful bot's policy (bots/treasure_careful.py), for the other seats in the endgame ------------
+# ---- the careful bot's policy (bots/treasure/careful.py), for the other seats in the endgame ------------
 
 def careful_choice(sets: dict[str, int], hand: Counter, run: bool, known: Counter, unseen: int,
                    pool: Counter) -> str:
@@ -351,7 +351,7 @@ def careful_move(state: Any, known: set[int], sets: dict[str, int], order: list[
 
 
 def random_move(state: Any, rng: random.Random) -> int | None:
-    """bots/treasure_random.py on a full state: once it may, it stops RANDOM_STOP of the time, else
+    """bots/treasure/random.py on a full state: once it may, it stops RANDOM_STOP of the time, else
     it turns a face-down square at random, remembered or not."""
     if state.flipped and rng.random() < RANDOM_STOP:
         return None

@@ -4,7 +4,7 @@ from itertools import pairwise
 
 import pytest
 
-from bots.drachengold_conceder import OPENING, RESERVATION, ConcederBot
+from bots.drachengold.conceder import OPENING, RESERVATION, ConcederBot
 from ladder.games.drachengold.data import TOKEN_COLOURS
 from ladder.play import play_builtin
 

@@ -2,9 +2,9 @@
 
 import pytest
 
-from bots.drachengold_hardhead import RESERVATION, HardheadBot
+from bots.drachengold.hardhead import RESERVATION, HardheadBot
 from ladder.play import play_builtin
-from tests.bots.test_drachengold_conceder import TOKENS, claimed, negotiation
+from tests.bots.drachengold.test_conceder import TOKENS, claimed, negotiation
 
 
 def hardhead(seat: int = 0) -> HardheadBot:

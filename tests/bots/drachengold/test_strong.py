@@ -3,7 +3,7 @@ majorities, the curse), an acceptance model learned from votes, and legal games.
 
 import pytest
 
-from bots.drachengold_strong import SUPPLY, VALUE, StrongBot
+from bots.drachengold.strong import SUPPLY, VALUE, StrongBot
 from ladder.games.drachengold.data import TOKEN_COLOURS
 from ladder.play import play_builtin
 

@@ -14,7 +14,7 @@ from games.dragonflame.helpers import (
     village_to_finish_position,
 )
 
-from bots.dragonflame_heuristic import HeuristicBot
+from bots.dragonflame.heuristic import HeuristicBot
 from ladder.games.dragonflame.outlook import card_worth
 from ladder.play import play_builtin
 

@@ -6,7 +6,7 @@ a hoard by its face points plus its chances at each gem majority. When the marke
 tokens it can spare (gems whose majority is out of reach, or plain gold) for gems that would win
 or secure a majority, to the players most likely to hold them, priced so a face-value player
 gains too; it accepts any offer that raises its own estimate. It fights and shares like a plain
-greedy bot. Run it with `ladder match drachengold_trader.py builtin:greedy builtin:greedy`.
+greedy bot. Run it with `ladder match drachengold/trader.py builtin:greedy builtin:greedy`.
 """
 
 from __future__ import annotations

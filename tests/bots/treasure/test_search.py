@@ -9,9 +9,9 @@ from collections import Counter
 import pytest
 from games.treasure.layouts import build_layout
 
-import bots.treasure_search as search
-from bots.treasure_careful import CarefulBot
-from bots.treasure_search import NEXT_DRAGON, Planner, SearchBot, bonus_edge, careful_choice, view
+import bots.treasure.search as search
+from bots.treasure.careful import CarefulBot
+from bots.treasure.search import NEXT_DRAGON, Planner, SearchBot, bonus_edge, careful_choice, view
 from ladder.games.treasure import Treasure
 from ladder.games.treasure.rules.tiles import COLS
 

@@ -4,7 +4,7 @@ It fights like a plain greedy bot, but at the table it drives a hard bargain: it
 it far more than its share of the attack would, and it accepts only generous offers. Both soften
 round by round, and in the last rounds it settles for a fair share rather than see the treasure
 lost. Everything it needs is in its observation (docs/protocol.md); run it with
-`ladder match drachengold_bargainer.py builtin:greedy builtin:random`.
+`ladder match drachengold/bargainer.py builtin:greedy builtin:random`.
 """
 
 from __future__ import annotations
