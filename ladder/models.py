@@ -1,3 +1,4 @@
+# Over 400 lines: every table of the schema in one module, as the migrations and Alembic's autogenerate read it.
 """Tables, and the models that cross the web/API boundary.
 
 Per entity (SQLModel's pattern): a base with the fields a user may set, the table, a `*Create`

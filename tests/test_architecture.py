@@ -246,3 +246,34 @@ def test_the_core_never_imports_the_workers():
             if top(name, {"workers"}):
                 found.append(f"{rel} imports {name}")
     assert not found, found
+
+
+LONG = 400
+REASON = re.compile(r"# Over 400 lines: .{20,}")
+
+
+def long_module_offences(root: Path) -> list[str]:
+    """Modules of ladder/, workers/ and bots/ over 400 lines whose first line does not say why."""
+    found = []
+    for folder in ("ladder", "workers", "bots"):
+        for path in sorted((root / folder).rglob("*.py")):
+            lines = path.read_text().splitlines()
+            if len(lines) > LONG and not REASON.fullmatch(lines[0]):
+                found.append(f"{path.relative_to(root)}: {len(lines)} lines")
+    return found
+
+
+def test_a_module_over_400_lines_says_why_at_its_top():
+    offences = long_module_offences(ROOT)
+    assert not offences, "split it by what it holds, or start it with '# Over 400 lines: <reason>.':\n" + \
+        "\n".join(offences)
+
+
+def test_the_length_check_catches_a_long_module_without_a_reason(tmp_path):
+    body = "x = 1\n" * LONG
+    for rel, text in {"ladder/short.py": "x = 1\n", "ladder/long.py": '"""Doc."""\n' + body,
+                      "workers/why.py": "# Over 400 lines: one state machine whose steps share state.\n" + body,
+                      "bots/vague.py": "# Over 400 lines: long.\n" + body}.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    assert sorted(o.split(":")[0] for o in long_module_offences(tmp_path)) == ["bots/vague.py", "ladder/long.py"]

@@ -1,3 +1,4 @@
+# Over 400 lines: a house bot is one file an author copies whole.
 """A search bot for Treasure of the Dragons: plans the rest of its turn exactly, and near the end of
 the game plays its choices out to the final ranks on caves sampled with the forward model.
 

@@ -1,3 +1,4 @@
+# Over 400 lines: BotProcess is one lifecycle (start, I/O, freeze, teardown) over shared state.
 """Running one untrusted bot process: the only code in the project that starts a bot.
 
 Modes (the one in force is `BotProcess.mode`; callers record it in results and replays):
