@@ -427,7 +427,7 @@ class EventStatus(StrEnum):
     CANCELLED = "cancelled"  # by the organizer, or an open event too small at its deadline: nothing rated
 
 
-class Event(SQLModel, table=True):
+class TournamentEvent(SQLModel, table=True):
     """A tournament on the site: a fixed field and schedule (ladder/tournaments), never rated."""
 
     __tablename__ = "events"

@@ -17,7 +17,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from jinja2 import BaseLoader, ChoiceLoader, FileSystemLoader, PrefixLoader
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from ladder.web.common import ago, close_db, rating_text
+from ladder.web.common import ago, close_db, delta_text, rating_text
 
 csrf = CSRFProtect()
 login_manager = LoginManager()
@@ -62,6 +62,7 @@ def init_app(app: Flask) -> None:
     app.teardown_appcontext(close_db)
     app.add_template_filter(ago, "ago")
     app.add_template_filter(rating_text, "rating")
+    app.add_template_filter(delta_text, "delta")
     app.context_processor(_template_globals)
     app.jinja_env.loader = ChoiceLoader([app.jinja_env.loader, _game_templates()])
     for code in (400, 403, 404, 405, 409, 413, 500):

@@ -20,7 +20,7 @@ from ladder.services.limits import check_challenge, check_upload
 from ladder.services.rejections import rejection_causes
 from ladder.services.tournament_views import invitations_for
 from ladder.services.uploads import Upload, upload_bot
-from ladder.web.common import db, dispatch, refusals, require_owner, settings
+from ladder.web.common import db, dispatch, rating_text, refusals, require_owner, settings
 from ladder.web.forms import ActionForm, ChallengeForm, UploadForm, VersionUploadForm
 from ladder.web.queries import challenge_candidates, game_titles, runtime_choices, starter_files
 from ladder.web.svg import rating_chart
@@ -147,7 +147,7 @@ def page(bot_id: int):
 
 def _challenge_form(bot) -> ChallengeForm:
     form = ChallengeForm()
-    form.opponents.choices = [(vid, f"{name} ({owner}, {round(rating / 1000)})")
+    form.opponents.choices = [(vid, f"{name} ({owner}, {rating_text(rating)})")
                               for vid, name, owner, rating in challenge_candidates(session=db(), bot=bot)]
     return form
 

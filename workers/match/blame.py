@@ -23,8 +23,6 @@ import signal
 from collections.abc import Callable, Mapping
 from typing import TypeVar
 
-from workers.match.protocol import Fault
-
 ATTEMPTS = 3  # plays of one match that the ladder's own failures may void before it ends failed
 LIMIT_EVENTS = ("oom_kills", "pids_refused")  # cgroup counters that mean the bot hit its own limit
 
@@ -88,11 +86,6 @@ def startup_death(*, exit_signal: int | None, monitor_signal: int | None, progra
 def charges_seat(fault: LadderFault, final_attempt: bool) -> bool:
     """Whether a ladder fault stands as the seat's own after all (an uncertain one, last attempt)."""
     return final_attempt and not fault.certain
-
-
-def as_bot_fault(fault: LadderFault) -> Fault:
-    """An uncertain start-up death that stands as the bot's: the crash it looks like."""
-    return Fault("crash", fault.reason)
 
 
 def signal_name(number: int) -> str:

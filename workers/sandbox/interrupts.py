@@ -66,11 +66,6 @@ def deferred() -> Iterator[None]:
         raise Interrupted(_stop)
 
 
-def stop_requested() -> int | None:
-    """The stop signal that arrived during the current match, if any."""
-    return _stop if _active else None
-
-
 @contextlib.contextmanager
 def catching() -> Iterator[None]:
     """Around one match in the main thread: a stop signal raises Interrupted where it is safe, and

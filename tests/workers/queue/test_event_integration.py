@@ -31,7 +31,7 @@ from sqlmodel import select
 
 from ladder.config import Settings
 from ladder.db import make_engine, session_factory
-from ladder.models import Bot, Event, EventMatch, EventStatus, Match, MatchKind, RatingChange, User
+from ladder.models import Bot, EventMatch, EventStatus, Match, MatchKind, RatingChange, TournamentEvent, User
 from ladder.services.tournaments import add_entrant, answer_invitation, create_event, start_event
 from workers.queue import celery_app, tasks
 
@@ -109,7 +109,7 @@ def test_an_event_finishes_with_every_match_exactly_once_after_a_worker_is_kille
 
         def finished():
             with sessions() as s:
-                if s.get(Event, event_id).status == EventStatus.FINISHED:
+                if s.get(TournamentEvent, event_id).status == EventStatus.FINISHED:
                     return True
             tasks.schedule_matches.apply_async()
             tasks.sweep_stale.apply_async()

@@ -36,7 +36,7 @@ def test_event_matches_ride_the_bulk_queue():
 def test_a_tick_starts_an_open_event_past_its_deadline_even_with_events_paused(sessions, tmp_path):
     from datetime import UTC, datetime
 
-    from ladder.models import Event, EventStatus
+    from ladder.models import EventStatus, TournamentEvent
 
     with sessions() as session:
         house = [b.id for b in seed_house_bots(session=session, games=["treasure"])]
@@ -49,5 +49,5 @@ def test_a_tick_starts_an_open_event_past_its_deadline_even_with_events_paused(s
         event_id = event.id
     assert feed(sessions, Settings(env="test", instance_dir=tmp_path, event_slots=0)) == []
     with sessions() as session:
-        assert session.get(Event, event_id).status == EventStatus.RUNNING
+        assert session.get(TournamentEvent, event_id).status == EventStatus.RUNNING
     assert len(feed(sessions, Settings(env="test", instance_dir=tmp_path, event_slots=5))) == 2
