@@ -34,7 +34,7 @@ from workers.match import protocol
 from workers.sandbox.bwrap import BASE_ENV
 from workers.sandbox.process import SandboxError
 
-KITS = Path(__file__).resolve().parents[2] / "bots" / "examples"
+KITS = Path(__file__).resolve().parents[3] / "bots" / "examples"
 START_TIMEOUT_S = 60.0  # a JVM on a busy shared core can take seconds; speed is read here, not judged
 BOT_MOUNT = "/bot"
 BOT_ENV = {"LADDER_BOT": "1"}  # as the runner starts every bot (bots.sdk moves the protocol off fd 1)
