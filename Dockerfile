@@ -1,7 +1,7 @@
 # One image for every part of the ladder: web, worker, scheduler, migrate (docker-compose.yml).
 # Debian's own python3 is both the ladder's interpreter (in a venv) and a bots' runtime. Every
 # runtime a bot may use (Python with numpy and scipy, Node.js, C, C++, Rust, Go, Java; the table in
-# workers/runtimes.py) comes from Debian's packages, which the table names: the sandbox shows each
+# ladder/runtimes.py) comes from Debian's packages, which the table names: the sandbox shows each
 # bot only its runtime's package files.
 FROM debian:bookworm-slim
 
@@ -22,18 +22,18 @@ RUN apt-get update \
 
 WORKDIR /app
 # The bots' runtimes, as the table lists them (it needs nothing but python3 to print the list)
-COPY workers/__init__.py workers/runtimes.py workers/
+COPY ladder/__init__.py ladder/runtimes.py ladder/
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends $(python3 -m workers.runtimes --packages) \
+    && apt-get install -y --no-install-recommends $(python3 -m ladder.runtimes --packages) \
     && rm -rf /var/lib/apt/lists/*
 COPY pyproject.toml README.md ./
 COPY ladder ladder
 COPY workers workers
 COPY bots bots
 RUN python3 -m venv /opt/ladder && /opt/ladder/bin/pip install --no-cache-dir .
-# The runtimes' file trees (workers/runtime_view.py), made once here as hard links inside the image
+# The runtimes' file trees (workers/build/runtime_view.py), made once here as hard links inside the image
 # rather than by each worker at its first match
-RUN /opt/ladder/bin/python -c "from workers import runtime_view as v, runtimes as r; \
+RUN /opt/ladder/bin/python -c "from workers.build import runtime_view as v, runtimes as r; \
 [(v.run_tree(x), x.compiled and v.build_tree(x)) for x in r.RUNTIMES]"
 
 # web, scheduler and migrate run as `ladder`; the worker runs as root (compose sets it), because
@@ -42,6 +42,6 @@ USER ladder
 EXPOSE 8000
 # tini as pid 1 forwards SIGTERM, so celery's warm shutdown still lets matches finish, and reaps
 # whatever else is orphaned. Bots' bwrap processes no longer need it: the processes that start
-# sandboxes are child subreapers and reap them (workers/sandbox_reap.py).
+# sandboxes are child subreapers and reap them (workers/sandbox/reap.py).
 ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["ladder", "web", "--host", "0.0.0.0", "--port", "8000"]

@@ -6,14 +6,14 @@
 # The CI subset (46 tests: 341 s under software emulation, 10 minutes with boot and imports, on the
 # 2-core machine at load average 12-16; a boot alone took 16 s when it was quieter; the budget is
 # ~8 minutes) is what differs between the backends, and what the issue's done-when names:
-# - test_sandbox_cgroup.py, test_sandbox_cgroup_v2.py: every cgroup operation on v2 (limits, join,
+# - sandbox/test_cgroup.py, sandbox/test_cgroup_v2.py: every cgroup operation on v2 (limits, join,
 #   freeze, kill, remove, the stale sweep, table quotas, the delegated subtree with a pool process);
 # - tests/vm: `ladder match --sandbox strict` of three starter bots, and a fork bomb and a memory bomb
 #   each a fault of its own seat while the others finish ok (the CLI run inside pytest: importing it
 #   over the VM's 9p root costs a minute or more, paid once);
-# - from test_sandbox_attacks.py the attacks the cgroups stop or watch: the memory bomb, fork and
+# - from sandbox/test_attacks.py the attacks the cgroups stop or watch: the memory bomb, fork and
 #   thread bombs, the CPU quota, the freezer (a frozen bot uses no CPU), zombies and daemons;
-# - test_sandbox.py's freeze/kill/teardown tests (-k below).
+# - sandbox/test_process.py's freeze/kill/teardown tests (-k below).
 # The rest of the attack suite (namespaces, seccomp, files, network) does not touch cgroups and
 # runs the same on both hosts in `make test`; all of it runs here with VM_PYTEST_ARGS (about 20
 # minutes under emulation).
@@ -31,17 +31,17 @@ echo "== vm: $(uname -r), cgroup mounts: $(awk '$3 ~ /^cgroup/ {print $3" "$2}' 
 if [ "$(awk '$3 ~ /^cgroup/ {print $3" "$2}' /proc/mounts)" != "cgroup2 /sys/fs/cgroup" ]; then
   echo "vm: expected cgroup2 as the only cgroup mount" >&2; verdict failed; exit 1
 fi
-.venv/bin/python -c 'from workers import sandbox_cgroup as c, sandbox as s; ok, why = s.sandbox_available("strict"); print("vm: strict:", ok, why); assert ok and c.backend() == "v2"'
+.venv/bin/python -c 'from workers.sandbox import cgroup as c, process as s; ok, why = s.sandbox_available("strict"); print("vm: strict:", ok, why); assert ok and c.backend() == "v2"'
 
 echo "== vm: tests"
 default_tests=(
-  tests/workers/test_sandbox_cgroup.py tests/workers/test_sandbox_cgroup_v2.py tests/vm
-  "tests/workers/test_sandbox_attacks.py::test_memory_bomb_killed_by_cgroup"
-  "tests/workers/test_sandbox_attacks.py::test_fork_and_thread_bombs_refused"
-  "tests/workers/test_sandbox_attacks.py::test_spinning_processes_held_to_cpu_quota"
-  "tests/workers/test_sandbox_attacks.py::test_frozen_bot_uses_no_cpu"
-  "tests/workers/test_sandbox_attacks.py::test_zombies_and_daemons_do_not_survive"
-  tests/workers/test_sandbox.py -k "not test_read_line_never_raises"
+  tests/workers/sandbox/test_cgroup.py tests/workers/sandbox/test_cgroup_v2.py tests/vm
+  "tests/workers/sandbox/test_attacks.py::test_memory_bomb_killed_by_cgroup"
+  "tests/workers/sandbox/test_attacks.py::test_fork_and_thread_bombs_refused"
+  "tests/workers/sandbox/test_attacks.py::test_spinning_processes_held_to_cpu_quota"
+  "tests/workers/sandbox/test_attacks.py::test_frozen_bot_uses_no_cpu"
+  "tests/workers/sandbox/test_attacks.py::test_zombies_and_daemons_do_not_survive"
+  tests/workers/sandbox/test_process.py -k "not test_read_line_never_raises"
 )
 if [ -n "${VM_PYTEST_ARGS:-}" ]; then read -r -a tests <<< "$VM_PYTEST_ARGS"; else tests=("${default_tests[@]}"); fi
 .venv/bin/python -m pytest -p no:cacheprovider -v -rs -o faulthandler_timeout=240 --durations=15 --junitxml=/tmp/vm-junit.xml "${tests[@]}"

@@ -18,7 +18,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from sqlalchemy.engine import make_url
 
-from workers.packaging import MAX_UPLOAD_BYTES
+from ladder.bot_packages import MAX_UPLOAD_BYTES
+from ladder.runtimes import BY_NAME
 
 ENV_PREFIX = "LADDER_"
 DEV_SECRET_KEY = "dev-only-secret-key"  # the development default; refused anywhere else
@@ -55,10 +56,10 @@ class Settings(BaseModel):
     # not (a lost message waits about this long, plus a sweep); the Redis visibility timeout derives from it
     match_resend_after: int = Field(default=60, gt=0)
     placement_games: int = Field(default=10, ge=0)  # rated games a new version plays first
-    # workers.packaging.MAX_UPLOAD_BYTES is the one limit; a deployment may only lower it here
+    # ladder.bot_packages.MAX_UPLOAD_BYTES is the one limit; a deployment may only lower it here
     max_upload_bytes: int = Field(default=MAX_UPLOAD_BYTES, gt=0, le=MAX_UPLOAD_BYTES)
     max_log_chars: int = Field(default=64 * 1024, gt=0)  # stderr kept per seat and match
-    # the runtimes (workers/runtimes.py) uploads may use, comma-separated; None: each one this
+    # the runtimes (ladder/runtimes.py) uploads may use, comma-separated; None: each one this
     # machine has (an operator may narrow it, e.g. LADDER_RUNTIMES=python,node)
     runtimes: str | None = None
 
@@ -98,8 +99,6 @@ class Settings(BaseModel):
     def _known_runtimes(cls, value: str | None) -> str | None:
         if value is None or not value.strip():
             return None
-        from workers.runtimes import BY_NAME
-
         names = [n.strip() for n in value.split(",") if n.strip()]
         unknown = [n for n in names if n not in BY_NAME]
         if unknown:

@@ -58,11 +58,6 @@ def _configure_sqlite(engine: Engine) -> None:
         connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
-def is_sqlite(bind: Engine | Session) -> bool:
-    engine = bind.get_bind() if isinstance(bind, Session) else bind
-    return engine.dialect.name == "sqlite"
-
-
 def begin_write(session: Session) -> None:
     """Start the session's next transaction as a writer (SQLite: BEGIN IMMEDIATE; no-op elsewhere).
 

@@ -1,3 +1,4 @@
+# Over 400 lines: every table of the schema in one module, as the migrations and Alembic's autogenerate read it.
 """Tables, and the models that cross the web/API boundary.
 
 Per entity (SQLModel's pattern): a base with the fields a user may set, the table, a `*Create`
@@ -205,7 +206,7 @@ class BotVersionBase(SQLModel):
     placement_owed: int = 0
     validation_match_id: int | None = Field(default=None, foreign_key="matches.id")
     created_at: datetime = _when()
-    runtime: str | None = Field(default=None, max_length=16)  # workers/runtimes.py; None: not a bot package
+    runtime: str | None = Field(default=None, max_length=16)  # ladder/runtimes.py; None: not a bot package
     build_key: str | None = Field(default=None, max_length=64)  # its artifact (build_artifacts), once built
 
 
@@ -270,7 +271,7 @@ class Match(MatchBase, table=True):
     claimed_at: datetime | None = _when(nullable=True)
     # when a run_match message for it last reached the broker (None: never recorded, e.g. sent by the
     # web site at creation); the sweeper sends a queued match again once this is older than
-    # settings.match_resend_after, busy broker or not (workers/scheduler.py)
+    # settings.match_resend_after, busy broker or not (workers/queue/scheduler.py)
     sent_at: datetime | None = _when(nullable=True)
 
 
@@ -315,7 +316,7 @@ class Replay(SQLModel, table=True):
 
 
 class BuildArtifact(SQLModel, table=True):
-    """A compiled bot (workers/builds.py), by the hash of its source, runtime and toolchain: built
+    """A compiled bot (workers/build/builds.py), by the hash of its source, runtime and toolchain: built
     once, run by every match of every version with the same key. The log goes to owners only."""
 
     __tablename__ = "build_artifacts"
@@ -392,7 +393,7 @@ class RatingClock(SQLModel, table=True):
 
 class Switch(SQLModel, table=True):
     """An operator's switch kept in the database, so every process reads the same value whatever its
-    environment: `drain` (workers/scheduler.py) stops the scheduler queueing anything new."""
+    environment: `drain` (workers/queue/scheduler.py) stops the scheduler queueing anything new."""
 
     __tablename__ = "switches"
     name: str = Field(primary_key=True, max_length=32)
@@ -426,7 +427,7 @@ class EventStatus(StrEnum):
     CANCELLED = "cancelled"  # by the organizer, or an open event too small at its deadline: nothing rated
 
 
-class Event(SQLModel, table=True):
+class TournamentEvent(SQLModel, table=True):
     """A tournament on the site: a fixed field and schedule (ladder/tournaments), never rated."""
 
     __tablename__ = "events"

@@ -79,7 +79,7 @@ def bot_seed(seed: int, seat: int, key: bytes | None = None) -> int:
     Without `key` it is a public function of the game seed: fine for in-process house bots, which
     `ladder play` keeps deterministic, but a sandboxed bot could invert it by search wherever the
     game seed is small or structured (a default `--seed 1`, a tournament's deals) and so rebuild
-    every hidden card. Every sandboxed match therefore passes a secret `key` (workers.runner draws
+    every hidden card. Every sandboxed match therefore passes a secret `key` (workers.match.runner draws
     one per match): HMAC-SHA256 of the seed and seat under a key the bot never sees is not
     invertible, and the replay records the key afterwards so a run can be repeated on request."""
     if key is None:
@@ -187,7 +187,7 @@ def play_game(
             # Packed once per event; each in-process bot gets its own copy (it can alter neither
             # the log, nor the state, nor what another seat sees). Wire seats only serialise what
             # they are handed, so they all get the log entry itself: one object per event, which
-            # workers/runner_seat.py encodes once per match. marshal copies the JSON value as it
+            # workers/match/seat.py encodes once per match. marshal copies the JSON value as it
             # is, several times faster than a JSON round trip (measured in ladder bench engine).
             packed = None
             for seat, bot in enumerate(bots):

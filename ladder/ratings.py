@@ -37,7 +37,7 @@ class RatingInvariantError(AssertionError):
 
 
 @dataclass(frozen=True, slots=True)
-class Seat:
+class RatedSeat:
     """One seat's state before the match, as rate_match needs it."""
 
     rating: int  # milli-points
@@ -62,7 +62,7 @@ def expected_score(diff: int) -> Decimal:
     return _CTX.divide(1, _CTX.add(1, _CTX.exp(_CTX.multiply(_LN10_PER_MILLI_400, Decimal(diff)))))
 
 
-def _pair_delta(low: Seat, high: Seat, opponents: int) -> int:
+def _pair_delta(low: RatedSeat, high: RatedSeat, opponents: int) -> int:
     """Milli-points the lower-rated seat of a pair gains (the other loses as many).
 
     Always computed from the lower-rated side, so the result does not depend on seat order;
@@ -76,7 +76,7 @@ def _pair_delta(low: Seat, high: Seat, opponents: int) -> int:
     return int(raw.to_integral_value(rounding=ROUND_HALF_EVEN))
 
 
-def rate_match(seats: Sequence[Seat]) -> list[int]:
+def rate_match(seats: Sequence[RatedSeat]) -> list[int]:
     """Rating change per seat, in milli-points, in seat order. The changes sum to exactly zero."""
     n = len(seats)
     if n < 2:
@@ -123,7 +123,7 @@ def is_rated(status: str, *, ranked: bool = True, forfeited: Sequence[bool] = ()
 
 
 @dataclass(frozen=True, slots=True)
-class SeatResult:
+class RankedSeat:
     """One seat of a stored match: who sat there, their rank, whether they forfeited."""
 
     player: Hashable  # bot version id (or bot id): whatever ratings are kept per
@@ -160,12 +160,12 @@ class RatingBook:
     def rating(self, player: Hashable) -> int:
         return self.ratings.get(player, self.initial)
 
-    def apply(self, match_id: Hashable, seats: Sequence[SeatResult]) -> MatchRating:
+    def apply(self, match_id: Hashable, seats: Sequence[RankedSeat]) -> MatchRating:
         players = [s.player for s in seats]
         if len(set(players)) != len(players):
             raise ValueError(f"match {match_id!r}: a player holds two seats")
         ranks = ranks_with_forfeits([s.rank for s in seats], [s.forfeited for s in seats])
-        before = [Seat(self.rating(p), self.games.get(p, 0), r) for p, r in zip(players, ranks, strict=True)]
+        before = [RatedSeat(self.rating(p), self.games.get(p, 0), r) for p, r in zip(players, ranks, strict=True)]
         deltas = rate_match(before)
         changes = []
         for p, b, d in zip(players, before, deltas, strict=True):
@@ -183,7 +183,7 @@ class Recomputed:
 
 
 def recompute(
-    history: Iterable[tuple[Hashable, Sequence[SeatResult | tuple[Hashable, int, bool]]]],
+    history: Iterable[tuple[Hashable, Sequence[RankedSeat | tuple[Hashable, int, bool]]]],
     *,
     initial: int = INITIAL_RATING,
 ) -> Recomputed:
@@ -193,7 +193,7 @@ def recompute(
     in the same order always gives the same integers; another order gives other ratings.
     """
     book = RatingBook(initial=initial)
-    out = [book.apply(mid, [s if isinstance(s, SeatResult) else SeatResult(*s) for s in seats])
+    out = [book.apply(mid, [s if isinstance(s, RankedSeat) else RankedSeat(*s) for s in seats])
            for mid, seats in history]
     return Recomputed(dict(book.ratings), dict(book.games), out)
 

@@ -3,7 +3,7 @@
 docs/rules.md is the one edition anyone edits (tests/test_rules_doc.py ties its rows to the tests).
 docs/ is not installed with the package, so the site serves a copy of each game's section from the
 game's package; `make rules` (python -m ladder.rules_doc) writes the copies and
-tests/test_rules_doc_pages.py fails while a copy differs from its section.
+tests/test_rules_doc.py fails while a copy differs from its section.
 """
 
 from __future__ import annotations

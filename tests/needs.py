@@ -22,7 +22,7 @@ def unavailable(reason: str) -> NoReturn:
 
 def sandbox_mode(mode: str) -> str:
     """`mode` when the sandbox can run it here, else skip or fail with the reason."""
-    from workers.sandbox import sandbox_available
+    from workers.sandbox.process import sandbox_available
 
     ok, why = sandbox_available(mode)
     if not ok:

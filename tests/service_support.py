@@ -21,13 +21,13 @@ from needs import sandbox_mode, unavailable
 from sqlalchemy import create_engine, func, text
 from sqlmodel import Session, select
 
-from ladder.bench.chaos_procs import kill_group, stop  # noqa: F401 (the tests' helpers too)
+from ladder.cli.bench.chaos_procs import kill_group, stop  # noqa: F401 (the tests' helpers too)
 from ladder.models import Bot, BotCreate, BotVersion, Match, RatingChange, User
 from ladder.services import bots as bot_services
 
 REDIS_BASE = os.environ.get("LADDER_TEST_REDIS", "redis://127.0.0.1:6379/0")
 LADDER = [sys.executable, "-m", "ladder.cli"]
-UID_BASE_RANGE = range(62000, 63000)  # the sandbox's slot uids (workers/sandbox_slots.py)
+UID_BASE_RANGE = range(62000, 63000)  # the sandbox's slot uids (workers/sandbox/slots.py)
 
 # A Treasure bot that plays like the random starter bot, slowly: a match lasts seconds, so a test
 # can kill its worker in the middle of it.

@@ -196,7 +196,7 @@ def _wreck(value) -> None:
 def test_an_in_process_bot_can_change_nothing_through_what_it_is_handed():
     """Observations and events are fresh JSON values per seat: a bot that wrecks them after use
     changes neither the game (options included), nor the log, nor what the other seats see."""
-    from bots.drachengold_greedy import GreedyBot
+    from bots.drachengold.greedy import GreedyBot
 
     class Wrecker(GreedyBot):
         def on_event(self, event):
@@ -234,7 +234,7 @@ def test_wire_seats_share_one_event_object_and_get_the_engines_observation(toy):
     """Seats that only serialise (the match runner's proxies) get one event object per event,
     so the runner encodes it once per match; in-process bots each get their own copy."""
 
-    class WireSeat(toy.FixedToyBot):
+    class WireSeat(toy.FixedBot):
         wire = True
 
         def __init__(self):
@@ -245,7 +245,7 @@ def test_wire_seats_share_one_event_object_and_get_the_engines_observation(toy):
             self.events.append(event)
 
     wire = [WireSeat(), WireSeat()]
-    local = toy.RandomToyBot()
+    local = toy.RandomBot()
     play_game("toy", [wire[0], local, wire[1]], seed=2)
     public = [i for i, e in enumerate(wire[0].events) if e["to"] is None]
     assert public and all(wire[0].events[i] is wire[1].events[i] for i in public)

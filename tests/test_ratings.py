@@ -10,9 +10,9 @@ from ladder.ratings import (
     K_PROVISIONAL,
     MILLI,
     PROVISIONAL_GAMES,
+    RankedSeat,
+    RatedSeat,
     RatingBook,
-    Seat,
-    SeatResult,
     expected_score,
     is_rated,
     ranks_with_forfeits,
@@ -28,7 +28,7 @@ games = st.integers(min_value=0, max_value=2 * PROVISIONAL_GAMES)
 def matches(draw, min_seats=2, max_seats=6):
     n = draw(st.integers(min_seats, max_seats))
     ranks = draw(st.lists(st.integers(1, n), min_size=n, max_size=n))
-    return [Seat(draw(ratings), draw(games), r) for r in ranks]
+    return [RatedSeat(draw(ratings), draw(games), r) for r in ranks]
 
 
 @settings(max_examples=3000)
@@ -50,8 +50,8 @@ def test_seat_order_does_not_change_anyones_delta(seats, rnd):
 @given(ratings, st.integers(-800 * MILLI, 800 * MILLI), games, games)
 def test_winner_gains_and_loser_loses(ra, gap, ga, gb):
     rb = ra + gap
-    win = rate_match([Seat(ra, ga, 1), Seat(rb, gb, 2)])
-    loss = rate_match([Seat(ra, ga, 2), Seat(rb, gb, 1)])
+    win = rate_match([RatedSeat(ra, ga, 1), RatedSeat(rb, gb, 2)])
+    loss = rate_match([RatedSeat(ra, ga, 2), RatedSeat(rb, gb, 1)])
     assert win[0] > 0 > win[1]
     assert loss[0] < 0 < loss[1]
 
@@ -70,7 +70,7 @@ def test_a_sole_winner_never_loses_and_a_sole_last_never_gains(seats):
 
 @given(st.integers(3, 6), ratings, games)
 def test_sole_winner_gains_and_sole_loser_loses_at_any_table(n, rating, g):
-    seats = [Seat(rating, g, 1)] + [Seat(rating, g, 2)] * (n - 2) + [Seat(rating, g, n)]
+    seats = [RatedSeat(rating, g, 1)] + [RatedSeat(rating, g, 2)] * (n - 2) + [RatedSeat(rating, g, n)]
     deltas = rate_match(seats)
     assert deltas[0] > 0
     assert deltas[-1] < 0
@@ -78,11 +78,11 @@ def test_sole_winner_gains_and_sole_loser_loses_at_any_table(n, rating, g):
 
 @given(st.integers(2, 6), ratings, games)
 def test_tie_between_equal_ratings_changes_nothing(n, rating, g):
-    assert rate_match([Seat(rating, g, 1)] * n) == [0] * n
+    assert rate_match([RatedSeat(rating, g, 1)] * n) == [0] * n
 
 
 def test_two_player_game_between_equals_moves_half_of_k():
-    assert rate_match([Seat(INITIAL_RATING, 99, 1), Seat(INITIAL_RATING, 99, 2)]) == [
+    assert rate_match([RatedSeat(INITIAL_RATING, 99, 1), RatedSeat(INITIAL_RATING, 99, 2)]) == [
         K_ESTABLISHED * MILLI // 2,
         -K_ESTABLISHED * MILLI // 2,
     ]
@@ -91,14 +91,14 @@ def test_two_player_game_between_equals_moves_half_of_k():
 @given(st.integers(2, 6))
 def test_k_is_scaled_by_table_size(n):
     # first place at a table of equals wins about K/2, as in one two-player game
-    top = rate_match([Seat(INITIAL_RATING, 99, r) for r in range(1, n + 1)])[0]
+    top = rate_match([RatedSeat(INITIAL_RATING, 99, r) for r in range(1, n + 1)])[0]
     assert abs(top - K_ESTABLISHED * MILLI // 2) <= n  # per-pair rounding, at most 0.5 milli a pair
 
 
 def test_provisional_k_is_bigger():
-    est = rate_match([Seat(INITIAL_RATING, PROVISIONAL_GAMES, 1), Seat(INITIAL_RATING, PROVISIONAL_GAMES, 2)])
-    new = rate_match([Seat(INITIAL_RATING, 0, 1), Seat(INITIAL_RATING, 0, 2)])
-    mixed = rate_match([Seat(INITIAL_RATING, 0, 1), Seat(INITIAL_RATING, PROVISIONAL_GAMES, 2)])
+    est = rate_match([RatedSeat(INITIAL_RATING, PROVISIONAL_GAMES, 1), RatedSeat(INITIAL_RATING, PROVISIONAL_GAMES, 2)])
+    new = rate_match([RatedSeat(INITIAL_RATING, 0, 1), RatedSeat(INITIAL_RATING, 0, 2)])
+    mixed = rate_match([RatedSeat(INITIAL_RATING, 0, 1), RatedSeat(INITIAL_RATING, PROVISIONAL_GAMES, 2)])
     assert new[0] == K_PROVISIONAL * MILLI // 2 > est[0]
     assert est[0] < mixed[0] < new[0]  # the pair uses the mean K, so the exchange stays symmetric
     assert sum(mixed) == 0
@@ -106,8 +106,8 @@ def test_provisional_k_is_bigger():
 
 def test_upset_moves_more_than_expected_win():
     strong, weak = INITIAL_RATING + 300 * MILLI, INITIAL_RATING
-    expected_win = rate_match([Seat(strong, 99, 1), Seat(weak, 99, 2)])[0]
-    upset = rate_match([Seat(strong, 99, 2), Seat(weak, 99, 1)])[1]
+    expected_win = rate_match([RatedSeat(strong, 99, 1), RatedSeat(weak, 99, 2)])[0]
+    upset = rate_match([RatedSeat(strong, 99, 2), RatedSeat(weak, 99, 1)])[1]
     assert 0 < expected_win < upset
 
 
@@ -173,7 +173,7 @@ def test_recompute_matches_live_updates():
     # the live path (a RatingBook fed one match at a time, as the worker will) and the replay agree
     history = random_history(11)
     book = RatingBook()
-    live = [book.apply(mid, [SeatResult(*s) for s in seats]) for mid, seats in history]
+    live = [book.apply(mid, [RankedSeat(*s) for s in seats]) for mid, seats in history]
     replay = recompute(history)
     assert replay.matches == live
     assert replay.ratings == book.ratings

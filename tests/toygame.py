@@ -107,17 +107,20 @@ class ToyGame(Game):
     }
     decision_kinds = ("take", "bet")
     preferred_players = 3
-    starter_bots = {name: f"toygame:{cls}" for name, cls in (
-        ("random", "RandomToyBot"), ("fixed", "FixedToyBot"), ("crash", "CrashingToyBot"),
-        ("illegal", "IllegalToyBot"), ("notjson", "NotJsonToyBot"))}
+    starter_bots = ("random", "fixed", "crash", "illegal", "notjson")
     fallback_bot = "fixed"
+
+    def bot_module(self, name: str) -> str:
+        """A one-module test game keeps its bots beside its rules, not in bots/toy/."""
+        super().bot_module(name)  # KeyError for a bot it does not have
+        return __name__
 
     def new_state(self, options, seed, num_players) -> ToyState:
         self.check_players(num_players)
         return ToyState(self, self.resolve_options(options), seed, num_players)
 
 
-class RandomToyBot(Bot):
+class RandomBot(Bot):
     def __init__(self) -> None:
         super().__init__()
         self.events: list[dict] = []
@@ -132,7 +135,7 @@ class RandomToyBot(Bot):
         return {"high": self.rng.random() < 0.5}
 
 
-class FixedToyBot(Bot):
+class FixedBot(Bot):
     """Takes as many as it may and bets from its secret: deterministic without the RNG."""
 
     def take(self, obs):
@@ -142,17 +145,17 @@ class FixedToyBot(Bot):
         return {"high": obs["secret"] > 3}
 
 
-class CrashingToyBot(FixedToyBot):
+class CrashBot(FixedBot):
     def take(self, obs):
         raise RuntimeError("boom")
 
 
-class IllegalToyBot(FixedToyBot):
+class IllegalBot(FixedBot):
     def take(self, obs):
         return {"n": 99}
 
 
-class NotJsonToyBot(FixedToyBot):
+class NotjsonBot(FixedBot):
     def take(self, obs):
         return {"n": object()}
 

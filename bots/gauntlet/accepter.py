@@ -1,3 +1,4 @@
+# Over 400 lines: an outside bot is one file, as its author wrote it from the docs.
 """A fast accepter for Drachengold.
 
 Style: it offers a fair split (by flat token prices) at once, accepts any split that gives it at

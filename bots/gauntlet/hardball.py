@@ -1,3 +1,4 @@
+# Over 400 lines: an outside bot is one file, as its author wrote it from the docs.
 """A hard bargainer for Drachengold.
 
 Style: it demands a large share: its proposals give the others a third of their predicted price

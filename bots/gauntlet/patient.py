@@ -1,3 +1,4 @@
+# Over 400 lines: an outside bot is one file, as its author wrote it from the docs.
 """A patient negotiator for Drachengold.
 
 Style: it predicts, from the votes and proposals seen so far, the least each other seat will

@@ -1,3 +1,4 @@
+# Over 400 lines: an outside bot is one file, as its author wrote it from the docs.
 """Gauntlet bot for Drachengold, style: FORWARD-MODEL PLANNER.
 
 Written by an outside author (gauntlet2) from the public docs only: README.md, docs/rules.md,

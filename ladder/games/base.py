@@ -187,7 +187,9 @@ class Game:
     # What the ladder needs besides the rules, declared here so that nothing outside the game's
     # package has to know the game (ladder/games/render.py says how the renderer is used):
     preferred_players: ClassVar[int]  # the table size matchmaking aims for, within min..max
-    starter_bots: ClassVar[dict[str, str]] = {}  # bot name -> "module:Class", each a file to copy
+    # The house bots' names. Each is one file to copy, bots/<game>/<name>.py, whose bot class is
+    # <Name>Bot (bot_module and bot_class derive both, and nothing else does).
+    starter_bots: ClassVar[tuple[str, ...]] = ()
     fallback_bot: ClassVar[str] = ""  # the starter bot that plays a forfeited seat; the default opponent
     boss: ClassVar[str] = ""  # the strongest house bot: what `ladder gauntlet` measures by default
     # The starter bots a new version's validation game seats (all of them when empty): the quick,
@@ -196,8 +198,8 @@ class Game:
     options: ClassVar[dict[str, Option]] = {}
     decision_kinds: ClassVar[tuple[str, ...]] = ()
     # The game's other parts, each a module of its own package named once here ("" when the game
-    # has none). `part()` is the only code that turns such a name into a module, and `bot_class()`
-    # the only one that reads a starter bot's "module:Class": nothing else looks a game's part up
+    # has none). `part()` is the only code that turns such a name into a module, and `bot_module()`
+    # the only one that finds a starter bot's module: nothing else looks a game's part up
     # by a naming convention. A part is imported on first use, so the pure rules never pull in a
     # view (a bot's sandbox is given only `rules_files`).
     renderer: ClassVar[str] = ""  # the step list: event_line(), sections(); "" = ladder/games/render.py
@@ -219,17 +221,15 @@ class Game:
 
     def bot_class(self, name: str) -> type:
         """The class of one of the game's starter bots; KeyError with the choices when unknown."""
-        try:
-            target = self.starter_bots[name]
-        except KeyError:
-            have = ", ".join(sorted(self.starter_bots))
-            raise KeyError(f"no built-in bot {name!r} for {self.name} (have: {have})") from None
-        module, _, cls = target.partition(":")
-        return getattr(_import(module), cls)
+        return getattr(_import(self.bot_module(name)), f"{name.capitalize()}Bot")
 
     def bot_module(self, name: str) -> str:
-        """The module holding a starter bot (its file is the one an author copies)."""
-        return self.starter_bots[name].partition(":")[0]
+        """The module holding a starter bot, bots.<game>.<name> (its file is the one an author
+        copies); KeyError with the choices when the game has no such bot."""
+        if name not in self.starter_bots:
+            have = ", ".join(sorted(self.starter_bots))
+            raise KeyError(f"no built-in bot {name!r} for {self.name} (have: {have})")
+        return f"bots.{self.name}.{name}"
 
     def files(self) -> Any:
         """The game's package folder as an importlib Traversable (schema.json, rules.md, the rule

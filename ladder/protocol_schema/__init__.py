@@ -4,7 +4,7 @@ Two kinds of files, both plain JSON kept in the repository and served by the sit
 (/protocol/schema.json and /protocol/<game>.schema.json):
 
 - `envelope.schema.json` (here): every line of the conversation, game-independent (hello, ready,
-  request, answer, event, error, end), as workers/protocol.py writes and reads them.
+  request, answer, event, error, end), as workers/match/protocol.py writes and reads them.
 - `schema.json` in each game's package (ladder/games/<game>/schema.json): that game's payloads as
   `$defs`: `options` (hello.options), `observation` (request.observation, whose `request` entry
   is one of the `request.<kind>` shapes), `decision.<kind>` for each decision kind, and

@@ -1,7 +1,7 @@
 """The replay as a typed value: frozen dataclasses with `to_json`/`from_json` for the stored format.
 
 The play loop builds one `Replay` (ladder/play.py); the match runner completes it once with what
-the sandbox saw (`Replay.completed`, workers/runner.py); after that nobody changes it. The job
+the sandbox saw (`Replay.completed`, workers/match/runner.py); after that nobody changes it. The job
 splits the seats' logs off with `Replay.split_logs` (a bot's stderr is its owner's, a replay is
 public), services and pages read fields. The JSON form is the format documented in
 ladder/replay/__init__.py, key for key: `Replay.from_json(r).to_json() == r` for every replay this
@@ -114,7 +114,7 @@ def entry_from_json(data: Mapping[str, JSON]) -> Entry:
 
 @dataclass(frozen=True, slots=True)
 class SandboxRun:
-    """What the match runner saw of one sandboxed seat (workers/runner_seat.py `record`)."""
+    """What the match runner saw of one sandboxed seat (workers/match/seat.py `record`)."""
 
     sandbox: str  # the mode the bot ran in
     ready: JSON = None  # the bot's ready message, None when it never sent one

@@ -20,6 +20,7 @@ from sqlalchemy.orm import defer
 from sqlmodel import Session, select
 
 from bots import builtin_bots
+from ladder.bot_packages import MAX_UPLOAD_BYTES, PackagingError, check_envelope, runtime_of
 from ladder.games import GAMES
 from ladder.models import Bot, BotCreate, BotVersion, Rating, VersionStatus
 from ladder.services.common import atomic, fetch
@@ -27,7 +28,6 @@ from ladder.services.errors import Forbidden, Invalid
 from ladder.services.ratings import take_rating_clock
 from ladder.services.users import ensure_system_user
 
-DEFAULT_MAX_BYTES = 1 << 20
 DEFAULT_PLACEMENT_GAMES = 10
 
 Validator = Callable[[bytes, str], object]  # (code, filename) -> anything; raises ValueError(reason)
@@ -83,7 +83,7 @@ def add_version(
     filename: str,
     validator: Validator | None = None,
     acting_user_id: int | None = None,
-    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_bytes: int = MAX_UPLOAD_BYTES,
     placement_games: int = DEFAULT_PLACEMENT_GAMES,
 ) -> BotVersion:
     """Store a new version of `bot_id` as `pending`, or as `rejected` when `validator` refuses it.
@@ -91,14 +91,8 @@ def add_version(
     Either way the version is kept, so the owner sees the reason next to the upload. Invalid when
     the upload is empty or larger than `max_bytes` (nothing is stored then).
     """
-    if not code:
-        raise Invalid("the upload is empty")
-    if len(code) > max_bytes:
-        raise Invalid(f"the upload is {len(code)} bytes; the limit is {max_bytes}")
-    from workers.packaging import PackagingError, check_filename, runtime_of  # pure: names and sizes
-
     try:
-        check_filename(filename)
+        check_envelope(len(code), filename, max_bytes)
     except PackagingError as exc:
         raise Invalid(str(exc)) from None
     _check_bot_open(get_bot(session=session, bot_id=bot_id), acting_user_id)  # before any validation work

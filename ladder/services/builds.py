@@ -1,4 +1,4 @@
-"""Built bots (workers/builds.py's artifacts) in the database, where every worker finds them.
+"""Built bots (workers/build/builds.py's artifacts) in the database, where every worker finds them.
 
 A compiled version is built the first time a worker seats it (its validation game); the
 artifact is stored by its key and every later match of any version with the same key runs it.

@@ -33,7 +33,7 @@ SKIP = {"__pycache__", "node_modules", "target", "build", "dist"}  # build outpu
 class PythonKit:
     game: str
     bot: str
-    module: str  # "bots.x_random", from the game's starter_bots
+    module: str  # "bots.<game>.random": Game.bot_module
 
     @property
     def filename(self) -> str:

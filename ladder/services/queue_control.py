@@ -52,7 +52,7 @@ def due_for_resend(*, session: Session, resend_after: timedelta | float, now: da
 
 
 def draining(*, session: Session) -> bool:
-    """True while the operator drains the ladder: nothing new is queued (see workers/scheduler.py)."""
+    """True while the operator drains the ladder: nothing new is queued (see workers/queue/scheduler.py)."""
     row = session.get(Switch, DRAIN, populate_existing=True)
     return bool(row and row.enabled)
 

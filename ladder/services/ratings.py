@@ -19,7 +19,7 @@ from sqlalchemy import case, func, update
 from sqlmodel import Session, select
 
 from ladder.models import BotVersion, HeadToHead, Match, MatchStatus, Rating, RatingChange, RatingClock, Seat
-from ladder.ratings import INITIAL_RATING, RatingBook, SeatResult, ranks_with_forfeits
+from ladder.ratings import INITIAL_RATING, RankedSeat, RatingBook, ranks_with_forfeits
 
 
 def take_rating_clock(session: Session) -> int:
@@ -49,7 +49,7 @@ def apply_ratings(session: Session, match: Match, seats: Sequence[Seat], sequenc
     book = RatingBook(
         ratings={b: r.rating for b, r in current.items()}, games={b: r.games for b, r in current.items()}
     )
-    rated = book.apply(match.id, [SeatResult(s.bot_id, s.rank, s.forfeited) for s in seats])
+    rated = book.apply(match.id, [RankedSeat(s.bot_id, s.rank, s.forfeited) for s in seats])
     ranks = ranks_with_forfeits([s.rank for s in seats], [s.forfeited for s in seats])
     changes = []
     for seat, change, rank in zip(seats, rated.changes, ranks, strict=True):
@@ -125,7 +125,7 @@ def recompute_ratings(*, session: Session, batch: int = 5000) -> list[RatingDiff
     for _, rows in groupby(session.exec(query), key=lambda r: r[0]):
         rows = list(rows)
         match_id = rows[0][1]
-        rated = book.apply(match_id, [SeatResult(r[2], r[7], r[8]) for r in rows])
+        rated = book.apply(match_id, [RankedSeat(r[2], r[7], r[8]) for r in rows])
         ranks = ranks_with_forfeits([r[7] for r in rows], [r[8] for r in rows])
         for row, change, rank in zip(rows, rated.changes, ranks, strict=True):
             wins[row[2]] = wins.get(row[2], 0) + (rank == 1)

@@ -10,13 +10,24 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, select
 
-from ladder.models import Bot, BotVersion, Event, EventEntrant, EventMatch, EventStatus, Match, MatchStatus, Seat, User
+from ladder.models import (
+    Bot,
+    BotVersion,
+    EventEntrant,
+    EventMatch,
+    EventStatus,
+    Match,
+    MatchStatus,
+    Seat,
+    TournamentEvent,
+    User,
+)
 from ladder.services.errors import Invalid, NotFound
 from ladder.tournaments import model
 from ladder.tournaments.standings import BOOTSTRAP, PlayedMatch, SeatResult, Standings, standings
 
 
-def event_spec(event: Event, entrants: list[EventEntrant], names: dict[int, str]) -> model.TournamentSpec:
+def event_spec(event: TournamentEvent, entrants: list[EventEntrant], names: dict[int, str]) -> model.TournamentSpec:
     return model.TournamentSpec(
         event.game, tuple(model.Entrant(str(e.bot_id), names.get(e.bot_id, str(e.bot_id))) for e in entrants),
         table_size=event.table_size, deals=event.deals, format=event.format, rounds=event.rounds,
@@ -27,7 +38,7 @@ _CACHE: dict[int, tuple[tuple, Standings]] = {}  # event id -> (what was counted
 RUNNING_SAMPLES = 200  # bootstrap samples while matches still come in; the final table uses 1000
 
 
-def _standings(event: Event, spec: model.TournamentSpec | None, played: list[PlayedMatch]) -> Standings:
+def _standings(event: TournamentEvent, spec: model.TournamentSpec | None, played: list[PlayedMatch]) -> Standings:
     """Standings, computed again only when a result came in: the bootstrap of a big event takes
     a second or two, and its page reloads itself while it runs."""
     key = (event.status, event.seed, tuple(e.key for e in spec.entrants) if spec else (),
@@ -45,7 +56,7 @@ def _standings(event: Event, spec: model.TournamentSpec | None, played: list[Pla
 
 @dataclass
 class EventView:
-    event: Event
+    event: TournamentEvent
     spec: model.TournamentSpec
     standings: Standings
     played: list[PlayedMatch]
@@ -62,7 +73,8 @@ class EventView:
 
 def event_view(*, session: Session, event_id: int) -> EventView:
     """Everything the event page shows: entrants, schedule with statuses, standings so far."""
-    event = session.exec(select(Event).where(Event.id == event_id).execution_options(populate_existing=True)).first()
+    event = session.exec(select(TournamentEvent).where(TournamentEvent.id == event_id)
+                             .execution_options(populate_existing=True)).first()
     if event is None:
         raise NotFound(f"no event {event_id}")
     entrant_rows = session.exec(
@@ -105,8 +117,8 @@ def event_view(*, session: Session, event_id: int) -> EventView:
                      [(e.bot_id, names[e.bot_id], e.bot_version_id) for e in entrants], owners, invitations)
 
 
-def list_events(*, session: Session, limit: int = 100) -> list[Event]:
-    events = list(session.exec(select(Event).order_by(Event.id.desc()).limit(limit)))
+def list_events(*, session: Session, limit: int = 100) -> list[TournamentEvent]:
+    events = list(session.exec(select(TournamentEvent).order_by(TournamentEvent.id.desc()).limit(limit)))
     session.commit()
     return events
 
@@ -124,13 +136,13 @@ def find_bot(*, session: Session, game: str, ref: str) -> Bot:
     return bot
 
 
-def invitations_for(*, session: Session, user_id: int) -> list[tuple[Event, Bot]]:
+def invitations_for(*, session: Session, user_id: int) -> list[tuple[TournamentEvent, Bot]]:
     """The pending invitations to this user's bots, of events still in registration."""
     rows = list(session.exec(
-        select(Event, Bot).join(EventEntrant, EventEntrant.event_id == Event.id)
+        select(TournamentEvent, Bot).join(EventEntrant, EventEntrant.event_id == TournamentEvent.id)
         .join(Bot, Bot.id == EventEntrant.bot_id)
         .where(Bot.owner_id == user_id, EventEntrant.accepted == False,  # noqa: E712
-               Event.status == EventStatus.REGISTRATION).order_by(Event.id, Bot.name)
+               TournamentEvent.status == EventStatus.REGISTRATION).order_by(TournamentEvent.id, Bot.name)
     ).all())
     session.commit()
     return [tuple(r) for r in rows]

@@ -10,7 +10,7 @@ running at once, so the ladder keeps the rest of the workers. Each row gets its 
 transaction that creates the match, guarded by `match_id IS NULL`, so a row is queued exactly
 once however many schedulers race; the match itself then runs exactly once through the ladder's
 claim guard, and a worker killed mid-match is swept and the match replayed like any other.
-Event matches are kind `event` and unranked: recording them never touches ratings (is_rated).
+TournamentEvent matches are kind `event` and unranked: recording them never touches ratings (is_rated).
 What the pages read (event_view, lists) is in ladder/services/tournament_views.py.
 """
 
@@ -27,7 +27,6 @@ from ladder.games import OptionError, get_game
 from ladder.models import (
     Bot,
     BotVersion,
-    Event,
     EventEntrant,
     EventMatch,
     EventStatus,
@@ -35,6 +34,7 @@ from ladder.models import (
     MatchKind,
     MatchStatus,
     Seat,
+    TournamentEvent,
     User,
     VersionStatus,
     utcnow,
@@ -60,7 +60,7 @@ def create_event(
     *, session: Session, organizer_id: int, name: str, game: str, table_size: int, deals: int,
     format: str = model.ROUND_ROBIN, rounds: int = 1, duplicate: bool = True, options: dict | None = None,
     open_registration: bool = False, deadline: datetime | None = None, seed: int | None = None,
-) -> Event:
+) -> TournamentEvent:
     """A new event in registration; Forbidden unless the organizer is an admin, Invalid for bad settings."""
     _admin(session, organizer_id)
     name = (name or "").strip()
@@ -82,7 +82,7 @@ def create_event(
         raise Invalid("a round robin has one round; a Swiss event 1-20")
     if open_registration and deadline is None:
         raise Invalid("open registration needs a deadline")
-    event = Event(name=name, game=game, options=resolved, format=format, table_size=table_size, deals=deals,
+    event = TournamentEvent(name=name, game=game, options=resolved, format=format, table_size=table_size, deals=deals,
                   rounds=rounds, duplicate=duplicate, seed=secrets.randbits(62) if seed is None else seed,
                   open_registration=open_registration, deadline=deadline, organizer_id=organizer_id)
     with atomic(session):
@@ -95,7 +95,7 @@ def add_entrant(*, session: Session, event_id: int, bot_id: int, acting_user_id:
     """The organizer invites any bot of the game (an entry once its owner accepts); with open
     registration an owner enters their own bot until the deadline. Conflict when the event has
     started or the bot is already in."""
-    event = fetch(session, Event, event_id, "event")
+    event = fetch(session, TournamentEvent, event_id, "event")
     bot = fetch(session, Bot, bot_id, "bot")
     user = fetch(session, User, acting_user_id, "user")
     if event.status != EventStatus.REGISTRATION:
@@ -124,7 +124,7 @@ def add_entrant(*, session: Session, event_id: int, bot_id: int, acting_user_id:
 def answer_invitation(*, session: Session, event_id: int, bot_id: int, acting_user_id: int, accept: bool) -> None:
     """The bot's owner accepts the organizer's invitation (the bot becomes an entrant) or declines
     it (the invitation is gone). NotFound without a pending invitation; Conflict once started."""
-    event = fetch(session, Event, event_id, "event")
+    event = fetch(session, TournamentEvent, event_id, "event")
     bot = fetch(session, Bot, bot_id, "bot")
     if bot.owner_id != acting_user_id:
         raise Forbidden("only the bot's owner may answer its invitation")
@@ -142,7 +142,7 @@ def answer_invitation(*, session: Session, event_id: int, bot_id: int, acting_us
 
 
 def withdraw_entrant(*, session: Session, event_id: int, bot_id: int, acting_user_id: int) -> None:
-    event = fetch(session, Event, event_id, "event")
+    event = fetch(session, TournamentEvent, event_id, "event")
     bot = fetch(session, Bot, bot_id, "bot")
     user = fetch(session, User, acting_user_id, "user")
     if bot.owner_id != user.id and not (user.is_admin and user.id == event.organizer_id):
@@ -164,7 +164,7 @@ def start_event(*, session: Session, event_id: int, acting_user_id: int, now: da
     """Freeze the field (each accepted entrant's active version; bots without one, and invitations
     not accepted, are dropped, their names returned) and write the schedule. The organizer may
     start before the deadline. Conflict unless in registration; Invalid if too few remain."""
-    event = fetch(session, Event, event_id, "event")
+    event = fetch(session, TournamentEvent, event_id, "event")
     if event.organizer_id != acting_user_id:
         raise Forbidden("only the event's organizer may start it")
     _admin(session, acting_user_id)
@@ -176,10 +176,12 @@ def _start(session: Session, event_id: int, now: datetime) -> list[str]:
         # the guarded UPDATE comes first: of two starters (the organizer's button, two scheduler
         # ticks) one changes the row and the other, blocked on it or serialised, sees 0 rows
         claimed = session.exec(
-            update(Event).where(Event.id == event_id, Event.status == EventStatus.REGISTRATION)
+            update(TournamentEvent)
+            .where(TournamentEvent.id == event_id, TournamentEvent.status == EventStatus.REGISTRATION)
             .values(status=EventStatus.RUNNING, started_at=now).execution_options(synchronize_session=False)
         ).rowcount
-        event = session.exec(select(Event).where(Event.id == event_id).execution_options(populate_existing=True)).one()
+        event = session.exec(select(TournamentEvent).where(TournamentEvent.id == event_id)
+                             .execution_options(populate_existing=True)).one()
         if claimed != 1:
             raise Conflict(f"event {event_id} is {event.status}")
         rows = session.exec(
@@ -214,10 +216,10 @@ def start_due_events(*, session: Session, now: datetime | None = None) -> dict[i
     cannot play (too few entrants) is cancelled instead, so it is not retried every tick. Returns
     event id -> "started" / "cancelled: why"; an event another tick started is left out."""
     now = now or utcnow()
-    due = session.exec(select(Event.id).where(Event.status == EventStatus.REGISTRATION,
-                                              Event.open_registration == True,  # noqa: E712
-                                              Event.deadline.is_not(None), Event.deadline <= now)
-                       .order_by(Event.id)).all()
+    due = session.exec(select(TournamentEvent.id).where(TournamentEvent.status == EventStatus.REGISTRATION,
+                                              TournamentEvent.open_registration == True,  # noqa: E712
+                                              TournamentEvent.deadline.is_not(None), TournamentEvent.deadline <= now)
+                       .order_by(TournamentEvent.id)).all()
     session.commit()
     done: dict[int, str] = {}
     for event_id in due:
@@ -236,13 +238,13 @@ def cancel_event(*, session: Session, event_id: int, acting_user_id: int, now: d
     """The organizer cancels an event in registration or running: its queued and running matches
     end failed (unrated, as every event match), nothing more is scheduled. Returns how many
     matches were stopped; Conflict once it has finished or was cancelled."""
-    event = fetch(session, Event, event_id, "event")
+    event = fetch(session, TournamentEvent, event_id, "event")
     if event.organizer_id != acting_user_id:
         raise Forbidden("only the event's organizer may cancel it")
     _admin(session, acting_user_id)
     stopped = _cancel(session, event_id, now or utcnow(), (EventStatus.REGISTRATION, EventStatus.RUNNING))
     if stopped is None:
-        raise Conflict(f"event {event_id} is {fetch(session, Event, event_id, 'event').status}")
+        raise Conflict(f"event {event_id} is {fetch(session, TournamentEvent, event_id, 'event').status}")
     return stopped
 
 
@@ -250,7 +252,7 @@ def _cancel(session: Session, event_id: int, now: datetime, states: tuple[str, .
     """Guarded like _start; None if the event was not in `states`, else the matches stopped."""
     with atomic(session):
         claimed = session.exec(
-            update(Event).where(Event.id == event_id, Event.status.in_(states))
+            update(TournamentEvent).where(TournamentEvent.id == event_id, TournamentEvent.status.in_(states))
             .values(status=EventStatus.CANCELLED, finished_at=now).execution_options(synchronize_session=False)
         ).rowcount
         if claimed != 1:
@@ -271,7 +273,7 @@ def event_matches_in_flight(session: Session) -> int:
     ).one()
 
 
-def _queue_one(session: Session, event: Event, row: EventMatch, sandbox: str) -> int | None:
+def _queue_one(session: Session, event: TournamentEvent, row: EventMatch, sandbox: str) -> int | None:
     """Queue the match of one schedule row, in one transaction; None if another feeder did it."""
     with atomic(session):
         versions = dict(session.exec(
@@ -286,8 +288,8 @@ def _queue_one(session: Session, event: Event, row: EventMatch, sandbox: str) ->
         claimed = session.exec(
             update(EventMatch).where(EventMatch.event_id == row.event_id, EventMatch.index == row.index,
                                      EventMatch.match_id.is_(None),  # and not cancelled meanwhile:
-                                     EventMatch.event_id.in_(select(Event.id)
-                                                             .where(Event.status == EventStatus.RUNNING)))
+                                     EventMatch.event_id.in_(select(TournamentEvent.id)
+                                                             .where(TournamentEvent.status == EventStatus.RUNNING)))
             .values(match_id=match.id).execution_options(synchronize_session=False)
         ).rowcount
         if claimed != 1:
@@ -300,8 +302,8 @@ def feed_events(*, session: Session, slots: int, sandbox: str = "strict", now: d
     """Queue scheduled event matches while fewer than `slots` are queued or running; advance
     finished Swiss rounds and finish complete events. The ids queued, to send to the workers."""
     queued: list[int] = []
-    running = session.exec(select(Event).where(Event.status == EventStatus.RUNNING).order_by(Event.id)
-                           .execution_options(populate_existing=True)).all()
+    running = session.exec(select(TournamentEvent).where(TournamentEvent.status == EventStatus.RUNNING)
+                           .order_by(TournamentEvent.id).execution_options(populate_existing=True)).all()
     session.commit()
     for event in running:
         free = slots - event_matches_in_flight(session)
@@ -320,7 +322,7 @@ def feed_events(*, session: Session, slots: int, sandbox: str = "strict", now: d
     return queued
 
 
-def _advance(session: Session, event: Event, now: datetime | None) -> None:
+def _advance(session: Session, event: TournamentEvent, now: datetime | None) -> None:
     """Every row queued: once all their matches ended, play the next Swiss round or finish."""
     left = session.exec(
         select(func.count()).select_from(EventMatch).outerjoin(Match, Match.id == EventMatch.match_id)
@@ -332,7 +334,8 @@ def _advance(session: Session, event: Event, now: datetime | None) -> None:
     view = event_view(session=session, event_id=event.id)
     done_rounds = 1 + max((m.spec.round for m in view.played), default=-1)
     with atomic(session, conflict=f"event {event.id} was advanced by another scheduler"):
-        current = session.exec(select(Event).where(Event.id == event.id, Event.status == EventStatus.RUNNING)
+        current = session.exec(select(TournamentEvent)
+                               .where(TournamentEvent.id == event.id, TournamentEvent.status == EventStatus.RUNNING)
                                .execution_options(populate_existing=True)).first()
         if current is None:
             return

@@ -17,7 +17,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from jinja2 import BaseLoader, ChoiceLoader, FileSystemLoader, PrefixLoader
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from ladder.web.common import ago, close_db, rating_text
+from ladder.web.common import ago, close_db, delta_text, rating_text
 
 csrf = CSRFProtect()
 login_manager = LoginManager()
@@ -63,6 +63,7 @@ def init_app(app: Flask) -> None:
     app.teardown_appcontext(close_db)
     app.add_template_filter(ago, "ago")
     app.add_template_filter(rating_text, "rating")
+    app.add_template_filter(delta_text, "delta")
     app.context_processor(_template_globals)
     app.jinja_env.loader = ChoiceLoader([app.jinja_env.loader, _game_templates()])
     for code in (400, 403, 404, 405, 409, 413, 500):
@@ -135,9 +136,10 @@ def _error_page(exc):
     code = getattr(exc, "code", 500) or 500
     message = getattr(exc, "description", None) if code not in (404, 500) else None
     if code == 413:
+        from ladder.bot_packages import too_big
         from ladder.web.common import settings
 
-        message = f"The upload is too large: a bot may have at most {settings().max_upload_bytes} bytes."
+        message = too_big("The upload", settings().max_upload_bytes)
     text = message or MESSAGES.get(code, "Error")
     if _wants_json():
         return jsonify(error=text, status=code), code

@@ -11,6 +11,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, g, jsonify, request, url_for
 
 from ladder.models import BotPublic, BotVersionPublic, Match, MatchPublic, MatchStatus, SeatPublic, UserPublic
+from ladder.ratings import to_points
 from ladder.replay import dumps_replay
 from ladder.services import bots as bot_service
 from ladder.services import pages
@@ -20,10 +21,11 @@ from ladder.services.limits import check_upload
 from ladder.services.match_lists import MatchFilter, list_matches
 from ladder.services.rejections import rejection_causes
 from ladder.services.tokens import authenticate as authenticate_token
+from ladder.services.uploads import upload_bot
 from ladder.services.users import get_user_by_name
 from ladder.web.common import MAX_ID, db, dispatch, int_arg, settings, status_for, text_arg, user_id
 from ladder.web.matches import load_replay_for
-from ladder.web.queries import game_titles, upload_bot, user_bots, version_of
+from ladder.web.queries import game_titles, user_bots, version_of
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -147,7 +149,7 @@ def leaderboard(game: str):
                               per_page=int_arg("per_page", 50, 1, pages.MAX_PER_PAGE))
     rows = [{
         "rank": r.rank, "bot_id": r.bot_id, "bot": r.bot_name, "owner": r.owner_name, "starter": r.house,
-        "rating": r.rating / 1000, "games": r.games, "wins": r.wins, "win_rate": r.win_rate,
+        "rating": to_points(r.rating), "games": r.games, "wins": r.wins, "win_rate": r.win_rate,
         "provisional": r.provisional, "last_played_at": r.last_played_at.isoformat() if r.last_played_at else None,
     } for r in board.rows]
     return jsonify(game=game, page=board.page, per_page=board.per_page, total=board.total, pages=board.pages,
@@ -160,10 +162,10 @@ def bot(bot_id: int):
     rating = data.rating
     return jsonify(
         bot=_dump(BotPublic, data.bot), owner=data.owner.username,
-        rating=None if rating is None else {"rating": rating.rating / 1000, "games": rating.games,
+        rating=None if rating is None else {"rating": to_points(rating.rating), "games": rating.games,
                                             "wins": rating.wins},
         versions=_versions(data.versions, data.bot.owner_id),
-        history=[{"match_id": p.match_id, "before": p.before / 1000, "after": p.after / 1000,
+        history=[{"match_id": p.match_id, "before": to_points(p.before), "after": to_points(p.after),
                   "at": p.at.isoformat()} for p in data.history],
         recent_matches=[{"match_id": r.match.id, "kind": r.match.kind, "status": r.match.status,
                          "rank": r.seat.rank, "score": r.seat.score, "seats": r.seats} for r in data.recent],
@@ -227,7 +229,7 @@ def matches():
 def match(match_id: int):
     view = pages.match_detail(session=db(), match_id=match_id)
     seats = [{**_dump(SeatPublic, s.seat), "bot": s.bot_name, "owner": s.owner_name, "version": s.version_number,
-              "rating_delta": None if s.rating_delta is None else s.rating_delta / 1000} for s in view.seats]
+              "rating_delta": None if s.rating_delta is None else to_points(s.rating_delta)} for s in view.seats]
     replay = url_for(".replay", match_id=match_id, _external=True) if view.has_replay else None
     return jsonify(match=_match(view.match), seats=seats, replay=replay)
 
@@ -255,7 +257,7 @@ def seat_log(match_id: int, seat: int):
 def me():
     user = _token_user()
     return jsonify(user=_dump(UserPublic, user), bots=[
-        {**_dump(BotPublic, b.bot), "rating": b.rating.rating / 1000 if b.rating else None,
+        {**_dump(BotPublic, b.bot), "rating": to_points(b.rating.rating) if b.rating else None,
          "active_version": b.active.number if b.active else None} for b in user_bots(session=db(), user_id=user.id)])
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import jsonify, url_for
 
-from ladder.models import Event
+from ladder.models import TournamentEvent
 from ladder.services import tournament_views as views
 from ladder.tournaments.standings import Interval
 from ladder.web.api import bp
@@ -20,7 +20,7 @@ def _when(value) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def _event(event: Event) -> dict[str, Any]:
+def _event(event: TournamentEvent) -> dict[str, Any]:
     return {"id": event.id, "name": event.name, "game": event.game, "format": event.format,
             "status": event.status, "table_size": event.table_size, "deals": event.deals, "rounds": event.rounds,
             "duplicate": event.duplicate, "options": dict(event.options),

@@ -19,9 +19,10 @@ from ladder.services.errors import NotFound
 from ladder.services.limits import check_challenge, check_upload
 from ladder.services.rejections import rejection_causes
 from ladder.services.tournament_views import invitations_for
-from ladder.web.common import db, dispatch, refusals, require_owner, settings
+from ladder.services.uploads import Upload, upload_bot
+from ladder.web.common import db, dispatch, rating_text, refusals, require_owner, settings
 from ladder.web.forms import ActionForm, ChallengeForm, UploadForm, VersionUploadForm
-from ladder.web.queries import Upload, challenge_candidates, game_titles, runtime_choices, starter_files, upload_bot
+from ladder.web.queries import challenge_candidates, game_titles, runtime_choices, starter_files
 from ladder.web.svg import rating_chart
 
 bp = Blueprint("bots", __name__, url_prefix="/bots")
@@ -146,7 +147,7 @@ def page(bot_id: int):
 
 def _challenge_form(bot) -> ChallengeForm:
     form = ChallengeForm()
-    form.opponents.choices = [(vid, f"{name} ({owner}, {round(rating / 1000)})")
+    form.opponents.choices = [(vid, f"{name} ({owner}, {rating_text(rating)})")
                               for vid, name, owner, rating in challenge_candidates(session=db(), bot=bot)]
     return form
 

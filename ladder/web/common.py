@@ -13,6 +13,7 @@ from sqlmodel import Session
 from werkzeug.routing import IntegerConverter
 
 from ladder.config import Settings
+from ladder.ratings import to_points
 from ladder.services.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 
 STATUS_OF = {NotFound: 404, Forbidden: 403, Invalid: 400, Conflict: 409}
@@ -151,4 +152,9 @@ def ago(when: datetime | None, now: datetime | None = None) -> str:
 
 def rating_text(milli: int | None) -> str:
     """Ratings are stored in milli-points; pages show whole points."""
-    return "—" if milli is None else f"{round(milli / 1000):d}"
+    return "—" if milli is None else f"{round(to_points(milli)):d}"
+
+
+def delta_text(milli: int | None) -> str:
+    """A rating change in points with its sign, one decimal."""
+    return "—" if milli is None else f"{to_points(milli):+.1f}"

@@ -120,7 +120,7 @@ def replay_download(match_id: int):
 
     The stored gzip is sent as it is (Content-Encoding: gzip) to a client that accepts it, else
     decompressed as a stream. Stored replays hold no private data: the worker takes each seat's
-    stderr out before the result is recorded (Replay.split_logs in workers/jobs.py)."""
+    stderr out before the result is recorded (Replay.split_logs in workers/queue/jobs.py)."""
     _match_for_viewer(match_id)
     try:
         data = pages.replay_gzip(session=db(), match_id=match_id)

@@ -1,29 +1,19 @@
-"""What the pages need that the services do not offer (yet): small reads and the upload use case.
+"""What the pages need that the services do not offer (yet): small bounded reads.
 
-`upload_bot` strings the services together for the form and the API alike: check the package
-(workers.packaging's pure checks: they read bytes, they never run them), create the bot when it is
-new, store the version, queue its validation game. Everything else here is a bounded read.
+The upload use case is ladder/services/uploads.py.
 """
 
 from __future__ import annotations
 
-import hashlib
-import re
 from dataclasses import dataclass
 from functools import cache
 
 from sqlalchemy import func
 from sqlmodel import Session, select
 
-from ladder.config import Settings
 from ladder.games import available_games, get_game
 from ladder.models import Bot, BotVersion, Match, Rating, User, VersionStatus
 from ladder.services import bots as bot_service
-from ladder.services import matches as match_service
-from ladder.services.common import unit_of_work
-from ladder.services.errors import Conflict, Forbidden, Invalid
-
-BOT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")  # as models.BotBase, said in words
 
 
 @cache
@@ -58,7 +48,7 @@ class RuntimeChoice:
 def runtime_choices(accepted: tuple[str, ...] | None) -> list[RuntimeChoice]:
     """The runtime table as the upload page shows it: which entry point picks which runtime, and
     whether this ladder runs it (its operator's list, and what the machine has)."""
-    from workers import runtimes  # pure: reads dpkg's database, starts nothing
+    from ladder import runtimes  # pure: reads dpkg's database, starts nothing
 
     out = []
     for r in runtimes.RUNTIMES:
@@ -67,113 +57,6 @@ def runtime_choices(accepted: tuple[str, ...] | None) -> list[RuntimeChoice]:
         out.append(RuntimeChoice(r.name, r.title, r.entry, detail if ok else "not available here",
                                  ok and allowed, r.compiled, r.build, " ".join(r.run)))
     return out
-
-
-def check_package(code: bytes, filename: str, accepted_runtimes: tuple[str, ...] | None = None) -> None:
-    """Raise ValueError with the author-facing reason when the upload is not a bot package, or
-    is one for a runtime this ladder does not run."""
-    from workers import packaging  # pure: inspects names and sizes; never imports the sandbox
-
-    packaging.check_runtime(packaging.check_bytes(code, filename), accepted_runtimes)
-
-
-def check_filename(filename: str | None) -> str:
-    """The shared file-name rule (workers.packaging.check_filename) as an Invalid refusal."""
-    from workers import packaging
-
-    try:
-        packaging.check_filename(filename)
-    except packaging.PackagingError as exc:
-        raise Invalid(str(exc)) from None
-    return filename
-
-
-@dataclass(frozen=True)
-class Upload:
-    bot: Bot
-    version: BotVersion
-    match: Match | None  # the validation game, when it could be queued
-    note: str | None = None  # why it was not
-    created: bool = True  # False: the same bytes as a version the bot has in play; nothing stored
-
-
-def _verdict(reason: str | None):
-    """A validator for add_version that repeats a package check already made."""
-    def validator(_code: bytes, _filename: str) -> None:
-        if reason is not None:
-            raise ValueError(reason)
-    return validator
-
-
-def upload_bot(
-    *, session: Session, settings: Settings, owner_id: int, name: str, game: str, code: bytes,
-    filename: str | None, description: str = "", bot_id: int | None = None,
-) -> Upload:
-    """A new version of the owner's bot `name` for `game` (the bot is created on its first upload).
-
-    Every field is checked before anything is written, and the writes (the bot when new, the
-    version, its validation game) are one transaction: a refused upload stores nothing. A brand-new
-    bot whose package is refused is not created (Invalid); a further version of an existing bot
-    that fails the package check is stored `rejected` with the reason, so the owner sees it in the
-    bot's history.
-    """
-    if game not in game_titles():
-        raise Invalid(f"unknown game {game!r}: choose one of {', '.join(game_titles())}")
-    if bot_id is None and not BOT_NAME.fullmatch(name or ""):
-        raise Invalid("a bot name is 1 to 40 letters, digits, '.', '_' or '-', starting with a letter or digit")
-    if len(description or "") > 2000 or "\x00" in (description or ""):
-        raise Invalid("a description has at most 2000 characters and no NUL")
-    filename = check_filename(filename)
-    if not code:
-        raise Invalid("the upload is empty")
-    if len(code) > settings.max_upload_bytes:  # callers read at most one byte past the limit
-        raise Invalid(f"the upload is too big: a bot may have at most {settings.max_upload_bytes} bytes")
-    if bot_id is not None:
-        bot = bot_service.get_bot(session=session, bot_id=bot_id)
-        if bot.owner_id != owner_id:
-            raise Forbidden("only the bot's owner may upload versions")
-        if bot.game != game:
-            raise Invalid(f"{bot.name!r} plays {bot.game}; this upload was for {game}")
-    else:
-        bot = session.exec(select(Bot).where(Bot.owner_id == owner_id, Bot.game == game, Bot.name == name)).first()
-    if bot is not None and bot.retired:
-        raise Invalid("the bot is retired")
-    if bot is not None:  # the same file again (a double click, a script re-run) is not a new version
-        same = session.exec(select(BotVersion).where(
-            BotVersion.bot_id == bot.id, BotVersion.sha256 == hashlib.sha256(code).hexdigest(),
-            BotVersion.status.in_((VersionStatus.ACTIVE, VersionStatus.PENDING, VersionStatus.VALIDATING)),
-        ).order_by(BotVersion.id.desc())).first()
-        if same is not None:
-            return Upload(bot, same, None, f"identical to version {same.number}, which is {same.status}: "
-                                            "nothing new was stored", created=False)
-    try:
-        check_package(code, filename, settings.accepted_runtimes)
-        reason = None
-    except ValueError as exc:
-        reason = str(exc) or type(exc).__name__
-    if bot is None and reason is not None:
-        raise Invalid(reason)
-    note = None
-    with unit_of_work(session):
-        if bot is None:
-            bot = bot_service.create_bot(session=session, owner_id=owner_id,
-                                         data={"name": name, "game": game, "description": description or ""})
-        version = bot_service.add_version(
-            session=session, bot_id=bot.id, code=code, filename=filename, validator=_verdict(reason),
-            acting_user_id=owner_id, max_bytes=settings.max_upload_bytes, placement_games=settings.placement_games,
-        )
-        match = None
-        if version.status == VersionStatus.PENDING:
-            try:
-                match = match_service.queue_validation_match(
-                    session=session, version_id=version.id, house_username=settings.house_username,
-                    sandbox=settings.sandbox_mode)
-            except Conflict as exc:  # no starter bots yet: the version waits, stored, for the scheduler
-                note = str(exc)
-    if match is None:
-        return Upload(bot, version, None, note or version.rejection_reason)
-    session.refresh(version)
-    return Upload(bot, version, match)
 
 
 def recent_matches(*, session: Session, game: str | None = None, limit: int = 50, before: int | None = None) -> list[

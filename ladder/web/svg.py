@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from markupsafe import Markup, escape
 
-from ladder.ratings import INITIAL_RATING, MILLI
+from ladder.ratings import INITIAL_RATING, MILLI, to_points
 
 WIDTH, HEIGHT = 640, 220
 PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 44, 14, 12, 40
@@ -79,7 +79,7 @@ def rating_chart(points: Sequence[tuple[int, int]], match_url: Callable[[int], s
     if low < INITIAL_RATING < high:
         base = y(INITIAL_RATING)
         parts.append(f'<line class="base" x1="{PAD_LEFT}" y1="{base:.1f}" x2="{WIDTH - PAD_RIGHT}" y2="{base:.1f}"/>')
-    for value in ticks(low / MILLI, high / MILLI):
+    for value in ticks(to_points(low), to_points(high)):
         ty = y(value * MILLI)
         parts.append(f'<line class="tick" x1="{PAD_LEFT - 4}" y1="{ty:.1f}" x2="{PAD_LEFT}" y2="{ty:.1f}"/>'
                      f'<text class="y" x="{PAD_LEFT - 6}" y="{ty + 4:.1f}" text-anchor="end">{value}</text>')
@@ -95,7 +95,7 @@ def rating_chart(points: Sequence[tuple[int, int]], match_url: Callable[[int], s
         url = escape(match_url(int(match_id)))
         parts.append(
             f'<a href="{url}"><circle class="dot" cx="{x(number):.1f}" cy="{y(rating):.1f}" r="3">'
-            f"<title>rated match {number} (#{int(match_id)}): {round(rating / MILLI)}</title></circle></a>"
+            f"<title>rated match {number} (#{int(match_id)}): {round(to_points(rating))}</title></circle></a>"
         )
     parts.append("</svg>")
     return Markup("".join(parts))

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from workers import runner
+from workers.match import runner
 
 GAUNTLET = Path(__file__).parents[2] / "bots" / "gauntlet"
 

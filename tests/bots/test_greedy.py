@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from bots.drachengold_greedy import GreedyBot, fair_shares, value
+from bots.drachengold.greedy import GreedyBot, fair_shares, value
 from ladder.games.drachengold.rules.data import TOKEN_COLOURS
 from ladder.play import play_builtin
 

@@ -4,8 +4,8 @@ from pathlib import Path
 import pytest
 
 from bots import builtin_bots, load_builtin
-from bots.drachengold_bargainer import BargainerBot
-from bots.drachengold_trader import TraderBot
+from bots.drachengold.bargainer import BargainerBot
+from bots.drachengold.trader import TraderBot
 from ladder.games.drachengold.rules.data import TOKEN_COLOURS
 from ladder.play import play_builtin
 

@@ -225,7 +225,7 @@ def test_drachengold_viewer_shows_the_table_and_a_negotiation(browser, base_url,
 
 
 def test_ladder_replay_view_opens_a_local_file_in_the_same_viewer(browser):
-    from ladder.commands.replay_view import make_server
+    from ladder.cli.replay import make_server
     from ladder.games.drachengold.view.frames import frames
     from ladder.replay import load_replay
 

@@ -5,8 +5,8 @@ The site is served by a real HTTP server thread (werkzeug) on 127.0.0.1. Two way
 - `test_walkthrough_with_celery`: the real thing. A `ladder worker` and a `ladder scheduler` (Celery
   beat) run as processes on Redis and PostgreSQL; the site hands its validation game to Celery; the
   browser watches the bot page refresh itself (no JavaScript) until the game is over.
-- `test_walkthrough_in_process`: the workers' own functions (workers.jobs.play_match through the
-  sandboxed runner, workers.scheduler.schedule) called from this test process, on SQLite and
+- `test_walkthrough_in_process`: the workers' own functions (workers.queue.jobs.play_match through the
+  sandboxed runner, workers.queue.scheduler.schedule) called from this test process, on SQLite and
   PostgreSQL, so the walk also runs where Redis is missing. The web app never runs bot code.
 
 Needs Debian's chromium and Playwright for Python (never `playwright install`). Without them, or
@@ -58,7 +58,7 @@ if __name__ == "__main__":
 
 
 def _sandbox_mode() -> str:
-    from workers.sandbox import sandbox_available  # the test runs bots; the web app never does
+    from workers.sandbox.process import sandbox_available  # the test runs bots; the web app never does
 
     return next(m for m in ("strict", "user", "none") if sandbox_available(m)[0])
 
@@ -93,7 +93,7 @@ class InProcess:
         self.sessions, self.settings = sessions, settings
 
     def play(self, match_id: int) -> None:
-        from workers.jobs import play_match
+        from workers.queue.jobs import play_match
 
         result = play_match(match_id, sessions=self.sessions, settings=self.settings, worker_id="browser-test")
         assert result.status == "finished", result
@@ -103,7 +103,7 @@ class InProcess:
         page.reload()
 
     def rated(self, version_id: int) -> list[int]:
-        from workers.scheduler import schedule
+        from workers.queue.scheduler import schedule
 
         rng = random.Random(4)
         for _ in range(10):
@@ -233,7 +233,7 @@ def test_walkthrough_in_process(engine, page, tmp_path):
 
 
 def test_walkthrough_with_celery(pg_url, redis_url, page, tmp_path):  # noqa: F811 (fixtures)
-    from workers import celery_app, tasks
+    from workers.queue import celery_app, tasks
 
     sandbox = _sandbox_mode()
     settings = Settings(env="test", instance_dir=tmp_path / "instance", database_url=pg_url, redis_url=redis_url,
@@ -287,7 +287,7 @@ def _kit_upload(kit: str, tmp_path: Path) -> Path:
 
 def _play_until_each_rated(driver: InProcess, version_ids: list[int]) -> None:
     """Scheduler ticks, every queued match played, until each version has a rated match."""
-    from workers.scheduler import schedule
+    from workers.queue.scheduler import schedule
 
     rng = random.Random(5)
     for _ in range(15):
@@ -304,7 +304,7 @@ def _play_until_each_rated(driver: InProcess, version_ids: list[int]) -> None:
 def test_a_starter_kit_in_every_runtime_uploads_builds_validates_and_plays_rated(engine, page, tmp_path):
     """Issue #12's done-when: each runtime's starter kit, uploaded through the web form, compiles
     (where it is compiled), passes its validation game and plays rated matches."""
-    from workers import runtimes
+    from ladder import runtimes
 
     missing = [r.name for r in runtimes.RUNTIMES if not runtimes.available(r)[0]]
     if missing:

@@ -15,7 +15,7 @@ from ladder.play import bot_seed, play_builtin
 from ladder.protocol_schema import schema_games
 from ladder.protocol_schema.check import ProtocolChecker, SchemaMismatch
 from ladder.replay import dumps_replay, loads_replay, verify_replay
-from workers import protocol
+from workers.match import protocol
 
 SEEDS = range(3)
 

@@ -117,7 +117,7 @@ def test_a_replay_is_never_changed_only_replaced(toy):
 
 
 def _sandboxed(replay: Replay) -> Replay:
-    """The replay as workers/runner.py completes it: each seat with what the sandbox saw."""
+    """The replay as workers/match/runner.py completes it: each seat with what the sandbox saw."""
     seats = [
         dataclasses.replace(seat, run=SandboxRun("strict", ready={"name": "B"}, strikes=({"request": 2},),
                                                  timings=([1.5, 0.5],), bank_left_ms=900.0, stderr_bytes=6,

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from workers import sandbox_cgroup
-from workers.protocol import TimeControl
-from workers.runner import run_match
+from workers.match.protocol import TimeControl
+from workers.match.runner import run_match
+from workers.sandbox import cgroup as sandbox_cgroup
 
 HERE = Path(__file__).parent
 

@@ -53,8 +53,8 @@ def other_site(app) -> Site:
 
 @pytest.fixture
 def play(engine, settings):
-    """play(match_id, crash=()) runs a queued match through workers.jobs with the fake runner."""
-    from workers.jobs import play_match
+    """play(match_id, crash=()) runs a queued match through workers.queue.jobs with the fake runner."""
+    from workers.queue.jobs import play_match
 
     sessions = session_factory(engine)
 

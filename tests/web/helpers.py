@@ -92,7 +92,7 @@ class Site:
 
 
 class FakeRunner:
-    """Stands in for workers.runner in page tests: plays the game in-process with starter bots
+    """Stands in for workers.match.runner in page tests: plays the game in-process with starter bots
     (no bot process starts), so results, replays and logs have their real shapes. `crash` names
     seats to report as crashed, with a stderr line, as the sandboxed runner would."""
 

@@ -11,8 +11,8 @@ from sqlmodel import select
 from web.helpers import GOOD_BOT
 
 from ladder.models import Bot, BotVersion
+from ladder.runtimes import RUNTIMES
 from ladder.services import users
-from workers.runtimes import RUNTIMES
 
 
 def _versions(sessions, name: str) -> list[BotVersion]:

@@ -71,7 +71,7 @@ def test_a_python_kit_is_main_py_and_the_sdk_with_download_headers(client):
     assert response.headers["Content-Disposition"] == 'attachment; filename="treasure-careful.zip"'
     files = _unzip(response.data)
     assert sorted(files) == ["bots/__init__.py", "bots/sdk.py", "main.py"]
-    assert files["main.py"] == (ROOT / "bots" / "treasure_careful.py").read_bytes()
+    assert files["main.py"] == (ROOT / "bots" / "treasure/careful.py").read_bytes()
     assert files["bots/sdk.py"] == (ROOT / "bots" / "sdk.py").read_bytes()
     again = client.get("/kits/python/treasure/careful.zip", headers={"If-None-Match": response.headers["ETag"]})
     assert again.status_code == 304  # deterministic bytes: the ETag holds

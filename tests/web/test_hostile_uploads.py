@@ -17,7 +17,7 @@ from web.helpers import GOOD_BOT, without_flood_limits
 
 from ladder.models import Bot, BotVersion, Match, MatchStatus, VersionStatus
 from ladder.services import users
-from workers.scheduler import schedule
+from workers.queue.scheduler import schedule
 
 POISON_NAMES = ["é" * 130 + ".py", "a" * 300 + ".py", "bot\x00.py", ".py", "a/.py", "..\\evil.py", "bot\n.py",
                 "\u202egnp.py", " bot.py", ""]

@@ -11,7 +11,7 @@ from sqlmodel import select
 from web.helpers import GOOD_BOT
 
 from ladder.models import Bot, Match, MatchStatus, Seat
-from workers.scheduler import schedule
+from workers.queue.scheduler import schedule
 
 POISON_NAMES = ["é" * 130 + ".py", "a" * 300 + ".py", "bot\x00.py", ".py", "a/.py", "BOT.PY/x.py"]
 

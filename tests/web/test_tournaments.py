@@ -1,9 +1,9 @@
-"""Event pages: an admin creates and starts an event, owners enter, the page shows the results."""
+"""TournamentEvent pages: an admin creates and starts an event, owners enter, the page shows the results."""
 
 from sqlmodel import select
 
 from ladder.db import session_factory
-from ladder.models import Event, RatingChange
+from ladder.models import RatingChange, TournamentEvent
 from ladder.services.tournaments import feed_events
 from ladder.services.users import set_admin
 
@@ -31,7 +31,7 @@ def test_only_admins_create_events_and_bad_settings_write_nothing(site, build, e
     assert bad.status_code == 400 and "nonsense" in bad.get_data(as_text=True)
     assert new_event(site, deals="0").status_code == 400
     with session_factory(engine)() as session:
-        assert session.exec(select(Event)).all() == []
+        assert session.exec(select(TournamentEvent)).all() == []
     assert site.client.get("/events/999").status_code == 404
 
 
@@ -67,7 +67,7 @@ def test_an_event_from_invitation_to_standings(site, other_site, build, engine, 
         play(match_id)
     with session_factory(engine)() as session:
         assert feed_events(session=session, slots=10) == []
-        assert session.get(Event, event_id).status == "finished"
+        assert session.get(TournamentEvent, event_id).status == "finished"
         assert session.exec(select(RatingChange)).all() == []
     html = site.text(page)
     assert "Autumn &lt;cup&gt;" in html and "<strong>finished</strong>" in html
@@ -112,7 +112,7 @@ def test_the_organizer_cancels_and_nothing_more_is_queued(site, other_site, buil
     assert site.post(f"/events/{event_id}/cancel", page=page).status_code == 302
     assert "2 queued or running match(es) stopped" in site.text(page)
     with session_factory(engine)() as session:
-        assert session.get(Event, event_id).status == "cancelled"
+        assert session.get(TournamentEvent, event_id).status == "cancelled"
         assert feed_events(session=session, slots=10) == []
         assert session.exec(select(RatingChange)).all() == []
     site.post(f"/events/{event_id}/cancel", page=page)  # twice: refused with the reason, nothing changes

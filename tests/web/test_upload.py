@@ -55,7 +55,7 @@ BROKEN = {
     "no main.py": (make_zip({"bot/main.py": GOOD_BOT}), "bot.zip", "treasure", "found bot/main.py"),
     "wrong game": (GOOD_BOT, "main.py", "chess", "unknown game"),
     "wrong file type": (b"MZ\x90\x00", "bot.exe", "treasure", "a bot is one .py file, or a .zip"),
-    "empty": (b"", "main.py", "treasure", "the upload is empty"),
+    "empty": (b"", "main.py", "treasure", "main.py is empty"),
 }
 
 
@@ -125,7 +125,7 @@ def test_an_upload_is_one_transaction_a_failure_half_way_stores_nothing(app, bui
     from sqlmodel import func
 
     from ladder.services import matches as match_service
-    from ladder.web.queries import upload_bot
+    from ladder.services.uploads import upload_bot
 
     def broken(**_kw):
         raise RuntimeError("the database went away half-way")

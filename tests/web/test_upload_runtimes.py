@@ -12,9 +12,9 @@ from needs import unavailable
 from sqlmodel import select
 from web.helpers import make_zip
 
+from ladder import runtimes
 from ladder.config import Settings
 from ladder.models import Bot, BotVersion
-from workers import runtimes
 
 KITS = Path(__file__).parents[2] / "bots" / "examples"
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from workers.sandbox import PYTHON, BotProcess
+from workers.sandbox.process import PYTHON, BotProcess
 
 CANARY = os.environ.setdefault("LADDER_SECRET_CANARY", "canary-" + secrets.token_hex(16))
 ATTACKS = Path(__file__).parent / "attacks"

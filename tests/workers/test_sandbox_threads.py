@@ -16,9 +16,10 @@ from pathlib import Path
 
 from needs import unavailable
 
-from workers import runtime_view, runtimes
-from workers.sandbox import BotProcess, Limits
-from workers.sandbox_bwrap import THREAD_POOL_VARIABLES, thread_env
+from ladder import runtimes
+from workers.build import runtime_view
+from workers.sandbox.bwrap import THREAD_POOL_VARIABLES, thread_env
+from workers.sandbox.process import BotProcess, Limits
 
 # Threads of the process after numpy (and torch, where the runtime has it) did work big enough
 # for their pools to start; /proc/self/status counts every thread of the process.

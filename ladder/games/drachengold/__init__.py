@@ -22,16 +22,8 @@ class Drachengold(Game):
     max_players = 6
     default_players = 4
     preferred_players = 4
-    starter_bots = {
-        "random": "bots.drachengold_random:RandomBot",
-        "greedy": "bots.drachengold_greedy:GreedyBot",
-        "bargainer": "bots.drachengold_bargainer:BargainerBot",
-        "trader": "bots.drachengold_trader:TraderBot",
-        "conceder": "bots.drachengold_conceder:ConcederBot",
-        "hardhead": "bots.drachengold_hardhead:HardheadBot",
-        "modeler": "bots.drachengold_modeler:ModelerBot",
-        "strong": "bots.drachengold_strong:StrongBot",
-    }
+    starter_bots = ("random", "greedy", "bargainer", "trader", "conceder", "hardhead", "modeler",
+                    "strong")  # bots/drachengold/<name>.py
     fallback_bot = "greedy"
     boss = "strong"
     validation_bots = ("random", "greedy", "bargainer", "trader")

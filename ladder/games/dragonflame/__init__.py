@@ -26,12 +26,7 @@ class DragonFlame(Game):
     preferred_players = 4
     options = {}
     decision_kinds = KINDS
-    starter_bots = {
-        "random": "bots.dragonflame_random:RandomBot",
-        "looter": "bots.dragonflame_looter:LooterBot",
-        "heuristic": "bots.dragonflame_heuristic:HeuristicBot",
-        "search": "bots.dragonflame_search:SearchBot",
-    }
+    starter_bots = ("random", "looter", "heuristic", "search")  # bots/dragonflame/<name>.py
     fallback_bot = "looter"
     boss = "search"
     validation_bots = ("random", "looter")

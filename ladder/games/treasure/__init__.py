@@ -22,12 +22,7 @@ class Treasure(Game):
     max_players = 6
     default_players = 4
     preferred_players = 4
-    starter_bots = {
-        "random": "bots.treasure_random:RandomBot",
-        "careful": "bots.treasure_careful:CarefulBot",
-        "memory": "bots.treasure_memory:MemoryBot",
-        "search": "bots.treasure_search:SearchBot",
-    }
+    starter_bots = ("random", "careful", "memory", "search")  # bots/treasure/<name>.py
     fallback_bot = "careful"
     boss = "search"
     validation_bots = ("random", "careful")

@@ -1,6 +1,6 @@
 """The starter kits in bots/examples/: each is built and run by the ladder's own runtime table
-(workers/runtimes.py) exactly as an upload is, through `workers.runner.run_match` in the strict
-sandbox: the compiled ones by the compile step (workers/builds.py) in their runtime's build tree,
+(ladder/runtimes.py) exactly as an upload is, through `workers.match.runner.run_match` in the strict
+sandbox: the compiled ones by the compile step (workers/build/builds.py) in their runtime's build tree,
 every one running in its runtime's tree. Each plays a game of every game without a single refused
 answer or takeover, and its JSON reader takes any JSON.
 
@@ -22,9 +22,11 @@ from pathlib import Path
 import pytest
 from needs import unavailable
 
+from ladder import runtimes
 from ladder.games import GAMES, get_game
-from workers import builds, packaging, runner, runtimes
-from workers.protocol import TimeControl
+from workers.build import builds, packaging
+from workers.match import runner
+from workers.match.protocol import TimeControl
 
 KITS = Path(__file__).parents[3] / "bots" / "examples"
 # kit folder -> the runtime whose entry point it holds (the static kit's upload is its built `bot`)
@@ -133,7 +135,7 @@ def test_the_python_ml_kit_plays_on_the_python_kits_starter():
 
 def test_the_python_ml_kit_imports_torch_within_the_default_clock(strict_sandbox):
     # The ladder's own clock, not the patient one above: the runtime's start-up floor
-    # (workers/runtimes.py, 20 s to ready) must cover importing torch in the strict sandbox.
+    # (ladder/runtimes.py, 20 s to ready) must cover importing torch in the strict sandbox.
     path, _ = build("python-ml", Path(tempfile.mkdtemp(prefix="kit-ml-")))
     result = runner.run_match([str(path), "builtin:careful"], game="treasure", seed=5, sandbox=strict_sandbox)
     seat = result.replay.to_json()["seats"][0]
@@ -156,7 +158,7 @@ ODD = {"s": "\"q\" \\ / \b\f\n\r\t \u00e9 \U0001f409", "n": [-1.5e3, 0, 1e2, -0.
 
 
 def test_each_kits_json_reader_takes_any_json_and_answers_by_id(kit_build, strict_sandbox, tmp_path):
-    from workers.sandbox import BotProcess
+    from workers.sandbox.process import BotProcess
 
     kit, path, cache = kit_build
     root = Path(tempfile.mkdtemp(prefix="kit-json-"))

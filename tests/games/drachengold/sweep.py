@@ -11,8 +11,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from bots.drachengold_greedy import GreedyBot
-from bots.drachengold_random import RandomBot
+from bots.drachengold.greedy import GreedyBot
+from bots.drachengold.random import RandomBot
 from ladder.games import get_game
 from ladder.games.drachengold.rules.data import TOKEN_COLOURS
 

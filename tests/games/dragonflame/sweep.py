@@ -12,8 +12,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from bots.dragonflame_looter import LooterBot
-from bots.dragonflame_random import RandomBot
+from bots.dragonflame.looter import LooterBot
+from bots.dragonflame.random import RandomBot
 from ladder.games.dragonflame import DragonFlame
 from ladder.games.dragonflame.rules.data import CARD_BY_ID, FIRE_PER_PLAYER
 

@@ -15,8 +15,8 @@ from games.dragonflame.helpers import (
     village_to_finish_position,
 )
 
-from bots.dragonflame_looter import LooterBot, hoard_value
-from bots.dragonflame_random import RandomBot
+from bots.dragonflame.looter import LooterBot, hoard_value
+from bots.dragonflame.random import RandomBot
 from ladder.play import play_builtin
 
 

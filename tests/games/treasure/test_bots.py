@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from bots.treasure_careful import CarefulBot
-from bots.treasure_random import RandomBot
+from bots.treasure.careful import CarefulBot
+from bots.treasure.random import RandomBot
 from ladder.games.treasure.rules.tiles import COLS
 
 

@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 
 from bots.forward import ForwardModel
-from bots.treasure_memory import MemoryBot, flip_value, stop_value
-from bots.treasure_search import SearchBot
+from bots.treasure.memory import MemoryBot, flip_value, stop_value
+from bots.treasure.search import SearchBot
 
 SETS = {"chest": 4, "sword": 3, "scroll": 2, "potion": 2, "egg": 2, "diamond": 1}
 
@@ -72,7 +72,7 @@ def test_memory_bot_plays_legal_games_and_beats_random(play):
 
 def test_search_bot_decides_the_same_from_the_same_seed(play, monkeypatch):
     # the sample cap decides; the time budget is only a safety stop, which a loaded machine could hit
-    monkeypatch.setattr("bots.treasure_search.TIME_BUDGET", 1e9)
+    monkeypatch.setattr("bots.treasure.search.TIME_BUDGET", 1e9)
     first, _ = play(["search", "memory", "careful"], 4)
     second, _ = play(["search", "memory", "careful"], 4)
     assert [e.as_json() for e in first.events] == [e.as_json() for e in second.events]
@@ -83,7 +83,7 @@ def test_search_bot_decides_the_same_from_the_same_seed(play, monkeypatch):
                                    ["search", "random", "careful", "search", "random", "memory"]])
 def test_search_bot_plays_legal_games_from_2_to_6_seats_and_searches_the_endgame(play, monkeypatch, names):
     # the fixture asserts every decision is legal; the endgame search must have run on the forward model
-    monkeypatch.setattr("bots.treasure_search.TIME_BUDGET", 1e9)
+    monkeypatch.setattr("bots.treasure.search.TIME_BUDGET", 1e9)
     sampled = []
     real = ForwardModel.sample
     monkeypatch.setattr(ForwardModel, "sample", lambda self, obs, rng: sampled.append(1) or real(self, obs, rng))

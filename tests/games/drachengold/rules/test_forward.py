@@ -7,8 +7,8 @@ from itertools import islice
 
 import pytest
 
-from bots.drachengold_greedy import GreedyBot
-from bots.drachengold_random import RandomBot
+from bots.drachengold.greedy import GreedyBot
+from bots.drachengold.random import RandomBot
 from ladder.games.base import Pending
 from ladder.games.drachengold import Drachengold
 from ladder.games.drachengold.rules.forward import determinize, public_takes

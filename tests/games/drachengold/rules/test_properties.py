@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from games.drachengold.sweep import COMBOS, options_for, play_checked, sweep_games, token_locations
 
-from bots.drachengold_random import RandomBot
+from bots.drachengold.random import RandomBot
 from ladder.games import get_game
 
 

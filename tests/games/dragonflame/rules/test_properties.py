@@ -9,7 +9,7 @@ import random
 import pytest
 from games.dragonflame.sweep import GAME, check_state, play_checked, sweep_games
 
-from bots.dragonflame_random import RandomBot
+from bots.dragonflame.random import RandomBot
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

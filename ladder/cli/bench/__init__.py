@@ -1,0 +1,91 @@
+"""Speed measurements behind `ladder bench ...`: each prints numbers and asserts nothing.
+
+`engine` (ladder.cli.bench.engine) times the rules engine in-process; the sandbox bench lives beside it.
+"""
+
+from __future__ import annotations
+
+import click
+
+
+@click.group()
+def bench() -> None:
+    """Measure speed. Prints numbers; asserts nothing."""
+
+
+@bench.command("engine")
+@click.option("--games", type=click.IntRange(min=1), default=20, show_default=True, help="Games per repeat.")
+@click.option("--repeats", type=click.IntRange(min=1), default=5, show_default=True, help="Medians over these.")
+@click.option("--game", "only_game", help="One game only (default: every available game).")
+@click.option("--seed", type=int, default=0, show_default=True, help="First seed.")
+def bench_engine(games: int, repeats: int, only_game: str | None, seed: int) -> None:
+    """Games/s and decisions/s on one core, and the engine's µs per decision."""
+    from rich.console import Console
+
+    from ladder.cli.bench.engine import TARGET_US, render, run_engine_bench
+    from ladder.games import OptionError, available_games
+
+    if only_game is not None and only_game not in available_games():
+        raise click.UsageError(f"unknown game {only_game!r} (available: {', '.join(available_games())})")
+    console = Console()
+    try:
+        rows = run_engine_bench(games=games, repeats=repeats, only_game=only_game, seed=seed)
+    except OptionError as exc:
+        raise click.UsageError(str(exc)) from None
+    console.print(render(rows, games=games, repeats=repeats))
+    console.print(
+        f"Target: engine under {TARGET_US} µs per decision (validate+apply), so the engine is never "
+        "the bottleneck next to a sandboxed bot's round trip (about 75 µs)."
+    )
+
+
+@bench.command("soak")
+@click.option("--matches", type=click.IntRange(min=1), default=2000, show_default=True)
+@click.option("--hog/--no-hog", default=True, show_default=True, help="A spinning process on every core meanwhile.")
+@click.option("--game", help="Registered game name (default: the flagship).")
+@click.option("--players", type=click.IntRange(min=2), default=4, show_default=True)
+def bench_soak(matches: int, hog: bool, game: str, players: int) -> None:
+    """Strict matches in one long-lived process; exit 1 if a seat was charged with a ladder failure
+    or a process, cgroup or teardown of a sandbox was left behind."""
+    from ladder.cli.bench.soak import run_soak
+
+    result = run_soak(matches=matches, hog=hog, game=game, players=players, echo=click.echo)
+    click.echo(f"{result.matches} matches in {result.seconds:.0f} s; {result.voided} attempts voided by the "
+               f"ladder, {result.failed} matches failed, {result.charged} seats charged with a ladder failure; "
+               f"left behind: {len(result.leftover_processes)} processes, {len(result.leftover_cgroups)} cgroups, "
+               f"{result.unfinished} teardowns")
+    if not result.clean:
+        raise click.exceptions.Exit(1)
+
+
+@bench.command("sandbox")
+@click.option("--mode", type=click.Choice(["strict", "user", "none"]), default="strict", show_default=True)
+@click.option("--round-trips", type=click.IntRange(min=50), default=2000, show_default=True)
+@click.option("--starts", type=click.IntRange(min=1), default=30, show_default=True)
+@click.option("--matches", type=click.IntRange(min=0), default=5, show_default=True,
+              help="Full 4-greedy matches per mode (0 skips the match comparison).")
+@click.option("--runtimes", "runtime_names", metavar="all|NAME,...",
+              help="Also each runtime's starter kit (bots/examples): start to ready sandboxed against bare, "
+                   "and the compile step's time.")
+@click.option("--runtimes-only", is_flag=True,
+              help="Only the runtime table (all runtimes unless --runtimes names some).")
+@click.option("--kit-starts", type=click.IntRange(min=1), default=5, show_default=True,
+              help="Starts to ready per runtime, sandboxed and bare each.")
+@click.option("--compiles", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Compile steps per compiled runtime's kit (the median is shown).")
+def bench_sandbox(mode: str, round_trips: int, starts: int, matches: int, runtime_names: str | None,
+                  runtimes_only: bool, kit_starts: int, compiles: int) -> None:
+    """Sandboxed bot round trip, start-up and a full match against no sandbox (medians); with
+    --runtimes, each runtime's starter kit too."""
+    from ladder.cli.bench.runtimes import parse_names, run_runtime_bench
+    from ladder.cli.bench.sandbox import run_sandbox_bench
+
+    try:
+        names = parse_names(runtime_names)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--runtimes'") from None
+    if not runtimes_only:
+        run_sandbox_bench(mode=mode, round_trips=round_trips, starts=starts, echo=click.echo, matches=matches)
+    if runtime_names is not None or runtimes_only:
+        run_runtime_bench(names, mode=mode, starts=kit_starts, compiles=compiles, echo=click.echo,
+                          progress=lambda message: click.echo(message, err=True))

@@ -1,0 +1,316 @@
+"""`ladder bench service`: does the ladder stay fast as history grows, and do workers scale?
+
+1. Pages. Two PostgreSQL databases with the same `bots` bots, one with `matches` rated matches
+   (default 1,000,000) and one with `small_matches` (default 1,000), bulk-seeded
+   (ladder/cli/bench/service_seed.py). For each, the median and 95th percentile latency of the
+   leaderboard's first page and of bot pages (a different random bot per request), served by the
+   real Flask app in-process (the WSGI test client: no network, no gunicorn), after a warm-up.
+   The ratio big/small should stay under 1.5: a page must not slow down as history grows.
+2. Workers. A third database with the starter bots and a dozen users' copies of them, `n`
+   queued rated matches, and a real `ladder worker` process with 1, then 2 pool processes on
+   Redis; matches completed per minute from the first dispatch to the last result, after a
+   warm-up batch. The ratio should be at least 1.8 on two cores.
+
+Prints numbers, asserts nothing. The databases are created and dropped on the given server.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from ladder.cli.bench.service_seed import GAME, seed_bots, seed_matches
+from ladder.config import Settings
+
+PAGE_TARGET = 1.5
+SCALE_TARGET = 1.8
+WARMUP_REQUESTS = 10
+
+
+def _sqlalchemy(url: str) -> str:
+    return Settings(database_url=url).sqlalchemy_url
+
+
+@contextmanager
+def scratch_database(admin_url: str, label: str, keep: bool) -> Iterator[str]:
+    """A new, migrated database on the server of `admin_url`; its SQLAlchemy URL. Dropped unless `keep`."""
+    from ladder.db import make_engine, upgrade
+
+    admin = create_engine(_sqlalchemy(admin_url), isolation_level="AUTOCOMMIT")
+    name = f"ladder_bench_{label}_{os.getpid()}_{uuid.uuid4().hex[:6]}"
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    url = make_url(_sqlalchemy(admin_url)).set(database=name).render_as_string(hide_password=False)
+    try:
+        engine = make_engine(url)
+        upgrade(engine)
+        engine.dispose()
+        yield url
+    finally:
+        if not keep:
+            with admin.connect() as conn:
+                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def _conninfo(url: str) -> str:
+    return url.replace("postgresql+psycopg://", "postgresql://", 1)
+
+
+def seed(url: str, bots: int, matches: int, console: Console) -> float:
+    """Seed one database with rich progress; seconds taken."""
+    started = time.perf_counter()
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task(f"seeding {bots:,} bots", total=None)
+        seed_bots(_conninfo(url), bots)
+        progress.update(task, description=f"seeding {matches:,} matches", total=matches, completed=0)
+        seed_matches(_conninfo(url), bots, matches, advance=lambda n: progress.advance(task, n))
+        progress.update(task, description="indexes, statistics (VACUUM ANALYZE)")
+    return time.perf_counter() - started
+
+
+def make_client(url: str):
+    """The real app on `url`, in-process (the WSGI test client), and its engine to dispose of."""
+    from ladder import create_app
+
+    app = create_app({"settings": Settings(env="development", database_url=url,
+                                           instance_dir=Path(tempfile.gettempdir())), "TESTING": True})
+    return app.test_client(), app.extensions["ladder"].engine
+
+
+def timed_get(client, path: str) -> float:
+    """Milliseconds for one request; anything but a 200 stops the bench."""
+    started = time.perf_counter()
+    response = client.get(path)
+    took = (time.perf_counter() - started) * 1000
+    if response.status_code != 200:
+        raise RuntimeError(f"GET {path}: {response.status_code}")
+    return took
+
+
+def p95(values: list[float]) -> float:
+    return statistics.quantiles(values, n=20)[-1] if len(values) >= 2 else values[0]
+
+
+def measure_pages(admin_url: str, *, bots: int, matches: int, small_matches: int, requests: int, keep: bool,
+                  console: Console) -> list[tuple[str, list[float], list[float]]]:
+    """Seed both databases, then time each request on the small and the big one in turn, so that
+    whatever else the machine does at that moment weighs on both alike."""
+    rng = random.Random(7)
+    bot_ids = [rng.randint(1, bots) for _ in range(requests)]
+    paths = {"leaderboard": [f"/leaderboard/{GAME}"] * requests, "bot page": [f"/bots/{b}" for b in bot_ids]}
+    with scratch_database(admin_url, "small", keep) as small_url, scratch_database(admin_url, "big", keep) as big_url:
+        clients = []
+        for url, count in ((small_url, small_matches), (big_url, matches)):
+            took = seed(url, bots, count, console)
+            console.print(f"seeded {bots:,} bots and {count:,} matches in {took:.0f} s" + (f" ({url})" if keep else ""))
+            clients.append(make_client(url))
+        results = []
+        for name, page_paths in paths.items():
+            timings: tuple[list[float], list[float]] = ([], [])
+            warmup = page_paths[:WARMUP_REQUESTS]
+            for index, path in enumerate([*warmup, *page_paths]):
+                for (client, _), out in zip(clients, timings, strict=True):
+                    took = timed_get(client, path)
+                    if index >= len(warmup):
+                        out.append(took)
+            results.append((name, *timings))
+        for _, engine in clients:
+            engine.dispose()
+    return results
+
+
+# --- workers ---------------------------------------------------------------------------------
+
+
+def _prepare_worker_db(url: str, users: int, games: Sequence[str] | None = None) -> list[int]:
+    """Starter bots (of `games`; default: every game's) plus `users` users' copies of starter bots
+    (of `games` in turn; default: the flagship's); the version ids of the first game's pool."""
+    from bots import builtin_names
+    from ladder.db import make_engine, session_factory, session_scope
+    from ladder.models import BotCreate, User
+    from ladder.services.bots import activate_version, add_version, create_bot, seed_house_bots
+    from ladder.services.matches import matchmaking_pool
+    from workers.match.runner import builtin_source
+
+    engine = make_engine(url)
+    with session_scope(session_factory(engine)) as session:
+        seed_house_bots(session=session, games=list(games) if games else None)
+        starters = [(game, name) for game in (games or [GAME]) for name in builtin_names(game)]
+        for u in range(users):
+            user = User(username=f"bench{u}", password_hash="!")
+            session.add(user)
+            session.commit()
+            game, name = starters[u % len(starters)]
+            bot = create_bot(session=session, owner_id=user.id, data=BotCreate(name=f"{name}{u}", game=game))
+            version = add_version(session=session, bot_id=bot.id, code=builtin_source(game, name).read_bytes(),
+                                  filename="main.py", placement_games=0)
+            activate_version(session=session, version_id=version.id)
+        ids = [c.bot for c in matchmaking_pool(session=session, game=(games or [GAME])[0]).candidates]
+    engine.dispose()
+    return ids
+
+
+def _queue(url: str, versions: list[int], count: int, seed: int, sandbox: str) -> list[int]:
+    from ladder.db import make_engine, session_factory, session_scope
+    from ladder.services.matches import queue_match
+
+    rng = random.Random(seed)
+    engine = make_engine(url)
+    with session_scope(session_factory(engine)) as session:
+        ids = [queue_match(session=session, game=GAME, seats=rng.sample(versions, 4), seed=rng.randrange(1 << 31),
+                           sandbox=sandbox).id for _ in range(count)]
+    engine.dispose()
+    return ids
+
+
+def busy_seconds() -> tuple[float, float]:
+    """CPU seconds the whole machine has spent busy since boot, and those stolen by the hypervisor
+    (/proc/stat; zeros where unknown). Steal is time our CPUs wanted and the host ran someone else:
+    on a shared VM it comes and goes, and a run with much of it measures the neighbours."""
+    try:
+        fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return 0.0, 0.0
+    fields += [0] * (8 - len(fields))
+    tick = os.sysconf("SC_CLK_TCK")
+    return sum(fields[:3] + fields[5:7]) / tick, fields[7] / tick  # user nice system irq softirq; steal
+
+
+def _wait_done(url: str, ids: list[int], timeout: float) -> None:
+    engine = create_engine(url)
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            with engine.connect() as conn:
+                left = conn.execute(text("SELECT count(*) FROM matches WHERE id = ANY(:ids) AND status IN "
+                                         "('queued', 'running')"), {"ids": ids}).scalar_one()
+            if left == 0:
+                return
+            time.sleep(0.1)
+        raise RuntimeError(f"{left} of {len(ids)} matches unfinished after {timeout:.0f} s")
+    finally:
+        engine.dispose()
+
+
+@dataclass(frozen=True)
+class Throughput:
+    per_minute: float
+    cores: float  # busy, the whole machine
+    stolen: float  # cores the hypervisor gave to someone else meanwhile
+
+    @property
+    def per_core_minute(self) -> float:
+        """Matches per minute of CPU actually run: what steal does not move."""
+        return self.per_minute / self.cores if self.cores else 0.0
+
+
+def matches_per_minute(url: str, redis_url: str, versions: list[int], *, processes: int, count: int, sandbox: str,
+                       console: Console) -> Throughput:
+    import redis
+
+    from workers.queue import celery_app, tasks
+
+    redis.Redis.from_url(redis_url).flushdb()
+    instance = Path(tempfile.mkdtemp(prefix="ladder-bench-"))
+    env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": redis_url, "LADDER_ENV": "development",
+           "LADDER_SANDBOX_MODE": sandbox, "LADDER_INSTANCE_DIR": str(instance)}
+    celery_app.configure(Settings(env="development", database_url=url, redis_url=redis_url, instance_dir=instance))
+    log = open(instance / "worker.log", "wb")  # noqa: SIM115 (closed in finally)
+    worker = subprocess.Popen([sys.executable, "-m", "ladder.cli", "worker", "-c", str(processes), "-l", "WARNING",
+                               "-n", f"bench{processes}@%h"], env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        while not celery_app.app.control.ping(timeout=0.5):
+            if worker.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the worker did not start; see {instance / 'worker.log'}")
+        warmup = _queue(url, versions, 2 * processes, seed=processes, sandbox=sandbox)
+        tasks.dispatch_matches(warmup, celery_app.MATCH_QUEUE)
+        _wait_done(url, warmup, 300)
+        batch = _queue(url, versions, count, seed=1000, sandbox=sandbox)
+        started, (busy, stolen) = time.perf_counter(), busy_seconds()
+        tasks.dispatch_matches(batch, celery_app.MATCH_QUEUE)
+        _wait_done(url, batch, 60 + 30 * count)
+        elapsed = time.perf_counter() - started
+        busy_now, stolen_now = busy_seconds()
+        cores, steal = (busy_now - busy) / elapsed, (stolen_now - stolen) / elapsed
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+        log.close()
+    console.print(f"{processes} worker process{'es' if processes > 1 else ''}: {count} matches in {elapsed:.1f} s")
+    return Throughput(count / elapsed * 60, cores, steal)
+
+
+def run_service_bench(*, bots: int, matches: int, small_matches: int, requests: int, celery_matches: int,
+                      database_url: str, redis_url: str, sandbox: str | None, keep: bool, pages: bool = True) -> None:
+    console = Console()
+    if pages:
+        report_pages(database_url, bots=bots, matches=matches, small_matches=small_matches, requests=requests,
+                     keep=keep, console=console)
+    if celery_matches > 0:
+        report_workers(database_url, redis_url, celery_matches=celery_matches, sandbox=sandbox, keep=keep,
+                       console=console)
+
+
+def report_pages(database_url: str, *, bots: int, matches: int, small_matches: int, requests: int, keep: bool,
+                 console: Console) -> None:
+    pages = measure_pages(database_url, bots=bots, matches=matches, small_matches=small_matches, requests=requests,
+                          keep=keep, console=console)
+    table = Table(title=f"Page latency: {bots:,} bots, {requests} requests per page and seed", title_justify="left")
+    for column in ("page", "matches", "median ms", "p95 ms", "ratio median", "ratio p95"):
+        table.add_column(column, justify="left" if column == "page" else "right")
+    for name, small, big in pages:
+        ratio = statistics.median(big) / statistics.median(small)
+        table.add_row(name, f"{small_matches:,}", f"{statistics.median(small):.2f}", f"{p95(small):.2f}", "", "")
+        table.add_row("", f"{matches:,}", f"{statistics.median(big):.2f}", f"{p95(big):.2f}",
+                      f"[{'green' if ratio < PAGE_TARGET else 'red'}]{ratio:.2f}", f"{p95(big) / p95(small):.2f}",
+                      end_section=True)
+    console.print(table)
+    console.print(f"Target: ratio under {PAGE_TARGET} (pages must not slow down as history grows).")
+
+
+def report_workers(database_url: str, redis_url: str, *, celery_matches: int, sandbox: str | None, keep: bool,
+                   console: Console) -> None:
+    if sandbox is None:
+        from ladder.cli.serve import strongest_sandbox
+
+        sandbox = strongest_sandbox()[0]
+    with scratch_database(database_url, "workers", keep) as url:
+        versions = _prepare_worker_db(url, users=12)
+        rates = [matches_per_minute(url, redis_url, versions, processes=n, count=celery_matches, sandbox=sandbox,
+                                    console=console) for n in (1, 2)]
+    ratio = rates[1].per_minute / rates[0].per_minute
+    console.print(f"Matches through Celery: 4 seats of {GAME}, sandbox {sandbox}, {os.cpu_count()} cores")
+    table = Table(title_justify="left")
+    for column in ("", "1 process", "2 processes", "ratio"):
+        table.add_column(column, justify="right")
+    table.add_row("matches per minute", f"{rates[0].per_minute:.1f}", f"{rates[1].per_minute:.1f}",
+                  f"[{'green' if ratio >= SCALE_TARGET else 'red'}]{ratio:.2f}")
+    table.add_row("cores busy (whole machine)", f"{rates[0].cores:.2f}", f"{rates[1].cores:.2f}", "")
+    table.add_row("cores stolen by the hypervisor", f"{rates[0].stolen:.2f}", f"{rates[1].stolen:.2f}", "")
+    table.add_row("matches per busy core-minute", f"{rates[0].per_core_minute:.1f}", f"{rates[1].per_core_minute:.1f}",
+                  f"{rates[1].per_core_minute / rates[0].per_core_minute:.2f}" if rates[0].per_core_minute else "")
+    console.print(table)
+    console.print(f"Target: ratio at least {SCALE_TARGET} on two cores. With steal, compare per busy core-minute: "
+                  "1.0 there means two processes do as much with each core as one.")

@@ -1,0 +1,299 @@
+"""Running the ladder's processes: the web site under gunicorn, and `ladder up`'s supervisor.
+
+`ladder up` prepares the instance (migrations, starter bots, the embedded broker's tables, matches
+a previous run left `running`), then starts web, worker and scheduler as child processes, each in
+its own process group and told by the kernel to stop if the supervisor dies. On Ctrl-C or SIGTERM
+it asks each child to stop, waits a grace period, then kills whatever is left of each group.
+
+The supervisor is a child subreaper: whatever its children orphan (a worker pool process's bwrap
+processes after that pool process died) comes to it rather than to the machine's init, which may
+never reap (a container without --init), and it reaps them; see workers/sandbox/reap.py.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ipaddress
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ladder.config import DEV_SECRET_KEY, Settings
+
+_PR_SET_PDEATHSIG = 1
+
+
+def prepare_instance(settings: Settings, *, requeue_running: bool) -> dict[str, int]:
+    """Migrate, seed the starter bots, create the embedded broker's tables; with `requeue_running`
+    (only this machine runs workers) put back in the queue every match a dead run left running."""
+    from ladder.db import make_engine, session_factory, session_scope, upgrade
+    from ladder.services.bots import seed_house_bots
+    from ladder.services.matches import requeue_stale
+
+    engine = make_engine(settings)
+    try:
+        upgrade(engine)
+        with session_scope(session_factory(engine)) as session:
+            bots = seed_house_bots(session=session, username=settings.house_username)
+            requeued = []
+            if requeue_running:
+                requeued = requeue_stale(session=session, stale_after=0,
+                                         max_attempts=settings.match_max_attempts).requeued
+    finally:
+        engine.dispose()
+    if settings.redis_url is None:
+        from workers.queue.celery_app import QUEUES, configure
+
+        # declaring the queues creates the broker's tables once, before several processes race to
+        with configure(settings).connection_for_write() as conn:
+            for queue in QUEUES:
+                conn.default_channel.queue_declare(queue=queue)
+    return {"starter_bots": len(bots), "requeued": len(requeued)}
+
+
+def web_app(settings: Settings | None = None):
+    """The Flask app with dispatch wired to Celery: matches a view queues are sent to the workers."""
+    from ladder import create_app
+    from workers.queue.tasks import dispatch_matches
+
+    settings = settings or Settings.from_env()
+    return create_app({"settings": settings, "LADDER_DISPATCH": dispatch_matches})
+
+
+SECRET_FILE = "secret_key"
+
+
+def ensure_secret(settings: Settings) -> Settings:
+    """`settings` with a real secret key. When none is configured (development: production refuses
+    to start without one), the key is generated once into the instance directory (mode 0600) and
+    read from there afterwards, so sessions survive restarts and the public development key, with
+    which anyone can forge a session cookie, never signs anything a server hands out."""
+    if settings.secret_key != DEV_SECRET_KEY:
+        return settings
+    path = Path(settings.instance_dir) / SECRET_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        os.chmod(path, 0o600)  # a copy made readable by others is tightened, not trusted blindly
+        key = path.read_text().strip()
+        if len(key) < 32:
+            raise RuntimeError(f"{path} holds no usable secret key; delete it to have a new one made") from None
+    else:
+        key = secrets.token_urlsafe(48)
+        with os.fdopen(fd, "w") as out:
+            out.write(key + "\n")
+    return settings.model_copy(update={"secret_key": key})
+
+
+def exposure_warning(settings: Settings, host: str) -> str | None:
+    """A warning when a development configuration listens where other machines can reach it."""
+    if not settings.development or _loopback(host):
+        return None
+    return (f"listening on {host} with LADDER_ENV={settings.env}: other machines can reach this site. Its "
+            "secret key is generated into the instance directory, but cookies are not Secure and sandboxes "
+            "weaker than strict are allowed; set LADDER_ENV=production for a public site (docs/operations.md).")
+
+
+def _loopback(host: str) -> bool:
+    if host in ("localhost", "localhost.localdomain"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False  # a host name: assume it resolves beyond this machine
+
+
+def run_gunicorn(settings: Settings, *, host: str, port: int, workers: int, threads: int = 4,
+                 graceful_timeout: int = 10) -> None:
+    """Serve the site with gunicorn (threads per process: page views wait on the database)."""
+    from gunicorn.app.base import BaseApplication
+
+    settings = ensure_secret(settings)
+    warning = exposure_warning(settings, host)
+    if warning:
+        print(f"WARNING: {warning}", file=sys.stderr, flush=True)
+
+    class Server(BaseApplication):
+        def load_config(self) -> None:
+            for key, value in {
+                "bind": f"{host}:{port}", "workers": workers, "threads": threads, "worker_class": "gthread",
+                "graceful_timeout": graceful_timeout, "accesslog": "-", "errorlog": "-",
+                "proc_name": "ladder-web", "forwarded_allow_ips": os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
+            }.items():
+                self.cfg.set(key, value)
+            if "control_socket_disable" in self.cfg.settings:  # gunicorn 25+: no shared socket under ~
+                self.cfg.set("control_socket_disable", True)
+
+        def load(self):
+            return web_app(settings)
+
+    Server().run()
+
+
+# --- the supervisor --------------------------------------------------------------------------
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: SIGTERM when the supervisor goes away, even by SIGKILL."""
+    with contextlib.suppress(OSError, AttributeError):  # not Linux: the supervisor's shutdown still works
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+
+
+@dataclass
+class Child:
+    name: str
+    argv: list[str]
+    proc: subprocess.Popen | None = None
+    pgid: int | None = None
+
+    def start(self, env: Mapping[str, str]) -> None:
+        self.proc = subprocess.Popen(self.argv, env=dict(env), start_new_session=True, preexec_fn=_die_with_parent)
+        self.pgid = self.proc.pid  # the leader of its own new session and process group
+
+    def signal_group(self, sig: int) -> None:
+        if self.pgid is None:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pgid, sig)
+
+
+@dataclass
+class Supervisor:
+    children: list[Child]
+    env: Mapping[str, str]
+    grace: float = 20.0
+    say: Callable[[str], None] = print
+    stopping: bool = field(default=False, init=False)
+
+    def request_stop(self, signum: int, _frame: object = None) -> None:
+        if not self.stopping:
+            self.say(f"{signal.Signals(signum).name}: stopping web, worker and scheduler ...")
+        self.stopping = True
+
+    def run(self, ready: Callable[[], bool] | None = None, on_ready: Callable[[], None] | None = None) -> int:
+        """Start every child, wait for a stop request or a child's death, stop them all. Exit status:
+        0 after a requested stop, 1 when a child died on its own."""
+        from workers.sandbox import reap as sandbox_reap
+
+        previous = {s: signal.signal(s, self.request_stop) for s in (signal.SIGINT, signal.SIGTERM)}
+        sandbox_reap.become_subreaper()
+        code = 0
+        try:
+            for child in self.children:
+                child.start(self.env)
+            announced = ready is None
+            while not self.stopping:
+                self.reap_adopted()
+                dead = [c for c in self.children if c.proc.poll() is not None]
+                if dead:
+                    self.say(", ".join(f"{c.name} exited with status {c.proc.returncode}" for c in dead)
+                             + "; stopping the rest")
+                    code = 1
+                    break
+                if not announced and ready():
+                    announced = True
+                    if on_ready is not None:
+                        on_ready()
+                time.sleep(0.2)
+        finally:
+            self.stop_all()
+            deadline = time.monotonic() + 2.0  # adopted orphans are dying: their parents are gone
+            while self.reap_adopted() >= 0 and sandbox_reap.children() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            self.leave_nothing_behind()
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+        return code
+
+    def leave_nothing_behind(self) -> None:
+        """After a worker that had to be killed: its bots may be frozen (a frozen task ignores
+        SIGKILL until thawed) and their cgroups left; kill and remove them, reap what comes to us."""
+        from workers.queue.shutdown import leave_nothing_behind
+
+        left = leave_nothing_behind()
+        if left:
+            self.say(f"{left} sandbox processes would not die")
+
+    def reap_adopted(self) -> int:
+        """Reap zombie children that are not one of ours: orphans adopted as a subreaper. Our own
+        children's exit statuses stay for their Popen (it alone waits for them)."""
+        from workers.sandbox import reap as sandbox_reap
+
+        ours = {c.proc.pid for c in self.children if c.proc is not None and c.proc.returncode is None}
+        return sandbox_reap.reap_zombies(keep=ours)
+
+    def stop_all(self) -> None:
+        """SIGTERM each leader (gunicorn and Celery then stop their own workers warmly: a running
+        match finishes), wait up to `grace`, then SIGKILL each whole group, so pool processes
+        that outlived their leader go too."""
+        for child in self.children:
+            if child.proc is not None and child.proc.poll() is None:
+                child.proc.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + self.grace
+        for child in self.children:
+            if child.proc is None:
+                continue
+            try:
+                child.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                self.say(f"{child.name} did not stop within {self.grace:.0f} s; killing it")
+            child.signal_group(signal.SIGKILL)
+            child.proc.wait()
+
+
+WORKER_TEARDOWN_S = 5.0  # of the grace kept for the worker to tear down and requeue what still runs
+
+
+def child_commands(*, host: str, port: int, concurrency: int, web_workers: int = 1,
+                   grace: float = 20.0) -> list[Child]:
+    """The three processes of `ladder up`, each a `ladder` subcommand run by this interpreter. The
+    worker's own grace ends before ours, so it tears its matches down itself, never killed."""
+    ladder = [sys.executable, "-m", "ladder.cli"]
+    worker_grace = max(0.0, grace - min(WORKER_TEARDOWN_S, grace / 2))
+    return [
+        Child("web", [*ladder, "web", "--host", host, "--port", str(port), "--workers", str(web_workers),
+                      "--graceful-timeout", "5"]),
+        Child("worker", [*ladder, "worker", "--concurrency", str(concurrency), "--grace", f"{worker_grace:g}"]),
+        Child("scheduler", [*ladder, "scheduler"]),
+    ]
+
+
+def child_env(settings: Settings, base: Mapping[str, str] | None = None, **extra: str) -> dict[str, str]:
+    """The children read the same settings from their environment: pin what the supervisor chose."""
+    env = dict(os.environ if base is None else base)
+    env["LADDER_INSTANCE_DIR"] = str(Path(settings.instance_dir).resolve())
+    env["LADDER_SANDBOX_MODE"] = settings.sandbox_mode
+    env["LADDER_ENV"] = settings.env
+    env["PYTHONUNBUFFERED"] = "1"
+    env.update(extra)
+    return env
+
+
+def http_ok(url: str, timeout: float = 2.0) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:  # our own loopback URL
+            return 200 <= response.status < 400
+    except OSError:
+        return False
+
+
+def strongest_sandbox(modes: Sequence[str] = ("strict", "user", "none")) -> tuple[str, str]:
+    """The first sandbox mode this machine can run, and why the stronger ones cannot."""
+    from workers.sandbox.process import sandbox_available
+
+    reasons = []
+    for mode in modes:
+        ok, why = sandbox_available(mode)
+        if ok:
+            return mode, "; ".join(reasons)
+        reasons.append(f"{mode}: {why}")
+    return modes[-1], "; ".join(reasons)

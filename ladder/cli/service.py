@@ -1,0 +1,229 @@
+"""`ladder up`, `ladder web`, `ladder worker`, `ladder scheduler`, `ladder migrate`,
+`ladder ratings recompute` and `ladder bench service`.
+
+Every command reads the one Settings object from the environment (LADDER_*, DATABASE_URL,
+REDIS_URL); its options only override a few fields. docs/operations.md has the reference.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+SANDBOX_MODES = ("strict", "user", "none")
+
+
+def _settings(**overrides):
+    from ladder.config import ConfigError, Settings
+
+    try:
+        return Settings.from_env(**{k: v for k, v in overrides.items() if v is not None})
+    except ConfigError as exc:
+        raise click.ClickException(f"configuration: {exc}") from None
+
+
+def runtime_report(accepted) -> None:
+    from ladder.cli.runtimes import report
+
+    report(accepted)
+
+
+def _check_sandbox(settings) -> None:
+    """Workers refuse to run bots in a weaker sandbox than production needs, outside development."""
+    from workers.sandbox.process import sandbox_available
+
+    if settings.sandbox_mode != "strict" and not settings.development:
+        raise click.ClickException(
+            f"LADDER_SANDBOX_MODE={settings.sandbox_mode} is for development only; production workers need strict")
+    ok, why = sandbox_available(settings.sandbox_mode)
+    if not ok:
+        raise click.ClickException(
+            f"sandbox mode {settings.sandbox_mode!r} is not available here: {why}. Install bubblewrap and run as "
+            "root for strict, or (development only) set LADDER_SANDBOX_MODE=user or none.")
+    click.echo(f"sandbox: {settings.sandbox_mode} ({why})", err=True)  # strict names its cgroup backend
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address the web site listens on.")
+@click.option("--port", type=int, default=5000, show_default=True, help="Port of the web site.")
+@click.option("--instance", type=click.Path(file_okay=False, path_type=Path),
+              help="Instance directory: SQLite database, broker file (default: $LADDER_INSTANCE_DIR or ./instance).")
+@click.option("--concurrency", type=click.IntRange(min=1), help="Matches played at once (default: CPU cores).")
+@click.option("--sandbox", type=click.Choice(SANDBOX_MODES),
+              help="Sandbox for bots (default: $LADDER_SANDBOX_MODE, else the strongest this machine can run).")
+@click.option("--grace", type=float, default=20.0, show_default=True,
+              help="Seconds to let running matches finish on Ctrl-C before killing them.")
+def up(host, port, instance, concurrency, sandbox, grace) -> None:
+    """Run the whole ladder on this machine: web + worker + scheduler, Ctrl-C stops everything.
+
+    With nothing configured it needs no server: an SQLite database and an SQLite-file broker in the
+    instance directory, migrations applied and the starter bots seeded, so the leaderboard fills
+    within a minute. With DATABASE_URL and REDIS_URL set, the same processes use those.
+    """
+    from ladder.cli.serve import Supervisor, child_commands, child_env, http_ok, prepare_instance, strongest_sandbox
+
+    url = f"http://{host}:{port}/"
+    # the first line, before any report or child's banner (Celery's fills a screen): where to look
+    click.echo(f"ladder up: the site will be at {url} (ready in a few seconds; Ctrl-C stops everything)")
+    if sandbox is None and not os.environ.get("LADDER_SANDBOX_MODE"):
+        sandbox, why = strongest_sandbox()
+        if sandbox != "strict":
+            click.secho(f"sandbox: using {sandbox!r} (development only); stronger modes unavailable: {why}",
+                        fg="yellow", err=True)
+    settings = _settings(instance_dir=instance, sandbox_mode=sandbox)
+    _check_sandbox(settings)
+    runtime_report(settings.accepted_runtimes)
+    where = "SQLite + local broker" if settings.embedded else "DATABASE_URL / REDIS_URL"
+    click.echo(f"instance {settings.instance_dir.resolve()} ({where}); preparing ...")
+    facts = prepare_instance(settings, requeue_running=settings.embedded)
+    click.echo(f"migrations applied, {facts['starter_bots']} starter bots, {facts['requeued']} matches requeued")
+    supervisor = Supervisor(
+        child_commands(host=host, port=port, concurrency=concurrency or os.cpu_count() or 1, grace=grace),
+        child_env(settings), grace=grace, say=lambda text: click.echo(text, err=True),
+    )
+    code = supervisor.run(ready=lambda: http_ok(url), on_ready=lambda: click.secho(
+        f"ladder up at {url}  (Ctrl-C stops it)", fg="green", bold=True))
+    click.echo("stopped" if code == 0 else "stopped after a failure", err=True)
+    sys.exit(code)
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", type=int, default=5000, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True, help="gunicorn processes.")
+@click.option("--threads", type=click.IntRange(min=1), default=4, show_default=True, help="Threads per process.")
+@click.option("--graceful-timeout", type=int, default=10, show_default=True)
+def web(host, port, workers, threads, graceful_timeout) -> None:
+    """Serve the web site and API with gunicorn (never runs bot code)."""
+    from ladder.cli.serve import run_gunicorn
+
+    run_gunicorn(_settings(), host=host, port=port, workers=workers, threads=threads,
+                 graceful_timeout=graceful_timeout)
+
+
+@click.command()
+@click.option("--concurrency", "-c", type=click.IntRange(min=1), help="Pool processes (default: CPU cores).")
+@click.option("--queues", "-Q", help="Comma-separated queues (default: all of the ladder's).")
+@click.option("--name", "-n", help="Worker node name (default: ladder-<pid>@<host>).")
+@click.option("--loglevel", "-l", default="INFO", show_default=True)
+@click.option("--grace", type=float, default=20.0, show_default=True,
+              help="Seconds running matches may take to finish after SIGTERM/SIGINT; then they are torn down "
+                   "and given back to the queue.")
+def worker(concurrency, queues, name, loglevel, grace) -> None:
+    """A Celery worker: plays matches, feeds and sweeps the queue. Start one per machine."""
+    from workers.queue.celery_app import QUEUES, configure
+    from workers.queue.shutdown import install_grace, leave_nothing_behind
+
+    settings = _settings()
+    _check_sandbox(settings)
+    runtime_report(settings.accepted_runtimes)
+    app = configure(settings)
+    argv = [
+        "worker", f"--loglevel={loglevel}", f"--queues={queues or ','.join(QUEUES)}",
+        f"--concurrency={concurrency or os.cpu_count() or 1}", f"--hostname={name or f'ladder-{os.getpid()}@%h'}",
+        "--without-gossip", "--without-mingle",  # nothing here revokes tasks; less broker chatter
+    ]
+    if settings.embedded:
+        argv.append("--without-heartbeat")  # the local broker has no broadcast
+    from workers.sandbox.reap import start_reaper_thread
+
+    start_reaper_thread()  # a pool process that dies mid-match orphans its bwrap processes to us
+    install_grace(grace)
+    try:
+        app.worker_main(argv)
+    finally:
+        leave_nothing_behind()
+
+
+@click.command()
+@click.option("--loglevel", "-l", default="INFO", show_default=True)
+def scheduler(loglevel) -> None:
+    """Celery beat: sends the periodic tasks (queue matches, sweep stale ones). Run exactly one."""
+    from workers.queue.celery_app import configure
+
+    settings = _settings()
+    settings.instance_dir.mkdir(parents=True, exist_ok=True)
+    app = configure(settings)
+    app.start(["beat", f"--loglevel={loglevel}", f"--schedule={settings.instance_dir / 'celerybeat-schedule'}"])
+
+
+@click.command()
+def migrate() -> None:
+    """Apply the database migrations and seed the starter bots (safe to run at every deploy)."""
+    from ladder.cli.serve import prepare_instance
+
+    facts = prepare_instance(_settings(), requeue_running=False)
+    click.echo(f"migrations applied; {facts['starter_bots']} starter bots")
+
+
+@click.group()
+def ratings() -> None:
+    """Ratings kept in the database."""
+
+
+@ratings.command("recompute")
+@click.option("--show", type=int, default=20, show_default=True, help="Differences to print at most.")
+def ratings_recompute(show: int) -> None:
+    """Replay every rated match in the order it was rated, and check that every finished ranked match
+    has one rating change per seat; exit 0 only if every stored number matches and none lacks one."""
+    from sqlalchemy import func
+    from sqlmodel import select
+
+    from ladder.db import make_engine, session_factory, session_scope
+    from ladder.models import RatingChange
+    from ladder.services.ratings import missing_rating_changes, recompute_ratings
+
+    engine = make_engine(_settings())
+    with session_scope(session_factory(engine)) as session:
+        matches = session.exec(select(func.count(func.distinct(RatingChange.match_id)))).one()
+        diffs = recompute_ratings(session=session)
+        unrated = missing_rating_changes(session=session)
+    engine.dispose()
+    if not diffs:
+        click.echo(f"{matches} rated matches replayed: every stored rating, change and count matches")
+    else:
+        click.echo(f"{matches} rated matches replayed: {len(diffs)} stored numbers differ")
+        for d in diffs[:show]:
+            where = f"match {d.match_id}" if d.match_id is not None else "current rating"
+            click.echo(f"  bot {d.bot_id} {where} {d.field}: stored {d.stored}, recomputed {d.recomputed}")
+    if not unrated:
+        click.echo("every finished ranked match has one rating change per seat")
+    else:
+        click.echo(f"{len(unrated)} finished ranked matches lack rating changes (one per seat expected):")
+        for u in unrated[:show]:
+            why = " (every seat forfeited)" if u.all_forfeited else ""
+            click.echo(f"  match {u.match_id}: {u.changes} rating changes for {u.seats} seats{why}")
+    if diffs or unrated:
+        sys.exit(1)
+
+
+# the benches that make their own databases (this one, ladder/cli/chaos.py)
+BENCH_DATABASE = click.option("--database-url", envvar="LADDER_BENCH_DATABASE_URL",
+                              default="postgresql://postgres@127.0.0.1:5432/postgres", show_default=True,
+                              help="A PostgreSQL server where the bench may create and drop its own databases.")
+
+
+@click.command("service")
+@click.option("--bots", type=click.IntRange(min=10), default=10_000, show_default=True, help="Bots in the big seed.")
+@click.option("--matches", type=click.IntRange(min=1), default=1_000_000, show_default=True,
+              help="Matches in the big seed.")
+@click.option("--small-matches", type=click.IntRange(min=1), default=1_000, show_default=True,
+              help="Matches in the small seed the big one is compared with.")
+@click.option("--requests", type=click.IntRange(min=5), default=200, show_default=True,
+              help="Requests per page and seed for the latency figures.")
+@click.option("--celery-matches", type=click.IntRange(min=0), default=40, show_default=True,
+              help="Matches played through Celery per worker count (0 skips throughput).")
+@BENCH_DATABASE
+@click.option("--redis-url", envvar="LADDER_BENCH_REDIS_URL", default="redis://127.0.0.1:6379/15", show_default=True,
+              help="Redis for the throughput part (the bench flushes this database).")
+@click.option("--sandbox", type=click.Choice(SANDBOX_MODES), help="Sandbox for the throughput matches.")
+@click.option("--pages/--no-pages", default=True, show_default=True, help="Measure page latency (the seeding part).")
+@click.option("--keep", is_flag=True, help="Keep the seeded databases (named in the output).")
+def bench_service(**options) -> None:
+    """Page latency with 1,000 vs 1,000,000 matches on PostgreSQL, and Celery matches/min with 1 vs 2 workers."""
+    from ladder.cli.bench.service import run_service_bench
+
+    run_service_bench(**options)

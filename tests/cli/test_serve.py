@@ -1,0 +1,276 @@
+"""`ladder up` as a user runs it (a subprocess on a free port with its own instance directory, no
+Redis or PostgreSQL): the leaderboard fills with rated matches, Ctrl-C stops it cleanly and no
+child process survives. And the supervisor's own rules, with small stand-in children."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from service_support import LADDER, alive, descendants, wait_until
+
+from ladder.cli.serve import Child, Supervisor, ensure_secret, exposure_warning
+from ladder.config import DEV_SECRET_KEY, Settings
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def get(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.status, response.read().decode()
+    except OSError:
+        return 0, ""
+
+
+def rated_rows(base: str, game: str) -> list[dict]:
+    status, body = get(f"{base}/api/v1/leaderboards/{game}")
+    return [row for row in json.loads(body)["rows"] if row["games"] > 0] if status == 200 else []
+
+
+def test_ladder_up_fills_the_leaderboard_and_stops_cleanly(tmp_path):
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    log = tmp_path / "up.log"
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DATABASE_URL", "REDIS_URL", "LADDER_INSTANCE_DIR", "LADDER_SANDBOX_MODE")}
+    with open(log, "wb") as out:
+        up = subprocess.Popen([*LADDER, "up", "--port", str(port), "--instance", str(tmp_path / "instance")],
+                              env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        started = time.monotonic()
+        wait_until(lambda: rated_rows(base, "drachengold") and rated_rows(base, "treasure")
+                   and rated_rows(base, "dragonflame"), 90, "rated matches on every leaderboard", [log], interval=1)
+        filled_after = time.monotonic() - started
+        status, page = get(f"{base}/leaderboard/drachengold")
+        assert status == 200 and "greedy" in page
+        _assert_cookies_not_signed_with_the_public_key(f"{base}/auth/login", tmp_path / "instance")
+        assert all(row["starter"] for row in rated_rows(base, "drachengold"))
+        status, page = get(f"{base}/leaderboard/dragonflame")
+        assert status == 200 and "looter" in page
+        family = descendants(up.pid)
+        assert len(family) >= 5, "expected web (master + worker), worker (main + pool) and beat"
+        up.send_signal(signal.SIGINT)  # what Ctrl-C in the terminal sends
+        assert up.wait(timeout=60) == 0
+    finally:
+        if up.poll() is None:
+            up.kill()
+            up.wait()
+    # A killed process may take a moment to die; one still running after 5 s was left behind.
+    deadline = time.monotonic() + 5
+    while (survivors := [pid for pid in family if alive(pid)]) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert survivors == [], f"left running after Ctrl-C: {survivors}"
+    assert "ladder up at" in log.read_text()
+    assert filled_after < 60, f"the leaderboard took {filled_after:.0f} s to fill"
+
+
+def test_supervisor_stops_everything_when_a_child_dies(tmp_path):
+    sleeper = [sys.executable, "-c", "import time; time.sleep(600)"]
+    quitter = [sys.executable, "-c", "import time; time.sleep(0.5); raise SystemExit(3)"]
+    said = []
+    supervisor = Supervisor([Child("steady", sleeper), Child("quitter", quitter)], env={}, grace=5, say=said.append)
+    assert supervisor.run() == 1
+    steady = supervisor.children[0]
+    assert steady.proc.returncode == -signal.SIGTERM  # asked to stop, not killed
+    assert any("quitter exited with status 3" in line for line in said)
+
+
+def test_supervisor_kills_a_child_that_ignores_sigterm_and_its_whole_group(tmp_path):
+    grandchild_pid = tmp_path / "grandchild"
+    stubborn = [sys.executable, "-c", (
+        "import signal, subprocess, sys, time\n"
+        "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+        "p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'])\n"
+        f"open({str(grandchild_pid)!r}, 'w').write(str(p.pid))\n"
+        "time.sleep(600)\n"
+    )]
+    supervisor = Supervisor([Child("stubborn", stubborn)], env={}, grace=1, say=lambda _: None)
+    supervisor.children[0].start({})
+    wait_until(grandchild_pid.exists, 10, "the grandchild")
+    time.sleep(0.2)
+    supervisor.stop_all()
+    assert supervisor.children[0].proc.returncode == -signal.SIGKILL
+    # SIGKILL is delivered asynchronously: the grandchild must be gone within moments, not at once
+    grandchild = int(grandchild_pid.read_text())
+    wait_until(lambda: not alive(grandchild), 5, "the killed group's grandchild to die")
+
+
+def _assert_cookies_not_signed_with_the_public_key(url: str, instance) -> None:
+    """The session cookie `ladder up` hands out verifies with the generated key only: one signed with
+    the public development key (a forged log-in) would not be accepted either."""
+    from flask import Flask
+    from flask.sessions import SecureCookieSessionInterface
+
+    with urllib.request.urlopen(url, timeout=5) as response:
+        cookie = next(h for k, h in response.headers.items() if k == "Set-Cookie" and h.startswith("session="))
+    value = cookie.split(";", 1)[0].removeprefix("session=")
+    secret = instance / "secret_key"
+    assert secret.stat().st_mode & 0o777 == 0o600
+
+    def opens_with(key: str) -> bool:
+        app = Flask(__name__)
+        app.secret_key = key
+        try:
+            SecureCookieSessionInterface().get_signing_serializer(app).loads(value)
+            return True
+        except Exception:
+            return False
+
+    assert opens_with(secret.read_text().strip()) and not opens_with(DEV_SECRET_KEY)
+
+
+def test_a_secret_is_generated_once_into_the_instance_private_and_reused(tmp_path):
+    settings = Settings(instance_dir=tmp_path / "instance")
+    first = ensure_secret(settings)
+    path = tmp_path / "instance" / "secret_key"
+    assert first.secret_key != DEV_SECRET_KEY and len(first.secret_key) >= 32
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert ensure_secret(settings).secret_key == first.secret_key  # reused: sessions survive a restart
+    path.chmod(0o644)
+    ensure_secret(settings)
+    assert path.stat().st_mode & 0o777 == 0o600
+    configured = Settings(instance_dir=tmp_path / "other", secret_key="s" * 40)
+    assert ensure_secret(configured).secret_key == "s" * 40 and not (tmp_path / "other" / "secret_key").exists()
+    path.write_text("short\n")
+    with pytest.raises(RuntimeError, match="no usable secret key"):
+        ensure_secret(settings)
+
+
+def test_listening_beyond_loopback_in_development_warns():
+    dev = Settings()
+    assert exposure_warning(dev, "127.0.0.1") is None and exposure_warning(dev, "::1") is None
+    assert exposure_warning(dev, "localhost") is None
+    assert "other machines can reach this site" in exposure_warning(dev, "0.0.0.0")
+    assert exposure_warning(dev, "example.org") is not None
+    assert exposure_warning(Settings(env="production", secret_key="k" * 40), "0.0.0.0") is None
+
+
+def test_supervisor_adopts_and_reaps_what_its_children_orphan(tmp_path):
+    """A grandchild whose parent died comes to the supervisor (a child subreaper), not to the
+    machine's init, and is reaped once it exits; the children's own statuses stay with their Popen."""
+    pid_file = tmp_path / "grandchild"
+    orphaner = [sys.executable, "-c", (
+        "import os, time\n"
+        "if os.fork() == 0:\n"
+        "    if os.fork() == 0:\n"
+        "        time.sleep(0.5)\n"
+        f"        open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+        "        time.sleep(0.5)\n"
+        "        os._exit(0)\n"
+        "    os._exit(0)\n"
+        "os.wait()\n"
+        "time.sleep(600)\n"
+    )]
+    seen: dict[str, int] = {}
+    deadline = time.monotonic() + 20
+
+    def probe() -> bool:
+        if "pid" not in seen and pid_file.exists() and pid_file.read_text():
+            seen["pid"] = int(pid_file.read_text())
+            stat = Path(f"/proc/{seen['pid']}/stat").read_text()
+            seen["ppid"] = int(stat.rsplit(")", 1)[1].split()[1])
+        if "pid" in seen and not Path(f"/proc/{seen['pid']}").exists():
+            seen["reaped"] = 1
+        return "reaped" in seen or time.monotonic() > deadline
+
+    supervisor = Supervisor([Child("orphaner", orphaner)], env={}, grace=5, say=lambda _: None)
+    supervisor.run(ready=probe, on_ready=lambda: setattr(supervisor, "stopping", True))
+    assert seen.get("ppid") == os.getpid(), seen  # adopted by the supervisor
+    assert seen.get("reaped"), "the adopted grandchild stayed a zombie"
+    assert supervisor.children[0].proc.returncode == -signal.SIGTERM  # its own status, from its Popen
+
+
+def _running_matches(db: Path) -> list[int]:
+    import sqlite3
+
+    if not db.exists():
+        return []
+    with contextlib.closing(sqlite3.connect(db, timeout=30)) as conn:
+        try:
+            return [row[0] for row in conn.execute("SELECT id FROM matches WHERE status = 'running'")]
+        except sqlite3.OperationalError:  # not migrated yet
+            return []
+
+
+def _statuses(db: Path, ids: list[int]) -> dict[int, str]:
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(db, timeout=30)) as conn:
+        marks = ",".join("?" * len(ids))
+        return dict(conn.execute(f"SELECT id, status FROM matches WHERE id IN ({marks})", ids).fetchall())
+
+
+def _sandbox_groups_of(pids: set[int]) -> list[str]:
+    """Cgroups under ladder-sandbox owned by one of `pids` (names carry the owner's pid)."""
+    found = []
+    for parent in Path("/sys/fs/cgroup").glob("*/ladder-sandbox"):
+        for path in parent.rglob("*"):
+            parts = path.name.split("-")
+            if path.is_dir() and len(parts) > 2 and parts[1].isdigit() and int(parts[1]) in pids:
+                found.append(str(path))
+    return found
+
+
+@pytest.mark.parametrize("grace", [6, 15])  # 6 s: the worker gets 3, matches outlast it and are requeued
+def test_ctrl_c_on_ladder_up_mid_match_honours_the_grace_and_leaves_no_sandbox(tmp_path, strict_sandbox, grace):
+    """Ctrl-C while matches run: `ladder up` exits within its grace, every match it was playing is
+    finished or back in the queue (never left running, never failed), and no bot process or
+    cgroup of its sandboxes survives it (#23: a worker killed 3 s in left three frozen bots)."""
+    from service_support import UID_BASE_RANGE
+
+    port = free_port()
+    log = tmp_path / "up.log"
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DATABASE_URL", "REDIS_URL", "LADDER_INSTANCE_DIR", "LADDER_SANDBOX_MODE")}
+    db = tmp_path / "instance" / "ladder.sqlite3"
+    with open(log, "wb") as out:
+        up = subprocess.Popen([*LADDER, "up", "--port", str(port), "--instance", str(tmp_path / "instance"),
+                               "--sandbox", strict_sandbox, "--grace", str(grace)],
+                              env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        def bots_running() -> set[int]:
+            if not _running_matches(db):
+                return set()
+            return {pid for pid in descendants(up.pid) if _uid(pid) in UID_BASE_RANGE}
+
+        bots = wait_until(bots_running, 120, "a running match with its bots", [log], interval=0.2)
+        running = _running_matches(db)
+        family = descendants(up.pid)
+        stopped_at = time.monotonic()
+        os.killpg(up.pid, signal.SIGINT)  # what Ctrl-C in the terminal sends: the foreground group
+        assert up.wait(timeout=grace + 15) == 0
+        took = time.monotonic() - stopped_at
+    finally:
+        if up.poll() is None:
+            os.killpg(up.pid, signal.SIGKILL)
+            up.wait()
+    assert took < grace + 5, f"ladder up took {took:.1f} s to stop with a grace of {grace} s"
+    deadline = time.monotonic() + 5
+    while (survivors := [pid for pid in family | bots if alive(pid)]) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert survivors == [], f"left running after Ctrl-C: {survivors}"
+    assert _sandbox_groups_of(family) == []
+    statuses = _statuses(db, running)
+    assert set(statuses.values()) <= {"finished", "queued"}, (statuses, log.read_text()[-3000:])
+
+
+def _uid(pid: int) -> int:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return -1
+    return int(next(line for line in status.splitlines() if line.startswith("Uid:")).split()[1])

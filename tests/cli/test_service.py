@@ -1,0 +1,106 @@
+"""The service's commands on an embedded instance: migrate, ratings recompute (which must notice a
+tampered rating), and the workers' refusal to run bots in a weak sandbox outside development."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+from sqlmodel import select, update
+
+from ladder.cli import main
+from ladder.config import Settings
+from ladder.db import make_engine, session_factory
+from ladder.games import GAMES, get_game
+from ladder.models import Match, Rating
+from ladder.services.matches import claim_match, queue_match
+from ladder.services.results import MatchOutcome, SeatOutcome, record_result
+
+
+def run(args: list[str], instance, **env: str):
+    environ = {"LADDER_INSTANCE_DIR": str(instance), "LADDER_ENV": "development", "DATABASE_URL": "",
+               "REDIS_URL": "", **env}
+    return CliRunner().invoke(main, args, env=environ)
+
+
+def play_some(instance, count: int) -> None:
+    engine = make_engine(Settings(instance_dir=instance))
+    with session_factory(engine)() as session:
+        versions = sorted(r.bot_id for r in session.exec(select(Rating).where(Rating.game == "drachengold")))
+        for n in range(count):
+            match = queue_match(session=session, game="drachengold", seats=versions[:4])
+            claim_match(session=session, match_id=match.id, worker_id="w")
+            ranks = [1 + (n + i) % 4 for i in range(4)]
+            record_result(session=session, match_id=match.id, worker_id="w",
+                          outcome=MatchOutcome([SeatOutcome(rank=r, score=4 - r) for r in ranks]))
+    engine.dispose()
+
+
+def test_migrate_then_recompute_matches_and_notices_tampering(tmp_path):
+    migrated = run(["migrate"], tmp_path)
+    assert migrated.exit_code == 0, migrated.output
+    starters = sum(len(get_game(g).starter_bots) for g in GAMES)  # every game's, as they declare them
+    assert f"migrations applied; {starters} starter bots" in migrated.output
+    assert run(["migrate"], tmp_path).exit_code == 0  # safe to run at every deploy
+    play_some(tmp_path, 5)
+    checked = run(["ratings", "recompute"], tmp_path)
+    assert checked.exit_code == 0, checked.output
+    assert "5 rated matches replayed" in checked.output and "matches" in checked.output
+    engine = make_engine(Settings(instance_dir=tmp_path))
+    with session_factory(engine)() as session:
+        row = session.exec(select(Rating).where(Rating.games > 0)).first()
+        row.rating += 1
+        session.add(row)
+        session.commit()
+        tampered = row.bot_id
+    engine.dispose()
+    refused = run(["ratings", "recompute"], tmp_path)
+    assert refused.exit_code == 1
+    assert f"bot {tampered} current rating rating" in refused.output
+
+
+def test_recompute_reports_a_finished_ranked_match_without_rating_changes(tmp_path):
+    assert run(["migrate"], tmp_path).exit_code == 0
+    play_some(tmp_path, 2)
+    engine = make_engine(Settings(instance_dir=tmp_path))
+    with session_factory(engine)() as session:
+        versions = sorted(r.bot_id for r in session.exec(select(Rating).where(Rating.game == "drachengold")))
+        match = queue_match(session=session, game="drachengold", seats=versions[:4])
+        session.exec(update(Match).where(Match.id == match.id).values(status="finished"))  # no result, no ratings
+        session.commit()
+        lacking = match.id
+    engine.dispose()
+    checked = run(["ratings", "recompute"], tmp_path)
+    assert checked.exit_code == 1, checked.output
+    assert "every stored rating, change and count matches" in checked.output  # the replay itself agrees
+    assert "1 finished ranked matches lack rating changes" in checked.output
+    assert f"match {lacking}: 0 rating changes for 4 seats" in checked.output
+
+
+def test_workers_refuse_a_weak_sandbox_outside_development(tmp_path):
+    result = run(["worker"], tmp_path, LADDER_ENV="production", LADDER_SANDBOX_MODE="none",
+                 LADDER_SECRET_KEY="k" * 40)
+    assert result.exit_code != 0
+    assert "development only" in result.output
+
+
+def test_configuration_errors_are_reported_not_raised(tmp_path):
+    result = run(["migrate"], tmp_path, LADDER_ENV="production", LADDER_SECRET_KEY="changeme")
+    assert result.exit_code != 0
+    assert "LADDER_SECRET_KEY" in result.output and "Traceback" not in result.output
+
+
+def test_ladder_up_says_where_the_site_is_first(tmp_path, monkeypatch):
+    """The site's address is the first line `ladder up` prints, before any report or banner (the
+    children are not started here: the supervisor is replaced by one that returns at once)."""
+    import ladder.cli.serve
+
+    class Started:
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def run(self, **kwargs):
+            return 0
+
+    monkeypatch.setattr(ladder.cli.serve, "Supervisor", Started)
+    result = run(["up", "--port", "5099", "--sandbox", "none", "--instance", str(tmp_path)], tmp_path)
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0].startswith("ladder up: the site will be at http://127.0.0.1:5099/")

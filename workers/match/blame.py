@@ -1,0 +1,110 @@
+"""Whose failure it is: the one rule for blame, in one place.
+
+A bot answers for what it did: its exit, its output, and what it ran into of its own limits
+(memory.events OOM kills, refused forks at the pids limit, its CPU). Anything else that goes wrong
+while a match is played is the ladder's: a sandbox that cannot start (Popen or its pre-exec step
+failing, EAGAIN, no free slot, a cgroup write refused), bubblewrap failing before the bot's program
+ran, a bot killed by the ladder rather than by its limits, a build sandbox that failed, a worker
+lost. A failure of the ladder never charges a seat: it raises `LadderFault` out of the runner, and
+whoever plays matches (workers/queue/jobs.py, the local tournament, `ladder match`) plays the match again,
+`ATTEMPTS` times in all, then ends it failed with the ladder's reason, never rated.
+
+One death is ambiguous: SIGKILL before the bot's `ready`, with no limit reached. It is how the
+ladder's own teardown, bubblewrap's parent-death signal and the kernel kill, and it is also what a
+bot can do to itself. Such a death voids the match while attempts remain (a glitch of the ladder
+does not repeat); on the last attempt it stands as the bot's, so no bot can void the matches it
+would rather not play by dying at start-up.
+"""
+
+from __future__ import annotations
+
+import errno
+import signal
+from collections.abc import Callable, Mapping
+from typing import TypeVar
+
+ATTEMPTS = 3  # plays of one match that the ladder's own failures may void before it ends failed
+LIMIT_EVENTS = ("oom_kills", "pids_refused")  # cgroup counters that mean the bot hit its own limit
+
+T = TypeVar("T")
+
+
+class LadderFault(RuntimeError):
+    """The ladder failed, not a bot: the match is void. `certain` is False for a death the ladder
+    may have caused but cannot prove (see the module's docstring)."""
+
+    def __init__(self, reason: str, *, seat: int | None = None, certain: bool = True):
+        super().__init__(reason)
+        self.reason, self.seat, self.certain = reason, seat, certain
+
+
+def start_failure(exc: BaseException, seat: int | None = None) -> LadderFault:
+    """The sandbox could not start a bot: always the ladder's. The reason is public (match page,
+    replay): the sandbox's own refusals are worded for that, anything else is named by its type and
+    errno, never its message (server paths)."""
+    from workers.sandbox.process import SandboxError
+
+    if isinstance(exc, LadderFault):
+        return exc
+    if isinstance(exc, SandboxError):
+        detail = str(exc)
+    else:
+        detail = type(exc).__name__
+        code = getattr(exc, "errno", None)
+        if code in errno.errorcode:
+            detail += f" ({errno.errorcode[code]})"
+    return LadderFault(f"the sandbox could not start the bot: {detail}"[:300], seat=seat)
+
+
+def build_failure(exc: BaseException, seat: int | None = None) -> LadderFault:
+    """A build that could not run (its sandbox, the artifact cache): the ladder's, not the author's
+    (what the compiler says of the code is BuildFailed, the author's)."""
+    if isinstance(exc, LadderFault):
+        return exc
+    return LadderFault(f"the build could not run: {type(exc).__name__}"[:300], seat=seat)
+
+
+def startup_death(*, exit_signal: int | None, monitor_signal: int | None, program_started: bool | None,
+                  events: Mapping[str, int]) -> LadderFault | None:
+    """A bot that died before its `ready`: a LadderFault when the ladder killed it, None when its
+    death is its own (its exit, or a limit it reached).
+
+    `monitor_signal`: the signal that killed bubblewrap's monitor, our own child, which no bot can
+    reach. `program_started`: whether bubblewrap got as far as starting the bot's program (None:
+    unknown)."""
+    if monitor_signal is not None:  # (then bwrap never reports an exit code either: name the cause)
+        return LadderFault(f"the sandbox's monitor was killed by {signal_name(monitor_signal)}")
+    if program_started is False:
+        return LadderFault("the sandbox failed before the bot's program started")
+    if any(events.get(name) for name in LIMIT_EVENTS):
+        return None
+    if exit_signal == signal.SIGKILL:
+        return LadderFault("killed by SIGKILL during start-up without reaching a limit", certain=False)
+    return None
+
+
+def charges_seat(fault: LadderFault, final_attempt: bool) -> bool:
+    """Whether a ladder fault stands as the seat's own after all (an uncertain one, last attempt)."""
+    return final_attempt and not fault.certain
+
+
+def signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def retrying(play: Callable[[bool], T], *, attempts: int = ATTEMPTS,
+             on_void: Callable[[int, LadderFault], None] | None = None) -> T:
+    """play(final_attempt) until no LadderFault voids it, at most `attempts` times; the last
+    LadderFault propagates. `on_void(attempt, fault)` hears of each voided attempt."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return play(attempt == attempts)
+        except LadderFault as fault:
+            if attempt == attempts:
+                raise
+            if on_void is not None:
+                on_void(attempt, fault)
+    raise AssertionError("unreachable")

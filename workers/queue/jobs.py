@@ -1,0 +1,211 @@
+"""What the Celery tasks do, as plain functions over a session factory and the settings.
+
+`play_match` is the whole life of one match on a worker: claim it with the guarded status change
+(nobody else can hold it then), play it through `workers.match.runner` with each seat's stored code,
+and record seats, the public replay, the bots' logs (split off it: `Replay.split_logs`) and rating
+changes with `services.results.record_result`, one transaction that only the claim holder can
+commit. A match that cannot be played (sandbox missing, a bot that does not unpack, the soft time
+limit) is marked failed, which is never rated.
+A failure of the ladder (workers/match/blame.py: a sandbox that did not start, a bot the ladder killed)
+voids the match: it is played again, blame.ATTEMPTS times in all, then marked failed with the
+ladder's reason; no seat is ever charged with it. A worker told to stop (SIGTERM, Ctrl-C) tears
+the match down and gives it back to the queue before it goes.
+
+This module is the adapter between the stored match and the runner, which takes bot files.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.orm import sessionmaker
+from sqlmodel import Session, select
+
+from ladder.config import Settings
+from ladder.db import session_scope
+from ladder.models import Bot, BotVersion, Seat, User
+from ladder.services import builds as build_service
+from ladder.services.errors import ServiceError
+from ladder.services.matches import claim_match, mark_failed, release_match
+from ladder.services.results import MatchOutcome, outcome_from_replay, record_result
+
+log = logging.getLogger(__name__)
+
+# (specs, game, seed, options, sandbox, ranked, require_strict, names) -> MatchResult-like object
+Runner = Callable[..., Any]
+
+
+@dataclass(frozen=True, slots=True)
+class JobResult:
+    match_id: int
+    status: str  # "finished", "failed", "skipped" (not claimed), "refused" (claim lost before recording)
+    detail: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        return {"match": self.match_id, "status": self.status, "detail": self.detail}
+
+
+def default_runner(specs: list[str], **kwargs: Any) -> Any:
+    from workers.match.runner import run_match
+
+    return run_match(specs, **kwargs)
+
+
+class DatabaseBuilds:
+    """The runner's build cache (workers.build.builds.BuildCache) over the database, where every worker
+    finds an artifact another one built; each call is its own short transaction."""
+
+    def __init__(self, sessions: sessionmaker[Session]):
+        self.sessions = sessions
+
+    def get(self, key: str) -> bytes | None:
+        with session_scope(self.sessions) as session:
+            return build_service.get_artifact(session=session, key=key)
+
+    def put(self, build: Any) -> None:
+        with session_scope(self.sessions) as session:
+            build_service.store_artifact(session=session, key=build.key, runtime=build.runtime,
+                                         toolchain=build.toolchain, data=build.artifact, log=build.log,
+                                         seconds=build.seconds)
+
+
+def _stage_code(session: Session, match_id: int, root: Path) -> tuple[list[str], list[str], list[int]]:
+    """Write each seat's stored code to `root/<seat>/<filename>`: (paths in seat order, seat names,
+    version ids)."""
+    rows = session.exec(
+        select(Seat.seat, BotVersion.filename, BotVersion.code, BotVersion.number, Bot.name, User.username,
+               BotVersion.id)
+        .join(BotVersion, BotVersion.id == Seat.bot_version_id)
+        .join(Bot, Bot.id == Seat.bot_id)
+        .join(User, User.id == Bot.owner_id)
+        .where(Seat.match_id == match_id)
+        .order_by(Seat.seat)
+    ).all()
+    specs, names, versions = [], [], []
+    for seat, filename, code, number, bot_name, owner, version_id in rows:
+        folder = root / str(seat)
+        folder.mkdir(mode=0o755)
+        # a fixed name, never the uploader's: a stored name the file system refuses (too long, NUL)
+        # would fail every match the bot is seated at
+        path = folder / ("bot.zip" if filename.lower().endswith(".zip") else "main.py")
+        path.write_bytes(code)
+        path.chmod(0o644)
+        specs.append(str(path))
+        names.append(f"{owner}/{bot_name} v{number}")
+        versions.append(version_id)
+    return specs, names, versions
+
+
+def play_match(
+    match_id: int,
+    *,
+    sessions: sessionmaker[Session],
+    settings: Settings,
+    worker_id: str,
+    runner: Runner = default_runner,
+) -> JobResult:
+    """Claim, play and record one match; safe to call any number of times for the same id."""
+    from workers.sandbox import interrupts
+
+    # A stop signal (workers/sandbox/interrupts.py) waits until the match is torn down and given back.
+    with interrupts.catching():
+        return _play_match(match_id, sessions=sessions, settings=settings, worker_id=worker_id, runner=runner)
+
+
+def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Settings, worker_id: str,
+                runner: Runner) -> JobResult:
+    from workers.match import blame
+    from workers.match.runner import BuildError  # the runner (and the sandbox) load on a worker only
+    from workers.sandbox import interrupts
+
+    with session_scope(sessions) as session:
+        match = claim_match(session=session, match_id=match_id, worker_id=worker_id)
+        if match is None:
+            return JobResult(match_id, "skipped", "not queued: another worker has it, or it is done")
+        root = Path(tempfile.mkdtemp(prefix=f"ladder-match-{match_id}-"))
+        root.chmod(0o755)  # the sandboxed bots' uids read their files through here
+        try:
+            specs, names, versions = _stage_code(session, match_id, root)
+            session.commit()  # end the read: no transaction stays open while the bots play
+
+            def attempt(final: bool) -> Any:
+                return runner(
+                    specs, game=match.game, seed=match.seed, options=match.options, sandbox=match.sandbox,
+                    ranked=match.ranked, require_strict=not settings.development, names=names,
+                    build_cache=DatabaseBuilds(sessions), final_attempt=final,
+                )
+
+            def voided(number: int, fault: blame.LadderFault) -> None:
+                log.warning("match %s: attempt %d void, the ladder failed: %s", match_id, number, fault.reason)
+
+            result = blame.retrying(attempt, on_void=voided)
+            # a bot's log is its owner's, a replay is public: they are stored apart
+            public, logs = result.replay.split_logs()
+            outcome = outcome_from_replay(public, logs)
+            keys = {v: k for v, k in zip(versions, getattr(result, "build_keys", None) or [], strict=False) if k}
+            build_service.note_builds(session=session, keys=keys)
+        except BuildError as exc:  # the author's fault, not ours: the version is rejected with the reason
+            session.rollback()
+            return _unbuildable(session, match_id, versions[exc.seat], exc.build.failure(), worker_id)
+        except blame.LadderFault as exc:  # every attempt voided by the ladder's own failures
+            session.rollback()
+            reason = f"the ladder failed {blame.ATTEMPTS} times, never a bot: {exc.reason}"[:2000]
+            log.warning("match %s failed: %s", match_id, reason)
+            return _fail(session, match_id, reason, worker_id)
+        except (KeyboardInterrupt, SystemExit, interrupts.Interrupted):  # the worker is stopping
+            with interrupts.deferred():
+                session.rollback()
+                _release(session, match_id, worker_id)
+            raise
+        except Exception as exc:  # anything before a result is an infrastructure failure
+            session.rollback()
+            reason = f"{type(exc).__name__}: {exc}"[:2000]
+            log.warning("match %s failed before a result: %s", match_id, reason)
+            return _fail(session, match_id, reason, worker_id)
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+        return _record(session, match_id, outcome, worker_id, settings)
+
+
+def _unbuildable(session: Session, match_id: int, version_id: int, reason: str, worker_id: str) -> JobResult:
+    try:
+        build_service.reject_unbuildable(session=session, match_id=match_id, version_id=version_id, reason=reason,
+                                         worker_id=worker_id)
+    except ServiceError as exc:
+        return JobResult(match_id, "refused", str(exc))
+    return JobResult(match_id, "failed", f"bot version {version_id} did not build")
+
+
+def _release(session: Session, match_id: int, worker_id: str) -> None:
+    """Back to the queue: the match was torn down because this worker is stopping."""
+    try:
+        released = release_match(session=session, match_id=match_id, worker_id=worker_id)
+    except Exception as exc:  # the database is gone too: the sweeper requeues it once it is stale
+        log.warning("match %s: not given back to the queue (%s); the sweeper will", match_id, exc)
+        return
+    log.warning("match %s: the worker is stopping; %s", match_id,
+                "back in the queue" if released else "the sweeper had taken it back already")
+
+
+def _fail(session: Session, match_id: int, reason: str, worker_id: str) -> JobResult:
+    try:
+        mark_failed(session=session, match_id=match_id, reason=reason, worker_id=worker_id)
+    except ServiceError as exc:  # the sweeper took it back meanwhile: its next run decides
+        return JobResult(match_id, "refused", str(exc))
+    return JobResult(match_id, "failed", reason)
+
+
+def _record(session: Session, match_id: int, outcome: MatchOutcome, worker_id: str, settings: Settings) -> JobResult:
+    try:
+        record_result(session=session, match_id=match_id, outcome=outcome, worker_id=worker_id,
+                      max_log_chars=settings.max_log_chars)
+    except ServiceError as exc:  # AlreadyRecorded: our claim was swept; nothing was written
+        log.warning("match %s: result refused: %s", match_id, exc)
+        return JobResult(match_id, "refused", str(exc))
+    return JobResult(match_id, "finished")

@@ -1,0 +1,146 @@
+"""Thin Celery tasks: each receives ids, opens the process's database, calls workers.queue.jobs or
+workers.queue.scheduler (which call the services), and sends new work to the broker only after the
+database committed it. All of them are idempotent: a duplicate or redelivered message finds the
+match already claimed or done and does nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterable
+from typing import Any
+
+from celery.exceptions import SoftTimeLimitExceeded
+
+from workers.queue.celery_app import MATCH_QUEUE, PRIORITY_QUEUE, app, worker_id
+
+log = logging.getLogger(__name__)
+
+_db: dict[int, Any] = {}  # pid -> session factory: each pool process opens its own connections
+
+
+def sessions():
+    """This process's session factory (created on first use, again after a fork)."""
+    pid = os.getpid()
+    if pid not in _db:
+        from ladder.db import make_engine, session_factory
+
+        _db.clear()  # a forked child must not reuse its parent's connections
+        _db[pid] = session_factory(make_engine(app.settings))
+    return _db[pid]
+
+
+def dispatch_matches(match_ids: Iterable[int], queue: str = PRIORITY_QUEUE) -> int:
+    """Send run_match for committed, queued matches; the web site's LADDER_DISPATCH. Never raises:
+    a message that cannot be sent is re-sent by the sweeper, which finds the match still queued.
+    The number sent (the web site's sends are not recorded: the match's creation stands for them)."""
+    return len(_dispatch(match_ids, queue))
+
+
+def _dispatch(match_ids: Iterable[int], queue: str) -> list[int]:
+    sent = []
+    for match_id in match_ids:
+        try:
+            run_match.apply_async((int(match_id),), queue=queue)
+            sent.append(int(match_id))
+        except Exception as exc:  # the broker is down: the database keeps the match
+            log.warning("match %s queued but not sent (%s); the sweeper will send it", match_id, exc)
+    return sent
+
+
+def _send_recorded(match_ids: Iterable[int], queue: str) -> int:
+    """Send, then record when (matches.sent_at): the sweeper sends again what waits too long since."""
+    from ladder.db import session_scope
+    from ladder.services.queue_control import mark_sent
+
+    sent = _dispatch(match_ids, queue)
+    if sent:
+        try:
+            with session_scope(sessions()) as session:
+                mark_sent(session=session, match_ids=sent)
+        except Exception as exc:  # unrecorded, a match is only sent again a little early: harmless
+            log.warning("matches %s sent, but the send was not recorded: %s", sent, exc)
+    return len(sent)
+
+
+def _send(queued) -> dict[str, int]:
+    return {"ladder": _send_recorded(queued.ladder, MATCH_QUEUE),
+            "priority": _send_recorded(queued.priority, PRIORITY_QUEUE)}
+
+
+@app.task(bind=True, name="workers.queue.tasks.run_match")
+def run_match(self, match_id: int) -> dict[str, Any]:
+    """Claim, play and record one match (see workers.queue.jobs.play_match)."""
+    from workers.queue.jobs import play_match
+
+    claim = f"{worker_id()}:{(self.request.id or 'local')[:8]}"  # names this delivery, not just the process
+    try:
+        result = play_match(match_id, sessions=sessions(), settings=app.settings, worker_id=claim)
+    except SoftTimeLimitExceeded:  # raised while recording: the sweeper requeues the running match
+        log.error("match %s: time limit reached while recording", match_id)
+        raise
+    log.info("match %s: %s %s", match_id, result.status, result.detail)
+    return result.as_json()
+
+
+@app.task(name="workers.queue.tasks.schedule_matches")
+def schedule_matches() -> dict[str, int]:
+    """A scheduler tick: queue validation games, ladder tables and event matches, then send them."""
+    from workers.queue.events import feed
+    from workers.queue.scheduler import schedule
+
+    queued = schedule(sessions(), app.settings)
+    queued.ladder += feed(sessions(), app.settings)  # tournament matches, within their share
+    return _send(queued)
+
+
+@app.task(name="workers.queue.tasks.sweep_stale")
+def sweep_stale() -> dict[str, Any]:
+    """Requeue matches whose worker died, re-send queued matches last sent too long ago, send them."""
+    from workers.queue.scheduler import sweep
+
+    queued, failed = sweep(sessions(), app.settings)
+    if app.settings.redis_url is None:
+        purge_delivered()
+    return {**_send(queued), "failed": failed}
+
+
+@app.task(name="workers.queue.tasks.write_dumps")
+def write_dumps() -> list[str]:
+    """Each game's matches of every finished day as a Parquet dump (ladder/services/dumps.py)."""
+    from datetime import UTC, datetime
+
+    from ladder.services.dumps import write_daily_dumps
+
+    written = write_daily_dumps(sessions(), app.settings.dumps_root, datetime.now(UTC).date())
+    return [dump.filename for dump in written]
+
+
+@app.task(name="workers.queue.tasks.validate_version")
+def validate_version(version_id: int) -> int | None:
+    """Check an uploaded version's package and queue its validation game (sent at once)."""
+    from ladder.db import session_scope
+    from workers.queue.scheduler import validate_version as validate
+
+    with session_scope(sessions()) as session:
+        match_id = validate(session, version_id, app.settings)
+    if match_id is not None:
+        _send_recorded([match_id], PRIORITY_QUEUE)
+    return match_id
+
+
+def purge_delivered() -> int:
+    """The embedded broker keeps every delivered message as a hidden row; drop them. An unacked
+    message lives in its consumer's memory (and is put back as a new row), so this loses nothing."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(app.settings.broker_url.removeprefix("sqla+"), connect_args={"timeout": 30})
+    try:
+        with engine.begin() as conn:
+            return conn.execute(text("DELETE FROM kombu_message WHERE visible = 0")).rowcount
+    except Exception as exc:  # no table yet, or the file is busy: the next sweep tries again
+        log.info("broker clean-up skipped: %s", exc)
+        return 0
+    finally:
+        engine.dispose()
