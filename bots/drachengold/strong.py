@@ -1,3 +1,4 @@
+# Over 400 lines: a house bot is one file an author can copy and upload, valuation, ledger and bargaining together.
 """Drachengold: the strongest house bot. Copy this file to start a bot of your own.
 
 It values every token by its marginal effect on its own final score under the game's real scoring
