@@ -435,7 +435,10 @@ class BotProcess:
             clean = self._cgroup.kill_all(timeout=max(0.1, deadline - time.monotonic()))
         if proc is not None:
             if proc.poll() is None:  # user mode (no cgroup), or a kill_all that ran out of time
-                for pid in (self._init_pid(), proc.pid):
+                init = self._init_pid()
+                # The init by pid only while it is still the monitor's child: the monitor reaps it,
+                # and on a host with pid_max 32768 a pid freed long ago can be another bot's by now.
+                for pid in (init if init and _parent(init) == proc.pid else None, proc.pid):
                     if pid:
                         with contextlib.suppress(ProcessLookupError):
                             os.kill(pid, signal.SIGKILL)
@@ -542,6 +545,13 @@ def finish_teardowns(timeout: float = 0.0) -> int:
         if bp._finish(deadline):
             _unfinished.remove(bp)
     return len(_unfinished)
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _first_child(pid: int) -> int | None:
