@@ -215,14 +215,12 @@ def _statuses(db: Path, ids: list[int]) -> dict[int, str]:
 
 
 def _sandbox_groups_of(pids: set[int]) -> list[str]:
-    """Cgroups under ladder-sandbox owned by one of `pids` (names carry the owner's pid)."""
-    found = []
-    for parent in Path("/sys/fs/cgroup").glob("*/ladder-sandbox"):
-        for path in parent.rglob("*"):
-            parts = path.name.split("-")
-            if path.is_dir() and len(parts) > 2 and parts[1].isdigit() and int(parts[1]) in pids:
-                found.append(str(path))
-    return found
+    """Bot and table cgroups owned by one of `pids` (names carry the owner's pid). Looked up by
+    owner, never by walking every worker's groups: those of other processes on the machine come
+    and go meanwhile (a walk into a vanishing table raised FileNotFoundError)."""
+    from workers import sandbox_cgroup
+
+    return [group for pid in sorted(pids) for group in sandbox_cgroup.owned_groups(pid)]
 
 
 def _worker_of(up_pid: int) -> int | None:
