@@ -215,23 +215,44 @@ def _statuses(db: Path, ids: list[int]) -> dict[int, str]:
 
 
 def _sandbox_groups_of(pids: set[int]) -> list[str]:
-    """Cgroups under ladder-sandbox owned by one of `pids` (names carry the owner's pid)."""
-    found = []
-    for parent in Path("/sys/fs/cgroup").glob("*/ladder-sandbox"):
-        for path in parent.rglob("*"):
-            parts = path.name.split("-")
-            if path.is_dir() and len(parts) > 2 and parts[1].isdigit() and int(parts[1]) in pids:
-                found.append(str(path))
-    return found
+    """Bot and table cgroups owned by one of `pids` (names carry the owner's pid). Looked up by
+    owner, never by walking every worker's groups: those of other processes on the machine come
+    and go meanwhile (a walk into a vanishing table raised FileNotFoundError)."""
+    from workers.sandbox import cgroup as sandbox_cgroup
+
+    return [group for pid in sorted(pids) for group in sandbox_cgroup.owned_groups(pid)]
+
+
+def _worker_of(up_pid: int) -> int | None:
+    """`ladder worker`, the supervisor's child (its pool processes are the worker's children)."""
+    for pid in descendants(up_pid):
+        try:
+            ppid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == up_pid and b"worker" in argv:
+            return pid
+    return None
 
 
 @pytest.mark.parametrize("grace", [6, 15])  # 6 s: the worker gets 3, matches outlast it and are requeued
 def test_ctrl_c_on_ladder_up_mid_match_honours_the_grace_and_leaves_no_sandbox(tmp_path, strict_sandbox, grace):
     """Ctrl-C while matches run: `ladder up` exits within its grace, every match it was playing is
     finished or back in the queue (never left running, never failed), and no bot process or
-    cgroup of its sandboxes survives it (#23: a worker killed 3 s in left three frozen bots)."""
+    cgroup of its sandboxes survives it (#23: a worker killed 3 s in left three frozen bots).
+
+    The timeline is checked, not only the end state: from the signal on, the worker must stay up
+    while a match it was playing still runs and its own grace (`ladder.cli.serve.child_commands`) is
+    not over. The old bug killed the worker ~3 s in whatever the grace: an end-state check alone
+    passed on it whenever the kill happened to land after the matches were requeued, as at grace
+    6, where the worker's own grace is 3 s too. The signal goes out as soon as a match starts, so
+    its bots are mid-game for the next seconds."""
     from service_support import UID_BASE_RANGE
 
+    from ladder.cli.serve import WORKER_TEARDOWN_S
+
+    worker_grace = grace - min(WORKER_TEARDOWN_S, grace / 2)
     port = free_port()
     log = tmp_path / "up.log"
     env = {k: v for k, v in os.environ.items()
@@ -241,24 +262,42 @@ def test_ctrl_c_on_ladder_up_mid_match_honours_the_grace_and_leaves_no_sandbox(t
         up = subprocess.Popen([*LADDER, "up", "--port", str(port), "--instance", str(tmp_path / "instance"),
                                "--sandbox", strict_sandbox, "--grace", str(grace)],
                               env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    timeline: list[tuple[float, bool, list[str]]] = []  # (s since the signal, worker alive, statuses)
     try:
         def bots_running() -> set[int]:
             if not _running_matches(db):
                 return set()
             return {pid for pid in descendants(up.pid) if _uid(pid) in UID_BASE_RANGE}
 
-        bots = wait_until(bots_running, 120, "a running match with its bots", [log], interval=0.2)
+        wait_until(bots_running, 120, "a running match with its bots", [log], interval=0.2)
+        before = set(_running_matches(db))
+        # the next match to start: its bots have all of their game ahead of them
+        wait_until(lambda: set(_running_matches(db)) - before and bots_running(), 60, "a match starting", [log],
+                   interval=0.05)
         running = _running_matches(db)
-        family = descendants(up.pid)
+        family, bots = descendants(up.pid), bots_running()
+        worker = _worker_of(up.pid)
+        assert worker is not None, log.read_text()[-3000:]
         stopped_at = time.monotonic()
         os.killpg(up.pid, signal.SIGINT)  # what Ctrl-C in the terminal sends: the foreground group
-        assert up.wait(timeout=grace + 15) == 0
+        while up.poll() is None and time.monotonic() - stopped_at < grace + 15:
+            now = descendants(up.pid)
+            family |= now
+            bots |= {pid for pid in now if _uid(pid) in UID_BASE_RANGE}
+            at, worker_alive = time.monotonic() - stopped_at, alive(worker)
+            statuses = _statuses(db, running)  # read after the look: a worker gone has written all it will
+            timeline.append((at, worker_alive, [statuses[i] for i in running]))
+            time.sleep(0.1)
+        assert up.wait(timeout=5) == 0
         took = time.monotonic() - stopped_at
     finally:
         if up.poll() is None:
             os.killpg(up.pid, signal.SIGKILL)
             up.wait()
     assert took < grace + 5, f"ladder up took {took:.1f} s to stop with a grace of {grace} s"
+    early = [(round(t, 1), states) for t, worker_alive, states in timeline
+             if not worker_alive and t < worker_grace - 0.5 and "running" in states]
+    assert early == [], f"the worker was gone {early[0][0]} s in, within its {worker_grace:g} s, mid-match: {timeline}"
     deadline = time.monotonic() + 5
     while (survivors := [pid for pid in family | bots if alive(pid)]) and time.monotonic() < deadline:
         time.sleep(0.1)

@@ -24,7 +24,12 @@ from collections.abc import Callable, Mapping
 from typing import TypeVar
 
 ATTEMPTS = 3  # plays of one match that the ladder's own failures may void before it ends failed
-LIMIT_EVENTS = ("oom_kills", "pids_refused")  # cgroup counters that mean the bot hit its own limit
+# cgroup counters that mean the bot reached a limit of its own group: its memory limit (v1
+# memory.failcnt, v2 memory.events "max"; "ooms": v2's "oom"; v1 kernels that keep no failcnt: a
+# peak at the limit, see own_limit) and its pids limit. An OOM kill alone is not one: the kernel
+# counts it in the victim's group whichever group ran out (the worker's, the machine's), and a bot
+# killed for memory outside its own limit was killed by the ladder's lack of it.
+LIMIT_EVENTS = ("memory_failcnt", "ooms", "pids_refused")
 
 T = TypeVar("T")
 
@@ -76,10 +81,35 @@ def startup_death(*, exit_signal: int | None, monitor_signal: int | None, progra
         return LadderFault(f"the sandbox's monitor was killed by {signal_name(monitor_signal)}")
     if program_started is False:
         return LadderFault("the sandbox failed before the bot's program started")
-    if any(events.get(name) for name in LIMIT_EVENTS):
+    if own_limit(events):
         return None
+    foreign = foreign_oom(events)
+    if foreign is not None:
+        return foreign
     if exit_signal == signal.SIGKILL:
         return LadderFault("killed by SIGKILL during start-up without reaching a limit", certain=False)
+    return None
+
+
+PEAK_SLACK_BYTES = 1 << 20  # a peak this close to the memory limit is the limit reached
+
+
+def own_limit(events: Mapping[str, int]) -> bool:
+    """Whether the bot reached a limit of its own cgroup (what it answers for). `memory_limit_bytes`
+    (BotProcess.limit_events adds it) with the peak: this host's v1 kernel counted an OOM kill at a
+    bot's own limit with memory.failcnt and memsw.failcnt still 0, and the peak exactly at the limit."""
+    if any(events.get(name) for name in LIMIT_EVENTS):
+        return True
+    limit, peak = events.get("memory_limit_bytes"), events.get("memory_peak_bytes")
+    return bool(limit and peak and peak >= limit - PEAK_SLACK_BYTES)
+
+
+def foreign_oom(events: Mapping[str, int]) -> LadderFault | None:
+    """A bot the OOM killer took while it was within its own memory limit: some group above it (the
+    worker's, the machine's) ran out. At any point of a match, the ladder's, and certain."""
+    if events.get("oom_kills") and not own_limit(events):
+        return LadderFault("killed by the OOM killer while within its own memory limit (the worker or the machine "
+                           "ran out of memory)")
     return None
 
 

@@ -183,8 +183,13 @@ class SandboxedSeat:
                 self.void.fault = self.void.fault or ladder
                 return Fault("error", f"the ladder failed: {ladder.reason}")
         code, sig = self.proc.exit_code, self.proc.exit_signal
+        foreign = blame.foreign_oom(self.proc.limit_events()) if sig is not None else None
+        if foreign is not None:  # mid-game too: its own limits are all a bot answers for
+            log.warning("seat %s: %s", self.name, foreign.reason)
+            self.void.fault = self.void.fault or foreign
+            return Fault("error", f"the ladder failed: {foreign.reason}")
         if sig is not None:
-            limits = {k: v for k, v in self.proc.limit_events().items() if v}
+            limits = {k: v for k, v in self.proc.limit_events().items() if v and k != "memory_limit_bytes"}
             hit = f" ({', '.join(f'{k} {v}' for k, v in sorted(limits.items()))})" if limits else ""
             return Fault("crash", f"killed by {blame.signal_name(sig)} during {during}{hit}")
         if code:

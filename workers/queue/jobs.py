@@ -125,12 +125,18 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
     from workers.sandbox import interrupts
 
     with session_scope(sessions) as session:
-        match = claim_match(session=session, match_id=match_id, worker_id=worker_id)
-        if match is None:
-            return JobResult(match_id, "skipped", "not queued: another worker has it, or it is done")
-        root = Path(tempfile.mkdtemp(prefix=f"ladder-match-{match_id}-"))
-        root.chmod(0o755)  # the sandboxed bots' uids read their files through here
+        match, root = None, None
         try:
+            # A stop signal that lands while the claim is written (under load an SQLite claim can
+            # wait seconds for its lock) waits for it, and is raised inside this try, which gives the
+            # claimed match back. Raised between the claim and the try, it left the match running
+            # with no worker (seen in the `ladder up` Ctrl-C test at grace 6).
+            with interrupts.deferred():
+                match = claim_match(session=session, match_id=match_id, worker_id=worker_id)
+            if match is None:
+                return JobResult(match_id, "skipped", "not queued: another worker has it, or it is done")
+            root = Path(tempfile.mkdtemp(prefix=f"ladder-match-{match_id}-"))
+            root.chmod(0o755)  # the sandboxed bots' uids read their files through here
             specs, names, versions = _stage_code(session, match_id, root)
             session.commit()  # end the read: no transaction stays open while the bots play
 
@@ -159,17 +165,21 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
             log.warning("match %s failed: %s", match_id, reason)
             return _fail(session, match_id, reason, worker_id)
         except (KeyboardInterrupt, SystemExit, interrupts.Interrupted):  # the worker is stopping
-            with interrupts.deferred():
-                session.rollback()
-                _release(session, match_id, worker_id)
+            if match is not None:
+                with interrupts.deferred():
+                    session.rollback()
+                    _release(session, match_id, worker_id)
             raise
         except Exception as exc:  # anything before a result is an infrastructure failure
+            if match is None:  # the claim itself failed: nothing of ours to mark
+                raise
             session.rollback()
             reason = f"{type(exc).__name__}: {exc}"[:2000]
             log.warning("match %s failed before a result: %s", match_id, reason)
             return _fail(session, match_id, reason, worker_id)
         finally:
-            shutil.rmtree(root, ignore_errors=True)
+            if root is not None:
+                shutil.rmtree(root, ignore_errors=True)
         return _record(session, match_id, outcome, worker_id, settings)
 
 

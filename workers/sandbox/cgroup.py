@@ -11,6 +11,8 @@ the process that joins a group is started by workers/sandbox/process.py.
 from __future__ import annotations
 
 import functools
+import os
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -44,11 +46,25 @@ def unavailable_reason() -> str | None:
 
 def owned_groups(pid: int) -> list[str]:
     """The bot and table groups process `pid` made that still exist, on either backend (what a
-    teardown must leave none of; the freezer's hold group is not one)."""
+    teardown must leave none of; the freezer's hold group is not one). Only the parents and `pid`'s
+    own tables are listed: other workers' groups come and go meanwhile (a walk into one of their
+    tables could find it gone)."""
     parents = (list(sandbox_cgroup_v1.parent_dirs().values()) if backend() == "v1"
                else [sandbox_cgroup_v2.parent_dir()])
-    return [str(p) for parent in parents if parent.is_dir()
-            for prefix in ("bot", "table") for p in parent.rglob(f"{prefix}-{pid}-*")]
+    found: list[str] = []
+    for parent in parents:
+        tables = _named(parent, f"table-{pid}-")
+        found += [*tables, *_named(parent, f"bot-{pid}-")]
+        for table in tables:
+            found += _named(Path(table), f"bot-{pid}-")
+    return found
+
+
+def _named(folder: Path, prefix: str) -> list[str]:
+    try:
+        return [entry.path for entry in os.scandir(folder) if entry.name.startswith(prefix) and entry.is_dir()]
+    except (FileNotFoundError, NotADirectoryError):
+        return []
 
 
 def __getattr__(name: str) -> Any:

@@ -31,7 +31,6 @@ calls.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import logging
 import os
 import re
@@ -48,6 +47,7 @@ from pathlib import Path
 
 from workers.sandbox import cgroup as sandbox_cgroup
 from workers.sandbox import interrupts
+from workers.sandbox import preexec as sandbox_preexec
 from workers.sandbox import reap as sandbox_reap
 from workers.sandbox import slots as sandbox_slots
 from workers.sandbox.bwrap import (
@@ -64,10 +64,6 @@ from workers.sandbox.streams import LineReader, StderrDrain, write_all
 MODES = ("strict", "user", "none")
 PYTHON = "/usr/bin/python3"  # world-readable; /root/.pyenv is not reachable for the bot's uid
 _CLK_TCK = os.sysconf("SC_CLK_TCK")
-_CAP_LAST = int(Path("/proc/sys/kernel/cap_last_cap").read_text()) if Path(
-    "/proc/sys/kernel/cap_last_cap").exists() else 40
-_PR_CAPBSET_DROP = 24
-_libc = ctypes.CDLL(None, use_errno=True)
 TEARDOWN_S = 20.0  # what close() may take to see every process of a bot gone, however loaded the machine
 _swept = False
 _confirmed: set[str] = set()
@@ -130,31 +126,6 @@ def _host_path(value: str, mapping: Mapping[str, str]) -> str:
                 break
         parts.append(part)
     return ":".join(parts)
-
-
-def _preexec(join_files: Sequence[str], rlimits: Sequence[tuple[int, int]], uid: int | None):
-    """Runs in the child between fork and exec: only plain system calls, nothing that locks.
-
-    Joining the cgroups here, before anything of the bot runs, means no process of it can ever be
-    outside them; doing the uid drop here too saves the two helper execs (setpriv, prlimit) that
-    would cost ~1.5 ms of start-up each.
-    """
-
-    def run() -> None:
-        for path in join_files:
-            fd = os.open(path, os.O_WRONLY)
-            os.write(fd, b"0")  # "0": this thread, i.e. this whole fresh process (see join_files)
-            os.close(fd)
-        for which, value in rlimits:
-            resource.setrlimit(which, (value, value))
-        if uid is not None:
-            os.setgroups([])
-            os.setresgid(uid, uid, uid)
-            for cap in range(_CAP_LAST + 1):
-                _libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0)
-            os.setresuid(uid, uid, uid)  # clears the permitted and effective capability sets
-
-    return run
 
 
 class BotProcess:
@@ -280,17 +251,25 @@ class BotProcess:
             # The sandbox's init outlives bwrap's monitor when the bot exits on its own: as a
             # subreaper this process gets it, not PID 1 (why, and how it is reaped: sandbox_reap).
             sandbox_reap.become_subreaper()
-            # No stop signal between the fork and `held`: close() must know every monitor.
-            with interrupts.deferred(), sandbox_reap.spawning() as held:
-                self._proc = subprocess.Popen(
-                    argv, env={},  # bwrap's own environment is visible inside as /proc/1/environ
-                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                    bufsize=0, close_fds=True, pass_fds=(seccomp, status_w),
-                    # Its own process group: Ctrl-C in a terminal, or a signal to the worker's
-                    # group, reaches the worker, which tears its matches down, never the bots.
-                    process_group=0,
-                    preexec_fn=_preexec(join_files, rlimits, self.uid),
-                )
+            # No stop signal between the fork and `held`: close() must know every monitor. Nor
+            # in the child before its exec, where a handler of ours would fail the start
+            # (sandbox_preexec: blocked here, reset there; its steps name what failed).
+            with interrupts.deferred(), sandbox_reap.spawning() as held, sandbox_preexec.blocked() as mask:
+                window = sandbox_preexec.StartWindow(join_files, rlimits, self.uid, mask)
+                try:
+                    self._proc = subprocess.Popen(
+                        argv, env={},  # bwrap's own environment is visible inside as /proc/1/environ
+                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                        bufsize=0, close_fds=True, pass_fds=(seccomp, status_w),
+                        # Its own process group: Ctrl-C in a terminal, or a signal to the worker's
+                        # group, reaches the worker, which tears its matches down, never the bots.
+                        process_group=0,
+                        preexec_fn=window.preexec,
+                    )
+                except (OSError, subprocess.SubprocessError) as exc:
+                    raise SandboxError(window.failure(exc)) from exc
+                finally:
+                    window.close()
                 held.add(self._proc.pid)
         finally:
             os.close(seccomp)
@@ -396,8 +375,11 @@ class BotProcess:
         return _tree_pids(self.pid) if self._proc and self._proc.poll() is None else []
 
     def limit_events(self) -> dict[str, int]:
-        """cgroup counters (oom_kills, memory_failcnt, pids_refused, ...); empty without cgroups."""
-        return self._cgroup.events() if self._cgroup is not None else {}
+        """cgroup counters (oom_kills, memory_failcnt, pids_refused, ...) and the memory limit they
+        are read against (workers.match.blame.own_limit); empty without cgroups."""
+        if self._cgroup is None:
+            return {}
+        return {**self._cgroup.events(), "memory_limit_bytes": self.limits.memory_bytes}
 
     def stderr_tail(self) -> bytes:
         return self._drain.tail() if self._drain else b""
@@ -465,7 +447,10 @@ class BotProcess:
             clean = self._cgroup.kill_all(timeout=max(0.1, deadline - time.monotonic()))
         if proc is not None:
             if proc.poll() is None:  # user mode (no cgroup), or a kill_all that ran out of time
-                for pid in (self._init_pid(), proc.pid):
+                init = self._init_pid()
+                # The init by pid only while it is still the monitor's child: the monitor reaps it,
+                # and on a host with pid_max 32768 a pid freed long ago can be another bot's by now.
+                for pid in (init if init and _parent(init) == proc.pid else None, proc.pid):
                     if pid:
                         with contextlib.suppress(ProcessLookupError):
                             os.kill(pid, signal.SIGKILL)
@@ -572,6 +557,13 @@ def finish_teardowns(timeout: float = 0.0) -> int:
         if bp._finish(deadline):
             _unfinished.remove(bp)
     return len(_unfinished)
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _first_child(pid: int) -> int | None:

@@ -38,7 +38,27 @@ from pathlib import Path
 PR_SET_CHILD_SUBREAPER = 36
 _libc = ctypes.CDLL(None, use_errno=True)
 _lock = threading.Lock()
-_held: set[int] = set()  # pids of bwrap monitors a BotProcess still waits on (their Popen does)
+
+
+class _Held(dict):
+    """Pids of the bwrap monitors a BotProcess still waits on (their Popen does), each with its start
+    time: a pid names a process only until it is reaped, and a monitor can be reaped behind our back
+    (a BotProcess dropped without close(): subprocess reaps its Popen's child when it next starts
+    one). Its pid, once reused by another child of ours, must not stay exempt from reaping."""
+
+    def add(self, pid: int) -> None:
+        self[pid] = start_time(pid)
+
+    def exempts(self, pid: int) -> bool:
+        if pid not in self:
+            return False
+        if self[pid] is not None and start_time(pid) != self[pid]:
+            del self[pid]  # another process now: the monitor itself is long gone
+            return False
+        return True
+
+
+_held = _Held()
 _subreaper = False
 
 
@@ -63,7 +83,7 @@ def become_subreaper() -> bool:
 
 
 @contextlib.contextmanager
-def spawning() -> Iterator[set[int]]:
+def spawning() -> Iterator[_Held]:
     """Hold the lock while starting a monitor; add its pid to the yielded set before leaving."""
     with _lock:
         yield _held
@@ -72,7 +92,7 @@ def spawning() -> Iterator[set[int]]:
 def release(pid: int) -> None:
     """The monitor `pid` has been waited for by its Popen: its pid means nothing to us any more."""
     with _lock:
-        _held.discard(pid)
+        _held.pop(pid, None)
 
 
 def children() -> list[int]:
@@ -83,6 +103,14 @@ def children() -> list[int]:
             with contextlib.suppress(OSError, ValueError):
                 pids += [int(p) for p in Path(task.path, "children").read_text().split()]
     return pids
+
+
+def start_time(pid: int) -> int | None:
+    """When `pid` started (clock ticks since boot): with the pid, what names one process."""
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def process_state(pid: int) -> tuple[str, str, int] | None:
@@ -112,7 +140,7 @@ def reap_orphans(*, wait_uid: int | None = None, wait_any: bool = False, deadlin
         waiting = []
         with _lock:
             for pid in children():
-                if pid in _held:
+                if _held.exempts(pid):
                     continue
                 info = process_state(pid)
                 if info is None or info[0] != "bwrap":

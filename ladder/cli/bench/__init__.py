@@ -44,12 +44,17 @@ def bench_engine(games: int, repeats: int, only_game: str | None, seed: int) -> 
 @click.option("--hog/--no-hog", default=True, show_default=True, help="A spinning process on every core meanwhile.")
 @click.option("--game", help="Registered game name (default: the flagship).")
 @click.option("--players", type=click.IntRange(min=2), default=4, show_default=True)
-def bench_soak(matches: int, hog: bool, game: str, players: int) -> None:
+@click.option("--minutes", type=click.FloatRange(min=0, min_open=True),
+              help="Start no match after this long (a loaded machine); what is left behind is counted all the same.")
+@click.option("--every", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Progress line every N matches.")
+def bench_soak(matches: int, hog: bool, game: str, players: int, minutes: float | None, every: int) -> None:
     """Strict matches in one long-lived process; exit 1 if a seat was charged with a ladder failure
     or a process, cgroup or teardown of a sandbox was left behind."""
     from ladder.cli.bench.soak import run_soak
 
-    result = run_soak(matches=matches, hog=hog, game=game, players=players, echo=click.echo)
+    result = run_soak(matches=matches, hog=hog, game=game, players=players, echo=click.echo, every=every,
+                      minutes=minutes)
     click.echo(f"{result.matches} matches in {result.seconds:.0f} s; {result.voided} attempts voided by the "
                f"ladder, {result.failed} matches failed, {result.charged} seats charged with a ladder failure; "
                f"left behind: {len(result.leftover_processes)} processes, {len(result.leftover_cgroups)} cgroups, "

@@ -90,7 +90,10 @@ def leftovers() -> tuple[list[int], list[str]]:
 
 
 def run_soak(*, matches: int, hog: bool, game: str | None = None, players: int = 4,
-             echo: Callable[[str], None] = print, every: int = 100) -> SoakResult:
+             echo: Callable[[str], None] = print, every: int = 100, minutes: float | None = None) -> SoakResult:
+    """`matches` strict matches one after another, or as many as start within `minutes` (a loaded
+    machine may not get through them all in the time there is: the leftovers are counted all the
+    same, at the end, as after a full run)."""
     from ladder.games import FLAGSHIP
     from workers.match import blame
     from workers.match.runner import run_match
@@ -100,8 +103,12 @@ def run_soak(*, matches: int, hog: bool, game: str | None = None, players: int =
     result = SoakResult()
     hogs = start_hog(seconds=24 * 3600) if hog else []
     started = time.monotonic()
+    budget_end = started + minutes * 60 if minutes is not None else None
     try:
         for i in range(matches):
+            if budget_end is not None and time.monotonic() >= budget_end:
+                echo(f"time budget of {minutes:g} min used up after {i} matches")
+                break
             def attempt(final: bool, seed: int = i):
                 return run_match(["builtin:random"] * players, game=game, seed=seed, sandbox="strict",
                                  final_attempt=final)

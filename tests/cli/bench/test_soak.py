@@ -14,3 +14,12 @@ def test_fifty_strict_matches_beside_a_cpu_hog_leave_nothing_behind(strict_sandb
     assert (result.charged, result.failed) == (0, 0), lines
     assert (result.leftover_processes, result.leftover_cgroups, result.unfinished) == ([], [], 0)
     assert time.monotonic() - started < 120
+
+
+def test_a_time_budget_stops_starting_matches_and_still_counts_leftovers(strict_sandbox):
+    lines = []
+    result = run_soak(matches=1000, hog=False, game="treasure", players=2, echo=lines.append, every=1,
+                      minutes=0.05)
+    assert 1 <= result.matches < 1000 and lines[-1] == f"time budget of 0.05 min used up after {result.matches} matches"
+    assert (result.charged, result.failed) == (0, 0), lines
+    assert (result.leftover_processes, result.leftover_cgroups, result.unfinished) == ([], [], 0)

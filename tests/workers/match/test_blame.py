@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
 import subprocess
 import threading
 
@@ -15,6 +16,7 @@ from workers.match.blame import LadderFault
 from workers.match.protocol import TimeControl
 from workers.match.runner import run_match
 from workers.sandbox import cgroup as sandbox_cgroup
+from workers.sandbox import preexec as sandbox_preexec
 from workers.sandbox import process as sandbox
 from workers.sandbox import slots as sandbox_slots
 
@@ -48,8 +50,8 @@ def failing_once(monkeypatch, target, name, exc):
 
 
 @pytest.mark.parametrize("exc, detail", [
-    (subprocess.SubprocessError("Exception occurred in preexec_fn."), "SubprocessError"),
-    (BlockingIOError(errno.EAGAIN, "Resource temporarily unavailable"), "BlockingIOError (EAGAIN)"),
+    (subprocess.SubprocessError("Exception occurred in preexec_fn."), "start failed: SubprocessError"),
+    (BlockingIOError(errno.EAGAIN, "Resource temporarily unavailable"), "fork or exec of bubblewrap failed: EAGAIN"),
 ])
 def test_popen_failing_voids_the_match_and_the_retry_plays_it(monkeypatch, strict_sandbox, uid_processes, exc,
                                                               detail):
@@ -62,19 +64,69 @@ def test_popen_failing_voids_the_match_and_the_retry_plays_it(monkeypatch, stric
     assert_nothing_left(uid_processes)
 
 
-def test_a_preexec_step_failing_for_real_is_the_ladders(monkeypatch, strict_sandbox, uid_processes):
-    real = sandbox._preexec
+def test_a_preexec_step_failing_for_real_names_its_step_and_errno(monkeypatch, strict_sandbox, uid_processes):
+    """The child's setresuid refused (as the kernel does with EAGAIN): the reason names the step and
+    errno, not Python's bare SubprocessError, and the match is void (workers/sandbox/preexec.py)."""
+    def refused(*ids):
+        raise OSError(errno.EAGAIN, "Resource temporarily unavailable")
 
-    def broken(join_files, rlimits, uid):
-        def run():
-            raise OSError(errno.ENOENT, "cgroup gone")
-        return run
-
-    monkeypatch.setattr(sandbox, "_preexec", broken)
-    with pytest.raises(LadderFault, match="SubprocessError") as caught:
+    monkeypatch.setattr(sandbox_preexec.os, "setresuid", refused)  # the forked child calls it
+    with pytest.raises(LadderFault) as caught:
         play()
+    monkeypatch.undo()
+    assert caught.value.reason == "the sandbox could not start the bot: setresuid failed: EAGAIN"
     assert caught.value.seat == 0 and caught.value.certain
-    monkeypatch.setattr(sandbox, "_preexec", real)
+    assert_nothing_left(uid_processes)
+
+
+def test_a_cgroup_join_failing_in_the_child_names_the_hierarchy(monkeypatch, strict_sandbox, uid_processes):
+    real = sandbox_preexec.StartWindow.__init__
+
+    def gone(self, join_files, *args):  # as if the group had been removed under the start
+        real(self, [*join_files[:1], join_files[1] + "-gone", *join_files[2:]], *args)
+
+    monkeypatch.setattr(sandbox_preexec.StartWindow, "__init__", gone)
+    with pytest.raises(LadderFault, match=r"could not start the bot: cgroup join \((\w+|cgroup2)\) failed: ENOENT$"):
+        play()
+    monkeypatch.undo()
+    assert_nothing_left(uid_processes)
+
+
+def test_an_exec_failing_names_its_errno(monkeypatch, strict_sandbox, uid_processes):
+    real = sandbox.bwrap_argv
+    monkeypatch.setattr(sandbox, "bwrap_argv", lambda *a, **kw: ["/nonexistent-ladder-bwrap", *real(*a, **kw)[1:]])
+    with pytest.raises(LadderFault) as caught:
+        play()
+    monkeypatch.undo()
+    assert caught.value.reason == "the sandbox could not start the bot: fork or exec of bubblewrap failed: ENOENT"
+    assert_nothing_left(uid_processes)
+
+
+def test_a_stop_signal_in_the_fork_window_never_runs_the_workers_handler(monkeypatch, strict_sandbox,
+                                                                          uid_processes):
+    """A SIGTERM that reaches the child before its exec (the worker's process group is signalled
+    before the child has a group of its own) used to run the pool's handler there, which raised and
+    failed the start as a bare SubprocessError. Now the parent blocks it across the fork and the
+    child drops it: the bot starts, and the worker's handler runs in no process."""
+    real = sandbox_preexec.StartWindow.preexec
+    ran = []
+
+    def signalled_first(self):
+        os.kill(os.getpid(), signal.SIGTERM)  # in the child, before any step
+        real(self)
+
+    def pool_handler(signum, frame):  # billiard's: raises SystemExit wherever it lands
+        ran.append(os.getpid())
+        raise SystemExit(1)
+
+    monkeypatch.setattr(sandbox_preexec.StartWindow, "preexec", signalled_first)
+    previous = signal.signal(signal.SIGTERM, pool_handler)
+    try:
+        result = play()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert [r["status"] for r in result.results] == ["ok"] * 3
+    assert ran == []
     assert_nothing_left(uid_processes)
 
 
@@ -155,6 +207,48 @@ def test_a_start_up_sigkill_without_a_limit_is_void_until_the_last_attempt(tmp_p
 def test_running_out_of_memory_at_start_up_is_the_bots(tmp_path, strict_sandbox, uid_processes):
     bot = tmp_path / "hog.py"
     bot.write_text("data = bytearray(900 << 20)\n")  # over the 512 MiB a bot may use
-    result = play([str(bot), *OTHERS], final_attempt=False)  # not void, not even on a first attempt
+    # Not void, not even on a first attempt. Touching 512 MiB before the kernel kills it can take
+    # over 8 s on a loaded machine: the bot's start-up allowance is no part of this test.
+    slow = TimeControl(decision_ms=1000, bank_ms=2000, startup_ms=60000)
+    result = run_match([str(bot), *OTHERS], game="treasure", seed=5, sandbox="strict", clock=slow,
+                       final_attempt=False)
     assert result.results[0]["status"] == "crash" and "oom_kills" in result.results[0]["reason"]
+    assert_nothing_left(uid_processes)
+
+
+def test_only_a_limit_of_its_own_group_is_the_bots():
+    """An OOM kill is counted in the victim's group whichever group ran out of memory: without a hit
+    of its own limit (memory.failcnt, v2's "max", a peak at its limit: this host's v1 kernel keeps
+    failcnt at 0), the worker's or the machine's memory ran out."""
+    within = {"oom_kills": 1, "memory_failcnt": 0, "memory_peak_bytes": 1 << 20, "memory_limit_bytes": 512 << 20}
+    death = blame.startup_death(exit_signal=9, monitor_signal=None, program_started=True, events=within)
+    assert death is not None and death.certain and "within its own memory limit" in death.reason
+    assert not blame.charges_seat(death, final_attempt=True)
+    at_limit = {"oom_kills": 1, "memory_failcnt": 0, "memory_peak_bytes": 512 << 20, "memory_limit_bytes": 512 << 20}
+    for own in ({"oom_kills": 1, "memory_failcnt": 4}, {"oom_kills": 1, "ooms": 1}, {"pids_refused": 2}, at_limit):
+        assert blame.startup_death(exit_signal=9, monitor_signal=None, program_started=True, events=own) is None
+    assert blame.foreign_oom({"oom_kills": 0, "memory_failcnt": 0}) is None
+
+
+KILLED_AFTER_READY = ("import os, sys\nsys.stdin.readline()\nprint('{\"type\": \"ready\"}', flush=True)\n"
+                      "sys.stdin.readline()\nos.kill(os.getpid(), 9)\n")
+
+
+def test_a_bot_the_oom_killer_took_mid_game_within_its_limit_voids_the_match(monkeypatch, tmp_path, strict_sandbox,
+                                                                              uid_processes):
+    bot = tmp_path / "taken.py"
+    bot.write_text(KILLED_AFTER_READY)
+    real = sandbox.BotProcess.limit_events
+
+    def events(self):  # what the kernel's counters say after an OOM of the worker's group
+        out = real(self)
+        return {**out, "oom_kills": 1, "memory_failcnt": 0} if self.exit_signal == signal.SIGKILL else out
+
+    monkeypatch.setattr(sandbox.BotProcess, "limit_events", events)
+    with pytest.raises(LadderFault, match="OOM killer while within its own memory limit") as caught:
+        play([str(bot), *OTHERS], final_attempt=True)  # certain: even the last attempt charges nobody
+    assert caught.value.certain
+    monkeypatch.undo()
+    result = play([str(bot), *OTHERS])  # the same death with no OOM counted is the bot's crash
+    assert result.results[0]["status"] == "crash" and "SIGKILL" in result.results[0]["reason"]
     assert_nothing_left(uid_processes)

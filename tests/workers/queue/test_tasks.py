@@ -401,3 +401,32 @@ def test_the_dump_task_writes_each_finished_days_dump_once(session, settings, ho
     assert tasks.write_dumps.delay().get() == [name]
     assert (settings.dumps_root / "treasure" / name).is_file()
     assert tasks.write_dumps.delay().get() == []  # nothing missing: nothing written
+def test_a_stop_signal_landing_while_the_claim_is_written_gives_the_match_back(session, sessions, settings, house,
+                                                                               monkeypatch):
+    """SIGTERM while the claim is being written (under load an SQLite claim waits seconds for its
+    lock): the claim completes, then the stop is raised where the match is given back. Raised
+    between the claim and the play, it used to leave the match running with no worker."""
+    import signal
+
+    from workers.queue import jobs
+
+    match = queue_match(session=session, game="treasure", seats=house["treasure"])
+    real = jobs.claim_match
+
+    def claim_then_signalled(**kw):
+        claimed = real(**kw)
+        signal.raise_signal(signal.SIGTERM)  # lands as the claim returns
+        return claimed
+
+    def pool_handler(signum, frame):  # billiard's pool process: SystemExit wherever it lands
+        raise SystemExit(1)
+
+    monkeypatch.setattr(jobs, "claim_match", claim_then_signalled)
+    previous = signal.signal(signal.SIGTERM, pool_handler)
+    try:
+        with pytest.raises(SystemExit):
+            play_match(match.id, sessions=sessions, settings=settings, worker_id="w", runner=FakeRunner())
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    row = match_row(session, match.id)
+    assert (row.status, row.claimed_by, row.attempts) == ("queued", None, 0)

@@ -130,76 +130,68 @@ def test_hundreds_of_matches_under_an_init_that_never_reaps(strict_sandbox):
     print(f"{MATCHES} matches in {time.monotonic() - start:.0f} s")
 
 
-# These two run in a fresh process of their own, as a worker's pool process does: a pytest worker
-# that has already played many other tests' sandboxes is not the process whose children they
-# check (in the full suite they failed there and passed alone; which earlier test leaves the
-# pytest worker so is not yet known).
-ORPHAN = textwrap.dedent("""
-    import json, sys, time
-    from workers.sandbox import reap as sandbox_reap
-    from workers.sandbox.process import PYTHON, BotProcess
-
-    def line(got):
-        return [None if got[0] is None else got[0].decode(), got[1]]
-
-    bp = BotProcess.start([PYTHON, "bot.py"], sys.argv[1], mode="strict")
-    first, second = line(bp.read_line(time.monotonic() + 10)), line(bp.read_line(time.monotonic() + 10))
-    closed = bp.close()
-    mine = [p for p in sandbox_reap.children() if (sandbox_reap.process_state(p) or ("", "", -1))[2] == bp.uid]
-    print(json.dumps({"lines": [first, second], "closed": closed, "clean": bp.clean, "mine": mine}))
-""")
-
-POPEN = textwrap.dedent("""
-    import json, subprocess, sys, time
-    from workers.sandbox import reap as sandbox_reap
-    from workers.sandbox.process import PYTHON, BotProcess
-
-    def line(got):
-        return [None if got[0] is None else got[0].decode(), got[1]]
-
-    other = subprocess.Popen(["/bin/sh", "-c", "exit 7"])
-    bp = BotProcess.start([PYTHON, "bot.py"], sys.argv[1], mode="strict")
-    first = line(bp.read_line(time.monotonic() + 10))
-    deadline = time.monotonic() + 10
-    while sandbox_reap.process_state(bp.pid)[1] != "Z" and time.monotonic() < deadline:
-        time.sleep(0.01)  # the monitor has exited and is still unwaited
-    while sandbox_reap.process_state(other.pid)[1] != "Z" and time.monotonic() < deadline:
-        time.sleep(0.01)
-    sandbox_reap.reap_orphans(wait_any=True, deadline=time.monotonic() + 2)
-    status = other.wait(timeout=5)
-    last = line(bp.read_line(time.monotonic() + 10))
-    print(json.dumps({"first": first, "other": status, "last": last, "exit": bp.exit_code,
-                      "closed": bp.close()}))
-""")
-
-
-def _fresh(code: str) -> dict:
-    d = stage({"bot.py": "print('bye', flush=True)\n"})
-    try:
-        proc = subprocess.run([sys.executable, "-c", code, str(d)], capture_output=True, text=True, timeout=120)
-    finally:
-        shutil.rmtree(d, ignore_errors=True)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return json.loads(proc.stdout.strip().splitlines()[-1])
-
-
 def test_orphaned_init_of_a_bot_that_exited_is_reaped_by_close(strict_sandbox):
     """A bot that exits by itself: bwrap's monitor exits without waiting for the sandbox's init,
-    which comes back to this process (a subreaper) and is gone once close() returns."""
-    out = _fresh(ORPHAN)
-    assert out["lines"] == [["bye", "ok"], [None, "exited"]]
-    assert out["closed"] and out["clean"]
-    assert out["mine"] == []
+    which comes back to this process (a subreaper) and is gone once close() returns. Run in the
+    long-lived pytest process on purpose: a worker's pool process is one too."""
+    d = stage({"bot.py": "print('bye', flush=True)\n"})
+    try:
+        bp = BotProcess.start([PYTHON, "bot.py"], d, mode=strict_sandbox)
+        assert bp.read_line(time.monotonic() + 10) == (b"bye", "ok")
+        assert bp.read_line(time.monotonic() + 10) == (None, "exited")
+        assert bp.close() and bp.clean
+        mine = [p for p in sandbox_reap.children() if (sandbox_reap.process_state(p) or ("", "", -1))[2] == bp.uid]
+        assert mine == []
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def test_a_stale_monitor_pid_exempts_no_orphan_from_reaping(strict_sandbox):
+    """A monitor pid stays exempt from reaping while its BotProcess waits on it. If the monitor is
+    reaped behind its back (a BotProcess dropped without close(): subprocess reaps its Popen's child
+    when it next starts one), the pid is freed, and in a long-lived process (pid_max 32768 here)
+    it comes round again, maybe as a sandbox init orphaned to us. Keyed by pid alone, that init was
+    never reaped: a zombie of its slot uid for the rest of the process, counted against the uid's
+    RLIMIT_NPROC by every later bot of the slot. Here the stale entry is made by hand: the init's
+    own pid, recorded with another process's start time."""
+    d = stage({"bot.py": "print('bye', flush=True)\n"})
+    try:
+        bp = BotProcess.start([PYTHON, "bot.py"], d, mode=strict_sandbox)
+        assert bp.read_line(time.monotonic() + 10) == (b"bye", "ok")
+        assert bp.read_line(time.monotonic() + 10) == (None, "exited")
+        deadline = time.monotonic() + 10
+        while not (inits := [p for p in sandbox_reap.children() if p != bp.pid
+                             and (sandbox_reap.process_state(p) or ("", "", -1))[2] == bp.uid]):
+            assert time.monotonic() < deadline, "the init never came back to us"
+            time.sleep(0.01)
+        sandbox_reap._held[inits[0]] = 1  # a monitor that started one clock tick after boot
+        assert bp.close() and bp.clean
+        mine = [p for p in sandbox_reap.children() if (sandbox_reap.process_state(p) or ("", "", -1))[2] == bp.uid]
+        assert mine == []
+        assert inits[0] not in sandbox_reap._held
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
 
 
 def test_reaping_never_takes_a_status_popen_waits_for(strict_sandbox):
     """Zombie children the sandbox did not orphan (here: a plain Popen and a bwrap monitor still
     held) keep their exit status for their own wait()."""
-    out = _fresh(POPEN)
-    assert out["first"] == ["bye", "ok"]
-    assert out["other"] == 7
-    assert out["last"] == [None, "exited"] and out["exit"] == 0
-    assert out["closed"]
+    other = subprocess.Popen(["/bin/sh", "-c", "exit 7"])
+    d = stage({"bot.py": "print('bye', flush=True)\n"})
+    try:
+        bp = BotProcess.start([PYTHON, "bot.py"], d, mode=strict_sandbox)
+        assert bp.read_line(time.monotonic() + 10) == (b"bye", "ok")
+        deadline = time.monotonic() + 10
+        while sandbox_reap.process_state(bp.pid)[1] != "Z" and time.monotonic() < deadline:
+            time.sleep(0.01)  # the monitor has exited and is still unwaited
+        while sandbox_reap.process_state(other.pid)[1] != "Z" and time.monotonic() < deadline:
+            time.sleep(0.01)
+        sandbox_reap.reap_orphans(wait_any=True, deadline=time.monotonic() + 2)
+        assert other.wait(timeout=5) == 7
+        assert bp.read_line(time.monotonic() + 10) == (None, "exited") and bp.exit_code == 0
+        assert bp.close()
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
 
 
 # `ladder worker`'s main process: its pool process dies mid-match (SIGKILL), the bot's bwrap

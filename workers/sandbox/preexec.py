@@ -1,0 +1,134 @@
+"""A bot's start window, between fork and exec: what the child does there, and how it says what failed.
+
+Python's subprocess reports any exception of a `preexec_fn` as a bare SubprocessError ("Exception
+occurred in preexec_fn"): which setup call failed, and with which errno, is lost, and a start that
+failed so under load could only be reported as "SubprocessError". Each step here writes its name and
+errno to a pipe of its own before the exception goes on, and `StartWindow.failure()` reads it in the
+parent: "cgroup join (pids) failed: ENOMEM", "setresuid failed: EAGAIN", "fork or exec of
+bubblewrap failed: EAGAIN".
+
+Stop signals: the child of a fork inherits the worker's Python signal handlers (billiard's SIGTERM
+handler raises SystemExit, SIGINT raises KeyboardInterrupt). A signal reaching the child before its
+exec (aimed at the worker's process group, before the child has a group of its own) ran that
+handler inside `preexec_fn` and failed the start with a SubprocessError a seat was once charged with.
+So the parent blocks SIGINT and SIGTERM across the fork (`blocked()`), and the child, first thing,
+ignores them (which drops one already pending), restores their default and unblocks them: no
+worker handler ever runs between fork and exec, and the bot starts with the dispositions it would
+have had from a shell. The signal the parent held back is delivered to the parent on unblocking
+(workers/sandbox/interrupts.py then tears the match down).
+
+Only plain system calls run here: nothing that takes a lock another thread of the parent held.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import errno
+import os
+import resource
+import signal
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM})
+_CAP_LAST = int(Path("/proc/sys/kernel/cap_last_cap").read_text()) if Path(
+    "/proc/sys/kernel/cap_last_cap").exists() else 40
+_PR_CAPBSET_DROP = 24
+_RLIMIT_NAMES = {getattr(resource, n): n for n in dir(resource) if n.startswith("RLIMIT_")}
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+@contextlib.contextmanager
+def blocked() -> Iterator[frozenset[int]]:
+    """SIGINT and SIGTERM held back in this thread (the one that forks) for the block; yields the
+    mask to restore, which the child restores too."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield frozenset(old)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _hierarchy(path: str) -> str:
+    """The v1 controller a join file belongs to ("pids"), or "cgroup2": never a server path."""
+    parts = Path(path).parts
+    return parts[4] if parts[-1] == "tasks" and parts[1:4] == ("sys", "fs", "cgroup") else "cgroup2"
+
+
+def errno_name(code: int | None) -> str:
+    return errno.errorcode.get(code or 0, f"errno {code}") if code else "no errno"
+
+
+class StartWindow:
+    """One start: `preexec` for Popen's preexec_fn, then `failure()` if Popen raised; `close()`."""
+
+    def __init__(self, join_files: Sequence[str], rlimits: Sequence[tuple[int, int]], uid: int | None,
+                 mask: frozenset[int] = frozenset()):
+        self.join_files, self.rlimits, self.uid, self.mask = list(join_files), list(rlimits), uid, mask
+        self._r, self._w = os.pipe2(os.O_CLOEXEC)  # close-on-exec: bwrap never sees it
+
+    # -- in the child ------------------------------------------------------------------------
+
+    def preexec(self) -> None:
+        """Runs in the child between fork and exec.
+
+        Joining the cgroups here, before anything of the bot runs, means no process of it can ever be
+        outside them; doing the uid drop here too saves the two helper execs (setpriv, prlimit) that
+        would cost ~1.5 ms of start-up each."""
+        step = "signals"
+        try:
+            for sig in STOP_SIGNALS:
+                signal.signal(sig, signal.SIG_IGN)  # drops one that arrived since the fork
+                signal.signal(sig, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_SETMASK, self.mask)
+            for path in self.join_files:
+                step = f"cgroup join ({_hierarchy(path)})"
+                fd = os.open(path, os.O_WRONLY)
+                os.write(fd, b"0")  # "0": this thread, i.e. this whole fresh process (see join_files)
+                os.close(fd)
+            for which, value in self.rlimits:
+                step = f"setrlimit {_RLIMIT_NAMES.get(which, which)}"
+                resource.setrlimit(which, (value, value))
+            if self.uid is not None:
+                step = "setgroups"
+                os.setgroups([])
+                step = "setresgid"
+                os.setresgid(self.uid, self.uid, self.uid)
+                step = "capability bounding set"
+                for cap in range(_CAP_LAST + 1):
+                    if _libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 and ctypes.get_errno() != errno.EINVAL:
+                        raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
+                step = "setresuid"
+                os.setresuid(self.uid, self.uid, self.uid)  # clears the permitted and effective capabilities
+        except BaseException as exc:
+            self._report(step, exc)
+            raise
+
+    def _report(self, step: str, exc: BaseException) -> None:
+        code = getattr(exc, "errno", None)
+        with contextlib.suppress(BaseException):
+            os.write(self._w, f"{step}\0{code or 0}\0{type(exc).__name__}".encode())
+
+    # -- in the parent -----------------------------------------------------------------------
+
+    def failure(self, exc: BaseException) -> str:
+        """What failed, for a Popen that raised `exc`: the child's step and errno, or the exec's."""
+        os.close(self._w)
+        self._w = -1
+        with contextlib.suppress(OSError):
+            os.set_blocking(self._r, False)
+            data = os.read(self._r, 4096)
+            if data:
+                step, code, kind = data.decode(errors="replace").split("\0", 2)
+                return f"{step} failed: {errno_name(int(code)) if int(code) else kind}"
+        if isinstance(exc, OSError):  # the child ran every step: the exec itself failed
+            return f"fork or exec of bubblewrap failed: {errno_name(exc.errno)}"
+        return f"start failed: {type(exc).__name__}"
+
+    def close(self) -> None:
+        for fd in (self._r, self._w):
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self._r = self._w = -1
