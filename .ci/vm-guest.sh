@@ -20,8 +20,12 @@
 set -euo pipefail
 exec 2>&1  # one stream: the host reads the console
 cd "$(dirname "$0")/.."
-export PYTHONDONTWRITEBYTECODE=1 LADDER_REQUIRE_SERVICES=1 HOME=/tmp/vm-home TMPDIR=/tmp
-export LADDER_VM_CLOCK=1  # slower time controls for the matches of tests/vm (wall-clock under emulation)
+# What .ci/vm passed in (export lines it quoted with printf %q; PASSED there lists the names).
+if [ -n "${VM_OUT:-}" ] && [ -f "$VM_OUT/env" ]; then . "$VM_OUT/env"; fi
+export PYTHONDONTWRITEBYTECODE=1 HOME=/tmp/vm-home TMPDIR=/tmp
+export LADDER_REQUIRE_SERVICES="${LADDER_REQUIRE_SERVICES:-1}"
+# Slower time controls for the matches of tests/vm and the CPU quota test (wall-clock under emulation)
+export LADDER_VM_CLOCK="${LADDER_VM_CLOCK:-1}"
 mkdir -p "$HOME"
 verdict() { [ -z "${VM_OUT:-}" ] || echo "$1" > "$VM_OUT/verdict"; }
 trap 'verdict failed' ERR
@@ -43,7 +47,12 @@ default_tests=(
   "tests/workers/test_sandbox_attacks.py::test_zombies_and_daemons_do_not_survive"
   tests/workers/test_sandbox.py -k "not test_read_line_never_raises"
 )
-if [ -n "${VM_PYTEST_ARGS:-}" ]; then read -r -a tests <<< "$VM_PYTEST_ARGS"; else tests=("${default_tests[@]}"); fi
+# VM_PYTEST_ARGS is split as a shell would (shlex: -k 'a and b' stays one argument), never run.
+if [ -n "${VM_PYTEST_ARGS:-}" ]; then
+  mapfile -d '' tests < <(.venv/bin/python -c 'import shlex, sys; sys.stdout.write("".join(a + "\0" for a in shlex.split(sys.argv[1])))' "$VM_PYTEST_ARGS")
+else
+  tests=("${default_tests[@]}")
+fi
 .venv/bin/python -m pytest -p no:cacheprovider -v -rs -o faulthandler_timeout=240 --durations=15 --junitxml=/tmp/vm-junit.xml "${tests[@]}"
 # No silent skips: every selected test must have run here (the v2-only ones skip on v1 hosts).
 .venv/bin/python - <<'EOF'
