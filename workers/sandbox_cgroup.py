@@ -15,7 +15,7 @@ from types import ModuleType
 from typing import Any
 
 from workers import sandbox_cgroup_v1, sandbox_cgroup_v2
-from workers.sandbox_cgroup_v1 import CgroupError
+from workers.sandbox_cgroup_base import CgroupError
 
 __all__ = ["CgroupError", "backend", "backend_module", "owned_groups", "unavailable_reason"]
 
