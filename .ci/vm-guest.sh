@@ -3,28 +3,38 @@
 # the only cgroup mount): checks that, then the strict-sandbox tests and a strict match, and writes
 # its verdict to $VM_OUT/verdict (the host fails the stage without one).
 #
-# The CI subset (46 tests: 341 s under software emulation, 10 minutes with boot and imports, on the
-# 2-core machine at load average 12-16; a boot alone took 16 s when it was quieter; the budget is
-# ~8 minutes) is what differs between the backends, and what the issue's done-when names:
+# The CI subset (88 tests; the stage's measured time is in docs/operations.md, "The VM stage"; the
+# budget is ~8 minutes of tests) is every test of the strict sandbox whose outcome rests on the
+# cgroups, the bwrap and seccomp layers around them included, as the issue's done-when names:
 # - test_sandbox_cgroup.py, test_sandbox_cgroup_v2.py: every cgroup operation on v2 (limits, join,
 #   freeze, kill, remove, the stale sweep, table quotas, the delegated subtree with a pool process);
 # - tests/vm: `ladder match --sandbox strict` of three starter bots, and a fork bomb and a memory bomb
 #   each a fault of its own seat while the others finish ok (the CLI run inside pytest: importing it
 #   over the VM's 9p root costs a minute or more, paid once);
-# - from test_sandbox_attacks.py the attacks the cgroups stop or watch: the memory bomb, fork and
-#   thread bombs, the CPU quota, the freezer (a frozen bot uses no CPU), zombies and daemons;
-# - test_sandbox.py's freeze/kill/teardown tests (-k below).
-# The rest of the attack suite (namespaces, seccomp, files, network) does not touch cgroups and
-# runs the same on both hosts in `make test`; all of it runs here with VM_PYTEST_ARGS (about 20
-# minutes under emulation).
+# - test_sandbox_attacks.py, the hostile bots, in strict mode: the bombs (memory, fork, thread), the
+#   floods (stdout, stderr, a bot that never reads), the CPU quota and freezer fairness (a frozen
+#   bot uses no CPU), zombies and daemons, silent bots, and the isolation probes, which run on this
+#   older kernel (6.1) besides; the user-mode runs (-k below) use no cgroups and run in `make test`;
+# - test_sandbox_reap.py: nothing a match starts outlives it, the delegated cgroup2 subtree seen
+#   from a pid namespace's worker; its match loop plays LADDER_REAP_TEST_MATCHES=10 matches here
+#   instead of 200 (over 4 minutes under emulation). Ten suffice: before the fix each match left a
+#   zombie bwrap per bot, which the test finds after one match; ten are 40 bot starts on 4 slot
+#   uids leased again and again, each of which must start. The hundreds on a host show the
+#   consequence (from ~70 matches RLIMIT_NPROC refused bots), a per-uid count that is the same on
+#   either cgroup version;
+# - test_sandbox.py: start, freeze, kill and teardown (-k below: not the byte fuzzing of read_line,
+#   pure I/O).
+# Not here: test_runner.py and test_blame.py (matches with misbehaving bots, 16 minutes in the VM,
+# and their start-up clocks of 5-8 s do not hold under emulation); their cgroup operations are the
+# ones above, and tests/vm plays whole strict matches. Everything in the VM: VM_PYTEST_ARGS.
 set -euo pipefail
 exec 2>&1  # one stream: the host reads the console
 cd "$(dirname "$0")/.."
-# What .ci/vm passed in (export lines it quoted with printf %q; PASSED there lists the names).
+# What .ci/vm passed in (export lines quoted with printf %q; .ci/vm-env lists the names).
 if [ -n "${VM_OUT:-}" ] && [ -f "$VM_OUT/env" ]; then . "$VM_OUT/env"; fi
 export PYTHONDONTWRITEBYTECODE=1 HOME=/tmp/vm-home TMPDIR=/tmp
 export LADDER_REQUIRE_SERVICES="${LADDER_REQUIRE_SERVICES:-1}"
-# Slower time controls for the matches of tests/vm and the CPU quota test (wall-clock under emulation)
+# Slower time controls for the matches of tests/vm and the attack tests' start-up allowances (emulation)
 export LADDER_VM_CLOCK="${LADDER_VM_CLOCK:-1}"
 mkdir -p "$HOME"
 verdict() { [ -z "${VM_OUT:-}" ] || echo "$1" > "$VM_OUT/verdict"; }
@@ -38,14 +48,11 @@ fi
 .venv/bin/python -c 'from workers import sandbox_cgroup as c, sandbox as s; ok, why = s.sandbox_available("strict"); print("vm: strict:", ok, why); assert ok and c.backend() == "v2"'
 
 echo "== vm: tests"
+export LADDER_REAP_TEST_MATCHES="${LADDER_REAP_TEST_MATCHES:-10}"  # why 10: above
 default_tests=(
   tests/workers/test_sandbox_cgroup.py tests/workers/test_sandbox_cgroup_v2.py tests/vm
-  "tests/workers/test_sandbox_attacks.py::test_memory_bomb_killed_by_cgroup"
-  "tests/workers/test_sandbox_attacks.py::test_fork_and_thread_bombs_refused"
-  "tests/workers/test_sandbox_attacks.py::test_spinning_processes_held_to_cpu_quota"
-  "tests/workers/test_sandbox_attacks.py::test_frozen_bot_uses_no_cpu"
-  "tests/workers/test_sandbox_attacks.py::test_zombies_and_daemons_do_not_survive"
-  tests/workers/test_sandbox.py -k "not test_read_line_never_raises"
+  tests/workers/test_sandbox_attacks.py tests/workers/test_sandbox_reap.py tests/workers/test_sandbox.py
+  -k "not test_read_line_never_raises and not (test_refused and user) and not user_mode"
 )
 # VM_PYTEST_ARGS is split as a shell would (shlex: -k 'a and b' stays one argument), never run.
 if [ -n "${VM_PYTEST_ARGS:-}" ]; then

@@ -106,12 +106,17 @@ def _is_real_root(path: Path) -> bool:
 def _vacate(own: Path, timeout: float = 5.0) -> None:
     """Move every process of `own` into its worker leaf: until then no child may get controllers.
 
-    A process forking while we move may add one behind us, hence the loop.
+    A process forking while we move may add one behind us, hence the loop. A process of another pid
+    namespace reads as pid 0 here (say the `unshare` that started this worker's namespace): it
+    cannot be named to move it, and writing "0" would move ourselves, so that is an error at once.
     """
     leaf = own / WORKER_LEAF
     leaf.mkdir(exist_ok=True)
     end = time.monotonic() + timeout
     while pids := (own / "cgroup.procs").read_text().split():
+        if "0" in pids:
+            raise CgroupError(f"{own} holds processes outside this worker's pid namespace: start the "
+                              f"worker in a group of its own, or in {own / WORKER_LEAF}")
         for pid in pids:
             with contextlib.suppress(ProcessLookupError, OSError):
                 _write(leaf / "cgroup.procs", pid)
