@@ -16,10 +16,10 @@
 #   bot uses no CPU), zombies and daemons, silent bots, and the isolation probes, which run on this
 #   older kernel (6.1) besides; the user-mode runs (-k below) use no cgroups and run in `make test`;
 # - test_sandbox_reap.py: nothing a match starts outlives it, the delegated cgroup2 subtree seen
-#   from a pid namespace's worker; its match loop plays LADDER_REAP_TEST_MATCHES=10 matches here
-#   instead of 200 (over 4 minutes under emulation). Ten suffice: before the fix each match left a
-#   zombie bwrap per bot, which the test finds after one match; ten are 40 bot starts on 4 slot
-#   uids leased again and again, each of which must start. The hundreds on a host show the
+#   from a pid namespace's worker; its match loop plays LADDER_REAP_TEST_MATCHES=6 matches here
+#   instead of 200 (over 4 minutes under emulation; 10 took 3.5 minutes on a loaded machine). Six
+#   suffice: before the fix each match left a zombie bwrap per bot, which the test finds after one
+#   match; six are 24 bot starts on 4 slot uids leased again and again, each of which must start. The hundreds on a host show the
 #   consequence (from ~70 matches RLIMIT_NPROC refused bots), a per-uid count that is the same on
 #   either cgroup version;
 # - test_sandbox.py: start, freeze, kill and teardown (-k below: not the byte fuzzing of read_line,
@@ -48,7 +48,7 @@ fi
 .venv/bin/python -c 'from workers import sandbox_cgroup as c, sandbox as s; ok, why = s.sandbox_available("strict"); print("vm: strict:", ok, why); assert ok and c.backend() == "v2"'
 
 echo "== vm: tests"
-export LADDER_REAP_TEST_MATCHES="${LADDER_REAP_TEST_MATCHES:-10}"  # why 10: above
+export LADDER_REAP_TEST_MATCHES="${LADDER_REAP_TEST_MATCHES:-6}"  # why 6: above
 default_tests=(
   tests/workers/test_sandbox_cgroup.py tests/workers/test_sandbox_cgroup_v2.py tests/vm
   tests/workers/test_sandbox_attacks.py tests/workers/test_sandbox_reap.py tests/workers/test_sandbox.py
@@ -68,6 +68,12 @@ import xml.etree.ElementTree as ET
 
 suite = ET.parse("/tmp/vm-junit.xml").getroot().find("testsuite")
 print(f"vm: {suite.get('tests')} tests, {suite.get('skipped')} skipped, {suite.get('failures')} failed")
+per_file = {}  # where the stage's time goes, for choosing the subset
+for case in suite.iter("testcase"):
+    name = case.get("classname", "").rsplit(".", 1)[-1]
+    per_file[name] = per_file.get(name, 0) + float(case.get("time", 0))
+for name, seconds in sorted(per_file.items(), key=lambda kv: -kv[1]):
+    print(f"vm: {seconds:7.1f} s  {name}")
 sys.exit(1 if int(suite.get("skipped")) else 0)
 EOF
 verdict passed

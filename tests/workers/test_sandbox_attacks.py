@@ -145,7 +145,7 @@ def test_disk_filling_bounded(attack, limit_field, strict_sandbox, kit):
 
 def test_memory_bomb_killed_by_cgroup(strict_sandbox, kit):
     limits = Limits(memory_bytes=96 << 20)
-    bp, report, reason = kit.run("memory_bomb.py", mode=strict_sandbox, limits=limits)
+    bp, report, reason = kit.run("memory_bomb.py", seconds=10 * SLOW, mode=strict_sandbox, limits=limits)
     assert reason == "exited"
     assert bp.exit_signal == signal.SIGKILL
     assert report["allocated_mb"] <= 96

@@ -135,10 +135,11 @@ def test_a_worker_in_a_delegated_group_moves_into_a_leaf_and_its_bots_beside_it(
     neighbour = None
     try:
         join = delegated / "cgroup.procs"
-        neighbour = subprocess.Popen(["sh", "-c", f"echo 0 > {join}; exec sleep 60"])
-        deadline = time.monotonic() + 10
+        neighbour = subprocess.Popen(["sh", "-c", f"echo 0 > {join}; exec sleep 600"])
+        deadline = time.monotonic() + 60  # a shell's start took over 10 s in the VM on a loaded machine
         while str(neighbour.pid) not in join.read_text().split() and time.monotonic() < deadline:
             time.sleep(0.01)
+        assert str(neighbour.pid) in join.read_text().split()  # else it has nothing to show
         worker = subprocess.run(
             [sys.executable, "-c", DELEGATED, str(d)], capture_output=True, text=True, timeout=120,
             preexec_fn=lambda: join.write_text("0"))

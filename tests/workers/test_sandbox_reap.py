@@ -35,13 +35,17 @@ MATCHES = int(os.environ.get("LADDER_REAP_TEST_MATCHES", "200"))
 
 # The match loop: run_match is what `ladder match` and the worker's task call, in one process.
 LOOP = textwrap.dedent("""
-    import json, sys
+    import json, os, sys
+    from workers.protocol import TimeControl
     from workers.runner import run_match
 
+    # the VM stage's emulation (LADDER_VM_CLOCK=1) can take more than the default 5 s to start a bot
+    slow = os.environ.get("LADDER_VM_CLOCK") == "1"
+    clock = TimeControl(decision_ms=20_000, bank_ms=120_000, startup_ms=60_000) if slow else None
     spoiled = []
     for seed in range(int(sys.argv[1])):
         try:
-            result = run_match(["builtin:random"] * 4, game="drachengold", seed=seed, sandbox="strict")
+            result = run_match(["builtin:random"] * 4, game="drachengold", seed=seed, sandbox="strict", clock=clock)
             bad = [(r["seat"], r["status"], r["reason"]) for r in result.results if r["status"] != "ok"]
         except Exception as exc:  # a refused start-up is what the test looks for: count it
             bad = [repr(exc)]
