@@ -17,7 +17,7 @@
 #   older kernel (6.1) besides; the user-mode runs (-k below) use no cgroups and run in `make test`;
 # - test_sandbox_reap.py: nothing a match starts outlives it, the delegated cgroup2 subtree seen
 #   from a pid namespace's worker; its match loop plays LADDER_REAP_TEST_MATCHES=6 matches here
-#   instead of 200 (over 4 minutes under emulation; 10 took 3.5 minutes on a loaded machine). Six
+#   instead of 200 (which ran past 4 minutes under emulation; 6 took 225 s at load 9-10). Six
 #   suffice: before the fix each match left a zombie bwrap per bot, which the test finds after one
 #   match; six are 24 bot starts on 4 slot uids leased again and again, each of which must start. The hundreds on a host show the
 #   consequence (from ~70 matches RLIMIT_NPROC refused bots), a per-uid count that is the same on
