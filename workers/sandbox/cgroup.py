@@ -18,7 +18,7 @@ from typing import Any
 
 from workers.sandbox import cgroup_v1 as sandbox_cgroup_v1
 from workers.sandbox import cgroup_v2 as sandbox_cgroup_v2
-from workers.sandbox.cgroup_v1 import CgroupError
+from workers.sandbox.cgroup_base import CgroupError
 
 __all__ = ["CgroupError", "backend", "backend_module", "owned_groups", "unavailable_reason"]
 

@@ -14,23 +14,25 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-import re
-import secrets
 import signal
 import time
 from pathlib import Path
 
+from workers.sandbox.cgroup_base import (
+    CFS_PERIOD_US,
+    PARENT_NAME,
+    BotCgroupBase,
+    CgroupError,
+    TableCpuGroupBase,
+    _owned_name,
+    _stale_kind,
+    _write,
+)
+
+__all__ = ["PARENT_NAME", "CgroupError"]  # re-exported: older imports name them here
+
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 CONTROLLERS = ("memory", "pids", "cpu", "cpuacct", "freezer")
-PARENT_NAME = "ladder-sandbox"
-CFS_PERIOD_US = 100_000
-_NAME_RE = re.compile(r"^bot-(\d+)-(\d+)-s(\d+)-[0-9a-f]+$")
-_TABLE_RE = re.compile(r"^table-(\d+)-(\d+)-[0-9a-f]+$")
-_HOLD_RE = re.compile(r"^hold-(\d+)-(\d+)-[0-9a-f]+$")
-
-
-class CgroupError(RuntimeError):
-    pass
 
 
 def _own_paths() -> dict[str, str]:
@@ -76,28 +78,6 @@ def unavailable_reason() -> str | None:
     return None
 
 
-def _start_time(pid: int) -> int | None:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return int(stat.rsplit(")", 1)[1].split()[19])  # field 22: start time in clock ticks
-
-
-def _write(path: Path, value: str) -> None:
-    with open(path, "w") as f:
-        f.write(value)
-
-
-def _owner_gone(pid: str, start: str) -> bool:
-    return _start_time(int(pid)) != int(start)
-
-
-def _owned_name(prefix: str, *parts: object) -> str:
-    pid = os.getpid()
-    return "-".join(map(str, (prefix, pid, _start_time(pid), *parts, secrets.token_hex(4))))
-
-
 def _set_cpu_quota(path: Path, cpus: float) -> None:
     _write(path / "cpu.cfs_period_us", str(CFS_PERIOD_US))
     _write(path / "cpu.cfs_quota_us", str(max(1000, int(cpus * CFS_PERIOD_US))))
@@ -118,7 +98,7 @@ def hold_freezer_on() -> Path:
     return path
 
 
-class TableCpuGroup:
+class TableCpuGroup(TableCpuGroupBase):
     """A CPU quota shared by every bot of one match: their own cpu groups are created inside it.
 
     Each bot is frozen while another decides, but start-up and the end overlap: without this, one
@@ -127,89 +107,43 @@ class TableCpuGroup:
     them, so N pool processes fit N cores.
     """
 
-    def __init__(self, path: Path, cpus: float = 0.0):
-        self.path, self.cpus = path, cpus
-
     @classmethod
-    def create(cls, cpus: float) -> TableCpuGroup:
-        group = cls(parent_dirs()["cpu"] / _owned_name("table"), cpus)
-        try:
-            group.path.parent.mkdir(exist_ok=True)
-            group.path.mkdir()
-            _set_cpu_quota(group.path, cpus)
-        except OSError as exc:
-            group.remove(timeout=0)
-            raise CgroupError(f"cannot set up cgroup {group.path.name}: {exc}") from exc
-        return group
+    def _parent(cls) -> Path:
+        return parent_dirs()["cpu"]
 
-    def remove(self, timeout: float = 2.0) -> bool:
-        """After the bots' own groups are gone (a group with children cannot be removed)."""
-        return _rmdir_all([self.path], timeout)
+    def _limit(self) -> None:
+        self.path.parent.mkdir(exist_ok=True)
+        self.path.mkdir()
+        _set_cpu_quota(self.path, self.cpus)
 
 
-def _rmdir_all(paths: list[Path], timeout: float) -> bool:
-    """Remove every directory; an rmdir can fail briefly while the last task is reaped."""
-    end = time.monotonic() + timeout
-    left = [p for p in paths if p.exists()]
-    while left:
-        for path in list(left):
-            try:
-                path.rmdir()
-                left.remove(path)
-            except FileNotFoundError:
-                left.remove(path)
-            except OSError:
-                pass
-        if left:
-            if time.monotonic() > end:
-                return False
-            time.sleep(0.005)
-    return True
+class BotCgroup(BotCgroupBase):
+    """A group per controller; the cpu one inside the match's table group when there is one."""
 
-
-class BotCgroup:
     def __init__(self, paths: dict[str, Path]):
+        super().__init__()
         self.paths = paths
-        # freezer.state and cpuacct.usage are touched twice per decision: kept open, an open/close
-        # pair each time (with its Path building) was most of the runner's own cost per decision.
-        self._fds: dict[str, int] | None = {}  # None once closed: nothing reopens them
 
-    def _fd(self, key: str, name: str, flags: int) -> int:
-        if self._fds is None:
-            raise OSError(f"cgroup files of {self.paths[key].name} are closed")
-        fd = self._fds.get(key)
-        if fd is None:
-            fd = self._fds[key] = os.open(self.paths[key] / name, flags | os.O_CLOEXEC)
-        return fd
-
-    def close_files(self) -> None:
-        for fd in (self._fds or {}).values():
-            with contextlib.suppress(OSError):
-                os.close(fd)
-        self._fds = None
+    def _file(self, name: str) -> Path:  # a v1 file's prefix is its controller: freezer.state
+        return self.paths[name.split(".", 1)[0]] / name
 
     @classmethod
-    def create(cls, slot: int, memory_bytes: int, pids: int, cpus: float,
-               table: TableCpuGroup | None = None) -> BotCgroup:
-        name = _owned_name("bot", f"s{slot}")
+    def _at(cls, name: str, table: TableCpuGroupBase | None) -> BotCgroup:
         group = cls({c: parent / name for c, parent in parent_dirs().items()})
         if table is not None:
             group.paths["cpu"] = table.path / name
-            cpus = min(cpus, table.cpus)  # the kernel refuses a child quota above its parent's
-        try:
-            for path in group.paths.values():
-                path.parent.mkdir(exist_ok=True)
-                path.mkdir()
-            mem = group.paths["memory"]
-            _write(mem / "memory.limit_in_bytes", str(memory_bytes))
-            if (mem / "memory.memsw.limit_in_bytes").exists():  # no swapping around the limit
-                _write(mem / "memory.memsw.limit_in_bytes", str(memory_bytes))
-            _write(group.paths["pids"] / "pids.max", str(pids))
-            _set_cpu_quota(group.paths["cpu"], cpus)
-        except OSError as exc:
-            group.remove()
-            raise CgroupError(f"cannot set up cgroup {name}: {exc}") from exc
         return group
+
+    def _limit(self, memory_bytes: int, pids: int, cpus: float) -> None:
+        for path in self.paths.values():
+            path.parent.mkdir(exist_ok=True)
+            path.mkdir()
+        mem = self.paths["memory"]
+        _write(mem / "memory.limit_in_bytes", str(memory_bytes))
+        if (mem / "memory.memsw.limit_in_bytes").exists():  # no swapping around the limit
+            _write(mem / "memory.memsw.limit_in_bytes", str(memory_bytes))
+        _write(self.paths["pids"] / "pids.max", str(pids))
+        _set_cpu_quota(self.paths["cpu"], cpus)
 
     def join_files(self) -> list[str]:
         """The files a new, still single-threaded process writes "0" to, before running anything else.
@@ -233,7 +167,7 @@ class BotCgroup:
         caller works on (a later THAWED cancels a freeze in progress), which keeps the ~0.3 ms
         wait off every decision of a match; teardown waits."""
         state = self.paths["freezer"] / "freezer.state"
-        os.pwrite(self._fd("freezer", "freezer.state", os.O_WRONLY), b"FROZEN", 0)
+        os.pwrite(self._fd("freezer.state", os.O_WRONLY), b"FROZEN", 0)
         if not wait:
             return True
         end = time.monotonic() + timeout
@@ -246,10 +180,10 @@ class BotCgroup:
         return True
 
     def thaw(self) -> None:
-        os.pwrite(self._fd("freezer", "freezer.state", os.O_WRONLY), b"THAWED", 0)
+        os.pwrite(self._fd("freezer.state", os.O_WRONLY), b"THAWED", 0)
 
     def cpu_seconds(self) -> float:
-        return int(os.pread(self._fd("cpuacct", "cpuacct.usage", os.O_RDONLY), 32, 0)) / 1e9
+        return int(os.pread(self._fd("cpuacct.usage", os.O_RDONLY), 32, 0)) / 1e9
 
     def events(self) -> dict[str, int]:
         """Counters that tell why a bot died: OOM kills, memory limit hits, refused forks."""
@@ -296,11 +230,6 @@ class BotCgroup:
             time.sleep(pause)
             pause = min(pause * 2, 0.05)
 
-    def remove(self, timeout: float = 2.0) -> bool:
-        """Remove every directory; an rmdir can fail briefly while the last task is reaped."""
-        self.close_files()
-        return _rmdir_all(list(self.paths.values()), timeout)
-
 
 def sweep_stale() -> int:
     """Kill and remove groups left by workers that died; returns how many were removed."""
@@ -312,16 +241,14 @@ def sweep_stale() -> int:
             continue
         children = list(parent.iterdir())
         for child in list(children):
-            m = _TABLE_RE.match(child.name)
-            if m and _owner_gone(*m.groups()):  # a dead owner's bots' cpu groups sit inside
+            if _stale_kind(child.name) == "table":  # a dead owner's bots' cpu groups sit inside
                 tables.append(child)
                 children += [c for c in child.iterdir() if c.is_dir()]
         for child in children:
-            m = _NAME_RE.match(child.name)
-            if m and _owner_gone(m.group(1), m.group(2)):
+            kind = _stale_kind(child.name)
+            if kind == "bot":
                 stale.setdefault(child.name, {})[controller] = child
-            m = _HOLD_RE.match(child.name)
-            if m and _owner_gone(*m.groups()):
+            elif kind == "hold":
                 with contextlib.suppress(OSError):
                     child.rmdir()  # empty: a frozen group without tasks goes like any other
     for paths in stale.values():

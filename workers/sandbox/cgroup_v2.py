@@ -28,16 +28,13 @@ import os
 import time
 from pathlib import Path
 
-from workers.sandbox.cgroup_v1 import (
-    _HOLD_RE,
-    _NAME_RE,
-    _TABLE_RE,
+from workers.sandbox.cgroup_base import (
     CFS_PERIOD_US,
     PARENT_NAME,
+    BotCgroupBase,
     CgroupError,
-    _owned_name,
-    _owner_gone,
-    _rmdir_all,
+    TableCpuGroupBase,
+    _stale_kind,
     _write,
 )
 
@@ -109,12 +106,17 @@ def _is_real_root(path: Path) -> bool:
 def _vacate(own: Path, timeout: float = 5.0) -> None:
     """Move every process of `own` into its worker leaf: until then no child may get controllers.
 
-    A process forking while we move may add one behind us, hence the loop.
+    A process forking while we move may add one behind us, hence the loop. A process of another pid
+    namespace reads as pid 0 here (say the `unshare` that started this worker's namespace): it
+    cannot be named to move it, and writing "0" would move ourselves, so that is an error at once.
     """
     leaf = own / WORKER_LEAF
     leaf.mkdir(exist_ok=True)
     end = time.monotonic() + timeout
     while pids := (own / "cgroup.procs").read_text().split():
+        if "0" in pids:
+            raise CgroupError(f"{own} holds processes outside this worker's pid namespace: start the "
+                              f"worker in a group of its own, or in {own / WORKER_LEAF}")
         for pid in pids:
             with contextlib.suppress(ProcessLookupError, OSError):
                 _write(leaf / "cgroup.procs", pid)
@@ -162,26 +164,17 @@ def hold_freezer_on() -> None:
     return None
 
 
-class TableCpuGroup:
+class TableCpuGroup(TableCpuGroupBase):
     """A CPU quota shared by every bot of one match (why: sandbox_cgroup_v1.TableCpuGroup)."""
 
-    def __init__(self, path: Path, cpus: float = 0.0):
-        self.path, self.cpus = path, cpus
-
     @classmethod
-    def create(cls, cpus: float) -> TableCpuGroup:
-        group = cls(parent_dir() / _owned_name("table"), cpus)
-        try:
-            group.path.mkdir()
-            _set_cpu_quota(group.path, cpus)
-            _enable_children(group.path)
-        except OSError as exc:
-            group.remove(timeout=0)
-            raise CgroupError(f"cannot set up cgroup {group.path.name}: {exc}") from exc
-        return group
+    def _parent(cls) -> Path:
+        return parent_dir()
 
-    def remove(self, timeout: float = 2.0) -> bool:
-        return _rmdir_all([self.path], timeout)
+    def _limit(self) -> None:
+        self.path.mkdir()
+        _set_cpu_quota(self.path, self.cpus)
+        _enable_children(self.path)
 
 
 def _read_keyed(path: Path) -> dict[str, int]:
@@ -193,47 +186,31 @@ def _read_keyed(path: Path) -> dict[str, int]:
     return out
 
 
-class BotCgroup:
+class BotCgroup(BotCgroupBase):
+    """One group for every controller, inside the match's table group when there is one."""
+
     def __init__(self, path: Path):
+        super().__init__()
         self.path = path
-        self._fds: dict[str, int] | None = {}  # kept open: touched twice per decision (see v1)
 
     @property
     def paths(self) -> dict[str, Path]:  # the v1 shape: one group for every controller
         return {"group": self.path}
 
-    def _fd(self, name: str, flags: int) -> int:
-        if self._fds is None:
-            raise OSError(f"cgroup files of {self.path.name} are closed")
-        fd = self._fds.get(name)
-        if fd is None:
-            fd = self._fds[name] = os.open(self.path / name, flags | os.O_CLOEXEC)
-        return fd
-
-    def close_files(self) -> None:
-        for fd in (self._fds or {}).values():
-            with contextlib.suppress(OSError):
-                os.close(fd)
-        self._fds = None
+    def _file(self, name: str) -> Path:
+        return self.path / name
 
     @classmethod
-    def create(cls, slot: int, memory_bytes: int, pids: int, cpus: float,
-               table: TableCpuGroup | None = None) -> BotCgroup:
-        name = _owned_name("bot", f"s{slot}")
-        group = cls((table.path if table is not None else parent_dir()) / name)
-        if table is not None:
-            cpus = min(cpus, table.cpus)
-        try:
-            group.path.mkdir()
-            _write(group.path / "memory.max", str(memory_bytes))
-            if (group.path / "memory.swap.max").exists():  # no swapping around the limit
-                _write(group.path / "memory.swap.max", "0")
-            _write(group.path / "pids.max", str(pids))
-            _set_cpu_quota(group.path, cpus)
-        except OSError as exc:
-            group.remove(timeout=0)
-            raise CgroupError(f"cannot set up cgroup {name}: {exc}") from exc
-        return group
+    def _at(cls, name: str, table: TableCpuGroupBase | None) -> BotCgroup:
+        return cls((table.path if table is not None else parent_dir()) / name)
+
+    def _limit(self, memory_bytes: int, pids: int, cpus: float) -> None:
+        self.path.mkdir()
+        _write(self.path / "memory.max", str(memory_bytes))
+        if (self.path / "memory.swap.max").exists():  # no swapping around the limit
+            _write(self.path / "memory.swap.max", "0")
+        _write(self.path / "pids.max", str(pids))
+        _set_cpu_quota(self.path, cpus)
 
     def join_files(self) -> list[str]:
         """The one file a new process writes "0" (itself) to before running anything else."""
@@ -301,11 +278,6 @@ class BotCgroup:
                 return not self.path.exists()
             time.sleep(0.002)
 
-    def remove(self, timeout: float = 2.0) -> bool:
-        self.close_files()
-        return _rmdir_all([self.path], timeout)
-
-
 def sweep_stale() -> int:
     """Kill and remove groups left by workers that died; returns how many were removed."""
     parent = parent_dir()
@@ -314,15 +286,13 @@ def sweep_stale() -> int:
     removed = 0
     tables, bots = [], []
     for child in parent.iterdir():
-        m = _TABLE_RE.match(child.name)
-        if m and _owner_gone(*m.groups()):
+        kind = _stale_kind(child.name)
+        if kind == "table":  # its bots are the same dead owner's
             tables.append(child)
-            bots += [c for c in child.iterdir() if c.is_dir() and _NAME_RE.match(c.name)]
-        m = _NAME_RE.match(child.name)
-        if m and _owner_gone(m.group(1), m.group(2)):
+            bots += [c for c in child.iterdir() if c.is_dir() and _stale_kind(c.name) == "bot"]
+        elif kind == "bot":
             bots.append(child)
-        m = _HOLD_RE.match(child.name)
-        if m and _owner_gone(*m.groups()):
+        elif kind == "hold":
             with contextlib.suppress(OSError):
                 child.rmdir()
     for path in bots:

@@ -69,6 +69,19 @@ def test_missing_controllers_are_named(monkeypatch, tmp_path):
     assert sandbox_cgroup_v2.mounted() is None
 
 
+def test_a_process_of_another_pid_namespace_in_the_group_is_refused_at_once(monkeypatch, tmp_path):
+    """It reads as pid 0 (the reaping test's `unshare` did): it cannot be moved out of the way of the
+    controllers, and writing "0" would move the worker itself; before, set-up spun for 5 s per try."""
+    (tmp_path / "cgroup.type").write_text("domain\n")  # not the real root: the worker must vacate
+    (tmp_path / "cgroup.procs").write_text("0\n4242\n")
+    monkeypatch.setattr(sandbox_cgroup_v2, "own_dir", lambda: tmp_path)
+    start = time.monotonic()
+    with pytest.raises(sandbox_cgroup.CgroupError, match="outside this worker's pid namespace"):
+        sandbox_cgroup_v2.prepare()
+    assert time.monotonic() - start < 1
+    assert not (tmp_path / "ladder-worker" / "cgroup.procs").exists()  # nothing was written to move
+
+
 def test_counters_come_from_memory_events_pids_events_and_cpu_stat(tmp_path):
     (tmp_path / "memory.events").write_text("low 0\nhigh 0\nmax 17\noom 2\noom_kill 1\noom_group_kill 0\n")
     (tmp_path / "pids.events").write_text("max 5\n")
@@ -124,10 +137,11 @@ def test_a_worker_in_a_delegated_group_moves_into_a_leaf_and_its_bots_beside_it(
     neighbour = None
     try:
         join = delegated / "cgroup.procs"
-        neighbour = subprocess.Popen(["sh", "-c", f"echo 0 > {join}; exec sleep 60"])
-        deadline = time.monotonic() + 10
+        neighbour = subprocess.Popen(["sh", "-c", f"echo 0 > {join}; exec sleep 600"])
+        deadline = time.monotonic() + 60  # a shell's start took over 10 s in the VM on a loaded machine
         while str(neighbour.pid) not in join.read_text().split() and time.monotonic() < deadline:
             time.sleep(0.01)
+        assert str(neighbour.pid) in join.read_text().split()  # else it has nothing to show
         worker = subprocess.run(
             [sys.executable, "-c", DELEGATED, str(d)], capture_output=True, text=True, timeout=120,
             preexec_fn=lambda: join.write_text("0"))

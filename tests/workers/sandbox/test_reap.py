@@ -30,18 +30,23 @@ from workers.sandbox.slots import MAX_SLOTS, UID_BASE
 
 PR_GET_CHILD_SUBREAPER = 37
 # ~0.3-0.5 s each on an idle 2-core machine; before the fix slot uids fill at ~70. The VM stage
-# (.ci/vm, software emulation) plays fewer: there it checks the delegated cgroup2 subtree.
+# (.ci/vm, software emulation) plays fewer (.ci/vm-guest.sh says how many and why that suffices):
+# there it checks the delegated cgroup2 subtree.
 MATCHES = int(os.environ.get("LADDER_REAP_TEST_MATCHES", "200"))
 
 # The match loop: run_match is what `ladder match` and the worker's task call, in one process.
 LOOP = textwrap.dedent("""
-    import json, sys
+    import json, os, sys
+    from workers.match.protocol import TimeControl
     from workers.match.runner import run_match
 
+    # the VM stage's emulation (LADDER_VM_CLOCK=1) can take more than the default 5 s to start a bot
+    slow = os.environ.get("LADDER_VM_CLOCK") == "1"
+    clock = TimeControl(decision_ms=20_000, bank_ms=120_000, startup_ms=60_000) if slow else None
     spoiled = []
     for seed in range(int(sys.argv[1])):
         try:
-            result = run_match(["builtin:random"] * 4, game="drachengold", seed=seed, sandbox="strict")
+            result = run_match(["builtin:random"] * 4, game="drachengold", seed=seed, sandbox="strict", clock=clock)
             bad = [(r["seat"], r["status"], r["reason"]) for r in result.results if r["status"] != "ok"]
         except Exception as exc:  # a refused start-up is what the test looks for: count it
             bad = [repr(exc)]
@@ -80,16 +85,20 @@ def cgroups_of_its_own() -> Iterator[list[str]]:
     namespace (workers/sandbox/cgroup.py): sharing `ladder-sandbox` with the namespace, a sweep on
     either side would take the other side's groups for a dead worker's and kill their bots."""
     tag = f"reap-test-{os.getpid()}-{secrets.token_hex(4)}"
-    if sandbox_cgroup.backend() == "v2":  # one group, which the namespace's worker delegates from
-        paths = {sandbox_cgroup.own_dir() / tag}
+    if sandbox_cgroup.backend() == "v2":  # one group, which the namespace's worker delegates from;
+        paths = {sandbox_cgroup.own_dir() / tag}  # joined at its worker leaf: the `unshare` outside
+        # the namespace joins too, and the worker cannot move a process it sees as pid 0
     else:
         own = sandbox_cgroup._own_paths()
         paths = {(CGROUP_ROOT / c / own.get(c, "/").lstrip("/") / tag) for c in CONTROLLERS}
         paths = {p.resolve() for p in paths if p.parent.is_dir()}  # co-mounted cpu,cpuacct: one group
     for path in paths:
         path.mkdir()
+    join = "ladder-worker/cgroup.procs" if sandbox_cgroup.backend() == "v2" else "tasks"
     try:
-        yield [str(path / ("cgroup.procs" if sandbox_cgroup.backend() == "v2" else "tasks")) for path in paths]
+        for path in paths:
+            (path / join).parent.mkdir(exist_ok=True)
+        yield [str(path / join) for path in paths]
     finally:
         for path in paths:  # deepest first: bot groups, ladder-sandbox, ours
             for d in sorted((d for d in path.rglob("*") if d.is_dir()), key=lambda d: -len(d.parts)):
