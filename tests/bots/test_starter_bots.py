@@ -10,7 +10,7 @@ from ladder.games.drachengold.rules.data import TOKEN_COLOURS
 from ladder.play import play_builtin
 
 BOTS = Path(__file__).parents[2] / "bots"
-STARTERS = sorted({module.split(".")[1] for module in builtin_bots().values()})
+STARTERS = sorted({module.removeprefix("bots.").replace(".", "/") for module in builtin_bots().values()})
 
 
 def token(colour: str, nth: int = 0) -> dict[str, str]:

@@ -18,7 +18,7 @@ from workers.match.runner import RunnerError, choose_mode, run_match
 CLOCK = TimeControl(decision_ms=1000, bank_ms=1000, startup_ms=5000)
 SHORT = TimeControl(decision_ms=200, bank_ms=300, startup_ms=800)
 OTHERS = ("builtin:greedy", "builtin:random")
-JS_BOT = Path(__file__).parents[2] / "bots" / "examples" / "node"
+JS_BOT = Path(__file__).parents[3] / "bots" / "examples" / "node"
 
 # A bot speaking the protocol by hand with always-legal Drachengold decisions; BEHAVIOUR runs for
 # every request with `n` (1, 2, ...), `msg` and `answer` (set answer = None to send nothing).

@@ -17,6 +17,7 @@ from sqlmodel import select
 from ladder.config import Settings
 from ladder.games import get_game
 from ladder.models import Match, utcnow
+from ladder.replay import ENGINE_VERSION, SCHEMA_VERSION, Header, Replay, Result, SandboxRun, SeatRecord
 from ladder.services.bots import seed_house_bots
 from ladder.services.matches import claim_match, queue_match
 from ladder.services.queue_control import draining, mark_sent, queue_state, set_draining
@@ -33,10 +34,12 @@ STALE = 30
 def quick_runner(specs, **_kwargs):
     """A played match: seat order is rank order, nobody forfeits."""
     seats = range(len(specs))
-    return SimpleNamespace(replay={
-        "seats": [{"seat": i, "bot": f"b{i}", "status": "ok", "reason": None, "forfeit": False} for i in seats],
-        "results": [{"seat": i, "bot": f"b{i}", "rank": i + 1, "score": 9 - i} for i in seats],
-    })
+    return SimpleNamespace(replay=Replay(
+        Header(SCHEMA_VERSION, ENGINE_VERSION, "treasure", {}, 1, len(specs), "strict"),
+        seats=tuple(SeatRecord(i, f"b{i}", run=SandboxRun("strict")) for i in seats),
+        log=(),
+        results=tuple(Result(i, f"b{i}", 9 - i, i + 1, {}) for i in seats),
+    ))
 
 
 @pytest.fixture
