@@ -20,6 +20,7 @@ from __future__ import annotations
 import itertools
 import os
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -30,7 +31,7 @@ from web.helpers import GOOD_BOT, PASSWORD
 from ladder.db import session_factory
 from ladder.games import GAMES, get_game
 from ladder.models import Bot, Match
-from ladder.services import bots, kits, matches, tokens, tournaments
+from ladder.services import bots, dumps, kits, matches, tokens, tournaments
 from ladder.services.users import set_admin
 
 WIDTH, HEIGHT = 390, 844
@@ -158,10 +159,15 @@ def _house(session, game) -> list[int]:
 
 # Routes whose parameters go together, or name a file: filled here. Every other route is filled
 # from the seeded values of its parameters by name (one URL per value; all combinations).
-def _special(seeded: Seeded) -> dict[str, list[dict]]:
+def _special(seeded: Seeded, app) -> dict[str, list[dict]]:  # noqa: F811
     match_id, seat = seeded.owned_seat
     first = next(iter(GAMES))
+    # the daily dumps of the seeded matches (today's, as the day after would write them)
+    tomorrow = datetime.now(UTC).date() + timedelta(days=1)
+    written = dumps.write_daily_dumps(session_factory(app.config["LADDER_ENGINE"]),
+                                      app.extensions["ladder"].settings.dumps_root, tomorrow, backfill=1)
     return {
+        "datasets.download": [{"game": d.game, "filename": d.filename} for d in written],
         "static": [{"filename": "ladder.css"}],
         "game_assets.file": [{"game": first, "filename": "viewer.js"}, {"game": first, "filename": "viewer.css"}],
         "matches.seat_log": [{"match_id": match_id, "seat": seat}],
@@ -175,7 +181,7 @@ def _special(seeded: Seeded) -> dict[str, list[dict]]:
 def _urls(app, seeded: Seeded, *, first_only: bool = False) -> list[str]:  # noqa: F811
     """Every GET route's URLs: all combinations of its parameters' values, or only the first value
     of each (`first_only`). Fails naming the routes it cannot fill."""
-    special, urls, unfilled = _special(seeded), [], []
+    special, urls, unfilled = _special(seeded, app), [], []
     values = {name: choices[:1] if first_only else choices for name, choices in seeded.values.items()}
     with app.test_request_context():
         from flask import url_for

@@ -227,9 +227,9 @@ def test_drachengold_viewer_shows_the_table_and_a_negotiation(browser, base_url,
 def test_ladder_replay_view_opens_a_local_file_in_the_same_viewer(browser):
     from ladder.cli.replay import make_server
     from ladder.games.drachengold.view.frames import frames
-    from ladder.replay import load_replay
+    from ladder.replay import Replay, load_replay
 
-    replay = load_replay(Path(__file__).parents[1] / "golden" / "drachengold-advanced-b-seed3.json")
+    replay = Replay.from_json(load_replay(Path(__file__).parents[1] / "golden" / "drachengold-advanced-b-seed3.json"))
     server = make_server(replay, "local")
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -238,7 +238,7 @@ def test_ladder_replay_view_opens_a_local_file_in_the_same_viewer(browser):
         assert _step(page) == 5
         page.select_option("select.view", "seat:1")  # a local file is yours: every seat's view
         page.wait_for_selector("#viewer[data-ready='1'][data-view='seat']")
-        mine = frames(replay, 1)
+        mine = frames(replay.to_json(), 1)
         assert page.get_attribute("#viewer", "data-frames-count") == str(len(mine))
         page.keyboard.press("End")
         shown = page.eval_on_selector_all(".dg .seat-panel .hoard", "els => els.map(e => +e.dataset.size)")
