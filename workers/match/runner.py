@@ -219,6 +219,55 @@ def _stage_sdk(root: Path) -> Path:
     return sdk
 
 
+def shared_sdk() -> Path:
+    """The staged SDK shared by every sandboxed match on this machine, made once per content.
+
+    Writing it for each match (a hundred-odd files, their folders, then removing them) was the
+    largest part of a match's staging. Its content never changes for a given code version, and
+    every sandboxed bot sees it through a read-only bind, so one copy serves all: under the temp
+    directory, named by its uid and the hash of its content, made in a private temporary folder
+    and renamed into place (two workers racing both succeed: the loser's copy is removed). A folder
+    of that name is used only if this uid owns it and nobody else may write to it, so another user
+    of the machine cannot plant one. Mode `none` bots run unconfined and could alter a shared copy:
+    they get their own per match (see _run_match).
+    """
+    return _shared_sdk(tempfile.gettempdir(), os.getuid())
+
+
+@functools.cache
+def _shared_sdk(tmp: str, uid: int) -> Path:
+    import hashlib
+
+    digest = hashlib.sha256()
+    for name, data in sorted(_sdk_tree().items()):
+        digest.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
+    final = Path(tmp) / f"ladder-sdk-{uid}-{digest.hexdigest()[:24]}"
+    if not _trusted(final):
+        work = Path(tempfile.mkdtemp(prefix="ladder-sdk-new-", dir=tmp))
+        _stage_sdk(work)
+        (work / "sdk").rename(work / "tree")
+        work.chmod(0o555)
+        try:
+            os.rename(work, final)
+        except OSError:  # another worker put it there first (or an untrusted folder has the name)
+            packaging.remove_staged(work)
+        if not _trusted(final):
+            raise RunnerError(f"{final} exists and is not this user's read-only SDK: remove it")
+    return final / "tree"
+
+
+def _trusted(folder: Path) -> bool:
+    """`folder` is a real directory owned by this uid that no one else may write to."""
+    try:
+        st = folder.lstat()
+    except FileNotFoundError:
+        return False
+    import stat
+
+    return stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o222 \
+        and (folder / "tree").is_dir()
+
+
 def builtin_source(game: str, name: str) -> Path:
     """The file of a built-in starter bot; raises KeyError naming the choices."""
     return Path(inspect.getsourcefile(load_builtin(game, name)))
@@ -295,7 +344,7 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
     try:
         if mode == "strict":
             table = sandbox_cgroup.TableCpuGroup.create(TABLE_CPUS)
-        sdk = _stage_sdk(root)
+        sdk = _stage_sdk(root) if mode == "none" else shared_sdk()
         staged = [stage_bot(spec, game, root) for spec in specs]
         staged = runnable(staged, mode=mode, cache=build_cache if build_cache is not None else builds.DirCache(),
                           parent=root, on_build=on_build)
