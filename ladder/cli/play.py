@@ -197,7 +197,8 @@ def play(game, players, seed, bots, option_pairs, replay_path, as_json, games, r
         if replay_path is not None:
             console.print(f"replays written to {_indexed(replay_path, 0)} .. {_indexed(replay_path, games - 1)}")
     if record and not as_json:
-        console.print(f"recorded as matches {first.match_id} .. {played.match_id} in the ladder's database")
+        ids = f"match {first.match_id}" if games == 1 else f"matches {first.match_id} .. {played.match_id}"
+        console.print(f"recorded as {ids} in the ladder's database")
 
 
 def _record(game: str, names: list[str], seed: int, games: int, options: dict[str, Any]) -> Iterator[Any]:

@@ -180,7 +180,7 @@ def test_record_stores_each_game_in_the_settings_database(db_url, session, tmp_p
     table = CliRunner().invoke(main, ["play", "--game", "treasure", "--bots", "careful,random", "--seed", "7",
                                       "--record"], env=env)
     assert table.exit_code == 0, table.output
-    assert f"recorded as matches {matches[-1].id + 1} .. {matches[-1].id + 1}" in table.output
+    assert f"recorded as match {matches[-1].id + 1} in the ladder's database" in table.output
 
 
 def test_record_refuses_a_bot_in_two_seats_and_writes_nothing(db_url, session, tmp_path):

@@ -80,11 +80,11 @@ def test_the_tournament_and_the_package_steps_run_as_documented(checkout, strict
     (checkout / "learned-games").mkdir()
     tournament, package = tutorial_blocks()[1:]
     small = re.sub(r"--deals \d+", "--deals 1", tournament).replace("--sandbox strict", f"--sandbox {strict_sandbox}")
-    done = run_block(small + " --jobs 1", checkout)
+    done = run_block(small.rstrip("\n") + " --jobs 1\n", checkout)
     assert done.returncode == 0, f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     report = json.loads((checkout / "learned-games" / "tournament" / "tournament.json").read_text())
     assert len(report["matches"]) == 6
-    rows = {row["name"]: row for row in report["rows"]}
+    rows = {row["name"]: row for row in report["standings"]}
     assert rows["learned"]["forfeits"] == 0
     assert rows["learned"]["rank"]["mean"] < rows["random"]["rank"]["mean"]
 
