@@ -196,6 +196,8 @@ def play(game, players, seed, bots, option_pairs, replay_path, as_json, games, r
         console.print(_summary_table(replays))
         if replay_path is not None:
             console.print(f"replays written to {_indexed(replay_path, 0)} .. {_indexed(replay_path, games - 1)}")
+    if record:
+        games_played.close()  # its session and engine now, not whenever the generator is collected
     if record and not as_json:
         ids = f"match {first.match_id}" if games == 1 else f"matches {first.match_id} .. {played.match_id}"
         console.print(f"recorded as {ids} in the ladder's database")
