@@ -6,6 +6,10 @@ starter bots in-process and records each one through the same path a worker's ma
 (queue_match, claim_match, record_result), so the export sees an ordinary finished match with its
 seats, replay and log.
 
+It runs the starter bots in this process, so only the command line calls it (`ladder play
+--record`), never the web app or a worker: the site never runs bot code, and these are the
+ladder's own bots, not uploads.
+
 The matches are unranked (`ranked=False`): the starter bots are the ladder's fixed reference
 points, and games played off the queue must not move anybody's rating. Their sandbox is `none`,
 which is true: in-process bots have no isolation. Seeds make them reproducible: the same seeds
