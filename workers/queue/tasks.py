@@ -18,6 +18,7 @@ from workers.queue.celery_app import MATCH_QUEUE, PRIORITY_QUEUE, app, worker_id
 log = logging.getLogger(__name__)
 
 _db: dict[int, Any] = {}  # pid -> session factory: each pool process opens its own connections
+_relays: dict[int, Any] = {}  # pid -> this process's relay (the live feeds)
 
 
 def sessions():
@@ -29,6 +30,18 @@ def sessions():
         _db.clear()  # a forked child must not reuse its parent's connections
         _db[pid] = session_factory(make_engine(app.settings))
     return _db[pid]
+
+
+def relay():
+    """This process's relay: Redis with REDIS_URL, else the very database (engine) `sessions()`
+    plays in, which `ladder up` and the tests migrate (never a second engine on another file)."""
+    pid = os.getpid()
+    if pid not in _relays:
+        from ladder.relay import relay_for
+
+        _relays.clear()
+        _relays[pid] = relay_for(app.settings, engine=sessions().kw["bind"])
+    return _relays[pid]
 
 
 def dispatch_matches(match_ids: Iterable[int], queue: str = PRIORITY_QUEUE) -> int:
@@ -76,7 +89,7 @@ def run_match(self, match_id: int) -> dict[str, Any]:
 
     claim = f"{worker_id()}:{(self.request.id or 'local')[:8]}"  # names this delivery, not just the process
     try:
-        result = play_match(match_id, sessions=sessions(), settings=app.settings, worker_id=claim)
+        result = play_match(match_id, sessions=sessions(), settings=app.settings, worker_id=claim, relay=relay())
     except SoftTimeLimitExceeded:  # raised while recording: the sweeper requeues the running match
         log.error("match %s: time limit reached while recording", match_id)
         raise
