@@ -8,7 +8,7 @@ frames with seat None and nothing revealed), and nothing more:
 - no decision's content: a play names its face-down card, a proposal is sealed until the table
   reveals them together. A decision the rules refused is shown only as "seat s, kind k, status x"
   with the reason HELD_BACK, which the public view draws as a fault line: the real reason and the
-  refused content can tell a hidden card (DragonFlame's "expected {card: c17, ...}"), so they wait
+  refused content can tell a hidden card ("expected {card: c17, ...}": the card in hand), so they wait
   for the end of the match. A decision without a fault shows nothing in the public view and is not
   published at all.
 

@@ -214,9 +214,9 @@ def live_frames(*, session: Session, feeds: Feeds, match_id: int, cursor: str | 
         with feed.cond:
             fresh = feed.cursor != cursor
         if not fresh and wait > 0:
+            session.rollback()  # no read transaction (and its old snapshot) stays open while it waits
             feeds.catch_up(feed, wait)
-            session.expire(match)  # the end came while it waited: the database says so
-            match = _match(session, match_id)
+            match = _match(session, match_id)  # the end may have come meanwhile: the database says so
     with feed.cond:
         frames = feed.draw() if not feed.broken else []
         same_attempt = attempt == feed.attempt
@@ -232,12 +232,14 @@ def live_messages(*, session: Session, relay: Relay, match_id: int, after: str =
     """The API's raw feed: the topic's messages after `after` (the messages are documented in
     workers/queue/live.py), waiting up to `wait` seconds for the first when there is none."""
     match = _match(session, match_id)
+    if wait > 0 and match.status not in ENDED:
+        session.rollback()  # no read transaction stays open while it waits
     try:
         messages = relay.read(topics.public(match_id), after, limit=limit, block=0.0 if match.status in ENDED else wait)
     except RelayError as exc:  # a cursor that is not one of the relay's ids
         raise Invalid(str(exc)) from None
-    if not messages and wait > 0:
-        session.expire(match)
+    if wait > 0 and match.status not in ENDED:
+        session.rollback()
         match = _match(session, match_id)
     return {"match": match_id, "status": str(match.status), "cursor": messages[-1].id if messages else after,
             "messages": [{"id": m.id, **m.data} for m in messages]}
