@@ -69,7 +69,7 @@ class Feed:
 
     match_id: int
     cursor: str = START  # the id of the last message read
-    attempt: int = 0
+    started: str = ""  # the id of the current attempt's start message: names the attempt, whoever plays it
     header: dict[str, Any] | None = None  # the start message of the current attempt
     entries: list[dict[str, Any]] = field(default_factory=list)
     ended: str | None = None  # the end message's status
@@ -84,7 +84,7 @@ class Feed:
         data = message.data
         kind = data.get("type")
         if kind == "start":
-            self.attempt = int(data.get("attempt", self.attempt + 1))
+            self.started = message.id
             self.header = {k: data.get(k) for k in ("game", "players", "options", "names")}
             self.entries, self.ended, self.broken = [], None, False
         elif kind == "entries":
@@ -175,7 +175,7 @@ class LiveFrames:
     done: bool  # the match is over: the finished replay takes over
     live: bool  # the live view can be drawn (False: not started yet, or broken)
     cursor: str
-    attempt: int
+    attempt: str  # the start message's id: a new one means the frames start over
     start: int
     frames: list[dict[str, Any]]
     total: int
@@ -202,7 +202,7 @@ def _match(session: Session, match_id: int) -> Match:
     return match
 
 
-def live_frames(*, session: Session, feeds: Feeds, match_id: int, cursor: str | None = None, attempt: int = 0,
+def live_frames(*, session: Session, feeds: Feeds, match_id: int, cursor: str | None = None, attempt: str = "",
                 have: int = 0, wait: float = 0.0) -> LiveFrames:
     """What the viewer of a running match draws next. `cursor`, `attempt` and `have` (frames it
     holds) are what the client had; with `wait`, wait up to that long for something newer. The
@@ -219,11 +219,13 @@ def live_frames(*, session: Session, feeds: Feeds, match_id: int, cursor: str | 
             match = _match(session, match_id)  # the end may have come meanwhile: the database says so
     with feed.cond:
         frames = feed.draw() if not feed.broken else []
-        same_attempt = attempt == feed.attempt
+        same_attempt = attempt == feed.started
         start = max(0, min(have, len(frames)) - 1) if same_attempt else 0
         names = list((feed.header or {}).get("names") or [])
-        done = match.status in ENDED or feed.ended is not None
-        return LiveFrames(str(match.status), done, bool(frames), feed.cursor, feed.attempt, start, frames[start:],
+        # The database says when it is over; the end message only wakes the polls (it is sent after
+        # the result is stored, and never for a match given back to the queue).
+        return LiveFrames(str(match.status), match.status in ENDED, bool(frames), feed.cursor, feed.started, start,
+                          frames[start:],
                           len(frames), names, match.game)
 
 

@@ -2,7 +2,8 @@
 the API's /api/v1/live. The web tier only reads the relay (ladder/services/live.py); workers play.
 
 - GET /matches/<id>/live.json?cursor=&attempt=&have=&wait=1: the viewer's long poll (viewer.js):
-  the frames it lacks, waiting up to live_wait_seconds for news when it has everything;
+  the frames it lacks, waiting up to live_wait_seconds for news when it has everything (`attempt`
+  is the id of the start message its frames come from: another one, and they start over);
 - GET /api/v1/live[?game=]: the matches being played; GET /api/v1/live/<id>?after=&wait=: the raw
   public messages (workers/queue/live.py lists them), a long poll too (docs/api.md).
 
@@ -126,7 +127,7 @@ def _json(payload: dict[str, Any], status: int = 200) -> Response:
 @bp.get("/matches/<int:match_id>/live.json")
 def frames(match_id: int):
     cursor = _cursor_arg("cursor")
-    attempt = int_arg("attempt", 0, 0, 10**6)
+    attempt = _cursor_arg("attempt") or ""
     have = int_arg("have", 0, 0, 10**7)
     wants_wait = int_arg("wait", 0, 0, 1) == 1
     with waiting().slot(_address()) if wants_wait else _no_wait() as may_wait:

@@ -125,7 +125,7 @@ def play_match(
         with interrupts.catching():
             result = _play_match(match_id, sessions=sessions, settings=settings, worker_id=worker_id, runner=runner,
                                  live=live)
-        if live is not None and result.status != "skipped":
+        if live is not None and result.status in ("finished", "failed"):
             live.end(result.status)  # after the result is stored: the page can switch to the replay
         return result
     finally:

@@ -187,7 +187,7 @@
     // server resends the last one it has (a fault line may still join it). A viewer at the last
     // frame follows the live end; one who stepped back stays put ("● live" jumps to the end). When
     // the match is over, the finished replay (frames.json) replaces the live frames.
-    const live = { cursor: "", attempt: 0 };
+    const live = { cursor: "", attempt: "" };  // attempt: the id of the start message the frames come from
     const liveButton = button("● live", "jump to the live end", () => show(data.frames.length - 1));
     liveButton.classList.add("live-end");
 
@@ -227,7 +227,8 @@
     }
 
     function poll(first) {
-      let url = root.dataset.live + "?have=" + (data ? data.frames.length : 0) + "&attempt=" + live.attempt;
+      let url = root.dataset.live + "?have=" + (data ? data.frames.length : 0);
+      if (live.attempt) url += "&attempt=" + encodeURIComponent(live.attempt);
       if (live.cursor) url += "&cursor=" + encodeURIComponent(live.cursor);
       if (!first) url += "&wait=1";
       fetch(url, { credentials: "same-origin", cache: "no-store" }).then((r) => {
