@@ -18,7 +18,7 @@ from workers.queue.celery_app import MATCH_QUEUE, PRIORITY_QUEUE, app, worker_id
 log = logging.getLogger(__name__)
 
 _db: dict[int, Any] = {}  # pid -> session factory: each pool process opens its own connections
-_relays: dict[int, Any] = {}  # pid -> this process's relay (the live feeds)
+_relays: dict[int, Any] = {}  # pid -> (the engine of sessions(), the relay on it): the live feeds
 
 
 def sessions():
@@ -35,13 +35,14 @@ def sessions():
 def relay():
     """This process's relay: Redis with REDIS_URL, else the very database (engine) `sessions()`
     plays in, which `ladder up` and the tests migrate (never a second engine on another file)."""
-    pid = os.getpid()
-    if pid not in _relays:
+    engine = sessions().kw["bind"]
+    cached = _relays.get(os.getpid())
+    if cached is None or cached[0] is not engine:  # first use, a fork, or new settings (tests)
         from ladder.relay import relay_for
 
         _relays.clear()
-        _relays[pid] = relay_for(app.settings, engine=sessions().kw["bind"])
-    return _relays[pid]
+        _relays[os.getpid()] = cached = (engine, relay_for(app.settings, engine=engine))
+    return cached[1]
 
 
 def dispatch_matches(match_ids: Iterable[int], queue: str = PRIORITY_QUEUE) -> int:
