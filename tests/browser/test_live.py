@@ -132,6 +132,14 @@ def test_two_pages_follow_a_match_live_then_see_its_replay(browser, base_url, ap
         second.wait_for_selector("#viewer[data-step='1']")
         assert second.locator(".frame-title").inner_text() == at_half[0]["title"]
 
+        # on a phone, the live viewer (with its "● live" button) does not scroll sideways
+        phone = browser.new_page(viewport={"width": 390, "height": 844})
+        phone.set_default_timeout(TIMEOUT * 1000)
+        phone.goto(f"{base_url}/matches/{match_id}")
+        phone.wait_for_selector("#viewer[data-live-state='live']")
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+        phone.close()
+
         held.resume.set()
         worker.join(TIMEOUT)
         assert not worker.is_alive() and results[0].status == "finished"
