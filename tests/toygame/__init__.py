@@ -43,7 +43,7 @@ class ToyGame(Game):
     rules_files = ("__init__.py", "rules/__init__.py", "rules/state.py")
 
     def bot_module(self, name: str) -> str:
-        """A test game keeps its bots in its own package (starters.py), not in bots/toy/."""
+        """A test game keeps its bots in its own package (starters.py), not under bots/ as a real game does."""
         super().bot_module(name)  # KeyError for a bot it does not have
         return f"{self.package()}.starters"
 
