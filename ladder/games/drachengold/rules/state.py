@@ -133,18 +133,13 @@ class DrachengoldState(State):
         return counts
 
     def dragon_json(self, slot: Slot) -> dict[str, Any]:
-        d = slot.dragon
-        return {
-            "id": d["id"],
-            "strength": d["strength"],
-            "known": d["known"],
-            "hidden": d["hidden"],
-            "tokens": tokens_json(slot.tokens),
-            "attackers": [
-                {"seat": s, "adventurer": a, "attack": self.advs[s][a].attack + b} for s, a, b in slot.attackers
-            ],
-            "total": slot.total(self.advs),
-        }
+        d, advs = slot.dragon, self.advs
+        attackers = [{"seat": s, "adventurer": a, "attack": advs[s][a].attack + b} for s, a, b in slot.attackers]
+        total = 0
+        for attacker in attackers:  # slot.total, from the attacks just computed (every observation draws this)
+            total += attacker["attack"]
+        return {"id": d["id"], "strength": d["strength"], "known": d["known"], "hidden": d["hidden"],
+                "tokens": tokens_json(slot.tokens), "attackers": attackers, "total": total}
 
     def slot_of(self, dragon_id: str) -> int | None:
         for i, slot in enumerate(self.table):
