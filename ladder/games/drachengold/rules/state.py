@@ -29,6 +29,12 @@ class Adventurer:
     role: str
     up: bool = True
     dragon: str | None = None  # the dragon it attacks, None when in front of its owner
+    # Its entry in an observation when face up and at home, made once (id, attack and role never
+    # change): observation.py hands out copies, cheaper than building the dict every time.
+    shown: dict[str, Any] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.shown = {"id": self.id, "attack": self.attack, "role": self.role, "face": "up", "dragon": None}
 
 
 @dataclass(slots=True)
