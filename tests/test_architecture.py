@@ -244,10 +244,12 @@ def test_the_part_lookup_check_catches_a_lookup_by_convention(tmp_path):
 
 
 def test_a_game_registered_by_one_entry_has_bots_tables_and_steps(monkeypatch):
-    """The toy game lives in one module and is registered by one GAMES entry: the ladder then
-    finds its starter bots, its fallback, its table sizes and a step list, asking it for each."""
+    """The toy game is one package (tests/toygame/) registered by one GAMES entry: the ladder then
+    finds its starter bots, its fallback, its table sizes and its own step list, asking it for each
+    (its page, viewer and frames through the site: tests/web/test_new_game.py)."""
     monkeypatch.syspath_prepend(str(ROOT / "tests"))
     import toygame
+    from toygame import starters
 
     import bots
     from ladder.games import get_game
@@ -258,12 +260,12 @@ def test_a_game_registered_by_one_entry_has_bots_tables_and_steps(monkeypatch):
     toygame.register(monkeypatch)
     assert bots.builtin_names("toy") == sorted(toygame.ToyGame.starter_bots)
     assert bots.reference_bot("toy") == "fixed"
-    assert bots.load_builtin("toy", "fixed") is toygame.FixedBot
+    assert bots.load_builtin("toy", "fixed") is starters.FixedBot
     assert ("toy", "random") in bots.builtin_bots()
     assert TableSize.of(get_game("toy")) == TableSize(2, 5, 3)
     replay = play_builtin("toy", ["fixed", "random"], seed=1).replay
-    [section] = steps(replay, ["a", "b"])  # no renderer declared: the generic lines
-    assert section.lines[0].startswith("start")
+    setup, *_ = steps(replay, ["a", "b"])  # the game's own renderer (view/steps.py), not the generic lines
+    assert setup.title == "Setup" and setup.lines == ["2 players, 12 counters in the pile"]
 
 
 def staged_import_offences(root: Path, staged: dict[str, Path | None]) -> list[str]:

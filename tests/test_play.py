@@ -11,8 +11,9 @@ from ladder.replay import Decision, dumps_replay, verify_replay
 
 @pytest.fixture
 def toy(monkeypatch):
-    monkeypatch.syspath_prepend(str(Path(__file__).parent))  # tests/ holds toygame.py
+    monkeypatch.syspath_prepend(str(Path(__file__).parent))  # tests/ holds the toygame package
     import toygame
+    import toygame.starters
 
     toygame.register(monkeypatch)
     return toygame
@@ -234,7 +235,7 @@ def test_wire_seats_share_one_event_object_and_get_the_engines_observation(toy):
     """Seats that only serialise (the match runner's proxies) get one event object per event,
     so the runner encodes it once per match; in-process bots each get their own copy."""
 
-    class WireSeat(toy.FixedBot):
+    class WireSeat(toy.starters.FixedBot):
         wire = True
 
         def __init__(self):
@@ -245,7 +246,7 @@ def test_wire_seats_share_one_event_object_and_get_the_engines_observation(toy):
             self.events.append(event)
 
     wire = [WireSeat(), WireSeat()]
-    local = toy.RandomBot()
+    local = toy.starters.RandomBot()
     play_game("toy", [wire[0], local, wire[1]], seed=2)
     public = [i for i, e in enumerate(wire[0].events) if e["to"] is None]
     assert public and all(wire[0].events[i] is wire[1].events[i] for i in public)

@@ -21,7 +21,7 @@ GOLDEN = Path(__file__).parent / "golden"
 
 @pytest.fixture
 def toy(monkeypatch):
-    monkeypatch.syspath_prepend(str(Path(__file__).parent))  # tests/ holds toygame.py
+    monkeypatch.syspath_prepend(str(Path(__file__).parent))  # tests/ holds the toygame package
     import toygame
 
     toygame.register(monkeypatch)

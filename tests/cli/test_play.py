@@ -13,7 +13,7 @@ from ladder.replay import load_replay, verify_replay, write_replay
 
 @pytest.fixture
 def toy(monkeypatch):
-    monkeypatch.syspath_prepend(str(Path(__file__).parents[1]))  # tests/ holds toygame.py
+    monkeypatch.syspath_prepend(str(Path(__file__).parents[1]))  # tests/ holds the toygame package
     import toygame
 
     toygame.register(monkeypatch)
@@ -128,11 +128,11 @@ def test_demo_logs_public_events_then_the_table(toy):
     result = run("demo", "--game", "toy", "--seed", "3")
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[0].startswith("start") and "pile=12" in lines[0]
-    took = [line for line in lines if line.startswith("took")]
+    assert lines[0] == "3 players, 12 counters in the pile"  # the game's own sentences (view/steps.py)
+    took = [line for line in lines if " takes " in line]
     played = play_builtin("toy", default_bot_names("toy", 3), seed=3)  # the game's default line-up
     assert len(took) == sum(getattr(e, "type", None) == "took" for e in played.replay.log)
-    assert not any(line.startswith("secret") for line in lines)  # private events stay private
+    assert not any("is dealt the secret" in line for line in lines)  # private events stay private
     assert "Toy Nim" in result.output
 
 

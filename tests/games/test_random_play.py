@@ -1,11 +1,8 @@
 """The generic test every game passes: seeded games of the game's built-in "random" bot, at every
 player count and with each value of each choice option, end cleanly and their replays verify."""
 
-import importlib.util
 import json
 import os
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -21,13 +18,10 @@ SEEDS = range(3)
 
 
 def toygame():
-    """tests/toygame.py, the suite's own small game, loaded by path (tests/ is no package)."""
-    if "toygame" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("toygame", Path(__file__).parents[1] / "toygame.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["toygame"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["toygame"]
+    """tests/toygame/, the suite's own small game (tests/ is on the path: pyproject's pythonpath)."""
+    import toygame
+
+    return toygame
 
 
 @pytest.fixture(autouse=True)

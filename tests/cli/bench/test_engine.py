@@ -9,7 +9,7 @@ from ladder.cli.bench import engine
 
 @pytest.fixture
 def toy(monkeypatch):
-    monkeypatch.syspath_prepend(str(Path(__file__).parents[2]))  # tests/ holds toygame.py
+    monkeypatch.syspath_prepend(str(Path(__file__).parents[2]))  # tests/ holds the toygame package
     import toygame
 
     toygame.register(monkeypatch)

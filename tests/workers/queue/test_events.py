@@ -1,4 +1,4 @@
-"""workers/events.feed: the scheduler's tick for events, within LADDER_EVENT_SLOTS."""
+"""feed in workers/queue/events.py: the scheduler's tick for events, within LADDER_EVENT_SLOTS."""
 
 from ladder.config import Settings
 from ladder.models import MatchKind

@@ -2,7 +2,7 @@
 
 OpenBLAS (numpy), OpenMP (torch, scikit-learn) and MKL start one thread per core of the machine
 unless told otherwise: on a 64-core worker, one bot would start 64 threads against a pids limit
-of 64 and a quota of one core. The sandbox tells them (workers/sandbox_bwrap.thread_env).
+of 64 and a quota of one core. The sandbox tells them (thread_env in workers/sandbox/bwrap.py).
 """
 
 from __future__ import annotations

@@ -13,6 +13,9 @@ TOKEN_COLOURS: tuple[str, ...] = tuple(c for c, k in DECK["tokens"].items() for 
 COLOURS: tuple[str, ...] = tuple(DECK["tokens"])
 _IDS = tuple(f"t{i}" for i in range(len(TOKEN_COLOURS)))
 _INDEX = {tid: i for i, tid in enumerate(_IDS)}
+# Each token's JSON, made once: tokens_json hands out copies (a copy of a small dict costs about two
+# thirds of building it anew), so these are never seen, nor changed, outside this module.
+_JSON = tuple({"id": tid, "colour": colour} for tid, colour in zip(_IDS, TOKEN_COLOURS, strict=True))
 
 
 def token_id(index: int) -> str:
@@ -25,4 +28,5 @@ def token_index(value: Any) -> int | None:
 
 
 def tokens_json(tokens: list[int]) -> list[dict[str, str]]:
-    return [{"id": _IDS[t], "colour": TOKEN_COLOURS[t]} for t in tokens]
+    """Fresh dicts, {"id": "t<i>", "colour": ...}, one per token: the caller may keep or hand them out."""
+    return [_JSON[t].copy() for t in tokens]

@@ -29,6 +29,12 @@ class Adventurer:
     role: str
     up: bool = True
     dragon: str | None = None  # the dragon it attacks, None when in front of its owner
+    # Its entry in an observation when face up and at home, made once (id, attack and role never
+    # change): observation.py hands out copies, cheaper than building the dict every time.
+    shown: dict[str, Any] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.shown = {"id": self.id, "attack": self.attack, "role": self.role, "face": "up", "dragon": None}
 
 
 @dataclass(slots=True)
@@ -133,18 +139,13 @@ class DrachengoldState(State):
         return counts
 
     def dragon_json(self, slot: Slot) -> dict[str, Any]:
-        d = slot.dragon
-        return {
-            "id": d["id"],
-            "strength": d["strength"],
-            "known": d["known"],
-            "hidden": d["hidden"],
-            "tokens": tokens_json(slot.tokens),
-            "attackers": [
-                {"seat": s, "adventurer": a, "attack": self.advs[s][a].attack + b} for s, a, b in slot.attackers
-            ],
-            "total": slot.total(self.advs),
-        }
+        d, advs = slot.dragon, self.advs
+        attackers = [{"seat": s, "adventurer": a, "attack": advs[s][a].attack + b} for s, a, b in slot.attackers]
+        total = 0
+        for attacker in attackers:  # slot.total, from the attacks just computed (every observation draws this)
+            total += attacker["attack"]
+        return {"id": d["id"], "strength": d["strength"], "known": d["known"], "hidden": d["hidden"],
+                "tokens": tokens_json(slot.tokens), "attackers": attackers, "total": total}
 
     def slot_of(self, dragon_id: str) -> int | None:
         for i, slot in enumerate(self.table):

@@ -4,7 +4,7 @@ The cave is a list of 49 squares in row-major order; each holds a tile kind or N
 was won ("empty"). Every flip is public, so events carry no secrets and are addressed to everyone;
 what stays hidden is the identity of face-down tiles, which observations never show.
 
-Ladder edition (docs/rules-treasure.md): seat 0 starts (the ladder already shuffles seats); a
+Ladder edition (docs/rules.md, Treasure of the Dragons): seat 0 starts (the ladder already shuffles seats); a
 stop keeps the first-flipped tiles of each complete set; after MAX_TURNS turns the game ends and
 scores as it stands, without the Spider bonus (the Spiders are still in the cave).
 """

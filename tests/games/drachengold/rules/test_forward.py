@@ -1,5 +1,5 @@
 """The forward model: a determinization agrees with everything the seat saw, at every kind of
-decision, and its hidden parts are drawn at random (ladder/games/drachengold/forward.py)."""
+decision, and its hidden parts are drawn at random (ladder/games/drachengold/rules/forward.py)."""
 
 import random
 from collections import Counter

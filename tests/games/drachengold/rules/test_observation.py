@@ -1,0 +1,129 @@
+"""An observation is the seat's own value (issue #29: faster observations, but in-process bots still
+get values they cannot alter): at every decision of seeded games, under every rules option and
+split, no list or dict of any seat's observation is reachable from the state, nor shared with
+another seat's observation. The state's reach is followed everywhere it keeps values: its fields,
+its events, the pending request (its info and its checker's closure) and the running flow's frames.
+
+The behaviour this guards is checked end to end in tests/games/test_random_play.py
+(`test_what_a_bot_is_handed_is_its_own`): a bot that wrecks what it is handed changes nothing.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Any
+
+import pytest
+
+from bots.drachengold.greedy import GreedyBot
+from bots.drachengold.random import RandomBot
+from ladder.games.drachengold import Drachengold
+
+CONTAINERS = (list, dict)
+
+
+def reachable(root: Any) -> dict[int, Any]:
+    """id -> object, for every list and dict the object reaches: through containers, object fields
+    (slots too), Mappings such as an event's data, closures, and generator frames."""
+    found: dict[int, Any] = {}
+    seen: set[int] = set()
+    todo = [root]
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, str | bytes | int | float | bool | type(None) | type | types.ModuleType):
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, CONTAINERS):
+            found[id(obj)] = obj
+        if isinstance(obj, dict):
+            todo += list(obj.keys()) + list(obj.values())
+        elif isinstance(obj, list | tuple | set | frozenset):
+            todo += list(obj)
+        elif isinstance(obj, types.GeneratorType):
+            if obj.gi_frame is not None:
+                todo += list(obj.gi_frame.f_locals.values())
+            todo.append(obj.gi_yieldfrom)
+        elif isinstance(obj, types.FunctionType):
+            todo += [cell.cell_contents for cell in (obj.__closure__ or ()) if _has_contents(cell)]
+            todo += list(obj.__defaults__ or ())
+        elif isinstance(obj, types.MethodType):
+            todo += [obj.__self__, obj.__func__]
+        else:
+            todo += list(getattr(obj, "__dict__", {}).values())
+            for klass in type(obj).__mro__:
+                for name in getattr(klass, "__slots__", ()):
+                    if hasattr(obj, name):
+                        todo.append(getattr(obj, name))
+            if hasattr(obj, "items") and callable(obj.items):  # a read-only Mapping (an event's data)
+                todo += [v for kv in obj.items() for v in kv]
+    return found
+
+
+def _has_contents(cell) -> bool:
+    try:
+        cell.cell_contents  # noqa: B018 (an empty cell raises)
+    except ValueError:
+        return False
+    return True
+
+
+def test_the_reach_follows_fields_closures_and_flows():
+    """The walk itself: a list kept only in a closure, or only in a suspended flow, is found."""
+    kept, local = [1], {"a": [2]}
+
+    def check():
+        return kept
+
+    def flow():
+        mine = local
+        yield mine
+
+    running = flow()
+    next(running)
+    holder = types.SimpleNamespace(check=check, flow=running)
+    ids = reachable(holder)
+    assert id(kept) in ids and id(local) in ids and id(local["a"]) in ids
+
+
+CASES = [
+    ({"rules": "basic"}, 3, 1),
+    ({"rules": "basic"}, 4, 2),
+    ({"rules": "advanced-a"}, 5, 3),
+    ({"rules": "advanced-b", "negotiation_rounds": 3}, 4, 4),
+    ({"rules": "advanced-a", "split": "strategic"}, 6, 5),
+    ({"rules": "advanced-b", "split": "strategic"}, 3, 6),
+]
+
+
+def play(options: dict, players: int, seed: int):
+    """A seeded game (greedy at odd seats, random at even ones): yields the state before each
+    decision and at the end."""
+    state = Drachengold().new_state(options, seed, players)
+    bots = [(GreedyBot if s % 2 else RandomBot)() for s in range(players)]
+    for s, bot in enumerate(bots):
+        bot.setup({"game": "drachengold", "seat": s, "players": players, "options": dict(state.options),
+                   "bot_seed": seed})
+    while (pending := state.pending()) is not None:
+        yield state
+        decision = bots[pending.seat].decide(pending.kind, state.observation(pending.seat))
+        if state.validate(pending.seat, decision) is not None:
+            decision = state.default_decision()
+        state.apply(pending.seat, decision)
+    yield state  # the end, with every hoard shown
+
+
+def test_the_games_reach_every_decision_kind():
+    kinds = {state.pending().kind for case in CASES for state in play(*case) if state.pending() is not None}
+    assert kinds == set(Drachengold.decision_kinds)
+
+
+@pytest.mark.parametrize(("options", "players", "seed"), CASES)
+def test_no_observation_shares_a_list_or_dict_with_the_state_or_another_seat(options, players, seed):
+    for state in play(options, players, seed):
+        held = reachable(state)  # keeps what it found alive, so no id is reused while compared
+        observations = [state.observation(s) for s in range(players)]
+        owners: dict[int, int] = {}
+        for s, observation in enumerate(observations):
+            for key, obj in reachable(observation).items():
+                assert key not in held, f"seat {s}'s observation shares {obj!r:.80} with the state ({state.pending()})"
+                assert owners.setdefault(key, s) == s, f"seats {owners[key]} and {s} share {obj!r:.80}"
