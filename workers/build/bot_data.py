@@ -116,7 +116,7 @@ def _read(path: str, name: str, budget: list[int], cap: Cap) -> bytes:
     data = b"".join(chunks)
     budget[0] -= len(data)
     if budget[0] < 0:
-        raise BotDataError(f"the files come to more bytes than the cap of {cap.describe()} allows")
+        raise BotDataError(f"the files are over the cap of {cap.describe()}")
     return data
 
 
