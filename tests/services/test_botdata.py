@@ -59,7 +59,7 @@ def test_a_clean_seat_keeps_its_changes_and_the_next_match_starts_from_them(worl
 
 def test_concurrent_matches_of_one_bot_both_keep_their_files(world):
     """Both started from version 0; each one's files are applied onto the latest when it is recorded."""
-    (a, va), (b, vb), (c, vc) = world.bot(), world.bot(), world.bot()
+    (a, va), (_, vb), (_, vc) = world.bot(), world.bot(), world.bot()
     one = matches.queue_match(session=world.session, game="treasure", seats=[va.id, vb.id])
     two = matches.queue_match(session=world.session, game="treasure", seats=[va.id, vc.id])
     assert botdata.snapshots(world.session, one.id)[0].version == botdata.snapshots(world.session, two.id)[0].version
@@ -160,7 +160,7 @@ def test_concurrent_writers_of_one_bot_lose_no_write(world, sessions):
                 for r in range(rounds):
                     botdata.changes_version(session, a.id, {f"w{n}-{r}": b"x", "last": f"{n}-{r}".encode()},
                                             Cap(10_000, 100))
-        except BaseException as exc:  # noqa: BLE001 - reported below
+        except BaseException as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=write, args=(n,)) for n in range(writers)]
