@@ -10,6 +10,9 @@ ratings commit together (a worker killed anywhere before the commit leaves the m
 with nothing written, for the sweeper), and a ranked match that the ratings would skip, because
 every seat forfeited (nobody showed strength; it usually means the ladder's sandbox failed), ends
 `failed` instead of `finished`. `ladder ratings recompute` checks it (missing_rating_changes).
+
+Each clean seat's bot data changes (MatchOutcome.data) are kept in this same transaction
+(services/botdata.py): a result that is refused keeps none of them either.
 """
 
 from __future__ import annotations

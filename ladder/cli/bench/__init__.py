@@ -71,7 +71,8 @@ def bench_soak(matches: int, hog: bool, game: str, players: int, minutes: float 
               help="Where (repeatable; default both).")
 @click.option("--postgres", default="postgresql://postgres@127.0.0.1:5432/postgres", show_default=True,
               help="A PostgreSQL server's admin URL: a scratch database is made there and dropped after.")
-def bench_botdata(matches: int, workers: int, databases: tuple[str, ...], postgres: str) -> None:
+@click.option("--game", help="Registered game name (default: the flagship).")
+def bench_botdata(matches: int, workers: int, databases: tuple[str, ...], postgres: str, game: str | None) -> None:
     """Bot data under concurrent strict matches of the same bots: exit 1 if a write was lost or torn
     or the cap did not hold (ladder/cli/bench/botdata.py)."""
     from ladder.cli.bench.botdata import run_botdata_bench
@@ -79,7 +80,7 @@ def bench_botdata(matches: int, workers: int, databases: tuple[str, ...], postgr
 
     try:
         results = run_botdata_bench(matches=matches, workers=workers, postgres=postgres, echo=click.echo,
-                                    databases=list(databases or ("sqlite", "postgresql")))
+                                    databases=list(databases or ("sqlite", "postgresql")), game=game)
     except RunnerError as exc:
         raise click.ClickException(str(exc)) from None
     if not all(r.ok for r in results):

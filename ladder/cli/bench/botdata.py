@@ -1,7 +1,8 @@
 """`ladder bench botdata`: bot data under concurrent strict matches (#27's done-when), on a scratch
 SQLite file and a scratch PostgreSQL database.
 
-Two bots of one owner play `matches` DragonFlame matches against each other, `workers` at a time,
+Two bots of one owner play `matches` matches of a game against each other (`--game`, default the
+flagship; the game's smallest table, with house starter bots filling any seat beyond two), `workers` at a time,
 each worker a process playing its share through the real worker path (workers/queue/jobs.py:
 claim, stage each seat's data, the strict sandbox, record with the data in the result's
 transaction). Both bots read-modify-write their folder at the start of every match:
@@ -27,7 +28,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-GAME = "dragonflame"
+from ladder.bot_data import Cap
+
 # Run by each bench bot before it plays (the starter bot follows): LIMIT is 0 for keeper, else the
 # bytes hog tries to write past the cap.
 PRELUDE = '''
@@ -75,19 +77,26 @@ class Checked:
         return not self.breaches
 
 
-def bot_source(limit: int) -> bytes:
+def bot_source(game: str, limit: int) -> bytes:
+    """The game's first starter bot, with PRELUDE run before it plays."""
+    from bots import builtin_names
     from workers.match.runner import builtin_source
 
-    source = builtin_source(GAME, "random").read_text()
+    source = builtin_source(game, builtin_names(game)[0]).read_text()
     marker = 'if __name__ == "__main__":'
+    if marker not in source:
+        raise RuntimeError(f"the starter bot of {game} has no {marker!r} line to run the bench's prelude before")
     return source.replace(marker, f"LIMIT = {limit}\n{PRELUDE}\n{marker}").encode()
 
 
-def _seed(url: str, matches: int, cap_bytes: int) -> tuple[list[int], int, int]:
+def _seed(url: str, game: str, matches: int, cap: Cap) -> tuple[list[int], int, int]:
     """The owner, the two bots, hog's starting data, and the queued matches: (match ids, keeper, hog)."""
+    from sqlmodel import select
+
     from ladder.bot_data import write_zip
     from ladder.db import make_engine, session_factory
-    from ladder.models import BotCreate, User
+    from ladder.games import get_game
+    from ladder.models import Bot, BotCreate, BotVersion, User, VersionStatus
     from ladder.services import botdata, bots
     from ladder.services import matches as match_service
     from ladder.services.bots import seed_house_bots
@@ -95,23 +104,25 @@ def _seed(url: str, matches: int, cap_bytes: int) -> tuple[list[int], int, int]:
     engine = make_engine(url)
     try:
         with session_factory(engine)() as session:
-            seed_house_bots(session=session)
+            seed_house_bots(session=session, games=[game])
+            house = sorted(session.exec(select(BotVersion.id).join(Bot, Bot.id == BotVersion.bot_id).where(
+                Bot.game == game, Bot.builtin.is_not(None), BotVersion.status == VersionStatus.ACTIVE)).all())
             owner = User(username="bench", password_hash="!")
             session.add(owner)
             session.commit()
             made = {}
-            for name, limit in (("keeper", 0), ("hog", 2 * cap_bytes)):
-                bot = bots.create_bot(session=session, owner_id=owner.id, data=BotCreate(name=name, game=GAME))
-                version = bots.add_version(session=session, bot_id=bot.id, code=bot_source(limit), filename="main.py",
-                                           placement_games=0)
+            for name, limit in (("keeper", 0), ("hog", 2 * cap.max_bytes)):
+                bot = bots.create_bot(session=session, owner_id=owner.id, data=BotCreate(name=name, game=game))
+                version = bots.add_version(session=session, bot_id=bot.id, code=bot_source(game, limit),
+                                           filename="main.py", placement_games=0)
                 bots.activate_version(session=session, version_id=version.id)
                 made[name] = (bot.id, version.id)
-            from ladder.config import Settings
-
             botdata.replace(session=session, bot_id=made["hog"][0], user_id=owner.id,
-                            data=write_zip({"sentinel": b"hog's own data"}), cap=Settings().bot_data_cap)
-            ids = [match_service.queue_match(session=session, game=GAME,
-                                             seats=[made["keeper"][1], made["hog"][1]][:: 1 if i % 2 else -1]).id
+                            data=write_zip({"sentinel": b"hog's own data"}), cap=cap)
+            others = house[: max(get_game(game).min_players - 2, 0)]
+            pair = [made["keeper"][1], made["hog"][1]]
+            ids = [match_service.queue_match(session=session, game=game,
+                                             seats=[*pair[:: 1 if i % 2 else -1], *others]).id
                    for i in range(matches)]
             return ids, made["keeper"][0], made["hog"][0]
     finally:
@@ -205,23 +216,25 @@ def _sqlite() -> Iterator[str]:
 
 
 def run_botdata_bench(*, matches: int, workers: int, databases: list[str], postgres: str,
-                      echo: Callable[[str], None]) -> list[Checked]:
+                      echo: Callable[[str], None], game: str | None = None) -> list[Checked]:
     from ladder.cli.bench.service import scratch_database
     from ladder.config import Settings
+    from ladder.games import FLAGSHIP
     from workers.match.runner import choose_mode
 
     choose_mode("strict")  # fails here, with the reason, where the strict sandbox cannot run
     cap = Settings().bot_data_cap
+    game = game or FLAGSHIP
     results = []
     for label in databases:
         scratch = _sqlite() if label == "sqlite" else scratch_database(postgres, "botdata", keep=False)
         with scratch as url:
-            ids, keeper, hog = _seed(url, matches, cap.max_bytes)
+            ids, keeper, hog = _seed(url, game, matches, cap)
             # each worker a fresh process: bots are started from a main thread (workers/sandbox/process.py)
             context = multiprocessing.get_context("spawn")
             procs = [context.Process(target=_worker, args=(url, ids[k::workers], f"bench-{k}"), daemon=False)
                      for k in range(workers)]
-            echo(f"{label}: {matches} strict {GAME} matches of keeper and hog, {workers} at a time ...")
+            echo(f"{label}: {matches} strict {game} matches of keeper and hog, {workers} at a time ...")
             start = time.monotonic()
             for proc in procs:
                 proc.start()
