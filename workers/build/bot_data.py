@@ -37,6 +37,11 @@ def _libc() -> ctypes.CDLL:
     return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
 
 
+def entry_limit(cap: Cap) -> int:
+    """Files and folders together, as the tmpfs counts inodes."""
+    return 2 * cap.max_files + 16
+
+
 def mount_tmpfs(path: Path, cap: Cap) -> bool:
     """A tmpfs on `path` sized to the cap; False where this process may not mount. Its size has
     room for the page each small file takes beyond its bytes, and its inodes for folders: the
@@ -44,7 +49,7 @@ def mount_tmpfs(path: Path, cap: Cap) -> bool:
     if os.geteuid() != 0:
         return False
     size = cap.max_bytes + cap.max_files * 4096
-    options = f"size={size},nr_inodes={2 * cap.max_files + 16},mode=0777".encode()
+    options = f"size={size},nr_inodes={entry_limit(cap)},mode=0777".encode()
     flags = _MS_NOSUID | _MS_NODEV | _MS_NOEXEC
     if _libc().mount(b"tmpfs", os.fsencode(path), b"tmpfs", flags, options) != 0:
         code = ctypes.get_errno()
@@ -77,12 +82,16 @@ def read_folder(folder: Path, cap: Cap) -> dict[str, bytes]:
     (in the owner's terms) for anything that is not a file or a folder, or a folder over the cap."""
     files: dict[str, bytes] = {}
     budget = [cap.max_bytes]
+    entries_left = [entry_limit(cap)]  # folders too: a plain folder has no inode limit of its own
 
     def walk(path: Path, prefix: str, depth: int) -> None:
         if depth > MAX_DEPTH:
             raise BotDataError(f"{prefix.rstrip('/')!r} is more than {MAX_DEPTH} folders deep")
         with os.scandir(path) as entries:
             for entry in sorted(entries, key=lambda e: e.name):
+                entries_left[0] -= 1
+                if entries_left[0] < 0:
+                    raise BotDataError(f"more than {entry_limit(cap):,} files and folders, over the cap")
                 name = prefix + entry.name
                 mode = entry.stat(follow_symlinks=False).st_mode
                 if stat.S_ISDIR(mode):
@@ -127,17 +136,21 @@ class SeatFolders:
         self.cap, self.snapshots = cap, list(snapshots)
         self.folders: list[Path | None] = []
         self.mounted: list[Path] = []
-        for i, snap in enumerate(self.snapshots):
-            if snap is None:
-                self.folders.append(None)
-                continue
-            folder = root / f"data-{i}"
-            folder.mkdir()
-            folder.chmod(0o777)
-            if mode != "none" and mount_tmpfs(folder, cap):
-                self.mounted.append(folder)
-            write_folder(folder, snap.files)
-            self.folders.append(folder)
+        try:
+            for i, snap in enumerate(self.snapshots):
+                if snap is None:
+                    self.folders.append(None)
+                    continue
+                folder = root / f"data-{i}"
+                folder.mkdir()
+                folder.chmod(0o777)
+                self.folders.append(folder)
+                if mode != "none" and mount_tmpfs(folder, cap):
+                    self.mounted.append(folder)
+                write_folder(folder, snap.files)
+        except BaseException:  # no tmpfs left mounted behind a match that never started
+            self.remove()
+            raise
 
     def binds(self, seat: int) -> dict[str, Path]:
         """The writable mounts of a seat's sandbox."""
@@ -165,6 +178,9 @@ class SeatFolders:
                     out.append(Collected(refused=str(exc)))
                 except OSError as exc:  # something in the folder the ladder cannot read: nothing kept
                     out.append(Collected(refused=f"the folder could not be read back ({exc.strerror})"))
+                except Exception as exc:  # never out of the runner's teardown: this seat keeps nothing
+                    log.warning("bot data: seat %d not read back: %r", i, exc)
+                    out.append(Collected(refused="the folder could not be read back"))
         return out
 
     def remove(self) -> None:

@@ -123,3 +123,12 @@ def test_where_the_worker_may_mount_the_folder_is_a_tmpfs_sized_to_the_cap(tmp_p
     finally:
         seats.remove()
     assert not os.path.ismount(folder) and not folder.exists()
+
+
+def test_empty_folders_count_too_so_a_plain_folder_cannot_hold_millions(tmp_path):
+    root = tmp_path / "data"
+    root.mkdir()
+    for i in range(folders.entry_limit(CAP) + 1):
+        (root / f"d{i}").mkdir()
+    with pytest.raises(folders.BotDataError, match="files and folders, over the cap"):
+        folders.read_folder(root, CAP)
