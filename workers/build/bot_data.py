@@ -6,8 +6,9 @@ process may mount (root), the folder is a tmpfs sized to the cap, so a bot canno
 at all (ENOSPC); elsewhere (user mode without root) it is a plain folder and the cap is checked
 when it is read back. Either way, a folder over the cap keeps nothing (ladder/bot_data.py's rules).
 
-Reading back is done once every process of the seat's bot is gone (the seat's close() said
-clean), and trusts nothing in the folder: links, devices and sockets refuse the whole folder,
+Reading back is done once every process of the seat's bot is gone, and only for a bot that exited
+on its own after `end` (one the ladder had to stop may be halfway through a write); it trusts
+nothing in the folder: links, devices and sockets refuse the whole folder,
 nothing is followed, and no more than the cap is ever read.
 """
 
@@ -28,6 +29,8 @@ from ladder.bot_data import MAX_DEPTH, BotDataError, Cap, Collected, Snapshot, c
 MOUNT = "/botdata"  # where a bot sees its folder (docs/bots.md, "Bot data")
 ENV_PATH = "LADDER_BOT_DATA"
 ENV_VERSION = "LADDER_BOT_DATA_VERSION"
+STILL_RUNNING = ("the bot was still running when its match ended (it was stopped after `end` and its grace, "
+                 "maybe halfway through a write): write the folder before then")
 _MS_NOSUID, _MS_NODEV, _MS_NOEXEC = 2, 4, 8
 _MNT_DETACH = 2
 log = logging.getLogger(__name__)
@@ -162,15 +165,16 @@ class SeatFolders:
             return {}
         return {ENV_PATH: MOUNT, ENV_VERSION: str(self.snapshots[seat].version)}
 
-    def collect(self, clean: Sequence[bool | None]) -> list[Collected | None]:
-        """Each seat's changes (None: nothing staged, or pinned). `clean[i]` False: seat i's bot left
-        something running, so its folder may still be changing and nothing of it is kept."""
+    def collect(self, ended: Sequence[bool | None]) -> list[Collected | None]:
+        """Each seat's changes (None: nothing staged, or pinned). `ended[i]` False: seat i's bot did
+        not exit on its own after `end` (the ladder stopped it, maybe halfway through a write) or
+        left something running, so nothing of its folder is kept."""
         out: list[Collected | None] = []
         for i, (snap, folder) in enumerate(zip(self.snapshots, self.folders, strict=True)):
             if snap is None or folder is None or not snap.keep:
                 out.append(None)
-            elif i < len(clean) and clean[i] is not True:
-                out.append(Collected(refused="the bot's processes were still running when its match ended"))
+            elif i < len(ended) and ended[i] is not True:
+                out.append(Collected(refused=STILL_RUNNING))
             else:
                 try:
                     out.append(Collected(changes=diff(snap.files, read_folder(folder, self.cap))))

@@ -359,8 +359,9 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
             if table is not None:
                 table.remove()
             if folders is not None:  # read back once every bot is gone, and only from a match that ended
-                if finished:
-                    collected = folders.collect([seat.clean for seat in seats])
+                if finished:  # a bot the ladder had to stop may be halfway through a write: not kept
+                    collected = folders.collect([seat.clean is True and seat.exit["signal"] is None
+                                                 and seat.exit["code"] is not None for seat in seats])
                 folders.remove()
             for path in root.iterdir():
                 packaging.remove_staged(path)

@@ -132,3 +132,15 @@ def test_empty_folders_count_too_so_a_plain_folder_cannot_hold_millions(tmp_path
         (root / f"d{i}").mkdir()
     with pytest.raises(folders.BotDataError, match="files and folders, over the cap"):
         folders.read_folder(root, CAP)
+
+
+# Writes its folder and then never exits: the ladder stops it after `end` and its grace.
+STAYS_AFTER_END = READ_MODIFY_WRITE + '''
+import atexit as _atexit, time as _time
+_atexit.register(lambda: _time.sleep(3600))
+'''
+
+
+def test_a_bot_the_ladder_had_to_stop_keeps_nothing(tmp_path, mode):
+    data = play(tmp_path, STAYS_AFTER_END, Snapshot(1, {"old": b"1"}), mode)
+    assert data[0].changes is None and "still running when its match ended" in data[0].refused
