@@ -18,6 +18,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from sqlalchemy.engine import make_url
 
+from ladder.bot_data import Cap
 from ladder.bot_packages import MAX_UPLOAD_BYTES
 from ladder.runtimes import BY_NAME
 
@@ -59,6 +60,9 @@ class Settings(BaseModel):
     # ladder.bot_packages.MAX_UPLOAD_BYTES is the one limit; a deployment may only lower it here
     max_upload_bytes: int = Field(default=MAX_UPLOAD_BYTES, gt=0, le=MAX_UPLOAD_BYTES)
     max_log_chars: int = Field(default=64 * 1024, gt=0)  # stderr kept per seat and match
+    # each bot's data folder (ladder/bot_data.py): what it may hold, as bytes of files and files
+    bot_data_max_bytes: int = Field(default=20 << 20, gt=0, le=1 << 30)
+    bot_data_max_files: int = Field(default=1000, gt=0, le=100_000)
     # the runtimes (ladder/runtimes.py) uploads may use, comma-separated; None: each one this
     # machine has (an operator may narrow it, e.g. LADDER_RUNTIMES=python,node)
     runtimes: str | None = None
@@ -166,6 +170,10 @@ class Settings(BaseModel):
             return cls(**values)
         except ValidationError as exc:
             raise ConfigError(_explain(exc)) from None
+
+    @property
+    def bot_data_cap(self) -> Cap:
+        return Cap(self.bot_data_max_bytes, self.bot_data_max_files)
 
     @property
     def development(self) -> bool:

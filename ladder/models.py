@@ -301,6 +301,9 @@ class Seat(SeatBase, table=True):
     )
     match_id: int = Field(foreign_key="matches.id", primary_key=True, ondelete="CASCADE")
     seat: int = Field(primary_key=True)
+    # the bot data version this seat plays with, pinned at queue time (events, validation: they are
+    # reproducible, and keep nothing); None: the latest when it starts, its changes kept after
+    data_version: int | None = None
 
 
 class SeatPublic(SeatBase):
@@ -327,6 +330,32 @@ class BuildArtifact(SQLModel, table=True):
     size: int
     log: str = Field(default="", sa_type=Text)  # the compiler's output
     seconds: float = 0.0
+    created_at: datetime = _when()
+
+
+class BotData(SQLModel, table=True):
+    """A bot's data folder (ladder/services/botdata.py): which version is the latest, and the
+    last refusal (over the cap, ...) for its owner. No row: version 0, the empty folder."""
+
+    __tablename__ = "bot_data"
+    bot_id: int = Field(foreign_key="bots.id", primary_key=True, ondelete="CASCADE")
+    version: int = 0  # changed only by a compare-and-set (services/botdata.py)
+    note: str | None = Field(default=None, sa_type=Text)  # the owner's only: never shown to others
+    note_at: datetime | None = _when(nullable=True)
+    updated_at: datetime = _when()
+
+
+class BotDataVersion(SQLModel, table=True):
+    """One version of a bot's data folder, as a zip (ladder/bot_data.py's stored form). The latest
+    two and every pinned one are kept; older ones are deleted as new ones are written."""
+
+    __tablename__ = "bot_data_versions"
+    bot_id: int = Field(foreign_key="bots.id", primary_key=True, ondelete="CASCADE")
+    number: int = Field(primary_key=True)
+    data: bytes = Field(sa_type=LargeBinary)
+    size: int  # bytes of files, unpacked
+    files: int
+    source: str = Field(max_length=64)  # "match 12", "upload", "reset"
     created_at: datetime = _when()
 
 
@@ -472,6 +501,7 @@ class EventEntrant(SQLModel, table=True):
     event_id: int = Field(foreign_key="events.id", primary_key=True, ondelete="CASCADE")
     bot_id: int = Field(foreign_key="bots.id", primary_key=True)
     bot_version_id: int | None = Field(default=None, foreign_key="bot_versions.id")
+    data_version: int | None = None  # its bot data, pinned with the version when the event starts
     invited: bool = False
     accepted: bool = True  # false: the organizer's invitation, until the bot's owner accepts it
     joined_at: datetime = _when()

@@ -19,6 +19,7 @@ from sqlmodel import Session, select
 from ladder.games import Game, OptionError, get_game
 from ladder.matchmaking import Candidate, Table, next_class
 from ladder.models import Bot, BotVersion, Match, MatchKind, MatchStatus, Rating, Seat, VersionStatus, utcnow
+from ladder.services.botdata import pin_for
 from ladder.services.common import atomic, fetch
 from ladder.services.errors import Conflict, Forbidden, Invalid, NotFound
 from ladder.services.users import get_user_by_name
@@ -106,8 +107,12 @@ def queue_match(
                 raise Invalid(f"version {vid} of {bot.name!r} is {version.status}, not active")
         session.add(match)
         session.flush()
+        # events and validation games play a fixed version of each bot's data (services/botdata.py)
+        pins = pin_for(kind, session, [found[vid][1].id for vid in version_ids])
         for index, vid in enumerate(version_ids):
-            session.add(Seat(match_id=match.id, seat=index, bot_id=found[vid][1].id, bot_version_id=vid))
+            bot_id = found[vid][1].id
+            session.add(Seat(match_id=match.id, seat=index, bot_id=bot_id, bot_version_id=vid,
+                             data_version=pins[bot_id]))
     return match
 
 

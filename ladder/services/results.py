@@ -10,6 +10,9 @@ ratings commit together (a worker killed anywhere before the commit leaves the m
 with nothing written, for the sweeper), and a ranked match that the ratings would skip, because
 every seat forfeited (nobody showed strength; it usually means the ladder's sandbox failed), ends
 `failed` instead of `finished`. `ladder ratings recompute` checks it (missing_rating_changes).
+
+Each clean seat's bot data changes (MatchOutcome.data) are kept in this same transaction
+(services/botdata.py): a result that is refused keeps none of them either.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from datetime import datetime
 from sqlalchemy import case, update
 from sqlmodel import Session, select
 
+from ladder.bot_data import Cap, Collected
 from ladder.models import (
     BotLog,
     BotVersion,
@@ -36,12 +40,14 @@ from ladder.models import (
 from ladder.models import Replay as ReplayRow
 from ladder.ratings import is_rated
 from ladder.replay import Replay, dumps_replay
+from ladder.services.botdata import record_match_data
 from ladder.services.bots import activate
 from ladder.services.common import atomic
 from ladder.services.errors import AlreadyRecorded, Invalid, NotFound
 from ladder.services.ratings import apply_ratings, take_rating_clock
 
 DEFAULT_MAX_LOG_CHARS = 64 * 1024
+DEFAULT_DATA_CAP = Cap()  # settings.bot_data_cap
 ALL_FORFEITED = "every seat forfeited: nothing to rate (a ranked match needs one seat that played)"
 
 
@@ -61,6 +67,9 @@ class SeatOutcome:
 class MatchOutcome:
     seats: Sequence[SeatOutcome]  # in seat order
     replay: Replay | bytes | None = None  # the public replay (no bot's log in it) or its bytes
+    # per seat, what the match did to the bot's data folder (workers/build/bot_data.py); kept by
+    # services/botdata.py in this same transaction, for clean seats only
+    data: Sequence[Collected | None] | None = None
 
 
 def outcome_from_replay(replay: Replay, logs: Sequence[str | None] | None = None) -> MatchOutcome:
@@ -112,6 +121,7 @@ def record_result(
     worker_id: str | None = None,
     now: datetime | None = None,
     max_log_chars: int = DEFAULT_MAX_LOG_CHARS,
+    data_cap: Cap = DEFAULT_DATA_CAP,
 ) -> Match:
     """Store a played match and rate it if it is rated. With `worker_id`, only the worker holding
     the claim may record (a worker the sweeper gave up on cannot). AlreadyRecorded otherwise."""
@@ -151,6 +161,7 @@ def record_result(
             data, size = compress_replay(outcome.replay)
             session.add(ReplayRow(match_id=match_id, data=data, size=size, created_at=now))
         session.flush()
+        record_match_data(session, match, seats, outcome.data, data_cap, now)
         if is_rated(match.status, ranked=match.ranked, forfeited=[s.forfeited for s in seats]):
             apply_ratings(session, match, seats, sequence, now)
         if match.kind == MatchKind.VALIDATION:

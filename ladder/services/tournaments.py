@@ -39,6 +39,7 @@ from ladder.models import (
     VersionStatus,
     utcnow,
 )
+from ladder.services.botdata import head_versions
 from ladder.services.common import atomic, fetch
 from ladder.services.errors import Conflict, Forbidden, Invalid, NotFound
 from ladder.services.tournament_views import event_spec, event_view
@@ -192,11 +193,14 @@ def _start(session: Session, event_id: int, now: datetime) -> list[str]:
         dropped = [bot.name for entrant, bot, version in rows
                    if version is None or bot.retired or not entrant.accepted]
         kept = []
+        # each bot's data is frozen with its version: every match of the event sees the same files
+        data_versions = head_versions(session, [bot.id for _, bot, _ in rows])
         for entrant, bot, version in rows:
             if version is None or bot.retired or not entrant.accepted:
                 session.delete(entrant)
             else:
                 entrant.bot_version_id = version.id
+                entrant.data_version = data_versions[bot.id]
                 session.add(entrant)
                 kept.append(entrant)
         try:
@@ -276,15 +280,19 @@ def event_matches_in_flight(session: Session) -> int:
 def _queue_one(session: Session, event: TournamentEvent, row: EventMatch, sandbox: str) -> int | None:
     """Queue the match of one schedule row, in one transaction; None if another feeder did it."""
     with atomic(session):
-        versions = dict(session.exec(
-            select(EventEntrant.bot_id, EventEntrant.bot_version_id).where(EventEntrant.event_id == event.id)
-        ).all())
+        entrants = session.exec(
+            select(EventEntrant.bot_id, EventEntrant.bot_version_id, EventEntrant.data_version)
+            .where(EventEntrant.event_id == event.id)
+        ).all()
+        versions = {bot_id: version for bot_id, version, _ in entrants}
+        pins = {bot_id: data or 0 for bot_id, _, data in entrants}
         match = Match(game=event.game, options=dict(event.options), seed=row.seed, kind=MatchKind.EVENT,
                       ranked=False, sandbox=sandbox)
         session.add(match)
         session.flush()
         for seat, bot_id in enumerate(row.seats):
-            session.add(Seat(match_id=match.id, seat=seat, bot_id=bot_id, bot_version_id=versions[bot_id]))
+            session.add(Seat(match_id=match.id, seat=seat, bot_id=bot_id, bot_version_id=versions[bot_id],
+                             data_version=pins[bot_id]))
         claimed = session.exec(
             update(EventMatch).where(EventMatch.event_id == row.event_id, EventMatch.index == row.index,
                                      EventMatch.match_id.is_(None),  # and not cancelled meanwhile:

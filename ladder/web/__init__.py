@@ -33,6 +33,7 @@ def init_app(app: Flask) -> None:
         account,
         api,
         auth,
+        bot_data,
         bots,
         datasets,
         game_assets,
@@ -55,8 +56,8 @@ def init_app(app: Flask) -> None:
     login_manager.init_app(app)
     login_manager.user_loader(auth.load_user)
     user_loaded_from_cookie.connect(auth.rotate_remembered, app)
-    blueprints = (auth, account, leaderboard, bots, matches, users, api, protocol, tournaments, replay_viewer,
-                  game_assets, guide, datasets, live)
+    blueprints = (auth, account, leaderboard, bots, bot_data, matches, users, api, protocol, tournaments,
+                  replay_viewer, game_assets, guide, datasets, live)
     for module in blueprints:
         app.register_blueprint(module.bp)
     csrf.exempt(api.bp)

@@ -20,6 +20,7 @@ from ladder.services.limits import check_challenge, check_upload
 from ladder.services.rejections import rejection_causes
 from ladder.services.tournament_views import invitations_for
 from ladder.services.uploads import Upload, upload_bot
+from ladder.web import bot_data
 from ladder.web.common import db, dispatch, rating_text, refusals, require_owner, settings
 from ladder.web.forms import ActionForm, ChallengeForm, UploadForm, VersionUploadForm
 from ladder.web.queries import challenge_candidates, game_titles, runtime_choices, starter_files
@@ -142,6 +143,7 @@ def page(bot_id: int):
         context["table"] = get_game(data.bot.game) if data.bot.game in game_titles() else None
         context["invitations"] = [event for event, bot in invitations_for(session=db(), user_id=current_user.id)
                                   if bot.id == data.bot.id]
+        context.update(bot_data.owner_context(data.bot.id))  # its data folder (ladder/web/bot_data.py)
     return render_template("bots/page.html", **context)
 
 

@@ -54,6 +54,10 @@ class VersionUploadForm(FlaskForm):
     file = FileField("New version", validators=[FileRequired("choose a file to upload")])
 
 
+class DataUploadForm(FlaskForm):
+    file = FileField("Replace the data with", validators=[FileRequired("choose a .zip to upload")])
+
+
 class CheckboxesField(SelectMultipleField):
     """A multiple choice as a list of checkboxes: no Ctrl-click, and every choice stays visible."""
 

@@ -125,6 +125,11 @@ def _schemas() -> dict[str, Any]:
                       "items": {"type": "object", "properties": {"id": {"type": "string"}, "type": {
                           "type": "string", "enum": ["start", "entries", "gap", "end"]}}, "required": ["id", "type"]}},
             retry_ms={"type": "integer", "description": "the site could not wait: ask again after this long"}),
+        "BotData": _obj(
+            bot_id={"type": "integer"}, version={"type": "integer", "description": "0: never written"},
+            size={"type": "integer", "description": "bytes of files"}, files={"type": "integer"},
+            note={**NULLABLE_STR, "description": "why a match's changes were last refused (over the cap, ...)"},
+            note_at=NULLABLE_TIME, cap=_obj(bytes={"type": "integer"}, files={"type": "integer"})),
         "Upload": _obj(bot=_ref("Bot"), version=_ref("Version"), validation_match=NULLABLE_INT, note=NULLABLE_STR,
                        url={"type": "string"}),
     }
@@ -180,6 +185,25 @@ def _get(schema: dict[str, Any], summary: str, *params: dict[str, Any], errors: 
     if security is not None:
         operation["security"] = security
     return {"get": operation}
+
+
+def _bot_data(bot_id: dict[str, Any]) -> dict[str, Any]:
+    """Your bot's data folder (docs/bots.md, "Bot data"); 404 for anyone else's bot."""
+    as_zip = {"description": "the latest version as a zip; its number in X-Bot-Data-Version",
+              "headers": {"X-Bot-Data-Version": {"schema": {"type": "integer"}}},
+              "content": {"application/zip": {"schema": {"type": "string", "format": "binary"}}}}
+    written = _json(_ref("BotData"), "the folder now")
+    return {
+        "get": {"summary": "download your bot's data", "security": TOKEN, "parameters": [bot_id],
+                "responses": {"200": as_zip, **_errors(401, 403, 404)}},
+        "put": {"summary": "replace your bot's data with a zip (checked whole: nothing is written on bad input)",
+                "security": TOKEN, "parameters": [bot_id],
+                "requestBody": {"required": True, "content": {"application/zip": {
+                    "schema": {"type": "string", "format": "binary"}}}},
+                "responses": {"200": written, **_errors(400, 401, 403, 404, 409, 413)}},
+        "delete": {"summary": "reset your bot's data to an empty folder", "security": TOKEN, "parameters": [bot_id],
+                   "responses": {"200": written, **_errors(401, 403, 404, 409)}},
+    }
 
 
 def _paths() -> dict[str, Any]:
@@ -241,6 +265,7 @@ def _paths() -> dict[str, Any]:
                            "you and your bots", errors=(401, 403), security=TOKEN),
         "/api/v1/bots": _upload(["file", "name", "game"], UPLOAD_FIELDS,
                                 "upload a bot: a new bot, or a new version of yours with that name and game"),
+        "/api/v1/bots/{bot_id}/data": _bot_data(bot_id),
         "/api/v1/bots/{bot_id}/versions": {
             **_get(_obj(versions={"type": "array", "items": _ref("Version")}), "a bot's versions", bot_id,
                    errors=(404,)),

@@ -26,9 +26,11 @@ from typing import Any
 
 from bots import load_builtin
 from ladder import runtimes
+from ladder.bot_data import Cap, Collected, Snapshot
 from ladder.games import FLAGSHIP, get_game
 from ladder.play import play_game
 from ladder.replay import Replay, results_of, write_replay
+from workers.build import bot_data as bot_data_folders
 from workers.build import builds, packaging, runtime_view
 from workers.build.sdk import SDK_MOUNT, shared_sdk, stage_sdk
 from workers.match import blame, protocol
@@ -107,6 +109,7 @@ class MatchResult:
     replay: Replay
     replay_path: Path | None = None
     build_keys: list[str | None] | None = None  # per seat, the artifact a compiled bot ran
+    data: list[Collected | None] | None = None  # per seat, its bot data's changes (workers/build/bot_data.py)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -173,6 +176,8 @@ def run_match(
     on_build: Callable[[int, str], None] | None = None,
     final_attempt: bool = True,
     seed_key: bytes | None = None,
+    bot_data: Sequence[Snapshot | None] | None = None,
+    data_cap: Cap | None = None,
     phases: Phases = NO_PHASES,
 ) -> MatchResult:
     """Play one match, seat i played by specs[i]. Raises RunnerError/PackagingError/OptionError
@@ -186,16 +191,20 @@ def run_match(
     `build_cache` (default: builds.DirCache, the local cache `ladder match` keeps). The bots'
     seeds are keyed with `seed_key`, a fresh secret per match unless given (to repeat a recorded
     match): no bot can work back from its seed to the game's hidden draws (ladder.play.bot_seed).
+    `bot_data[i]` is seat i's data folder to start from (shown at /botdata; None: no folder): its
+    changes come back in MatchResult.data, read once the bots are gone (workers/build/bot_data.py).
     `phases` collects where the match's time goes (workers/match/phases.py; `ladder bench service`)."""
     with interrupts.catching():
         return _run_match(specs, game=game, seed=seed, options=options, sandbox=sandbox, clock=clock,
                           strikes=strikes, ranked=ranked, require_strict=require_strict, replay_path=replay_path,
                           names=names, on_entry=on_entry, build_cache=build_cache, on_build=on_build,
-                          final_attempt=final_attempt, seed_key=seed_key, phases=phases)
+                          final_attempt=final_attempt, seed_key=seed_key, bot_data=bot_data,
+                          data_cap=data_cap, phases=phases)
 
 
 def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, require_strict, replay_path, names,
-               on_entry, build_cache, on_build, final_attempt, seed_key, phases) -> MatchResult:
+               on_entry, build_cache, on_build, final_attempt, seed_key, phases, bot_data=None,
+               data_cap=None) -> MatchResult:
     from workers.sandbox.process import BotProcess, Limits
 
     phases.begin()
@@ -213,6 +222,7 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
     seats: list[SandboxedSeat] = []
     void = MatchVoid()
     table = None
+    folders, collected, finished = None, None, False  # bot data (workers/build/bot_data.py)
     try:
         if mode == "strict":
             table = sandbox_cgroup.TableCpuGroup.create(TABLE_CPUS)
@@ -221,19 +231,23 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
         staged = runnable(staged, mode=mode, cache=build_cache if build_cache is not None else builds.DirCache(),
                           parent=root, on_build=on_build)
         trees = [runtime_tree(bot.entry, mode) for bot in staged]
+        if bot_data is not None:
+            folders = bot_data_folders.SeatFolders(root, bot_data, data_cap or Cap(), mode)
         phases.lap("stage")
         lines = protocol.EventLines()  # one per match: each event is encoded once for every seat
         for name, bot, tree in zip(names, staged, trees, strict=True):
             seat_limits, seat_clock = runtime_terms(bot.entry, limits, clock)
             seat = SandboxedSeat(name, game, mode, seat_clock, strikes, lines, void=void, final_attempt=final_attempt)
 
-            def factory(bot: packaging.StagedBot = bot, tree: Path | None = tree, limits: Any = seat_limits) -> Any:
+            def factory(bot: packaging.StagedBot = bot, tree: Path | None = tree, limits: Any = seat_limits,
+                        index: int = len(seats)) -> Any:
                 # LADDER_BOT=1: bots.sdk moves the protocol off fd 1 at import, so stray prints
                 # (even at import time) go to the log instead of breaking the protocol
+                data_env = folders.env(index) if folders is not None else {}
                 return BotProcess.start(
                     bot.command, bot.path, mode=mode, limits=limits,
-                    extra_ro_binds={SDK_MOUNT: sdk}, env={"PYTHONPATH": SDK_MOUNT, "LADDER_BOT": "1"}, table=table,
-                    view=tree,
+                    extra_ro_binds={SDK_MOUNT: sdk}, env={"PYTHONPATH": SDK_MOUNT, "LADDER_BOT": "1", **data_env},
+                    table=table, view=tree, rw_binds=folders.binds(index) if folders is not None else None,
                 )
 
             seats.append(seat)
@@ -266,6 +280,7 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
         deadline = time.monotonic() + protocol.END_GRACE_MS / 1000
         for seat in seats:
             seat.wait_exit(deadline)
+        finished = True
         phases.lap("end", seats)
     finally:
         with interrupts.deferred():  # a stop signal waits for the teardown
@@ -273,6 +288,11 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
                 seat.close()
             if table is not None:
                 table.remove()
+            if folders is not None:  # read back once every bot is gone, and only from a match that ended
+                if finished:  # a bot the ladder had to stop may be halfway through a write: not kept
+                    collected = folders.collect([seat.clean is True and seat.exit["signal"] is None
+                                                 and seat.exit["code"] is not None for seat in seats])
+                folders.remove()
             for path in root.iterdir():
                 packaging.remove_staged(path)
             packaging.remove_staged(root)
@@ -286,4 +306,4 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
     )
     path = write_replay(replay, replay_path) if replay_path is not None else None
     phases.lap("replay")
-    return MatchResult(game, seed, mode, results, replay, path, [bot.build_key for bot in staged])
+    return MatchResult(game, seed, mode, results, replay, path, [bot.build_key for bot in staged], collected)

@@ -1,10 +1,11 @@
 """What the Celery tasks do, as plain functions over a session factory and the settings.
 
 `play_match` is the whole life of one match on a worker: claim it with the guarded status change
-(nobody else can hold it then), play it through `workers.match.runner` with each seat's stored code,
-and record seats, the public replay, the bots' logs (split off it: `Replay.split_logs`) and rating
-changes with `services.results.record_result`, one transaction that only the claim holder can
-commit. A match that cannot be played (sandbox missing, a bot that does not unpack, the soft time
+(nobody else can hold it then), play it through `workers.match.runner` with each seat's stored code
+and bot data, and record seats, the public replay, the bots' logs (split off it:
+`Replay.split_logs`), rating changes and each seat's bot data changes (services/botdata.py) with
+`services.results.record_result`, one transaction that only the claim holder can commit.
+A match that cannot be played (sandbox missing, a bot that does not unpack, the soft time
 limit) is marked failed, which is never rated.
 A failure of the ladder (workers/match/blame.py: a sandbox that did not start, a bot the ladder killed)
 voids the match: it is played again, blame.ATTEMPTS times in all, then marked failed with the
@@ -22,7 +23,7 @@ import logging
 import shutil
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ from ladder.config import Settings
 from ladder.db import session_scope
 from ladder.models import Bot, BotVersion, Seat, User
 from ladder.relay import Relay
+from ladder.services import botdata
 from ladder.services import builds as build_service
 from ladder.services.errors import ServiceError
 from ladder.services.matches import claim_match, mark_failed, release_match
@@ -153,6 +155,7 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
             root = Path(tempfile.mkdtemp(prefix=f"ladder-match-{match_id}-"))
             root.chmod(0o755)  # the sandboxed bots' uids read their files through here
             specs, names, versions = _stage_code(session, match_id, root)
+            snapshots = botdata.snapshots(session, match_id)  # each seat's data folder to start from
             session.commit()  # end the read: no transaction stays open while the bots play
 
             def attempt(final: bool) -> Any:
@@ -163,7 +166,8 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
                 return runner(
                     specs, game=match.game, seed=match.seed, options=match.options, sandbox=match.sandbox,
                     ranked=match.ranked, require_strict=not settings.development, names=names,
-                    build_cache=DatabaseBuilds(sessions), final_attempt=final, **extra,
+                    build_cache=DatabaseBuilds(sessions), final_attempt=final,
+                    bot_data=snapshots, data_cap=settings.bot_data_cap, **extra,
                 )
 
             def voided(number: int, fault: blame.LadderFault) -> None:
@@ -172,7 +176,7 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
             result = blame.retrying(attempt, on_void=voided)
             # a bot's log is its owner's, a replay is public: they are stored apart
             public, logs = result.replay.split_logs()
-            outcome = outcome_from_replay(public, logs)
+            outcome = replace(outcome_from_replay(public, logs), data=getattr(result, "data", None))
             keys = {v: k for v, k in zip(versions, getattr(result, "build_keys", None) or [], strict=False) if k}
             build_service.note_builds(session=session, keys=keys)
         except BuildError as exc:  # the author's fault, not ours: the version is rejected with the reason
@@ -233,7 +237,7 @@ def _fail(session: Session, match_id: int, reason: str, worker_id: str) -> JobRe
 def _record(session: Session, match_id: int, outcome: MatchOutcome, worker_id: str, settings: Settings) -> JobResult:
     try:
         record_result(session=session, match_id=match_id, outcome=outcome, worker_id=worker_id,
-                      max_log_chars=settings.max_log_chars)
+                      max_log_chars=settings.max_log_chars, data_cap=settings.bot_data_cap)
     except ServiceError as exc:  # AlreadyRecorded: our claim was swept; nothing was written
         log.warning("match %s: result refused: %s", match_id, exc)
         return JobResult(match_id, "refused", str(exc))

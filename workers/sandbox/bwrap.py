@@ -91,6 +91,7 @@ def bwrap_argv(
     env: Mapping[str, str] | None = None,
     view: str | Path | None = None,
     status_fd: int | None = None,
+    rw_binds: Mapping[str, str | Path] | None = None,
 ) -> list[str]:
     """The full argv: bwrap, its options, `--`, then the bot's command as seen inside.
 
@@ -98,7 +99,8 @@ def bwrap_argv(
     the bot sees its runtime's files and nothing else of the host's. Without it the host's /usr
     and a few /etc pieces are shown (local debugging on a host without a dpkg database).
     `status_fd` gets bwrap's JSON status: the init's pid, and an exit code only if the command
-    was started (what tells a sandbox that failed from a bot that did: workers/match/blame.py)."""
+    was started (what tells a sandbox that failed from a bot that did: workers/match/blame.py).
+    `rw_binds` are the only host folders the bot may write (its data folder: workers/build/bot_data.py)."""
     if not command:
         raise SandboxConfigError("empty command")
     argv = [
@@ -132,6 +134,9 @@ def bwrap_argv(
     for target, source in sorted((extra_ro_binds or {}).items()):
         _check_mount_point(target)
         argv += ["--ro-bind", str(Path(source).resolve()), target]
+    for target, source in sorted((rw_binds or {}).items()):
+        _check_mount_point(target)
+        argv += ["--bind", str(Path(source).resolve()), target]
     argv += [
         "--proc", "/proc",
         "--dev", "/dev",

@@ -146,6 +146,7 @@ class BotProcess:
         env: Mapping[str, str] | None = None,
         table: sandbox_cgroup.TableCpuGroup | None = None,
         view: str | Path | None = None,
+        rw_binds: Mapping[str, str | Path] | None = None,
     ) -> BotProcess:
         """Start `command` (paths as seen inside: the bot's files are at /bot, the cwd).
 
@@ -154,6 +155,7 @@ class BotProcess:
         `env` adds variables to the small allowlist in sandbox_bwrap.BASE_ENV.
         `table` (strict only) is the CPU quota the bot shares with the other bots of its match.
         `view` (strict and user) is the runtime's tree shown as /usr and /etc (workers.build.runtime_view).
+        `rw_binds` maps mount points inside to host folders the bot may write (its data folder).
         """
         if mode not in _confirmed:  # checked once per process, not on every start
             ok, why = sandbox_available(mode)
@@ -166,7 +168,8 @@ class BotProcess:
         self._init_state(mode, limits or Limits())
         try:
             env = {**thread_env(self.limits.cpus), **(env or {})}  # a caller's own setting wins
-            self._spawn(list(command), Path(bot_dir), slot, dict(extra_ro_binds or {}), env, table, view)
+            self._spawn(list(command), Path(bot_dir), slot, dict(extra_ro_binds or {}), env, table, view,
+                        dict(rw_binds or {}))
         except BaseException:
             self.close()
             raise
@@ -193,7 +196,9 @@ class BotProcess:
         self._status_eof = False
 
     def _spawn(self, command: list[str], bot_dir: Path, slot: int | None, binds: dict, env: dict,
-               table: sandbox_cgroup.TableCpuGroup | None, view: str | Path | None) -> None:
+               table: sandbox_cgroup.TableCpuGroup | None, view: str | Path | None,
+               rw_binds: dict | None = None) -> None:
+        rw_binds = rw_binds or {}
         lim = self.limits
         rlimits = [
             (resource.RLIMIT_NOFILE, lim.nofile),
@@ -207,7 +212,7 @@ class BotProcess:
                 "network and files. Local debugging of your own bots only. ***\n\n"
             )
             mapping = {BOT_MOUNT: str(bot_dir.resolve())}
-            mapping.update({k: str(Path(v).resolve()) for k, v in binds.items()})
+            mapping.update({k: str(Path(v).resolve()) for k, v in {**binds, **rw_binds}.items()})
             self._proc = subprocess.Popen(
                 [_host_path(a, mapping) for a in command],
                 cwd=bot_dir, env={k: _host_path(v, mapping) for k, v in sandbox_env(env).items()},
@@ -220,7 +225,7 @@ class BotProcess:
         sandbox_reap.reap_orphans()  # adopted since the last close(), e.g. from a dead pool process
         if os.geteuid() == 0:
             check_readable_by_others(bot_dir)
-            for source in binds.values():
+            for source in [*binds.values(), *rw_binds.values()]:
                 check_readable_by_others(source)
             self._lease = sandbox_slots.acquire(slot)
             self.slot, self.uid = self._lease.slot, self._lease.uid
@@ -246,7 +251,7 @@ class BotProcess:
         try:
             argv = bwrap_argv(
                 command, bot_dir, seccomp_fd=seccomp, tmp_bytes=lim.tmp_bytes, shm_bytes=lim.shm_bytes,
-                extra_ro_binds=binds, env=env, view=view, status_fd=status_w,
+                extra_ro_binds=binds, env=env, view=view, status_fd=status_w, rw_binds=rw_binds,
             )
             # The sandbox's init outlives bwrap's monitor when the bot exits on its own: as a
             # subreaper this process gets it, not PID 1 (why, and how it is reaped: sandbox_reap).

@@ -76,6 +76,30 @@ def bench_soak(matches: int, hog: bool, game: str, players: int, minutes: float 
         raise click.exceptions.Exit(1)
 
 
+@bench.command("botdata")
+@click.option("--matches", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Worker processes, each playing one match at a time.")
+@click.option("--database", "databases", type=click.Choice(["sqlite", "postgresql"]), multiple=True,
+              help="Where (repeatable; default both).")
+@click.option("--postgres", default="postgresql://postgres@127.0.0.1:5432/postgres", show_default=True,
+              help="A PostgreSQL server's admin URL: a scratch database is made there and dropped after.")
+@click.option("--game", help="Registered game name (default: the flagship).")
+def bench_botdata(matches: int, workers: int, databases: tuple[str, ...], postgres: str, game: str | None) -> None:
+    """Bot data under concurrent strict matches of the same bots: exit 1 if a write was lost or torn
+    or the cap did not hold (ladder/cli/bench/botdata.py)."""
+    from ladder.cli.bench.botdata import run_botdata_bench
+    from workers.match.runner import RunnerError
+
+    try:
+        results = run_botdata_bench(matches=matches, workers=workers, postgres=postgres, echo=click.echo,
+                                    databases=list(databases or ("sqlite", "postgresql")), game=game)
+    except RunnerError as exc:
+        raise click.ClickException(str(exc)) from None
+    if not all(r.ok for r in results):
+        raise click.exceptions.Exit(1)
+
+
 @bench.command("sandbox")
 @click.option("--mode", type=click.Choice(["strict", "user", "none"]), default="strict", show_default=True)
 @click.option("--round-trips", type=click.IntRange(min=50), default=2000, show_default=True)
