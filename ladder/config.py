@@ -81,6 +81,13 @@ class Settings(BaseModel):
     api_rate: str = "120 per minute"  # API requests per token (per address without one)
     trusted_proxies: int = Field(default=0, ge=0, le=5)  # reverse proxies whose X-Forwarded-For is believed
 
+    # a person's seat ("Play it yourself", docs/play.md): seconds a decision, seconds without the
+    # page before the fallback bot takes the seat, and the unfinished person matches per user and per address
+    person_clock: int = Field(default=120, ge=5, le=3600)
+    person_absent: int = Field(default=45, ge=5, le=3600)
+    person_seats_per_user: int = Field(default=1, ge=1)
+    person_seats_per_address: int = Field(default=3, ge=1)
+
     # the daily dumps of every game's finished matches (ladder/services/dumps.py), written by the
     # scheduler and served at /datasets; None: instance_dir/dumps. Web and workers must share it.
     dumps_dir: Path | None = None

@@ -330,6 +330,20 @@ class BuildArtifact(SQLModel, table=True):
     created_at: datetime = _when()
 
 
+class PersonSeat(SQLModel, table=True):
+    """The seat of a match that a person plays from the browser ("Play it yourself",
+    ladder/services/person_seat.py); its `seats` row names the game's house "person" bot, whose code
+    is the fallback that takes the seat when the person leaves or runs out of time."""
+
+    __tablename__ = "person_seats"
+    match_id: int = Field(foreign_key="matches.id", primary_key=True, ondelete="CASCADE")
+    seat: int
+    user_id: int = Field(foreign_key="users.id", index=True, ondelete="CASCADE")
+    address: str = Field(max_length=64, index=True)  # who started it: the per-address limit
+    clock_s: int  # seconds the person has for each decision
+    created_at: datetime = _when()
+
+
 class BotLog(SQLModel, table=True):
     """A seat's stderr for one match, truncated; shown to the bot's owner only."""
 

@@ -148,3 +148,28 @@ def request_of(observation: Mapping[str, Any]) -> dict[str, Any]:
 
 def seat_label(seat: int, me: int) -> str:
     return f"seat {seat} (you)" if seat == me else f"seat {seat}"
+
+
+def sight(observation: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """What the seat may see now, as (label, text) rows: every entry of its observation but the
+    request, each as compact text. A game's forms module may draw its own (`sight` there)."""
+    rows = []
+    for key, value in observation.items():
+        if key == "request":
+            continue
+        rows.append((key.replace("_", " "), _text(value)))
+    return rows
+
+
+def _text(value: Any, depth: int = 0) -> str:
+    if isinstance(value, dict):
+        if "colour" in value and "id" in value and len(value) == 2:  # a token
+            return f"{value['colour']}"
+        inner = ", ".join(f"{k}: {_text(v, depth + 1)}" for k, v in value.items())
+        return inner if depth == 0 else "{" + inner + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_text(v, depth + 1) for v in value) + "]" if depth else \
+            ", ".join(_text(v, depth + 1) for v in value) or "none"
+    if value is None:
+        return "none"
+    return str(value)

@@ -39,6 +39,7 @@ def init_app(app: Flask) -> None:
         guide,
         leaderboard,
         matches,
+        play,
         protocol,
         tournaments,
         users,
@@ -55,7 +56,7 @@ def init_app(app: Flask) -> None:
     login_manager.user_loader(auth.load_user)
     user_loaded_from_cookie.connect(auth.rotate_remembered, app)
     blueprints = (auth, account, leaderboard, bots, matches, users, api, protocol, tournaments, replay_viewer,
-                  game_assets, guide, datasets)
+                  game_assets, guide, datasets, play)
     for module in blueprints:
         app.register_blueprint(module.bp)
     csrf.exempt(api.bp)

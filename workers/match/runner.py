@@ -251,6 +251,7 @@ def run_match(
     on_build: Callable[[int, str], None] | None = None,
     final_attempt: bool = True,
     seed_key: bytes | None = None,
+    outside: Mapping[int, Callable[[str], Any]] | None = None,
 ) -> MatchResult:
     """Play one match, seat i played by specs[i]. Raises RunnerError/PackagingError/OptionError
     (BuildError for a bot that does not compile) before any bot starts when the match cannot be
@@ -267,11 +268,11 @@ def run_match(
         return _run_match(specs, game=game, seed=seed, options=options, sandbox=sandbox, clock=clock,
                           strikes=strikes, ranked=ranked, require_strict=require_strict, replay_path=replay_path,
                           names=names, on_entry=on_entry, build_cache=build_cache, on_build=on_build,
-                          final_attempt=final_attempt, seed_key=seed_key)
+                          final_attempt=final_attempt, seed_key=seed_key, outside=outside or {})
 
 
 def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, require_strict, replay_path, names,
-               on_entry, build_cache, on_build, final_attempt, seed_key) -> MatchResult:
+               on_entry, build_cache, on_build, final_attempt, seed_key, outside) -> MatchResult:
     from workers.sandbox.process import BotProcess, Limits
 
     mode = choose_mode(sandbox, ranked=ranked, require_strict=require_strict)
@@ -297,7 +298,10 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
                           parent=root, on_build=on_build)
         trees = [runtime_tree(bot.entry, mode) for bot in staged]
         lines = protocol.EventLines()  # one per match: each event is encoded once for every seat
-        for name, bot, tree in zip(names, staged, trees, strict=True):
+        for index, (name, bot, tree) in enumerate(zip(names, staged, trees, strict=True)):
+            if index in outside:
+                seats.append(outside[index](name))
+                continue
             seat_limits, seat_clock = runtime_terms(bot.entry, limits, clock)
             seat = SandboxedSeat(name, game, mode, seat_clock, strikes, lines, void=void, final_attempt=final_attempt)
 

@@ -61,3 +61,14 @@ def fill(observation: Mapping[str, Any], decision: Mapping[str, Any]) -> dict[st
         return {"square": [STOP]}
     square = decision.get("square")
     return {"square": [STAY if square is None else _key(square)]}
+
+
+def sight(observation: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The cave as rows of tiles (face down: "·"), then the rest of what the seat sees."""
+    from ladder.games.forms import sight as rows
+
+    grid = observation.get("grid") or []
+    cave = "\n".join(f"{r}  " + " ".join("·" if cell == "down" else str(cell)[:2] for cell in row)
+                     for r, row in enumerate(grid))
+    header = "   " + " ".join(f"{c:<2}" for c in range(len(grid[0]) if grid else 0))
+    return [("cave", f"{header}\n{cave}"), *((k, v) for k, v in rows(observation) if k != "grid")]
