@@ -94,7 +94,8 @@ def _propose(observation, request) -> Form:
     actions += [(KEEP, "keep my standing proposal"), (WITHDRAW, "withdraw my standing proposal")] if mine else \
         [(KEEP, "propose nothing this round")]
     fields = [Field("action", "What you do", choices=choices(actions), default=SPLIT)]
-    fields += [Field(f"token:{t['id']}", _token(t), SELECT, seats, group="The split: who gets each token")
+    fields += [Field(f"token:{t['id']}", _token(t), SELECT, seats, default=str(me),
+                     group="The split: who gets each token")
                for t in negotiation.get("tokens", [])]
     return Form("propose", f"Propose how to split {negotiation.get('dragon', 'the')} hoard "
                 f"(round {negotiation.get('round', '?')} of {negotiation.get('rounds', '?')})",
@@ -168,8 +169,10 @@ def _divide(observation, request) -> Form:
     strategic = observation.get("strategic") or {}
     count = int(request.get("shares", 0))
     shares = choices((i, f"share {i + 1}") for i in range(count))
-    fields = tuple(Field(f"token:{t['id']}", _token(t), SELECT, shares, group="Which share each token goes to")
-                   for t in strategic.get("tokens", []))
+    # dealt round the shares to start with: a division with no empty share, as the rules want
+    fields = tuple(Field(f"token:{t['id']}", _token(t), SELECT, shares, default=str(i % max(count, 1)),
+                         group="Which share each token goes to")
+                   for i, t in enumerate(strategic.get("tokens", [])))
     return Form("divide", f"Divide {strategic.get('dragon', 'the')} hoard into {count} shares", fields,
                 help="The others choose first; you keep the share left.")
 
