@@ -168,11 +168,12 @@ def sitting(*, session: Session, match_id: int, user_id: int | None) -> Sitting:
     return Sitting(fetch(session, Match, match_id, "match"), row)
 
 
-def updates(*, relay: Relay, sat: Sitting, after: str, block: float = 0.0) -> list[RelayMessage]:
+def updates(*, relay: Relay, match_id: int, seat: int, after: str, block: float = 0.0) -> list[RelayMessage]:
     """What the worker wrote for the seat since `after` (a relay id the page got from here), waiting
-    up to `block` seconds for the first; and the page is there: the worker's absence clock restarts."""
-    relay.publish(topics.seat_up(sat.match.id, sat.seat.seat), {"type": "here"})
-    return relay.read(topics.seat_down(sat.match.id, sat.seat.seat), after, limit=MAX_UPDATES, block=block)
+    up to `block` seconds for the first; and the page is there: the worker's absence clock restarts.
+    The caller has checked the seat is the user's (`sitting`) and holds no transaction open."""
+    relay.publish(topics.seat_up(match_id, seat), {"type": "here"})
+    return relay.read(topics.seat_down(match_id, seat), after, limit=MAX_UPDATES, block=block)
 
 
 def current_request(*, relay: Relay, sat: Sitting, after: str, request_id: int) -> dict[str, Any]:

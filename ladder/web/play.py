@@ -8,6 +8,7 @@ each drawn here (a request as the game's own form, ladder/games/forms.py), and p
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
@@ -16,6 +17,7 @@ from flask_login import current_user, login_required
 from ladder.games import get_game
 from ladder.games.forms import sight
 from ladder.games.render import renderer_for
+from ladder.models import Match
 from ladder.relay import RelayError, relay_for
 from ladder.services import person_seat as service
 from ladder.services.errors import NotFound, ServiceError
@@ -25,6 +27,8 @@ from ladder.web.queries import game_titles
 bp = Blueprint("play", __name__, url_prefix="/play")
 
 POLL_BLOCK_S = 10.0  # one long poll: short enough for a threaded server, long enough to be cheap
+MAX_WAITING = 2  # long polls waiting at once per process (`ladder web` runs 4 threads a process)
+_WAITING = threading.BoundedSemaphore(MAX_WAITING)
 
 
 def _relay():
@@ -98,41 +102,44 @@ def table(match_id: int):
 @login_required
 def updates(match_id: int):
     sat = _sitting(match_id)
+    game, seat = sat.match.game, sat.seat.seat
+    db().rollback()  # no transaction stays open through a long poll
     after = request.args.get("after", "0")[:64]
-    block = POLL_BLOCK_S if request.args.get("wait") == "1" else 0.0
+    # A long poll holds one of the process's few threads: only MAX_WAITING at once may wait, the
+    # others are answered at once and their page asks again a second later.
+    waiting = request.args.get("wait") == "1" and _WAITING.acquire(blocking=False)
     try:
-        messages = service.updates(relay=_relay(), sat=sat, after=after, block=block)
+        messages = service.updates(relay=_relay(), match_id=match_id, seat=seat, after=after,
+                                   block=POLL_BLOCK_S if waiting else 0.0)
     except RelayError as exc:
         return jsonify(error=str(exc)), 400
+    finally:
+        if waiting:
+            _WAITING.release()
     items, last = [], after
     for message in messages:
-        items.append(_drawn(sat, message.data, last))
+        items.append(_drawn(game, match_id, seat, message.data, last))
         last = message.id
-    db().rollback()  # a long poll must not hold a read transaction open
-    return jsonify(after=last, items=items, status=_status(sat))
+    status = db().get(Match, match_id).status
+    db().rollback()
+    return jsonify(after=last, items=items, status=status, waited=bool(waiting))
 
 
-def _status(sat: service.Sitting) -> str:
-    db().refresh(sat.match)
-    return sat.match.status
-
-
-def _drawn(sat: service.Sitting, data: dict[str, Any], before: str) -> dict[str, Any]:
+def _drawn(game: str, match_id: int, me: int, data: dict[str, Any], before: str) -> dict[str, Any]:
     """One relay message as the page shows it: text for events and notices, HTML for a request."""
     kind = data.get("type")
-    me = sat.seat.seat
     if kind == "event":
-        line = renderer_for(get_game(sat.match.game)).event_line(data.get("event") or {}, lambda s: _who(s, me))
+        line = renderer_for(get_game(game)).event_line(data.get("event") or {}, lambda s: _who(s, me))
         return {"type": "event", "text": line}
     if kind == "request":
-        forms = get_game(sat.match.game).part("forms")
+        forms = get_game(game).part("forms")
         observation = data.get("observation") or {}
         try:
             form = forms.form(observation)
         except Exception as exc:  # a request the form code cannot draw: say so, the clock decides
             return {"type": "notice", "text": f"This decision cannot be drawn as a form ({exc})."}
         html = render_template("play/_request.html", form=form, request_id=data.get("id"), after=before,
-                               sight=getattr(forms, "sight", sight)(observation), match_id=sat.match.id)
+                               sight=getattr(forms, "sight", sight)(observation), match_id=match_id)
         return {"type": "request", "id": data.get("id"), "deadline": data.get("deadline"), "html": html}
     if kind == "refused":
         return {"type": "notice", "text": f"Refused: {data.get('reason')}. The game played its default instead."}

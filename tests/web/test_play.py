@@ -162,3 +162,30 @@ def test_a_whole_treasure_game_through_the_pages(app, site, engine, settings) ->
     assert ">person</a>" in site.text(f"/matches/{match_id}")  # the seat's bot is the house "person"
     replay = json.loads(site.client.get(f"/matches/{match_id}/replay.json").get_data())
     assert replay["seats"][0]["bot"] == "pia (in person)"  # the replay names the person
+
+
+def test_a_bad_relay_id_is_refused_and_long_polls_are_capped_per_process(site, engine) -> None:
+    from ladder.web import play
+
+    site.signup("pia")
+    match_id = _match_of(_start(site, engine))
+    assert site.client.get(f"/play/match/{match_id}/updates?after=not-an-id").status_code == 400
+    held = [play._WAITING.acquire(blocking=False) for _ in range(play.MAX_WAITING)]
+    try:
+        assert all(held)
+        body = site.client.get(f"/play/match/{match_id}/updates?after=0&wait=1").get_json()
+        assert body["waited"] is False and body["items"] == [] and body["status"] == "queued"
+    finally:
+        for _ in held:
+            play._WAITING.release()
+
+
+def test_an_answer_with_no_request_waiting_is_refused(site, engine) -> None:
+    site.signup("pia")
+    match_id = _match_of(_start(site, engine))
+    page = f"/play/match/{match_id}"
+    for data, message in (({"request": "1", "square": "0,0"}, "no longer asked"),
+                          ({"request": "x"}, "which decision"),
+                          ({"request": "1", "after": "bogus"}, "")):
+        response = site.post(f"/play/match/{match_id}/answer", data, page=page)
+        assert response.status_code == 400 and message in response.get_json()["error"]

@@ -89,6 +89,7 @@
         const body = await response.json();
         after = body.after;
         body.items.forEach(show);
+        if (!body.items.length && !body.waited) pause = 1000; // the site is busy: ask again shortly
         if (body.status === "finished" || body.status === "failed") {
           if (!body.items.length) over = true;
           if (body.status === "failed") say("The match failed on the ladder's side; nothing is rated.");
