@@ -29,7 +29,7 @@ from ladder.games import OptionError, get_game
 from ladder.games.forms import FormError
 from ladder.models import Bot, BotVersion, Match, MatchKind, PersonSeat, User, VersionStatus
 from ladder.relay import Relay, RelayMessage, topics
-from ladder.services.common import atomic, fetch
+from ladder.services.common import atomic, fetch, unit_of_work
 from ladder.services.errors import Conflict, Invalid, NotFound
 from ladder.services.matches import BUSY, queue_match
 from ladder.services.users import ensure_system_user
@@ -76,6 +76,13 @@ def start(*, session: Session, settings: Settings, user_id: int, address: str, g
     if not 0 <= seat < players:
         raise Invalid(f"seat {seat} is not at a table of {players}: choose 0 to {players - 1}")
     address = (address or "?")[:64]
+    # one transaction: the limits are counted where the new table is written, and a match is never
+    # queued without its person seat (a worker would play it as a bot match)
+    with unit_of_work(session):
+        return _start(session, settings, user_id, address, game, game_obj, seat, opponents, options, seed)
+
+
+def _start(session, settings, user_id, address, game, game_obj, seat, opponents, options, seed) -> Match:
     _check_limits(session, settings, user_id, address)
     versions = []
     for bot_id in opponents:
