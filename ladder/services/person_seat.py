@@ -215,6 +215,8 @@ def answer(*, relay: Relay, sat: Sitting, after: str, request_id: int, values: M
         decision = forms.read(request["observation"], values)
     except FormError as exc:
         raise Invalid(str(exc)) from None
+    except (KeyError, ValueError, TypeError, IndexError) as exc:  # a post no form would make: never a 500
+        raise Invalid(f"not an answer to this form ({type(exc).__name__})") from None
     relay.publish(topics.seat_up(sat.match.id, sat.seat.seat), {"type": "answer", "id": request_id,
                                                                  "decision": decision})
     return decision
