@@ -159,3 +159,27 @@ def test_no_request_no_form() -> None:
     forms = get_game("treasure").part("forms")
     with pytest.raises(FormError, match="no decision"):
         forms.form({"seat": 0})
+
+
+@pytest.mark.parametrize(("game", "kind"), CASES)
+def test_any_post_is_read_or_refused_with_a_form_error_never_a_crash(game: str, kind: str) -> None:
+    """Hostile posts: each field given junk, several values, or nothing; only FormError may come out."""
+    import random
+
+    forms = get_game(game).part("forms")
+    _, _, observation, decision = samples(game)[kind][0]
+    form = forms.form(observation)
+    good = forms.fill(observation, decision)
+    rng = random.Random(f"{game}:{kind}")
+    junk = ["", "0", "-1", "99999999", "1,1", "none", "x" * 300, "\x00", "t0", "p1", "left:9", "9,9", "٣"]
+    refused = 0
+    for _ in range(200):
+        values = dict(good)
+        for spec in rng.sample(form.fields, min(3, len(form.fields))):
+            values[spec.name] = rng.sample(junk + [c.value for c in spec.choices], rng.randint(0, 2))
+        try:
+            forms.read(observation, values)
+        except FormError as exc:
+            refused += 1
+            assert str(exc)  # a message for the person
+    assert refused > 0
