@@ -70,9 +70,12 @@
         button.disabled = false;
         return;
       }
-      slot.replaceChildren();
-      deadline = null;
-      say("Sent. The others are thinking.");
+      // The next request may have come in while this answer travelled: drop only this form.
+      if (slot.contains(form)) {
+        slot.replaceChildren();
+        deadline = null;
+        say("Sent. The others are thinking.");
+      }
     } catch (exc) {
       error.textContent = `not sent: ${exc}`;
       error.hidden = false;
