@@ -38,6 +38,7 @@ def init_app(app: Flask) -> None:
         game_assets,
         guide,
         leaderboard,
+        live,
         matches,
         play,
         protocol,
@@ -56,7 +57,7 @@ def init_app(app: Flask) -> None:
     login_manager.user_loader(auth.load_user)
     user_loaded_from_cookie.connect(auth.rotate_remembered, app)
     blueprints = (auth, account, leaderboard, bots, matches, users, api, protocol, tournaments, replay_viewer,
-                  game_assets, guide, datasets, play)
+                  game_assets, guide, datasets, live, play)
     for module in blueprints:
         app.register_blueprint(module.bp)
     csrf.exempt(api.bp)

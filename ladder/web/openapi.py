@@ -111,6 +111,20 @@ def _schemas() -> dict[str, Any]:
                 deal={"type": "integer"}, seats={"type": "array", "items": {"type": "integer"}},
                 match_id=NULLABLE_INT,
                 status={"type": "string", "enum": ["scheduled", "queued", "running", "finished", "failed"]})}),
+        "LiveMatch": _obj(
+            id={"type": "integer"}, game={"type": "string"}, kind={"type": "string"}, ranked={"type": "boolean"},
+            started_at=NULLABLE_TIME, page={"type": "string"}, feed={"type": "string", "description": "its live feed"},
+            seats={"type": "array", "items": _obj(seat={"type": "integer"}, bot_id={"type": "integer"},
+                                                  bot={"type": "string"})}),
+        "LiveFeed": _obj(
+            ["match", "status", "cursor", "messages"],
+            match={"type": "integer"}, status={"type": "string", "enum": [s.value for s in MatchStatus]},
+            cursor={"type": "string"},
+            messages={"type": "array", "description": "start (an attempt begins: game, players, options, names), "
+                      "entries (public log entries from index `first`), gap, end (status): see docs/api.md",
+                      "items": {"type": "object", "properties": {"id": {"type": "string"}, "type": {
+                          "type": "string", "enum": ["start", "entries", "gap", "end"]}}, "required": ["id", "type"]}},
+            retry_ms={"type": "integer", "description": "the site could not wait: ask again after this long"}),
         "Upload": _obj(bot=_ref("Bot"), version=_ref("Version"), validation_match=NULLABLE_INT, note=NULLABLE_STR,
                        url={"type": "string"}),
     }
@@ -209,6 +223,16 @@ def _paths() -> dict[str, Any]:
                  truncated={"type": "boolean"}),
             "your bot's stderr in a match", match_id, _id("seat", "the seat number"), errors=(401, 403, 404),
             security=TOKEN),
+        "/api/v1/live": _get(
+            _obj(matches={"type": "array", "items": _ref("LiveMatch")}), "the matches being played now",
+            {"name": "game", "in": "query", "required": False, "schema": {"type": "string"}}, errors=(400, 404)),
+        "/api/v1/live/{match_id}": _get(
+            _ref("LiveFeed"), "a match's public events as they happen: a long poll; pass the last `cursor` as "
+                              "`after` to get only what came since", match_id,
+            {"name": "after", "in": "query", "required": False, "schema": {"type": "string"},
+             "description": "the cursor of the previous answer (default: from the start)"},
+            _query("wait", 0, 60, "seconds to wait for news when there is none yet (capped by the site)"),
+            errors=(400, 404)),
         "/api/v1/events": _get(_obj(events={"type": "array", "items": _ref("Event")}), "the newest events",
                                _query("limit", 1, 200, "how many"), errors=(400,)),
         "/api/v1/events/{event_id}": _get(_ref("EventDetail"), "an event: entrants, standings, progress",

@@ -93,7 +93,8 @@ def test_a_queued_match_page_and_the_match_list(site, build):
     _, mine = build.bot("alice", "alpha")
     match_id = build.match([mine.id, build.starters()[0]])
     html = site.text(f"/matches/{match_id}")
-    assert "queued" in html and "this page reloads itself" in html and "replay.json" not in html
+    # the live viewer waits for the match (tests/web/test_live.py); no replay before it is played
+    assert "queued" in html and f'data-live="/matches/{match_id}/live.json"' in html and "replay.json" not in html
     assert site.client.get(f"/matches/{match_id}/replay.json").status_code == 404
     listing = site.text("/matches/?game=treasure")
     assert f"/matches/{match_id}" in listing and "alpha" in listing

@@ -12,6 +12,8 @@ ladder's reason; no seat is ever charged with it. A worker told to stop (SIGTERM
 the match down and gives it back to the queue before it goes.
 
 This module is the adapter between the stored match and the runner, which takes bot files.
+With a relay, the match's public entries reach live spectators as it is played (workers/queue/live.py:
+the runner's on_entry only queues them; the publisher's thread sends them).
 """
 
 from __future__ import annotations
@@ -30,10 +32,12 @@ from sqlmodel import Session, select
 from ladder.config import Settings
 from ladder.db import session_scope
 from ladder.models import Bot, BotVersion, Seat, User
+from ladder.relay import Relay
 from ladder.services import builds as build_service
 from ladder.services.errors import ServiceError
 from ladder.services.matches import claim_match, mark_failed, release_match
 from ladder.services.results import MatchOutcome, outcome_from_replay, record_result
+from workers.queue.live import LivePublisher
 
 log = logging.getLogger(__name__)
 
@@ -109,17 +113,28 @@ def play_match(
     settings: Settings,
     worker_id: str,
     runner: Runner = default_runner,
+    relay: Relay | None = None,
 ) -> JobResult:
-    """Claim, play and record one match; safe to call any number of times for the same id."""
+    """Claim, play and record one match; safe to call any number of times for the same id. With
+    `relay`, spectators follow it live (the runner then gets an `on_entry`)."""
     from workers.sandbox import interrupts
 
-    # A stop signal (workers/sandbox/interrupts.py) waits until the match is torn down and given back.
-    with interrupts.catching():
-        return _play_match(match_id, sessions=sessions, settings=settings, worker_id=worker_id, runner=runner)
+    live = LivePublisher(relay, match_id) if relay is not None else None
+    try:
+        # A stop signal (workers/sandbox/interrupts.py) waits until the match is torn down and given back.
+        with interrupts.catching():
+            result = _play_match(match_id, sessions=sessions, settings=settings, worker_id=worker_id, runner=runner,
+                                 live=live)
+        if live is not None and result.status in ("finished", "failed"):
+            live.end(result.status)  # after the result is stored: the page can switch to the replay
+        return result
+    finally:
+        if live is not None:
+            live.close()
 
 
 def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Settings, worker_id: str,
-                runner: Runner) -> JobResult:
+                runner: Runner, live: LivePublisher | None) -> JobResult:
     from workers.match import blame
     from workers.match.runner import BuildError  # the runner (and the sandbox) load on a worker only
     from workers.sandbox import interrupts
@@ -138,10 +153,14 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
             root = Path(tempfile.mkdtemp(prefix=f"ladder-match-{match_id}-"))
             root.chmod(0o755)  # the sandboxed bots' uids read their files through here
             specs, names, versions = _stage_code(session, match_id, root)
-            extra = _person_seat(session, match, names, settings)  # "Play it yourself": a person at a seat
+            person = _person_seat(session, match, names, settings)  # "Play it yourself": a person at a seat
             session.commit()  # end the read: no transaction stays open while the bots play
 
             def attempt(final: bool) -> Any:
+                extra: dict[str, Any] = dict(person)
+                if live is not None:  # every attempt starts the spectators' view over
+                    live.begin(game=match.game, options=match.options, names=names)
+                    extra["on_entry"] = live.append
                 return runner(
                     specs, game=match.game, seed=match.seed, options=match.options, sandbox=match.sandbox,
                     ranked=match.ranked, require_strict=not settings.development, names=names,

@@ -18,6 +18,7 @@ from workers.queue.celery_app import MATCH_QUEUE, PRIORITY_QUEUE, app, worker_id
 log = logging.getLogger(__name__)
 
 _db: dict[int, Any] = {}  # pid -> session factory: each pool process opens its own connections
+_relays: dict[int, Any] = {}  # pid -> (the engine of sessions(), the relay on it): the live feeds
 
 
 def sessions():
@@ -29,6 +30,19 @@ def sessions():
         _db.clear()  # a forked child must not reuse its parent's connections
         _db[pid] = session_factory(make_engine(app.settings))
     return _db[pid]
+
+
+def relay():
+    """This process's relay: Redis with REDIS_URL, else the very database (engine) `sessions()`
+    plays in, which `ladder up` and the tests migrate (never a second engine on another file)."""
+    engine = sessions().kw["bind"]
+    cached = _relays.get(os.getpid())
+    if cached is None or cached[0] is not engine:  # first use, a fork, or new settings (tests)
+        from ladder.relay import relay_for
+
+        _relays.clear()
+        _relays[os.getpid()] = cached = (engine, relay_for(app.settings, engine=engine))
+    return cached[1]
 
 
 def dispatch_matches(match_ids: Iterable[int], queue: str = PRIORITY_QUEUE) -> int:
@@ -76,7 +90,7 @@ def run_match(self, match_id: int) -> dict[str, Any]:
 
     claim = f"{worker_id()}:{(self.request.id or 'local')[:8]}"  # names this delivery, not just the process
     try:
-        result = play_match(match_id, sessions=sessions(), settings=app.settings, worker_id=claim)
+        result = play_match(match_id, sessions=sessions(), settings=app.settings, worker_id=claim, relay=relay())
     except SoftTimeLimitExceeded:  # raised while recording: the sweeper requeues the running match
         log.error("match %s: time limit reached while recording", match_id)
         raise

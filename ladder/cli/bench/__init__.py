@@ -39,6 +39,19 @@ def bench_engine(games: int, repeats: int, only_game: str | None, seed: int) -> 
     )
 
 
+@bench.command("live")
+@click.option("--game", help="Registered game name (default: the flagship).")
+@click.option("--matches", type=click.IntRange(min=1), default=20, show_default=True, help="Matches per relay.")
+@click.option("--redis-url", envvar="REDIS_URL", help="Also Redis streams (default: $REDIS_URL).")
+def bench_live(game: str | None, matches: int, redis_url: str | None) -> None:
+    """CPU per match with the live publisher on each relay against none, and a web process's
+    drawing of a whole match's live frames."""
+    from ladder.cli.bench.live import run_live_bench
+    from ladder.games import FLAGSHIP
+
+    run_live_bench(game=game or FLAGSHIP, matches=matches, redis_url=redis_url, echo=click.echo)
+
+
 @bench.command("soak")
 @click.option("--matches", type=click.IntRange(min=1), default=2000, show_default=True)
 @click.option("--hog/--no-hog", default=True, show_default=True, help="A spinning process on every core meanwhile.")

@@ -86,7 +86,8 @@ def _tail(log: str) -> str:
 
 def _sandboxed_first_reply(bot: packaging.StagedBot, mode: str, view: Path | None, sdk: Path,
                            line: bytes) -> float:
-    from workers.match.runner import SDK_MOUNT, runtime_terms
+    from workers.build.sdk import SDK_MOUNT
+    from workers.match.runner import runtime_terms
     from workers.sandbox.process import BotProcess, Limits
 
     match_limits = Limits(line_bytes=protocol.MAX_LINE_BYTES, stderr_bytes=protocol.LOG_BYTES,
@@ -107,7 +108,7 @@ def _sandboxed_first_reply(bot: packaging.StagedBot, mode: str, view: Path | Non
 
 def bare_command(bot: packaging.StagedBot, sdk: Path, home: Path) -> tuple[list[str], dict[str, str]]:
     """The staged bot's command and environment with host paths: what it runs bare."""
-    from workers.match.runner import SDK_MOUNT
+    from workers.build.sdk import SDK_MOUNT
 
     mapping = {BOT_MOUNT: str(bot.path), SDK_MOUNT: str(sdk)}
 
@@ -219,7 +220,7 @@ def run_runtime_bench(
 ) -> list[RuntimeBench]:
     """Measure the runtimes named (all of the table by default), print the table through `echo`
     and return the rows in the table's order."""
-    from workers.match.runner import _stage_sdk
+    from workers.build.sdk import stage_sdk
 
     unknown = sorted(set(names or ()) - set(runtimes.BY_NAME))
     if unknown:
@@ -229,7 +230,7 @@ def run_runtime_bench(
     rows = []
     try:
         work.chmod(0o755)  # the sandbox's uids must reach the staged kits and the SDK
-        sdk = _stage_sdk(work)
+        sdk = stage_sdk(work)
         for runtime in chosen:
             rows.append(bench_runtime(runtime, mode=mode, starts=starts, compiles=compiles, sdk=sdk, work=work,
                                       progress=progress, kits=kits))

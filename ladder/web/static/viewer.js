@@ -183,6 +183,78 @@
       }).catch((error) => { status.textContent = error.message; status.hidden = false; });
     }
 
+    // Live mode (data-live: ladder/web/live.py): long polls bring the frames the page lacks; the
+    // server resends the last one it has (a fault line may still join it). A viewer at the last
+    // frame follows the live end; one who stepped back stays put ("● live" jumps to the end). When
+    // the match is over, the finished replay (frames.json) replaces the live frames.
+    const live = { cursor: "", attempt: "" };  // attempt: the id of the start message the frames come from
+    const liveButton = button("● live", "jump to the live end", () => show(data.frames.length - 1));
+    liveButton.classList.add("live-end");
+
+    function applyLive(p) {
+      const atEnd = !data || index >= data.frames.length - 1;
+      const restarted = !data || p.attempt !== live.attempt;
+      live.attempt = p.attempt;
+      const frames = restarted ? p.frames : data.frames.slice(0, p.from).concat(p.frames);
+      data = Object.assign({}, p, { frames: frames });
+      status.hidden = true;
+      ui.hidden = false;
+      note.textContent = data.note;
+      legend.replaceChildren(...data.names.map((_, s) => seatTag(data, s)));
+      scrub.max = String(Math.max(1, data.frames.length));
+      chartBox.replaceChildren(chart(data, (i) => show(i), root.clientWidth));
+      root.dataset.framesCount = String(data.frames.length);
+      show(restarted || atEnd ? data.frames.length - 1 : index);
+      root.dataset.ready = "1";
+    }
+
+    function finishLive(p) {
+      root.dataset.liveState = "done";
+      liveButton.remove();
+      const badge = root.querySelector(".live-badge");
+      if (badge) badge.remove();
+      const reload = h("p", { class: "viewer-over" }, [
+        "The match is over. ", h("a", { href: window.location.pathname, text: "Reload the page" }),
+        " for its results and every view of it."]);
+      root.insertBefore(reload, ui);
+      if (p.status === "finished") {
+        const atEnd = !data || index >= data.frames.length - 1;
+        load("public", null, atEnd ? Number.MAX_SAFE_INTEGER : index + 1);
+      } else {
+        status.textContent = "The match " + p.status + ": no replay to show.";
+        status.hidden = false;
+      }
+    }
+
+    function poll(first) {
+      let url = root.dataset.live + "?have=" + (data ? data.frames.length : 0);
+      if (live.attempt) url += "&attempt=" + encodeURIComponent(live.attempt);
+      if (live.cursor) url += "&cursor=" + encodeURIComponent(live.cursor);
+      if (!first) url += "&wait=1";
+      fetch(url, { credentials: "same-origin", cache: "no-store" }).then((r) => {
+        if (r.status === 429) return { retry_ms: 3000, again: true };
+        if (!r.ok) throw new Error("the live view could not load (" + r.status + ")");
+        return r.json();
+      }).then((p) => {
+        if (!p.again) {
+          live.cursor = p.cursor;
+          if (p.done) return finishLive(p);
+          if (p.live) applyLive(p);
+          else {
+            root.dataset.liveState = "waiting";
+            status.textContent = p.status === "queued" ? "The match is waiting for a worker…" : "Waiting for the first move…";
+            status.hidden = false;
+          }
+          if (p.live) root.dataset.liveState = "live";
+        }
+        setTimeout(() => poll(false), p.retry_ms || 0);
+      }).catch((error) => {
+        status.textContent = error.message + "; trying again";
+        status.hidden = false;
+        setTimeout(() => poll(false), 3000);
+      });
+    }
+
     window.addEventListener("hashchange", () => {  // a #step=N typed or followed on the same page
       const wanted = parseInt(readHash().step, 10);
       if (data && Number.isFinite(wanted) && wanted !== index + 1) show(wanted - 1);
@@ -200,7 +272,10 @@
         load(v, s === undefined ? null : s, index + 1);
       });
     }
-    load(view, seat, step);
+    if (root.dataset.live) {
+      controls.appendChild(liveButton);
+      poll(true);
+    } else load(view, seat, step);
   }
 
   document.addEventListener("DOMContentLoaded", () => {

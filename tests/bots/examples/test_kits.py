@@ -24,7 +24,7 @@ from needs import unavailable
 
 from ladder import runtimes
 from ladder.games import GAMES, get_game
-from workers.build import builds, packaging
+from workers.build import builds, packaging, sdk
 from workers.match import runner
 from workers.match.protocol import TimeControl
 
@@ -188,8 +188,8 @@ def test_each_kits_json_reader_takes_any_json_and_answers_by_id(kit_build, stric
         {"type": "end", "results": [], "you": 1},
     ]
     bot = BotProcess.start(staged.command, staged.path, mode=strict_sandbox,
-                           extra_ro_binds={runner.SDK_MOUNT: runner._stage_sdk(root)},
-                           env={"PYTHONPATH": runner.SDK_MOUNT, "LADDER_BOT": "1"},
+                           extra_ro_binds={sdk.SDK_MOUNT: sdk.stage_sdk(root)},
+                           env={"PYTHONPATH": sdk.SDK_MOUNT, "LADDER_BOT": "1"},
                            view=runner.runtime_tree(staged.entry, strict_sandbox))
     try:
         answers = []

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from workers.build import packaging
 from ladder import bot_packages
 from ladder.bot_packages import PackagingError, check_bytes, check_filename
 from workers.build.packaging import remove_staged, stage

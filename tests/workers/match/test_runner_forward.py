@@ -5,8 +5,9 @@ import textwrap
 
 from ladder.games import get_game
 from ladder.replay import verify_replay
+from workers.build.sdk import sdk_tree
 from workers.match.protocol import TimeControl
-from workers.match.runner import _sdk_tree, run_match
+from workers.match.runner import run_match
 
 GAME = "treasure"
 # The ladder's default time control for ranked matches (1 s per decision, 10 s bank).
@@ -77,7 +78,7 @@ def test_a_sandboxed_bot_imports_the_rules_read_only_and_nothing_else(tmp_path, 
 
 
 def test_the_staged_tree_is_the_sdk_and_every_game_s_rules():
-    tree = _sdk_tree()
+    tree = sdk_tree()
     assert {"bots/sdk.py", "bots/forward.py", "ladder/__init__.py", "ladder/games/base.py"} <= set(tree)
     assert "create_app" not in tree["ladder/__init__.py"].decode()  # a stub, not the web app's package
     game = get_game(GAME)
@@ -92,7 +93,7 @@ def test_a_sandbox_gets_exactly_the_rules_each_game_declares():
     # By inclusion (Game.rules_files): no page, viewer helper or protocol schema reaches a bot.
     from ladder.games import available_games
 
-    tree = {name for name in _sdk_tree() if "__pycache__" not in name}
+    tree = {name for name in sdk_tree() if "__pycache__" not in name}
     staged = {"bots/__init__.py", "bots/sdk.py", "bots/forward.py", "ladder/__init__.py",
               "ladder/games/__init__.py", "ladder/games/base.py"}
     for name in available_games():

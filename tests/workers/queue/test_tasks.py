@@ -29,6 +29,7 @@ from ladder.config import Settings
 from ladder.games import GAMES, get_game
 from ladder.models import BotLog, BotVersion, Match, Rating, utcnow
 from ladder.models import Replay as ReplayRow
+from ladder.relay import topics
 from ladder.replay import (
     ENGINE_VERSION,
     SCHEMA_VERSION,
@@ -303,6 +304,12 @@ def test_tasks_play_real_sandboxed_matches_end_to_end(session, settings, house, 
     assert sum(r.games for r in session.exec(select(Rating))) == sum(rated.values())
     assert recompute_ratings(session=session) == []
     assert tasks.run_match.delay(finished[0].id).get()["status"] == "skipped"
+    # each match was followed live, through the relay on the worker's own (migrated) database
+    relay = tasks.relay()
+    assert settings.redis_url is not None or relay.engine is tasks.sessions().kw["bind"]
+    for match in finished:
+        kinds = [m.data["type"] for m in relay.read(topics.public(match.id), limit=1000)]
+        assert kinds[0] == "start" and kinds[-1] == "end" and "entries" in kinds, (match.id, kinds)
 
 
 def test_the_embedded_broker_forgets_delivered_messages_only(eager, settings):

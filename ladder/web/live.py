@@ -1,0 +1,188 @@
+"""Live matches on the site: the match page's live viewer, the lists of matches being played, and
+the API's /api/v1/live. The web tier only reads the relay (ladder/services/live.py); workers play.
+
+- GET /matches/<id>/live.json?cursor=&attempt=&have=&wait=1: the viewer's long poll (viewer.js):
+  the frames it lacks, waiting up to live_wait_seconds for news when it has everything (`attempt`
+  is the id of the start message its frames come from: another one, and they start over);
+- GET /api/v1/live[?game=]: the matches being played; GET /api/v1/live/<id>?after=&wait=: the raw
+  public messages (workers/queue/live.py lists them), a long poll too (docs/api.md).
+
+A waiting poll holds a thread of the web process, so waiting is capped: live_waiting_per_process
+polls wait at once (past that a poll answers at once, with `retry_ms`, and the viewer asks again
+then), and an address holding live_waiting_per_address waiting polls gets 429 for another.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
+
+from ladder.relay import Relay, relay_for
+from ladder.services import live as service
+from ladder.services.errors import Invalid, NotFound
+from ladder.web.api import QUERY_PARAMETERS
+from ladder.web.api import bp as api_bp
+from ladder.web.common import db, int_arg, settings, state
+from ladder.web.queries import game_titles
+
+bp = Blueprint("live", __name__)
+
+RETRY_MS = 2000  # a poll that could not wait: when the viewer should ask again
+CURSOR = re.compile(r"^[0-9-]{1,40}$")  # what relay ids look like (a sequence number, or Redis's ms-seq)
+
+# this module's API routes join the api blueprint; these are the query parameters they take
+QUERY_PARAMETERS.update({"api.live": ("game",), "api.live_match": ("after", "wait")})
+
+
+# --- the relay and the caps, one per app ---------------------------------------------------------
+
+def relay() -> Relay:
+    """The app's relay: Redis with REDIS_URL, else the app's own (migrated) database engine. A test
+    may put one in app.config["LADDER_RELAY"]."""
+    extensions = current_app.extensions
+    if "ladder_relay" not in extensions:
+        extensions["ladder_relay"] = current_app.config.get("LADDER_RELAY") or relay_for(settings(),
+                                                                                         engine=state().engine)
+    return extensions["ladder_relay"]
+
+
+def feeds() -> service.Feeds:
+    if "ladder_live_feeds" not in current_app.extensions:
+        current_app.extensions["ladder_live_feeds"] = service.Feeds(relay())
+    return current_app.extensions["ladder_live_feeds"]
+
+
+class Waiting:
+    """How many live polls wait right now in this process, in all and per address."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.total = 0
+        self.by_address: Counter[str] = Counter()
+
+    @contextmanager
+    def slot(self, address: str) -> Iterator[bool]:
+        """True: this poll may wait. False: the process is full, answer at once. An address
+        already holding its share of waiting polls is refused with 429."""
+        config = settings()
+        with self._lock:
+            if self.by_address[address] >= config.live_waiting_per_address:
+                text = (f"This address already has {config.live_waiting_per_address} live views waiting; "
+                        f"close one, or try again in {RETRY_MS // 1000} s.")
+                response = _json({"error": text, "status": 429, "retry_after": RETRY_MS // 1000}, 429)
+                response.headers["Retry-After"] = str(RETRY_MS // 1000)
+                abort(response)
+            may = self.total < config.live_waiting_per_process
+            if may:
+                self.total += 1
+                self.by_address[address] += 1
+        try:
+            yield may
+        finally:
+            if may:
+                with self._lock:
+                    self.total -= 1
+                    self.by_address[address] -= 1
+                    if self.by_address[address] <= 0:
+                        del self.by_address[address]
+
+
+@bp.record_once
+def _count_waiting(state) -> None:
+    state.app.extensions["ladder_live_waiting"] = Waiting()
+
+
+def waiting() -> Waiting:
+    return current_app.extensions["ladder_live_waiting"]
+
+
+def _address() -> str:
+    return request.remote_addr or "?"
+
+
+# --- the match page's viewer ---------------------------------------------------------------------
+
+def _cursor_arg(name: str) -> str | None:
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return None
+    if not CURSOR.match(raw):
+        abort(400, f"{name} must be a relay id (digits and '-', up to 40)")
+    return raw
+
+
+def _json(payload: dict[str, Any], status: int = 200) -> Response:
+    response = jsonify(payload)
+    response.status_code = status
+    response.headers["Cache-Control"] = "no-store"  # the live end moves
+    return response
+
+
+@bp.get("/matches/<int:match_id>/live.json")
+def frames(match_id: int):
+    cursor = _cursor_arg("cursor")
+    attempt = _cursor_arg("attempt") or ""
+    have = int_arg("have", 0, 0, 10**7)
+    wants_wait = int_arg("wait", 0, 0, 1) == 1
+    with waiting().slot(_address()) if wants_wait else _no_wait() as may_wait:
+        try:
+            answer = service.live_frames(session=db(), feeds=feeds(), match_id=match_id, cursor=cursor,
+                                         attempt=attempt, have=have,
+                                         wait=settings().live_wait_seconds if may_wait else 0.0)
+        except NotFound:
+            return _json({"error": "There is nothing here.", "status": 404}, 404)
+    payload = answer.to_json()
+    if wants_wait and not may_wait:
+        payload["retry_ms"] = RETRY_MS
+    return _json(payload)
+
+
+@contextmanager
+def _no_wait() -> Iterator[bool]:
+    yield False
+
+
+@bp.app_context_processor
+def _live_globals() -> dict:
+    """`live_now(game=None)`: the matches being played, for the home page and each game's page."""
+    return {"live_now": lambda game=None: service.live_matches(session=db(), game=game, limit=10)}
+
+
+# --- the API -------------------------------------------------------------------------------------
+
+@api_bp.get("/live")
+def live():
+    """The matches being played now, newest first, with where to follow each."""
+    game = request.args.get("game") or None
+    if game is not None and game not in game_titles():
+        return _json({"error": f"no game {game[:40]!r}; see /api/v1/games", "status": 404}, 404)
+    playing = service.live_matches(session=db(), game=game, limit=100)
+    return _json({"matches": [{**service.live_match_json(m), "page": url_for("matches.page", match_id=m.match.id,
+                                                                             _external=True),
+                               "feed": url_for("api.live_match", match_id=m.match.id, _external=True)}
+                              for m in playing]})
+
+
+@api_bp.get("/live/<int:match_id>")
+def live_match(match_id: int):
+    """A match's public messages after `after` (a long poll with wait=N seconds)."""
+    after = _cursor_arg("after") or "0"
+    wait = min(int_arg("wait", 0, 0, 60), settings().live_wait_seconds)  # the site's cap, whatever is asked
+    with waiting().slot(_address()) if wait else _no_wait() as may_wait:
+        try:
+            payload = service.live_messages(session=db(), relay=relay(), match_id=match_id, after=after,
+                                            wait=float(wait) if may_wait else 0.0)
+        except Invalid as exc:
+            return _json({"error": str(exc), "status": 400}, 400)
+        except NotFound:
+            return _json({"error": "There is nothing here.", "status": 404}, 404)
+    if wait and not may_wait:
+        payload["retry_ms"] = RETRY_MS
+    return _json(payload)
+

@@ -1,0 +1,160 @@
+"""A match watched live in headless Chromium, on the embedded setup: SQLite, the relay in the
+ladder's own database (relay_for with no REDIS_URL), the site served over HTTP, and a worker's
+own job (workers.queue.jobs.play_match) playing the match in a thread with starter bots whose
+game the test holds at two points: before the first event, and halfway.
+
+The first page opens before the first event and waits; the second joins halfway. Both show what
+the published entries draw, the second at the live end at once; when the match is over both switch
+to the finished replay's public view. Needs Debian's chromium and Playwright for Python (never
+`playwright install`); without them it skips, except with LADDER_REQUIRE_SERVICES=1 (CI).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import replace
+from types import SimpleNamespace
+
+import pytest
+from web.conftest import app, build, dispatched, settings  # noqa: F401 (fixtures)
+
+from ladder.db import session_factory
+from ladder.games import get_game
+from ladder.models import Match
+from ladder.play import make_bots, play_game
+from ladder.relay import SqlRelay, relay_for, topics
+from ladder.services.live import Feed
+from ladder.services.viewer import replay_frames
+
+GAME = "drachengold"
+TIMEOUT = 60  # seconds a wait may last on a loaded machine: only a ceiling, nothing is timed
+
+
+@pytest.fixture
+def db_url(tmp_path) -> str:
+    return f"sqlite:///{tmp_path / 'ladder.sqlite3'}"
+
+
+class HeldGame:
+    """A runner for play_match that plays starter bots in-process, held before its first entry and
+    after its `halfway` entry until the test lets it go on."""
+
+    def __init__(self, halfway: int):
+        self.halfway = halfway
+        self.claimed, self.go, self.at_half, self.resume = (threading.Event() for _ in range(4))
+        self.replay = None
+
+    def __call__(self, specs, *, game, seed, options, names, on_entry, **_kw):
+        self.claimed.set()
+        assert self.go.wait(TIMEOUT)
+        count = 0
+
+        def entry(e):
+            nonlocal count
+            on_entry(e)
+            count += 1
+            if count == self.halfway:
+                self.at_half.set()
+                assert self.resume.wait(TIMEOUT)
+
+        bots = make_bots(game, get_game(game).starter_bots[:len(specs)])
+        played = play_game(game, bots, seed=seed, options=options, names=names, on_entry=entry)
+        self.replay = played.replay
+        seats = [replace(s, bot=names[i]) for i, s in enumerate(played.seats)]
+        results = [replace(r, bot=names[r.seat]) for r in played.results]
+        return SimpleNamespace(replay=played.replay.completed(results=results, seats=seats, cgroup=None))
+
+
+def _feed(relay, match_id) -> Feed:
+    feed = Feed(match_id)
+    for message in relay.read(topics.public(match_id), limit=1000):
+        feed.apply(message)
+    return feed
+
+
+def _open(browser, url):
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.set_default_timeout(TIMEOUT * 1000)
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url)
+    return page, errors
+
+
+def _until_published(relay, match_id, entries: int) -> list:
+    """The frames drawn once the worker's publisher has sent `entries` public entries."""
+    deadline = time.monotonic() + TIMEOUT
+    while len((feed := _feed(relay, match_id)).entries) < entries:
+        assert time.monotonic() < deadline, "the publisher never sent the entries"
+        time.sleep(0.05)
+    return feed.draw()
+
+
+def test_two_pages_follow_a_match_live_then_see_its_replay(browser, base_url, app, build, settings, engine):  # noqa: F811
+    from ladder.replay.public import public_log
+    from workers.queue.jobs import play_match
+
+    game = get_game(GAME)
+    seed = 11
+    probe = play_game(GAME, make_bots(GAME, game.starter_bots[:game.default_players]), seed=seed).replay
+    half = len(probe.log) // 2
+    held = HeldGame(halfway=half)
+    match_id = build.match(build.starters(GAME)[:game.default_players], game=GAME, seed=seed)
+    relay = relay_for(settings, engine=engine)
+    assert isinstance(relay, SqlRelay)  # the embedded relay: the ladder's own (migrated) database
+    results = []
+    worker = threading.Thread(target=lambda: results.append(play_match(
+        match_id, sessions=session_factory(engine), settings=settings, worker_id="browser-worker", runner=held,
+        relay=relay)), daemon=True)
+    worker.start()
+    try:
+        assert held.claimed.wait(TIMEOUT)
+        # the first page, before the first event
+        first, first_errors = _open(browser, f"{base_url}/matches/{match_id}")
+        first.wait_for_selector("#viewer[data-live-state='waiting']")
+        assert first.locator(".viewer-status").inner_text().startswith("Waiting for the first move")
+
+        held.go.set()
+        assert held.at_half.wait(TIMEOUT)
+        at_half = _until_published(relay, match_id, len(public_log(probe.log[:half])))
+        assert len(at_half) > 5
+        first.wait_for_selector(f"#viewer[data-live-state='live'][data-frames-count='{len(at_half)}']")
+        first.wait_for_selector(f"#viewer[data-step='{len(at_half)}']")  # it followed the live end
+        assert first.locator(".frame-title").inner_text() == at_half[-1]["title"]
+
+        # the second page joins halfway: at the live end at once
+        second, second_errors = _open(browser, f"{base_url}/matches/{match_id}")
+        second.wait_for_selector(f"#viewer[data-live-state='live'][data-frames-count='{len(at_half)}']")
+        assert second.get_attribute("#viewer", "data-step") == str(len(at_half))
+        assert [li.inner_text() for li in second.locator(".frame-lines li").all()] == at_half[-1]["lines"]
+        second.click("button[aria-label='first step']")  # it looks back: the live end does not pull it
+        second.wait_for_selector("#viewer[data-step='1']")
+        assert second.locator(".frame-title").inner_text() == at_half[0]["title"]
+
+        # on a phone, the live viewer (with its "● live" button) does not scroll sideways
+        phone = browser.new_page(viewport={"width": 390, "height": 844})
+        phone.set_default_timeout(TIMEOUT * 1000)
+        phone.goto(f"{base_url}/matches/{match_id}")
+        phone.wait_for_selector("#viewer[data-live-state='live']")
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+        phone.close()
+
+        held.resume.set()
+        worker.join(TIMEOUT)
+        assert not worker.is_alive() and results[0].status == "finished"
+        with session_factory(engine)() as session:
+            assert session.get(Match, match_id).status == "finished"
+        final = replay_frames(held.replay, view="public")["frames"]
+        assert final[:len(at_half) - 1] == at_half[:-1]  # what was shown live stays as it was
+        for page in (first, second):
+            page.wait_for_selector(f"#viewer[data-live-state='done'][data-view='public'][data-ready='1']"
+                                   f"[data-frames-count='{len(final)}']")
+            assert page.locator(".viewer-over a").count() == 1
+        assert first.get_attribute("#viewer", "data-step") == str(len(final))  # following: the end
+        assert second.get_attribute("#viewer", "data-step") == "1"  # looking back: where it was
+        assert not first_errors and not second_errors
+    finally:
+        held.go.set()
+        held.resume.set()
+        worker.join(TIMEOUT)
