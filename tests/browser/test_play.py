@@ -7,8 +7,8 @@ thread of this process, over the database relay, with the bots in process (tests
 only the sandbox is left out). The person clicks the first choice of every question the form has not
 answered already (each game's forms offer only legal choices and legal defaults). Needs Debian's
 chromium and Playwright, like the other browser tests: without them it skips, except with
-LADDER_REQUIRE_SERVICES=1 (CI). Measured on the 2-core machine at load 26 to 35: 75 to 84 s for the
-file, of which the Drachengold game 43 to 54 s and the Treasure game 16 to 18 s.
+LADDER_REQUIRE_SERVICES=1 (CI). Measured on the 2-core machine at load 22 to 35, four runs: 75 to 112 s
+for the file, of which the Drachengold game 43 to 70 s (each run deals a new seed) and Treasure 16 to 18 s.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from ladder.db import session_factory
 from ladder.models import Match, Seat
 
 PASSWORD = "play it yourself password"
-GAME_SECONDS = 300  # a bound for a stuck game, far above the ~50 s a Drachengold game takes under load
+GAME_SECONDS = 300  # a bound for a stuck game, far above the 43-70 s a Drachengold game took at load 22-35
 
 # Every radio group with nothing chosen gets its first choice; the rest keeps the form's defaults.
 ANSWER = """(form) => {
