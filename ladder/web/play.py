@@ -11,17 +11,18 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
 from ladder.games import get_game
 from ladder.games.forms import sight
 from ladder.games.render import renderer_for
 from ladder.models import Match
-from ladder.relay import RelayError, relay_for
+from ladder.relay import RelayError
 from ladder.services import person_seat as service
 from ladder.services.errors import NotFound, ServiceError
 from ladder.web.common import db, dispatch, refusals, settings, status_for
+from ladder.web.live import relay as _relay  # the app's one relay
 from ladder.web.queries import game_titles
 
 bp = Blueprint("play", __name__, url_prefix="/play")
@@ -29,13 +30,6 @@ bp = Blueprint("play", __name__, url_prefix="/play")
 POLL_BLOCK_S = 10.0  # one long poll: short enough for a threaded server, long enough to be cheap
 MAX_WAITING = 2  # long polls waiting at once per process (`ladder web` runs 4 threads a process)
 _WAITING = threading.BoundedSemaphore(MAX_WAITING)
-
-
-def _relay():
-    relay = current_app.extensions.get("ladder_relay")
-    if relay is None:
-        relay = current_app.extensions["ladder_relay"] = relay_for(settings(), db().get_bind())
-    return relay
 
 
 @bp.get("/<game>")
