@@ -91,6 +91,13 @@ class Settings(BaseModel):
     live_waiting_per_address: int = Field(default=2, ge=1)
     live_wait_seconds: float = Field(default=10.0, gt=0, le=60)  # how long one poll waits for news
 
+    # a person's seat ("Play it yourself", docs/play.md): seconds a decision, seconds without the
+    # page before the fallback bot takes the seat, and the unfinished person matches per user and per address
+    person_clock: int = Field(default=120, ge=5, le=3600)
+    person_absent: int = Field(default=45, ge=5, le=3600)
+    person_seats_per_user: int = Field(default=1, ge=1)
+    person_seats_per_address: int = Field(default=3, ge=1)
+
     # the daily dumps of every game's finished matches (ladder/services/dumps.py), written by the
     # scheduler and served at /datasets; None: instance_dir/dumps. Web and workers must share it.
     dumps_dir: Path | None = None

@@ -356,6 +356,19 @@ class BotDataVersion(SQLModel, table=True):
     size: int  # bytes of files, unpacked
     files: int
     source: str = Field(max_length=64)  # "match 12", "upload", "reset"
+
+
+class PersonSeat(SQLModel, table=True):
+    """The seat of a match that a person plays from the browser ("Play it yourself",
+    ladder/services/person_seat.py); its `seats` row names the game's house "person" bot, whose code
+    is the fallback that takes the seat when the person leaves or runs out of time."""
+
+    __tablename__ = "person_seats"
+    match_id: int = Field(foreign_key="matches.id", primary_key=True, ondelete="CASCADE")
+    seat: int
+    user_id: int = Field(foreign_key="users.id", index=True, ondelete="CASCADE")
+    address: str = Field(max_length=64, index=True)  # who started it: the per-address limit
+    clock_s: int  # seconds the person has for each decision
     created_at: datetime = _when()
 
 

@@ -205,6 +205,7 @@ class Game:
     renderer: ClassVar[str] = ""  # the step list: event_line(), sections(); "" = ladder/games/render.py
     view: ClassVar[str] = ""  # the replay viewer's frames(); "" = the page keeps its transcript
     forward: ClassVar[str] = ""  # the forward model's determinize(); "" = none
+    forms: ClassVar[str] = ""  # a person's seat: form(), read(), fill() (ladder/games/forms.py); "" = none
     # The pure rules as a bot's sandbox gets them (module and data files of the package, relative
     # to it): chosen by inclusion, so a page's or a viewer's module never reaches a bot.
     rules_files: ClassVar[tuple[str, ...]] = ()
@@ -215,7 +216,7 @@ class Game:
         return cls.__module__
 
     def part(self, name: str) -> ModuleType | None:
-        """The module of a declared part ("renderer", "view" or "forward"), None when undeclared."""
+        """The module of a declared part ("renderer", "view", "forward" or "forms"), None when undeclared."""
         relative = getattr(type(self), name)
         return _import(f"{self.package()}.{relative}") if relative else None
 

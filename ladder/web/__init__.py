@@ -41,6 +41,7 @@ def init_app(app: Flask) -> None:
         leaderboard,
         live,
         matches,
+        play,
         protocol,
         tournaments,
         users,
@@ -57,7 +58,7 @@ def init_app(app: Flask) -> None:
     login_manager.user_loader(auth.load_user)
     user_loaded_from_cookie.connect(auth.rotate_remembered, app)
     blueprints = (auth, account, leaderboard, bots, bot_data, matches, users, api, protocol, tournaments,
-                  replay_viewer, game_assets, guide, datasets, live)
+                  replay_viewer, game_assets, guide, datasets, live, play)
     for module in blueprints:
         app.register_blueprint(module.bp)
     csrf.exempt(api.bp)

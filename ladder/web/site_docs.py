@@ -30,6 +30,7 @@ PAGES = {
     "dataset": ("dataset.md", "The games as a dataset (Parquet exports and daily dumps)"),
     "operations": ("operations.md", "Running a ladder"),
     "performance": ("performance.md", "Performance: benchmarks and measured figures"),
+    "play": ("play.md", "Play it yourself"),
 }
 BY_FILE = {filename: page for page, (filename, _) in PAGES.items()}
 _DOC_LINK = re.compile(r'href="(?:\.\./docs/|\.\./\.\./\.\./docs/|\./)?([a-z-]+\.md)(#[^"]*)?"')

@@ -12,7 +12,7 @@ from ladder.db import alembic_config, make_engine, upgrade
 def test_seats_and_entrants_carry_over_unpinned_and_back(db_url):
     engine = make_engine(db_url)
     try:
-        upgrade(engine, "0009")
+        upgrade(engine, "0010_person_seats")
         with engine.begin() as conn:
             conn.execute(text("INSERT INTO users (username, password_hash, is_admin, is_system, created_at) "
                               "VALUES ('org', '!', true, false, '2026-01-01 00:00:00')"))
@@ -31,7 +31,7 @@ def test_seats_and_entrants_carry_over_unpinned_and_back(db_url):
                               "SELECT id, 0, '2026-01-01 00:00:00' FROM bots"))
         assert {"bot_data", "bot_data_versions"} <= set(inspect(engine).get_table_names())
         assert "data_version" in {c["name"] for c in inspect(engine).get_columns("seats")}
-        command.downgrade(alembic_config(engine), "0009")
+        command.downgrade(alembic_config(engine), "0010_person_seats")
         inspector = inspect(engine)
         assert not {"bot_data", "bot_data_versions"} & set(inspector.get_table_names())
         assert "data_version" not in {c["name"] for c in inspector.get_columns("event_entrants")}

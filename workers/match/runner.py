@@ -179,6 +179,7 @@ def run_match(
     bot_data: Sequence[Snapshot | None] | None = None,
     data_cap: Cap | None = None,
     phases: Phases = NO_PHASES,
+    outside: Mapping[int, Callable[[str], Any]] | None = None,
 ) -> MatchResult:
     """Play one match, seat i played by specs[i]. Raises RunnerError/PackagingError/OptionError
     (BuildError for a bot that does not compile) before any bot starts when the match cannot be
@@ -193,17 +194,20 @@ def run_match(
     match): no bot can work back from its seed to the game's hidden draws (ladder.play.bot_seed).
     `bot_data[i]` is seat i's data folder to start from (shown at /botdata; None: no folder): its
     changes come back in MatchResult.data, read once the bots are gone (workers/build/bot_data.py).
-    `phases` collects where the match's time goes (workers/match/phases.py; `ladder bench service`)."""
+    `phases` collects where the match's time goes (workers/match/phases.py; `ladder bench service`).
+    `outside` maps a seat to a factory, given the seat's name, of a seat played from outside the
+    sandbox (workers/match/person_seat.py): that seat's spec is staged, never started (it names the
+    fallback), and the factory's object stands in for a SandboxedSeat."""
     with interrupts.catching():
         return _run_match(specs, game=game, seed=seed, options=options, sandbox=sandbox, clock=clock,
                           strikes=strikes, ranked=ranked, require_strict=require_strict, replay_path=replay_path,
                           names=names, on_entry=on_entry, build_cache=build_cache, on_build=on_build,
                           final_attempt=final_attempt, seed_key=seed_key, bot_data=bot_data,
-                          data_cap=data_cap, phases=phases)
+                          data_cap=data_cap, phases=phases, outside=outside or {})
 
 
 def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, require_strict, replay_path, names,
-               on_entry, build_cache, on_build, final_attempt, seed_key, phases, bot_data=None,
+               on_entry, build_cache, on_build, final_attempt, seed_key, phases, outside, bot_data=None,
                data_cap=None) -> MatchResult:
     from workers.sandbox.process import BotProcess, Limits
 
@@ -235,7 +239,10 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
             folders = bot_data_folders.SeatFolders(root, bot_data, data_cap or Cap(), mode)
         phases.lap("stage")
         lines = protocol.EventLines()  # one per match: each event is encoded once for every seat
-        for name, bot, tree in zip(names, staged, trees, strict=True):
+        for index, (name, bot, tree) in enumerate(zip(names, staged, trees, strict=True)):
+            if index in outside:
+                seats.append(outside[index](name))
+                continue
             seat_limits, seat_clock = runtime_terms(bot.entry, limits, clock)
             seat = SandboxedSeat(name, game, mode, seat_clock, strikes, lines, void=void, final_attempt=final_attempt)
 

@@ -156,10 +156,11 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
             root.chmod(0o755)  # the sandboxed bots' uids read their files through here
             specs, names, versions = _stage_code(session, match_id, root)
             snapshots = botdata.snapshots(session, match_id)  # each seat's data folder to start from
+            person = _person_seat(session, match, names, settings)  # "Play it yourself": a person at a seat
             session.commit()  # end the read: no transaction stays open while the bots play
 
             def attempt(final: bool) -> Any:
-                extra: dict[str, Any] = {}
+                extra: dict[str, Any] = dict(person)
                 if live is not None:  # every attempt starts the spectators' view over
                     live.begin(game=match.game, options=match.options, names=names)
                     extra["on_entry"] = live.append
@@ -204,6 +205,29 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
             if root is not None:
                 shutil.rmtree(root, ignore_errors=True)
         return _record(session, match_id, outcome, worker_id, settings)
+
+
+def _person_seat(session: Session, match: Any, names: list[str], settings: Settings) -> dict[str, Any]:
+    """The runner's `outside` argument when a person plays a seat of the match ({} when nobody does):
+    the seat's name becomes the person's, and its seat object talks to the page over the relay."""
+    from ladder.relay import relay_for
+    from ladder.services.person_seat import person_seat_of
+    from workers.match.person_seat import PersonSeat
+
+    found = person_seat_of(session=session, match_id=match.id)
+    if found is None:
+        return {}
+    row, username = found
+    names[row.seat] = f"{username} (in person)"
+    relay = relay_for(settings, session.get_bind())
+    # the person's game ends in time for the result to be written before the task's own time limit
+    budget = max(60.0, settings.match_stale_after * 0.8)
+
+    def factory(name: str) -> PersonSeat:
+        return PersonSeat(relay=relay, match_id=match.id, seat=row.seat, game=match.game, name=name,
+                          clock_s=row.clock_s, absent_s=settings.person_absent, budget_s=budget)
+
+    return {"outside": {row.seat: factory}}
 
 
 def _unbuildable(session: Session, match_id: int, version_id: int, reason: str, worker_id: str) -> JobResult:

@@ -29,6 +29,7 @@ class Treasure(Game):
     renderer = "view.steps"
     view = "view.frames"
     forward = "rules.forward"
+    forms = "view.forms"  # a person's seat (ladder/games/forms.py)
     rules_files = ("__init__.py", "rules/__init__.py", "rules/decisions.py", "rules/forward.py",
                    "rules/observation.py", "rules/state.py", "rules/tiles.json", "rules/tiles.py")
     options = {}

@@ -2,7 +2,7 @@
 is pinned to (docs/bots.md, "Bot data"; ladder/services/botdata.py).
 
 Revision ID: 0011_botdata
-Revises: 0009
+Revises: 0010_person_seats
 """
 
 from collections.abc import Sequence
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = '0011_botdata'
-down_revision: str | None = '0009'
+down_revision: str | None = '0010_person_seats'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
