@@ -219,9 +219,9 @@ class StrongBot(Bot):
     def weights(self, obs: dict[str, Any]) -> dict[int, float]:
         """How much each other seat's gain counts against this seat's own. The ladder ranks by
         finishing order, so a point matters against the seats whose score is close to this seat's
-        (the chance of passing or being passed), little against one far behind or far ahead: the
-        weight is the chance-density of the score gap at zero (normal, narrowing as the bag
-        empties), 1 for a seat level with this one."""
+        (the chance of being passed), little against one far behind: the weight is the
+        chance-density of the score gap at zero (normal, narrowing as the bag empties), and 1 for
+        every seat level with or ahead of this one."""
         scores = self._table(obs)
         sizes = obs.get("hoard_sizes") or []
         for s in range(len(scores)):
@@ -229,7 +229,9 @@ class StrongBot(Bot):
                 scores[s] += UNSEEN * max(0, sizes[s] - sum(self.ledger[s].values()))
         sigma = 10.0 + 0.2 * (obs.get("bag", 60) or 0)
         mine = scores[self.seat]
-        f = {s: 2.718281828 ** (-0.5 * ((scores[s] - mine) / sigma) ** 2)
+        # A seat ahead counts fully: a point it gains is a point further to climb, and handing it
+        # most of a shared treasure (as watching games against a hard bargainer showed) costs places.
+        f = {s: 1.0 if scores[s] >= mine else 2.718281828 ** (-0.5 * ((scores[s] - mine) / sigma) ** 2)
              for s in range(min(len(scores), self.num_players)) if s != self.seat}
         return f
 

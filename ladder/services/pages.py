@@ -16,7 +16,6 @@ from sqlalchemy import func
 from sqlalchemy.orm import aliased, defer
 from sqlmodel import Session, select
 
-from ladder.games import OptionError, get_game
 from ladder.models import (
     Bot,
     BotLog,
@@ -31,6 +30,7 @@ from ladder.models import (
     User,
 )
 from ladder.ratings import is_provisional
+from ladder.services.boss import BossRecord, boss_bot, boss_name, boss_record
 from ladder.services.common import fetch
 from ladder.services.errors import Forbidden, Invalid, NotFound
 from ladder.services.match_lists import ListedSeat, seats_by_match
@@ -65,6 +65,8 @@ class LeaderboardPage:
     page: int
     per_page: int
     total: int
+    # The game's boss wherever it stands: each leaderboard names it, even on pages it is not on.
+    boss: BossStanding | None = None
 
     @property
     def pages(self) -> int:
@@ -78,7 +80,7 @@ def leaderboard(*, session: Session, game: str, page: int = 1, per_page: int = 5
     where = (Rating.game == game, Bot.retired == False)  # noqa: E712
     counted = select(func.count()).select_from(Rating).join(Bot, Bot.id == Rating.bot_id)
     total = session.exec(counted.where(*where)).one()
-    boss = _boss_name(game)
+    boss = boss_name(game)
     query = (
         select(Rating.bot_id, Bot.name, Bot.owner_id, User.username, User.is_system, Rating.rating, Rating.games,
                Rating.wins, Rating.last_played_at, Bot.builtin)
@@ -93,48 +95,28 @@ def leaderboard(*, session: Session, game: str, page: int = 1, per_page: int = 5
         for rank, (bot, name, owner_id, owner, system, rating, games, wins, last, builtin)
         in enumerate(session.exec(query), start=first)
     ]
-    return LeaderboardPage(game, rows, page, per_page, total)
-
-
-def _boss_name(game: str) -> str:
-    try:
-        return get_game(game).boss
-    except OptionError:  # a game no longer registered keeps its board, without a boss
-        return ""
+    standing = boss_standing(session=session, game=game)
+    return LeaderboardPage(game, rows, page, per_page, total, standing)
 
 
 @dataclass(frozen=True, slots=True)
-class BossRecord:
-    """A bot's rated meetings with its game's boss: has it finished above the boss more often than not?"""
+class BossStanding:
+    """Where the game's boss stands on its leaderboard (rank None: retired or not yet rated)."""
 
-    boss_id: int
-    boss_name: str
-    meetings: int
-    above: int
-    below: int
-    ties: int
-
-    @property
-    def beaten(self) -> bool:
-        return 2 * self.above > self.meetings
+    bot_id: int
+    name: str
+    rank: int | None
+    rating: int | None  # milli-points
 
 
-def boss_record(*, session: Session, bot: Bot) -> BossRecord | None:
-    """None for the boss itself, a game without one, or a boss the ladder has not seeded."""
-    name = _boss_name(bot.game)
-    if not name:
+def boss_standing(*, session: Session, game: str) -> BossStanding | None:
+    """None for a game without a boss or a boss the ladder has not seeded."""
+    boss = boss_bot(session=session, game=game)
+    if boss is None:
         return None
-    boss = session.exec(
-        select(Bot).join(User, User.id == Bot.owner_id)
-        .where(Bot.game == bot.game, Bot.builtin == name, User.is_system == True)  # noqa: E712
-        .order_by(Bot.id)
-    ).first()
-    if boss is None or boss.id == bot.id:
-        return None
-    pair = session.get(HeadToHead, (bot.id, boss.id))
-    if pair is None:
-        return BossRecord(boss.id, boss.name, 0, 0, 0, 0)
-    return BossRecord(boss.id, boss.name, pair.meetings, pair.wins, pair.losses, pair.ties)
+    rating = session.get(Rating, boss.id) if not boss.retired else None
+    rank, _ = leaderboard_place(session=session, rating=rating)
+    return BossStanding(boss.id, boss.name, rank, rating.rating if rating else None)
 
 
 def leaderboard_place(*, session: Session, rating: Rating | None) -> tuple[int | None, int]:

@@ -151,9 +151,13 @@ def leaderboard(game: str):
         "rank": r.rank, "bot_id": r.bot_id, "bot": r.bot_name, "owner": r.owner_name, "starter": r.house,
         "rating": to_points(r.rating), "games": r.games, "wins": r.wins, "win_rate": r.win_rate,
         "provisional": r.provisional, "last_played_at": r.last_played_at.isoformat() if r.last_played_at else None,
+        "boss": r.boss,
     } for r in board.rows]
+    b = board.boss
+    boss = None if b is None else {"bot_id": b.bot_id, "bot": b.name, "rank": b.rank,
+                                   "rating": None if b.rating is None else to_points(b.rating)}
     return jsonify(game=game, page=board.page, per_page=board.per_page, total=board.total, pages=board.pages,
-                   rows=rows)
+                   rows=rows, boss=boss)
 
 
 @bp.get("/bots/<int:bot_id>")
@@ -171,6 +175,9 @@ def bot(bot_id: int):
                          "rank": r.seat.rank, "score": r.seat.score, "seats": r.seats} for r in data.recent],
         head_to_head=[{"opponent_id": h.opponent_id, "opponent": h.opponent_name, "meetings": h.meetings,
                        "wins": h.wins, "losses": h.losses, "ties": h.ties} for h in data.head_to_head],
+        boss=None if data.boss is None else {
+            "bot_id": data.boss.boss_id, "bot": data.boss.boss_name, "meetings": data.boss.meetings,
+            "above": data.boss.above, "below": data.boss.below, "ties": data.boss.ties, "beaten": data.boss.beaten},
     )
 
 

@@ -74,6 +74,10 @@ def _schemas() -> dict[str, Any]:
             head_to_head={"type": "array", "items": _obj(
                 opponent_id={"type": "integer"}, opponent={"type": "string"}, meetings={"type": "integer"},
                 wins={"type": "integer"}, losses={"type": "integer"}, ties={"type": "integer"})},
+            boss={"anyOf": [_obj(bot_id={"type": "integer"}, bot={"type": "string"}, meetings={"type": "integer"},
+                                 above={"type": "integer"}, below={"type": "integer"}, ties={"type": "integer"},
+                                 beaten={"type": "boolean"}), {"type": "null"}],
+                  "description": "its rated meetings with the game's boss; null for the boss or a game without one"},
         ),
         "Leaderboard": _obj(
             game={"type": "string"}, page={"type": "integer"}, per_page={"type": "integer"},
@@ -82,7 +86,11 @@ def _schemas() -> dict[str, Any]:
                 rank={"type": "integer"}, bot_id={"type": "integer"}, bot={"type": "string"},
                 owner={"type": "string"}, starter={"type": "boolean"}, rating={"type": "number"},
                 games={"type": "integer"}, wins={"type": "integer"}, win_rate=NULLABLE_NUM,
-                provisional={"type": "boolean"}, last_played_at={"anyOf": [TIME, {"type": "null"}]})},
+                provisional={"type": "boolean"}, last_played_at={"anyOf": [TIME, {"type": "null"}]},
+                boss={"type": "boolean"})},
+            boss={"anyOf": [_obj(bot_id={"type": "integer"}, bot={"type": "string"}, rank=NULLABLE_INT,
+                                 rating=NULLABLE_NUM), {"type": "null"}],
+                  "description": "the game's strongest house bot, wherever it stands on the board"},
         ),
         "Event": _obj(
             id={"type": "integer"}, name={"type": "string"}, game={"type": "string"},

@@ -149,3 +149,27 @@ def test_the_boss_is_marked_on_the_board_and_each_bot_page_says_whether_it_was_b
     assert (record.meetings, record.above, record.beaten) == (3, 0, False)
     assert pages.bot_page(session=session, bot_id=fresh.id).boss.meetings == 0
     assert pages.bot_page(session=session, bot_id=boss.id).boss is None  # the boss has no boss
+
+
+def test_every_page_of_the_board_names_the_boss_and_where_it_stands(world, session):
+    seeded = {b.builtin: b for b in bots.seed_house_bots(session=session, games=["treasure"])}
+    boss = seeded[get_game("treasure").boss]
+    boss_version = bots.active_version(session=session, bot_id=boss.id).id
+    (_, above), (_, below) = world.bot(), world.bot()
+    world.play([above.id, boss_version, below.id], [1, 2, 3])  # one bot climbs over it, one falls below
+
+    everyone = pages.leaderboard(session=session, game="treasure", per_page=200)
+    where = next(r.rank for r in everyone.rows if r.bot_id == boss.id)
+    assert where > 1 and everyone.boss.rating == next(r.rating for r in everyone.rows if r.bot_id == boss.id)
+    for page in range(1, everyone.total + 1):  # pages of one bot: the boss is on one of them only
+        board = pages.leaderboard(session=session, game="treasure", page=page, per_page=1)
+        assert (board.boss.bot_id, board.boss.name, board.boss.rank) == (boss.id, boss.name, where)
+
+    bots.retire_bot(session=session, bot_id=boss.id)  # a retired boss is named, without a place
+    board = pages.leaderboard(session=session, game="treasure")
+    assert board.boss.bot_id == boss.id and board.boss.rank is None and board.boss.rating is None
+
+
+def test_a_board_whose_boss_is_not_seeded_names_none(world, session):
+    world.bot()
+    assert pages.leaderboard(session=session, game="treasure").boss is None

@@ -92,3 +92,28 @@ def test_names_are_escaped_on_the_board(client, build, sessions):
     html = client.get("/leaderboard/treasure").get_data(as_text=True)
     assert "<script>alert(1)</script>" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def test_every_page_and_the_front_page_name_the_boss(app, client, build):
+    app.config["LEADERBOARD_PAGE_SIZE"] = 1
+    for game in ("treasure", "drachengold"):
+        boss = get_game(game).boss
+        for page in (1, 2, 3):  # pages of one bot: the boss stands on one of them at most
+            html = client.get(f"/leaderboard/{game}?page={page}").get_data(as_text=True)
+            line = html.split('class="boss-line"', 1)[1].split("</p>", 1)[0]
+            assert f">{boss}</a>" in line and re.search(r"rank \d+", line)
+    front = client.get("/").get_data(as_text=True)
+    assert front.count('class="boss-line"') == front.count("Full leaderboard")
+
+
+def test_the_api_board_names_the_boss_and_tags_its_row(client):
+    board = client.get("/api/v1/leaderboards/treasure?per_page=1&page=2").get_json()
+    boss = board["boss"]
+    assert boss["bot"] == get_game("treasure").boss and boss["rank"] >= 1 and boss["rating"] == 1500
+    full = client.get("/api/v1/leaderboards/treasure").get_json()
+    assert [r["bot_id"] for r in full["rows"] if r["boss"]] == [boss["bot_id"]]
+    assert next(r["rank"] for r in full["rows"] if r["boss"]) == boss["rank"]
+    other = next(r["bot_id"] for r in full["rows"] if not r["boss"])
+    record = client.get(f"/api/v1/bots/{other}").get_json()["boss"]
+    assert (record["bot_id"], record["meetings"], record["beaten"]) == (boss["bot_id"], 0, False)
+    assert client.get(f"/api/v1/bots/{boss['bot_id']}").get_json()["boss"] is None  # the boss has no boss

@@ -218,6 +218,25 @@ def test_in_the_last_round_it_refuses_a_split_that_hands_a_close_rival_more_than
     assert strong().vote(last_round(3, rich))["accept"] == ["p1"]
 
 
+def test_a_seat_far_ahead_counts_fully_against_its_own_gains():
+    # Seen against a hard bargainer: strong, far behind, took a share of a shared treasure that
+    # handed the leader most of it. A point the leader gains is a point further to climb, however far
+    # ahead it is; a seat far behind still hardly counts.
+    bot = strong()
+    mine = [token("gold", i) for i in range(15)]  # 45 points
+    bot.ledger[1]["gold"], bot.ledger[1]["silver"] = 20, 30  # seat 1: 90 points, 45 ahead
+    position = {"hoard": mine, "bag": 40, "hoard_sizes": [15, 50, 0, 0]}  # seats 2 and 3: 45 behind
+    weights = bot.weights(position)
+    assert weights[1] == 1.0 and weights[2] < 0.1
+
+    tokens = [token("silver", i) for i in range(10)]
+    split = {"id": "p1", "proposer": 1, "round": 8,
+             "shares": {"0": [t["id"] for t in tokens[:3]], "1": [t["id"] for t in tokens[3:]]}}
+    last = negotiation(8, tokens, [split])
+    last["negotiation"]["attack"] = {"0": 2, "1": 6}  # 3 of 10 is more than its fair part
+    assert bot.vote({**last, **position})["accept"] == []  # the leader would pull 4 further ahead
+
+
 def test_it_robs_the_seat_closest_to_it_in_score_rather_than_the_biggest_hoard():
     bot = strong()
     mine = [token("gold", i) for i in range(15)]  # 45 points
