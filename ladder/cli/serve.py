@@ -59,6 +59,21 @@ def prepare_instance(settings: Settings, *, requeue_running: bool) -> dict[str, 
     return {"starter_bots": len(bots), "requeued": len(requeued)}
 
 
+def requeue_left_running(settings: Settings) -> list[int]:
+    """After `ladder up` stopped its worker, on its embedded database (no other worker can reach
+    it): matches still `running` lost their worker (killed at the end of the grace, before it
+    could give them back) and go back to the queue, uncounted, not left for the next start."""
+    from ladder.db import make_engine, session_factory, session_scope
+    from ladder.services.matches import release_running
+
+    engine = make_engine(settings)
+    try:
+        with session_scope(session_factory(engine)) as session:
+            return release_running(session=session)
+    finally:
+        engine.dispose()
+
+
 def web_app(settings: Settings | None = None):
     """The Flask app with dispatch wired to Celery: matches a view queues are sent to the workers."""
     from ladder import create_app
@@ -172,6 +187,8 @@ class Supervisor:
     env: Mapping[str, str]
     grace: float = 20.0
     say: Callable[[str], None] = print
+    # run once every child is gone (`ladder up` on its embedded database: requeue_left_running)
+    after_stop: Callable[[], None] | None = None
     stopping: bool = field(default=False, init=False)
 
     def request_stop(self, signum: int, _frame: object = None) -> None:
@@ -210,6 +227,8 @@ class Supervisor:
             while self.reap_adopted() >= 0 and sandbox_reap.children() and time.monotonic() < deadline:
                 time.sleep(0.05)
             self.leave_nothing_behind()
+            if self.after_stop is not None:
+                self.after_stop()
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
         return code
