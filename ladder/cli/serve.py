@@ -228,7 +228,10 @@ class Supervisor:
                 time.sleep(0.05)
             self.leave_nothing_behind()
             if self.after_stop is not None:
-                self.after_stop()
+                try:
+                    self.after_stop()
+                except Exception as exc:  # the stop itself is done: say so, never hide it behind this
+                    self.say(f"after the stop: {type(exc).__name__}: {exc}")
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
         return code

@@ -16,7 +16,10 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from service_support import LADDER, alive, descendants, wait_until
+from service_support import LADDER, Proc, alive, descendants, sandbox_groups_of, still_running, wait_until
+from service_support import proc_of as _proc
+from service_support import procs_of as _procs
+from service_support import uid_of as _uid
 
 from ladder.cli.serve import Child, Supervisor, ensure_secret, exposure_warning
 from ladder.config import DEV_SECRET_KEY, Settings
@@ -216,15 +219,6 @@ def _statuses(db: Path, ids: list[int]) -> dict[int, str]:
         return dict(conn.execute(f"SELECT id, status FROM matches WHERE id IN ({marks})", ids).fetchall())
 
 
-def _sandbox_groups_of(pids: set[int]) -> list[str]:
-    """Bot and table cgroups owned by one of `pids` (names carry the owner's pid). Looked up by
-    owner, never by walking every worker's groups: those of other processes on the machine come
-    and go meanwhile (a walk into a vanishing table raised FileNotFoundError)."""
-    from workers.sandbox import cgroup as sandbox_cgroup
-
-    return [group for pid in sorted(pids) for group in sandbox_cgroup.owned_groups(pid)]
-
-
 def _worker_of(up_pid: int) -> int | None:
     """`ladder worker`, the supervisor's child (its pool processes are the worker's children)."""
     for pid in descendants(up_pid):
@@ -236,25 +230,6 @@ def _worker_of(up_pid: int) -> int | None:
         if ppid == up_pid and b"worker" in argv:
             return pid
     return None
-
-
-Proc = tuple[int, int]  # (pid, start time in clock ticks since boot): a pid alone may be reused meanwhile
-
-
-def _proc(pid: int) -> Proc | None:
-    try:
-        return pid, int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
-    except (OSError, ValueError, IndexError):
-        return None
-
-
-def _procs(pids) -> set[Proc]:
-    return {p for p in map(_proc, pids) if p is not None}
-
-
-def _running(proc: Proc) -> bool:
-    """The very process `proc` names is alive (a zombie has finished; a reused pid is another)."""
-    return _proc(proc[0]) == proc and alive(proc[0])
 
 
 def _describe(procs) -> list[str]:
@@ -321,7 +296,7 @@ def test_ctrl_c_on_ladder_up_mid_match_honours_the_grace_and_leaves_no_sandbox(t
             now = _procs(descendants(up.pid))
             family |= now
             bots |= {p for p in now if _uid(p[0]) in UID_BASE_RANGE}
-            at, worker_alive = time.monotonic() - stopped_at, _running(worker)
+            at, worker_alive = time.monotonic() - stopped_at, still_running(worker)
             statuses = _statuses(db, running)  # read after the look: a worker gone has written all it will
             timeline.append((at, worker_alive, [statuses[i] for i in running]))
             time.sleep(0.1)
@@ -337,17 +312,10 @@ def test_ctrl_c_on_ladder_up_mid_match_honours_the_grace_and_leaves_no_sandbox(t
     assert early == [], f"the worker was gone {early[0][0]} s in, within its {worker_grace:g} s, mid-match: {timeline}"
     # What `ladder up` killed dies at once; what it left frozen never does: waiting long is free.
     deadline = time.monotonic() + 60
-    while (survivors := [p for p in family | bots if _running(p)]) and time.monotonic() < deadline:
+    while (survivors := [p for p in family | bots if still_running(p)]) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert survivors == [], f"left running after Ctrl-C: {_describe(survivors)}"
-    assert _sandbox_groups_of({pid for pid, _ in family | bots}) == []
+    assert sandbox_groups_of({pid for pid, _ in family | bots}) == []
     statuses = _statuses(db, running)
     assert set(statuses.values()) <= {"finished", "queued"}, (statuses, log.read_text()[-3000:])
 
-
-def _uid(pid: int) -> int:
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return -1
-    return int(next(line for line in status.splitlines() if line.startswith("Uid:")).split()[1])
