@@ -257,9 +257,10 @@ def test_ctrl_c_on_ladder_up_mid_match_honours_the_grace_and_leaves_no_sandbox(t
     6, where the worker's own grace is 3 s too. The signal goes out as soon as a match starts, so
     its bots are mid-game for the next seconds. Every wait is on something observable (rows,
     processes); processes are named by pid and start time, so a pid reused by another process on a
-    busy machine is neither blamed nor missed. Shown to fail on the old bug: see the report of #23
-    (a supervisor that kills its worker 3 s after the signal and skips the sweep fails it on the
-    timeline, the leftover bots and the leftover cgroups)."""
+    busy machine is neither blamed nor missed. Shown to fail on the old bug, injected as a
+    supervisor that kills its worker's group 3 s after the signal and skips its sweep: at grace 15
+    on the timeline (the worker gone 3.2 s in, within its 10 s, a match running), at grace 6 on the
+    eight bot cgroups left behind."""
     from service_support import UID_BASE_RANGE
 
     from ladder.cli.serve import WORKER_TEARDOWN_S
