@@ -3,7 +3,9 @@
 `ladder up` prepares the instance (migrations, starter bots, the embedded broker's tables, matches
 a previous run left `running`), then starts web, worker and scheduler as child processes, each in
 its own process group and told by the kernel to stop if the supervisor dies. On Ctrl-C or SIGTERM
-it asks each child to stop, waits a grace period, then kills whatever is left of each group.
+it asks each child to stop, waits a grace period, then kills whatever is left of each group,
+removes what a killed worker's sandboxes left, and on its embedded database puts back in the
+queue any match that worker left running.
 
 The supervisor is a child subreaper: whatever its children orphan (a worker pool process's bwrap
 processes after that pool process died) comes to it rather than to the machine's init, which may
