@@ -272,8 +272,8 @@ def release_match(*, session: Session, match_id: int, worker_id: str) -> bool:
 
 def release_running(*, session: Session) -> list[int]:
     """Give every running match back to the queue, uncounted like `release_match`: for `ladder up`
-    on its embedded database, where its own worker is the only one, once that worker is gone (it
-    had to be killed at the end of the grace, or died): nothing can still be playing them."""
+    on its embedded database, where its own worker is the only one, once a stop was asked for and
+    that worker is gone (killed at the end of the grace): nothing can still be playing them."""
     stmt = (
         update(Match)
         .where(Match.status == MatchStatus.RUNNING)

@@ -319,4 +319,5 @@ def test_ctrl_c_on_ladder_up_mid_match_honours_the_grace_and_leaves_no_sandbox(t
     assert sandbox_groups_of({pid for pid, _ in family | bots}) == []
     statuses = _statuses(db, running)
     assert set(statuses.values()) <= {"finished", "queued"}, (statuses, log.read_text()[-3000:])
+    assert "after the stop:" not in log.read_text()  # the requeue of what a killed worker left ran, and ran well
 
