@@ -216,3 +216,39 @@ def alive(pid: int) -> bool:
 def strict_mode() -> str:
     """"strict" when this machine can run the strict sandbox (root, bubblewrap, cgroups)."""
     return sandbox_mode("strict")
+
+
+Proc = tuple[int, int]  # (pid, start time in clock ticks since boot): a pid alone may be reused meanwhile
+
+
+def proc_of(pid: int) -> Proc | None:
+    try:
+        return pid, int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def procs_of(pids) -> set[Proc]:
+    return {p for p in map(proc_of, pids) if p is not None}
+
+
+def still_running(proc: Proc) -> bool:
+    """The very process `proc` names is alive (a zombie has finished; a reused pid is another)."""
+    return proc_of(proc[0]) == proc and alive(proc[0])
+
+
+def uid_of(pid: int) -> int:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return -1
+    return int(next(line for line in status.splitlines() if line.startswith("Uid:")).split()[1])
+
+
+def sandbox_groups_of(pids) -> list[str]:
+    """Bot and table cgroups owned by one of `pids` (names carry the owner's pid). Looked up by
+    owner, never by walking every worker's groups: those of other processes on the machine come
+    and go meanwhile (a walk into a vanishing table raised FileNotFoundError)."""
+    from workers.sandbox import cgroup as sandbox_cgroup
+
+    return [group for pid in sorted(pids) for group in sandbox_cgroup.owned_groups(pid)]

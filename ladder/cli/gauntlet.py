@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import secrets
 import sys
 from pathlib import Path
 from typing import Any
@@ -53,7 +54,8 @@ def _bar(share: float, low: float, high: float, width: int = 30) -> str:
 @click.option("--deals", type=click.IntRange(min=1), default=4, show_default=True,
               help="Deals, each played in every seat order (24 at 4 seats; a balanced set beyond).")
 @click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help="Game option, repeatable.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seeds the deals.")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Seeds the deals [default: a fresh secret one, printed]. Give one to repeat a measurement.")
 @click.option("--sandbox", type=click.Choice(["auto", "strict", "user", "none"]), default="strict",
               show_default=True)
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Matches at once (default: the cores).")
@@ -73,6 +75,7 @@ def gauntlet(house, game, outsiders, fillers, players, deals, option_pairs, seed
     from ladder.tournaments.model import TournamentError
     from workers.match.runner import RunnerError, choose_mode
 
+    seed = secrets.randbits(62) if seed is None else seed  # as `ladder tournament`: no deal a bot could guess
     try:
         game_obj = get_game(game)
         resolved = game_obj.resolve_options(parse_options(option_pairs))
@@ -97,7 +100,7 @@ def gauntlet(house, game, outsiders, fillers, players, deals, option_pairs, seed
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 120)
     console.print(f"{game}: {escape(house)} against {len(spec.outsiders)} outside bot(s) at tables of {players} "
                   f"with {escape(', '.join(spec.fillers) or 'no fillers')}; {deals} deal(s) in every seat order, "
-                  f"{len(matches)} matches, sandbox {mode}, {workers} at once")
+                  f"{len(matches)} matches, sandbox {mode}, {workers} at once, seed {seed}")
     jobs_list = [Job(m, m.seats, _names(spec, m), game, resolved, mode, None) for m in matches]
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=Console(stderr=True)) as progress:

@@ -3,7 +3,9 @@
 `ladder up` prepares the instance (migrations, starter bots, the embedded broker's tables, matches
 a previous run left `running`), then starts web, worker and scheduler as child processes, each in
 its own process group and told by the kernel to stop if the supervisor dies. On Ctrl-C or SIGTERM
-it asks each child to stop, waits a grace period, then kills whatever is left of each group.
+it asks each child to stop, waits a grace period, then kills whatever is left of each group,
+removes what a killed worker's sandboxes left, and on its embedded database puts back in the
+queue any match that worker left running.
 
 The supervisor is a child subreaper: whatever its children orphan (a worker pool process's bwrap
 processes after that pool process died) comes to it rather than to the machine's init, which may
@@ -57,6 +59,21 @@ def prepare_instance(settings: Settings, *, requeue_running: bool) -> dict[str, 
             for queue in QUEUES:
                 conn.default_channel.queue_declare(queue=queue)
     return {"starter_bots": len(bots), "requeued": len(requeued)}
+
+
+def requeue_left_running(settings: Settings) -> list[int]:
+    """After `ladder up` stopped its worker, on its embedded database (no other worker can reach
+    it): matches still `running` lost their worker (killed at the end of the grace, before it
+    could give them back) and go back to the queue, uncounted, not left for the next start."""
+    from ladder.db import make_engine, session_factory, session_scope
+    from ladder.services.matches import release_running
+
+    engine = make_engine(settings)
+    try:
+        with session_scope(session_factory(engine)) as session:
+            return release_running(session=session)
+    finally:
+        engine.dispose()
 
 
 def web_app(settings: Settings | None = None):
@@ -172,6 +189,8 @@ class Supervisor:
     env: Mapping[str, str]
     grace: float = 20.0
     say: Callable[[str], None] = print
+    # run once every child is gone (`ladder up` on its embedded database: requeue_left_running)
+    after_stop: Callable[[], None] | None = None
     stopping: bool = field(default=False, init=False)
 
     def request_stop(self, signum: int, _frame: object = None) -> None:
@@ -210,6 +229,11 @@ class Supervisor:
             while self.reap_adopted() >= 0 and sandbox_reap.children() and time.monotonic() < deadline:
                 time.sleep(0.05)
             self.leave_nothing_behind()
+            if self.after_stop is not None:
+                try:
+                    self.after_stop()
+                except Exception as exc:  # the stop itself is done: say so, never hide it behind this
+                    self.say(f"after the stop: {type(exc).__name__}: {exc}")
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
         return code

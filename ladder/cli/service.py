@@ -84,10 +84,20 @@ def up(host, port, instance, concurrency, sandbox, grace) -> None:
         child_commands(host=host, port=port, concurrency=concurrency or os.cpu_count() or 1, grace=grace),
         child_env(settings), grace=grace, say=lambda text: click.echo(text, err=True),
     )
+    if settings.embedded:  # after a stop asked for, not after a child's death (the next start counts that)
+        supervisor.after_stop = lambda: _requeue_left_running(settings) if supervisor.stopping else None
     code = supervisor.run(ready=lambda: http_ok(url), on_ready=lambda: click.secho(
         f"ladder up at {url}  (Ctrl-C stops it)", fg="green", bold=True))
     click.echo("stopped" if code == 0 else "stopped after a failure", err=True)
     sys.exit(code)
+
+
+def _requeue_left_running(settings) -> None:
+    from ladder.cli.serve import requeue_left_running
+
+    requeued = requeue_left_running(settings)
+    if requeued:
+        click.echo(f"{len(requeued)} matches the worker left running requeued: {requeued}", err=True)
 
 
 @click.command()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import secrets
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -89,7 +90,9 @@ def crosstable(table: Any):
 @click.option("--format", "fmt", type=click.Choice(["round-robin", "swiss"]), default="round-robin",
               show_default=True)
 @click.option("--rounds", type=click.IntRange(min=1), default=None, help="Swiss rounds (default 3).")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seeds the deals and any random seating.")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Seeds the deals and any random seating [default: a fresh secret one, recorded in tournament.json]. "
+                   "Give one to repeat an event; a small or known seed lets a sandboxed bot search for the deals.")
 @click.option("--sandbox", type=click.Choice(SANDBOXES), default="strict", show_default=True,
               help="strict needs root (bubblewrap); user works without; none: no isolation, your own bots only.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Matches at once (default: the cores).")
@@ -110,6 +113,10 @@ def tournament(bots, game, option_pairs, players, deals, duplicate, fmt, rounds,
     from workers.match.runner import RunnerError, choose_mode, stage_bot
 
     options = parse_options(option_pairs)
+    # The deals follow from the seed (base + deal * stride): a seed a bot could guess (1, the old
+    # default) lets it search the few candidate deals for the one matching its own cards, then
+    # rebuild every hidden one with the engine. A fresh 62-bit secret leaves nothing to search.
+    seed = secrets.randbits(62) if seed is None else seed
     try:
         game_obj = get_game(game)
         resolved = game_obj.resolve_options(options)
@@ -152,7 +159,7 @@ def tournament(bots, game, option_pairs, players, deals, duplicate, fmt, rounds,
     console.print(f"{game}: {len(names)} bots, tables of {size}, {deals} deal(s)"
                   f"{' per round' if fmt == 'swiss' else ''}, {fmt}, "
                   f"{'duplicate' if duplicate else 'random'} seating, {total} matches, sandbox {mode}, "
-                  f"{workers} at once")
+                  f"{workers} at once, seed {seed}")
 
     def jobs_for(matches):
         return [Job(m, tuple(by_name[k] for k in m.seats), m.seats, game, resolved, mode,

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, update
+from sqlalchemy import case, func, update
 from sqlmodel import Session, select
 
 from ladder.games import Game, OptionError, get_game
@@ -273,6 +273,21 @@ def release_match(*, session: Session, match_id: int, worker_id: str) -> bool:
     )
     with atomic(session):
         return session.exec(stmt).rowcount == 1
+
+
+def release_running(*, session: Session) -> list[int]:
+    """Give every running match back to the queue, uncounted like `release_match`: for `ladder up`
+    on its embedded database, where its own worker is the only one, once a stop was asked for and
+    that worker is gone (killed at the end of the grace): nothing can still be playing them."""
+    stmt = (
+        update(Match)
+        .where(Match.status == MatchStatus.RUNNING)
+        .values(status=MatchStatus.QUEUED, claimed_by=None, claimed_at=None, started_at=None,
+                attempts=case((Match.attempts > 0, Match.attempts - 1), else_=0))  # the claim raised it by one
+        .returning(Match.id).execution_options(synchronize_session=False)
+    )
+    with atomic(session):
+        return sorted(session.exec(stmt).scalars())
 
 
 # The owner sees this; the failure's detail (a worker's exception, server paths) stays in the logs.

@@ -32,6 +32,8 @@ def test_it_plays_every_seat_order_and_reports_the_share_above(tmp_path):
         assert row["above"] == sum(m["ranks"][m["house_seat"]] < m["ranks"][m["outsider_seat"]] for m in mine)
         assert all(m["seats"][m["house_seat"]] == "builtin:careful" for m in mine)
     assert "careful finishing above" in result.output and "Share [95%]" in result.output
+    # no --seed: a fresh secret one, printed and recorded (as `ladder tournament`: no deal a bot could guess)
+    assert data["seed"] >= 1 << 32 and f"seed {data['seed']}" in result.output
 
 
 def test_a_missing_bot_is_a_usage_error_before_any_match(tmp_path):

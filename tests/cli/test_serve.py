@@ -16,7 +16,10 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from service_support import LADDER, alive, descendants, wait_until
+from service_support import LADDER, Proc, alive, descendants, sandbox_groups_of, still_running, wait_until
+from service_support import proc_of as _proc
+from service_support import procs_of as _procs
+from service_support import uid_of as _uid
 
 from ladder.cli.serve import Child, Supervisor, ensure_secret, exposure_warning
 from ladder.config import DEV_SECRET_KEY, Settings
@@ -81,12 +84,14 @@ def test_ladder_up_fills_the_leaderboard_and_stops_cleanly(tmp_path):
 def test_supervisor_stops_everything_when_a_child_dies(tmp_path):
     sleeper = [sys.executable, "-c", "import time; time.sleep(600)"]
     quitter = [sys.executable, "-c", "import time; time.sleep(0.5); raise SystemExit(3)"]
-    said = []
-    supervisor = Supervisor([Child("steady", sleeper), Child("quitter", quitter)], env={}, grace=5, say=said.append)
+    said, after = [], []
+    supervisor = Supervisor([Child("steady", sleeper), Child("quitter", quitter)], env={}, grace=5, say=said.append,
+                            after_stop=lambda: after.append([c.proc.poll() for c in supervisor.children]))
     assert supervisor.run() == 1
     steady = supervisor.children[0]
     assert steady.proc.returncode == -signal.SIGTERM  # asked to stop, not killed
     assert any("quitter exited with status 3" in line for line in said)
+    assert after == [[-signal.SIGTERM, 3]]  # once, with every child gone (ladder up's requeue runs there)
 
 
 def test_supervisor_kills_a_child_that_ignores_sigterm_and_its_whole_group(tmp_path):
@@ -214,15 +219,6 @@ def _statuses(db: Path, ids: list[int]) -> dict[int, str]:
         return dict(conn.execute(f"SELECT id, status FROM matches WHERE id IN ({marks})", ids).fetchall())
 
 
-def _sandbox_groups_of(pids: set[int]) -> list[str]:
-    """Bot and table cgroups owned by one of `pids` (names carry the owner's pid). Looked up by
-    owner, never by walking every worker's groups: those of other processes on the machine come
-    and go meanwhile (a walk into a vanishing table raised FileNotFoundError)."""
-    from workers.sandbox import cgroup as sandbox_cgroup
-
-    return [group for pid in sorted(pids) for group in sandbox_cgroup.owned_groups(pid)]
-
-
 def _worker_of(up_pid: int) -> int | None:
     """`ladder worker`, the supervisor's child (its pool processes are the worker's children)."""
     for pid in descendants(up_pid):
@@ -236,18 +232,35 @@ def _worker_of(up_pid: int) -> int | None:
     return None
 
 
+def _describe(procs) -> list[str]:
+    out = []
+    for pid, _ in sorted(procs):
+        try:
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            argv, state = "?", "?"
+        out.append(f"{pid} uid {_uid(pid)} state {state}: {argv[:120]}")
+    return out
+
+
 @pytest.mark.parametrize("grace", [6, 15])  # 6 s: the worker gets 3, matches outlast it and are requeued
 def test_ctrl_c_on_ladder_up_mid_match_honours_the_grace_and_leaves_no_sandbox(tmp_path, strict_sandbox, grace):
-    """Ctrl-C while matches run: `ladder up` exits within its grace, every match it was playing is
-    finished or back in the queue (never left running, never failed), and no bot process or
-    cgroup of its sandboxes survives it (#23: a worker killed 3 s in left three frozen bots).
+    """Ctrl-C while matches run: `ladder up` exits, every match it was playing is finished or back
+    in the queue (never left running, never failed), and no bot process or cgroup of its
+    sandboxes survives it (#23: a worker killed ~3 s in despite the grace left three frozen bots).
 
     The timeline is checked, not only the end state: from the signal on, the worker must stay up
     while a match it was playing still runs and its own grace (`ladder.cli.serve.child_commands`) is
     not over. The old bug killed the worker ~3 s in whatever the grace: an end-state check alone
     passed on it whenever the kill happened to land after the matches were requeued, as at grace
     6, where the worker's own grace is 3 s too. The signal goes out as soon as a match starts, so
-    its bots are mid-game for the next seconds."""
+    its bots are mid-game for the next seconds. Every wait is on something observable (rows,
+    processes); processes are named by pid and start time, so a pid reused by another process on a
+    busy machine is neither blamed nor missed. Shown to fail on the old bug, injected as a
+    supervisor that kills its worker's group 3 s after the signal and skips its sweep: at grace 15
+    on the timeline (the worker gone 3.2 s in, within its 10 s, a match running), at grace 6 on the
+    eight bot cgroups left behind."""
     from service_support import UID_BASE_RANGE
 
     from ladder.cli.serve import WORKER_TEARDOWN_S
@@ -264,52 +277,47 @@ def test_ctrl_c_on_ladder_up_mid_match_honours_the_grace_and_leaves_no_sandbox(t
                               env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     timeline: list[tuple[float, bool, list[str]]] = []  # (s since the signal, worker alive, statuses)
     try:
-        def bots_running() -> set[int]:
+        def bots_running() -> set[Proc]:
             if not _running_matches(db):
                 return set()
-            return {pid for pid in descendants(up.pid) if _uid(pid) in UID_BASE_RANGE}
+            return _procs(pid for pid in descendants(up.pid) if _uid(pid) in UID_BASE_RANGE)
 
-        wait_until(bots_running, 120, "a running match with its bots", [log], interval=0.2)
+        wait_until(bots_running, 300, "a running match with its bots", [log], interval=0.2)
         before = set(_running_matches(db))
         # the next match to start: its bots have all of their game ahead of them
-        wait_until(lambda: set(_running_matches(db)) - before and bots_running(), 60, "a match starting", [log],
+        wait_until(lambda: set(_running_matches(db)) - before and bots_running(), 300, "a match starting", [log],
                    interval=0.05)
         running = _running_matches(db)
-        family, bots = descendants(up.pid), bots_running()
-        worker = _worker_of(up.pid)
+        family, bots = _procs(descendants(up.pid)), bots_running()
+        worker = _proc(_worker_of(up.pid) or 0)
         assert worker is not None, log.read_text()[-3000:]
         stopped_at = time.monotonic()
         os.killpg(up.pid, signal.SIGINT)  # what Ctrl-C in the terminal sends: the foreground group
-        while up.poll() is None and time.monotonic() - stopped_at < grace + 15:
-            now = descendants(up.pid)
+        while up.poll() is None and time.monotonic() - stopped_at < grace + 120:
+            now = _procs(descendants(up.pid))
             family |= now
-            bots |= {pid for pid in now if _uid(pid) in UID_BASE_RANGE}
-            at, worker_alive = time.monotonic() - stopped_at, alive(worker)
+            bots |= {p for p in now if _uid(p[0]) in UID_BASE_RANGE}
+            at, worker_alive = time.monotonic() - stopped_at, still_running(worker)
             statuses = _statuses(db, running)  # read after the look: a worker gone has written all it will
             timeline.append((at, worker_alive, [statuses[i] for i in running]))
             time.sleep(0.1)
-        assert up.wait(timeout=5) == 0
-        took = time.monotonic() - stopped_at
+        # Generous: the grace is the supervisor's to keep (the timeline below checks it is not cut
+        # short); after it come the sweep and the reaping, slow on a loaded machine, never a hang.
+        assert up.wait(timeout=30) == 0, log.read_text()[-3000:]
     finally:
         if up.poll() is None:
             os.killpg(up.pid, signal.SIGKILL)
             up.wait()
-    assert took < grace + 5, f"ladder up took {took:.1f} s to stop with a grace of {grace} s"
     early = [(round(t, 1), states) for t, worker_alive, states in timeline
              if not worker_alive and t < worker_grace - 0.5 and "running" in states]
     assert early == [], f"the worker was gone {early[0][0]} s in, within its {worker_grace:g} s, mid-match: {timeline}"
-    deadline = time.monotonic() + 5
-    while (survivors := [pid for pid in family | bots if alive(pid)]) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert survivors == [], f"left running after Ctrl-C: {survivors}"
-    assert _sandbox_groups_of(family) == []
+    # What `ladder up` killed dies at once; what it left frozen never does: waiting long is free.
+    deadline = time.monotonic() + 60
+    while (survivors := [p for p in family | bots if still_running(p)]) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert survivors == [], f"left running after Ctrl-C: {_describe(survivors)}"
+    assert sandbox_groups_of({pid for pid, _ in family | bots}) == []
     statuses = _statuses(db, running)
     assert set(statuses.values()) <= {"finished", "queued"}, (statuses, log.read_text()[-3000:])
+    assert "after the stop:" not in log.read_text()  # the requeue of what a killed worker left ran, and ran well
 
-
-def _uid(pid: int) -> int:
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return -1
-    return int(next(line for line in status.splitlines() if line.startswith("Uid:")).split()[1])

@@ -60,6 +60,25 @@ def test_random_seating_plays_as_many_matches_on_fresh_seeds(tmp_path):
     assert len(matches) == 6 and len({m["seed"] for m in matches}) == 6
 
 
+def test_deals_come_from_a_fresh_secret_seed_unless_one_is_given(tmp_path):
+    """#23: with the old default seed 1 the deals were 1 + deal * 1,000,003, a handful of
+    candidates a sandboxed bot could try against its own cards to rebuild every hidden one. Now
+    each event draws a 62-bit secret seed (recorded, so `--seed` repeats its deals)."""
+    def deals(out, *extra):
+        result = run("builtin:careful", "builtin:random", "--game", "treasure", "--deals", "2", "--sandbox", "none",
+                     "--jobs", "1", "--out", str(out), *extra)
+        assert result.exit_code == 0, result.output
+        data = report(out)
+        assert f"seed {data['seed']}" in result.output
+        return data["seed"], sorted({(m["deal"], m["seed"]) for m in data["matches"]})
+
+    first_seed, first = deals(tmp_path / "a")
+    second_seed, second = deals(tmp_path / "b")
+    assert first_seed != second_seed and {s for _, s in first}.isdisjoint(s for _, s in second)
+    assert all(seed >= 1 << 32 for _, seed in first + second)  # nothing a bot could count up to
+    assert deals(tmp_path / "c", "--seed", str(first_seed)) == (first_seed, first)  # repeatable on request
+
+
 def test_a_swiss_event_reseats_by_standing(tmp_path):
     out = tmp_path / "t"
     result = run("builtin:careful", "builtin:careful", "builtin:random", "builtin:random", "--game", "treasure",
@@ -69,7 +88,8 @@ def test_a_swiss_event_reseats_by_standing(tmp_path):
     data = report(out)
     assert len(data["matches"]) == 2 * 2 * 2
     first = [as_played(m) for m in data["matches"] if m["round"] == 0]
-    order = standing_order(standings([Entrant(e["name"], e["name"]) for e in data["entrants"]], first, seed=1))
+    order = standing_order(standings([Entrant(e["name"], e["name"]) for e in data["entrants"]], first,
+                                     seed=data["seed"]))
     second = [m for m in data["matches"] if m["round"] == 1]
     assert {frozenset(m["seats"]) for m in second} == {frozenset(order[:2]), frozenset(order[2:])}
     assert {m["deal"] for m in second} == {1}

@@ -160,6 +160,25 @@ def test_sweeper_requeues_stale_matches_then_gives_up(world, session):
     assert gone.status == "failed" and "3 attempts" in gone.failure_reason
 
 
+def test_release_running_gives_every_running_match_back_uncounted(world, session):
+    """`ladder up` on its embedded database, after its worker was killed: what it left running
+    goes back to the queue at once, its interrupted claim not counted; nothing else moves."""
+    (_, a), (_, b) = world.bot(), world.bot()
+    left = [matches.queue_match(session=session, game="treasure", seats=[a.id, b.id]) for _ in range(2)]
+    waiting = matches.queue_match(session=session, game="treasure", seats=[a.id, b.id])
+    done = matches.queue_match(session=session, game="treasure", seats=[a.id, b.id])
+    for match in (*left, done):
+        matches.claim_match(session=session, match_id=match.id, worker_id="killed")
+    matches.mark_failed(session=session, match_id=done.id, reason="x", worker_id="killed")
+    assert matches.release_running(session=session) == sorted(m.id for m in left)
+    session.expire_all()
+    for match in left:
+        back = session.get(Match, match.id)
+        assert (back.status, back.claimed_by, back.attempts) == ("queued", None, 0)
+    assert session.get(Match, waiting.id).status == "queued" and session.get(Match, done.id).status == "failed"
+    assert matches.release_running(session=session) == []
+
+
 def test_validation_match_against_starter_bots(world, session):
     bots.seed_house_bots(session=session)
     bot, _ = world.bot()

@@ -5,8 +5,9 @@ A long-lived worker is exactly such a process: a teardown that leaves one frozen
 in a thousand matches shows here. Counted at the end: processes of the slot uids below this
 process (every orphan of its sandboxes comes back to it, a subreaper), bot and table cgroups named
 after it, teardowns still unfinished; during the run, seats charged with the ladder's own failure
-("error") and matches every attempt of which the ladder voided. The hog (one spinning process
-per core) is the one process this module starts besides the matches' sandboxes.
+(any seat of the random house bot not "ok") and matches every attempt of which the ladder
+voided. The hog (one spinning process per core) is the one process this module starts besides
+the matches' sandboxes.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ class SoakResult:
     seconds: float = 0.0
     voided: int = 0  # attempts the ladder's own failures voided (played again)
     failed: int = 0  # matches the ladder failed every time
-    charged: int = 0  # seats a ladder failure was charged to: must be 0
+    charged: int = 0  # seats a ladder failure was charged to (any seat not ok): must be 0
     leftover_processes: list[int] = field(default_factory=list)
     leftover_cgroups: list[str] = field(default_factory=list)
     unfinished: int = 0
@@ -121,7 +122,9 @@ def run_soak(*, matches: int, hog: bool, game: str | None = None, players: int =
             except blame.LadderFault:
                 result.failed += 1
             else:
-                result.charged += sum(1 for r in played.results if r["status"] == "error")
+                # builtin:random never faults on its own: any seat not ok is the ladder's failure charged
+                # to it, "error" or a forfeit such as #23's "killed by SIGKILL during start-up" (a crash)
+                result.charged += sum(1 for r in played.results if r["status"] != "ok")
             result.matches += 1
             if (i + 1) % every == 0 or i + 1 == matches:
                 pids, groups = leftovers()

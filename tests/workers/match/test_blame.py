@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import threading
+import time
 
 import pytest
 
@@ -251,4 +252,69 @@ def test_a_bot_the_oom_killer_took_mid_game_within_its_limit_voids_the_match(mon
     monkeypatch.undo()
     result = play([str(bot), *OTHERS])  # the same death with no OOM counted is the bot's crash
     assert result.results[0]["status"] == "crash" and "SIGKILL" in result.results[0]["reason"]
+    assert_nothing_left(uid_processes)
+
+
+def _held_before_the_program(monkeypatch):
+    """The first bot's bubblewrap, held inside its set-up (`--block-fd` on a pipe nobody writes)
+    before it can start the bot's program; returns a function that waits for the held set-up
+    process (the monitor's child) to exist and kills it with SIGKILL from outside, as the kernel or
+    a teardown would, and reports its pid and the monitor's."""
+    real = sandbox.subprocess.Popen
+    hold_r, hold_w = os.pipe()
+    monitor: dict[str, int] = {}
+
+    def popen(argv, *args, **kw):
+        if "pid" not in monitor and argv and str(argv[0]).endswith("bwrap") and "--json-status-fd" in argv:
+            cut = argv.index("--")
+            argv = [*argv[:cut], "--block-fd", str(hold_r), *argv[cut:]]
+            kw["pass_fds"] = (*kw.get("pass_fds", ()), hold_r)
+            proc = real(argv, *args, **kw)
+            monitor["pid"] = proc.pid
+            return proc
+        return real(argv, *args, **kw)
+
+    monkeypatch.setattr(sandbox.subprocess, "Popen", popen)
+
+    def kill_it() -> tuple[int, int]:
+        deadline = time.monotonic() + 120  # a loaded machine: the match's start-up clock is longer still
+        while time.monotonic() < deadline:
+            child = sandbox._first_child(monitor["pid"]) if "pid" in monitor else None
+            if child is not None:
+                os.kill(child, signal.SIGKILL)
+                os.close(hold_r)
+                os.close(hold_w)
+                return monitor["pid"], child
+            time.sleep(0.02)
+        raise AssertionError("bubblewrap never got to its set-up")
+
+    return kill_it
+
+
+def test_a_bwrap_killed_before_the_bots_program_started_charges_no_seat(monkeypatch, strict_sandbox, uid_processes):
+    """The forfeit of #23, reproduced: "killed by SIGKILL during start-up" with 1 MB of memory used
+    was a bubblewrap killed inside its set-up, before the bot's program existed (1 MB is bwrap
+    itself). bwrap's JSON status then names no exit code, so the death is the ladder's for certain:
+    void even on the last attempt, and the match played again has every seat ok. Without that
+    knowledge (program_started unknown, as before) the same death stood as the bot's on the last
+    attempt: the forfeit."""
+    slow_start = TimeControl(decision_ms=1000, bank_ms=2000, startup_ms=300_000)  # the hold is the test's, not a bot's
+    kill_it = _held_before_the_program(monkeypatch)
+    killed: list[tuple[int, int]] = []
+    killer = threading.Thread(target=lambda: killed.append(kill_it()), daemon=True)
+    killer.start()  # the match runs in this, the main thread, as the sandbox needs
+
+    def attempt(final: bool):
+        return run_match(["builtin:random", *OTHERS], game="treasure", seed=5, sandbox="strict", clock=slow_start,
+                         final_attempt=final)
+
+    with pytest.raises(LadderFault) as caught:
+        attempt(True)  # the last attempt: an uncertain death would be charged to the seat here
+    killer.join(timeout=60)
+    assert killed, "the held bubblewrap was never killed"
+    assert caught.value.certain and "before the bot's program started" in caught.value.reason
+    monkeypatch.undo()
+    replayed = blame.retrying(attempt)
+    assert [r["status"] for r in replayed.results] == ["ok"] * 3
+    assert not any(seat["forfeit"] for seat in replayed.replay.to_json()["seats"])
     assert_nothing_left(uid_processes)

@@ -9,6 +9,7 @@ bubblewrap); without them these tests skip, or fail under LADDER_REQUIRE_SERVICE
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import time
 
@@ -16,6 +17,7 @@ import pytest
 from service_support import (
     LADDER,
     SLOW_BOT,
+    UID_BASE_RANGE,
     add_user_bot,
     alive,
     descendants,
@@ -23,11 +25,16 @@ from service_support import (
     kill_group,
     match_row,
     pg_url,  # noqa: F401 (fixture)
+    proc_of,
+    procs_of,
     rating_changes_per_match,
     redis_url,  # noqa: F401 (fixture)
+    sandbox_groups_of,
     service_env,
     start,
+    still_running,
     stop,
+    uid_of,
     wait_until,
 )
 from sqlalchemy import func
@@ -188,3 +195,53 @@ def _kill(pid: int) -> None:
 
     with contextlib.suppress(ProcessLookupError):
         os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("how, grace, ends", [
+    ("SIGINT to the group", 1, "queued"),  # Ctrl-C in a terminal: the slow match outlasts 1 s
+    ("SIGTERM to the worker", 300, "finished"),  # a container stop: the match has all the time it needs
+])
+def test_ladder_worker_honours_its_grace_and_leaves_no_sandbox(ladder_db, redis_url, sender, tmp_path,  # noqa: F811
+                                                               strict_sandbox, how, grace, ends):
+    """`ladder worker --grace S` on its own (#23): a stop signal mid-match lets the match finish
+    within S, or tears it down after S and gives it back to the queue uncounted; the worker exits 0
+    and nothing of the match's sandboxes (processes, cgroups) outlives it."""
+    url, sessions = ladder_db
+    with sessions() as session:
+        slow = add_user_bot(session, username="alice", code=SLOW_BOT)
+        quick = house_versions(session, "treasure", get_game("treasure").validation_bots)
+        match = queue_match(session=session, game="treasure", seats=[slow.id, *quick])
+    env = service_env(database_url=url, redis_url=redis_url, instance=tmp_path, sandbox=strict_sandbox,
+                      LADDER_MATCH_STALE_AFTER="600")  # no sweep meddles: what happens is the grace's doing
+    log = tmp_path / "worker.log"
+    worker = start(["worker", "--concurrency", "1", "--name", "graced@%h", "--grace", str(grace)], env, log)
+    try:
+        read = _reader(sessions, match.id)
+        assert tasks.dispatch_matches([match.id], celery_app.MATCH_QUEUE) == 1
+
+        def bots():
+            return {p for p in procs_of(descendants(worker.pid)) if uid_of(p[0]) in UID_BASE_RANGE}
+
+        wait_until(lambda: read()[0].status == "running" and len(bots()) >= 3, 300, "the match's bots", [log])
+        family = procs_of(descendants(worker.pid)) | {proc_of(worker.pid)}
+        if how.startswith("SIGINT"):
+            os.killpg(worker.pid, signal.SIGINT)
+        else:
+            worker.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + grace + 300  # a bound against a hang only: the grace itself is the worker's
+        while worker.poll() is None and time.monotonic() < deadline:
+            family |= procs_of(descendants(worker.pid))  # the pool process and the bots, as they come and go
+            time.sleep(0.1)
+        code = worker.wait(timeout=30)
+    finally:
+        if worker.poll() is None:
+            kill_group(worker)
+    assert code == 0, log.read_text()[-3000:]
+    with sessions() as session:
+        row = match_row(session, match.id)
+    assert row.status == ends, (row.status, log.read_text()[-3000:])
+    if ends == "queued":
+        assert (row.claimed_by, row.attempts) == (None, 0)  # given back, its claim not counted
+    left = [p for p in family if p is not None and still_running(p)]
+    assert left == [], left
+    assert sandbox_groups_of({pid for pid, _ in family if pid}) == []
