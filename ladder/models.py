@@ -356,6 +356,7 @@ class BotDataVersion(SQLModel, table=True):
     size: int  # bytes of files, unpacked
     files: int
     source: str = Field(max_length=64)  # "match 12", "upload", "reset"
+    created_at: datetime = _when()
 
 
 class PersonSeat(SQLModel, table=True):
