@@ -200,7 +200,8 @@ def test_no_such_match(client, relay):
 def test_the_match_page_follows_a_running_match_and_shows_a_finished_one(client, relay, running, play, sessions):
     page = client.get(f"/matches/{running}").get_data(as_text=True)
     assert f'data-live="/matches/{running}/live.json"' in page
-    assert 'http-equiv="refresh"' not in page  # the live view moves, the page stays
+    # the live view moves and the page stays; only a browser without JavaScript reloads it
+    assert '<noscript><meta http-equiv="refresh" content="10"></noscript>' in page
     finish(sessions, play, running)
     page = client.get(f"/matches/{running}").get_data(as_text=True)
     assert "data-live" not in page and 'data-frames="' in page
