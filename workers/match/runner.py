@@ -28,12 +28,13 @@ from typing import Any
 
 import bots.sdk
 from bots import load_builtin
-from ladder import runtimes
+from ladder import runtimes, seat_relay
 from ladder.games import FLAGSHIP, get_game
 from ladder.play import play_game
 from ladder.replay import Replay, results_of, write_replay
 from workers.build import builds, packaging, runtime_view
 from workers.match import blame, protocol
+from workers.match.outside_seat import OutsideSeat
 from workers.match.protocol import TimeControl
 from workers.match.seat import MatchVoid, SandboxedSeat
 from workers.sandbox import cgroup as sandbox_cgroup
@@ -251,6 +252,7 @@ def run_match(
     on_build: Callable[[int, str], None] | None = None,
     final_attempt: bool = True,
     seed_key: bytes | None = None,
+    relay: Any = None,
 ) -> MatchResult:
     """Play one match, seat i played by specs[i]. Raises RunnerError/PackagingError/OptionError
     (BuildError for a bot that does not compile) before any bot starts when the match cannot be
@@ -262,16 +264,18 @@ def run_match(
     (workers/sandbox/interrupts.py). Compiled bots are built in the sandbox first, or taken from
     `build_cache` (default: builds.DirCache, the local cache `ladder match` keeps). The bots'
     seeds are keyed with `seed_key`, a fresh secret per match unless given (to repeat a recorded
-    match): no bot can work back from its seed to the game's hidden draws (ladder.play.bot_seed)."""
+    match): no bot can work back from its seed to the game's hidden draws (ladder.play.bot_seed).
+    A spec `remote:<match>:<seat>` (ladder/seat_relay.py) is a program outside, played over `relay`
+    (workers/match/outside_seat.py) instead of a sandboxed process."""
     with interrupts.catching():
         return _run_match(specs, game=game, seed=seed, options=options, sandbox=sandbox, clock=clock,
                           strikes=strikes, ranked=ranked, require_strict=require_strict, replay_path=replay_path,
                           names=names, on_entry=on_entry, build_cache=build_cache, on_build=on_build,
-                          final_attempt=final_attempt, seed_key=seed_key)
+                          final_attempt=final_attempt, seed_key=seed_key, relay=relay)
 
 
 def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, require_strict, replay_path, names,
-               on_entry, build_cache, on_build, final_attempt, seed_key) -> MatchResult:
+               on_entry, build_cache, on_build, final_attempt, seed_key, relay) -> MatchResult:
     from workers.sandbox.process import BotProcess, Limits
 
     mode = choose_mode(sandbox, ranked=ranked, require_strict=require_strict)
@@ -292,12 +296,23 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
         if mode == "strict":
             table = sandbox_cgroup.TableCpuGroup.create(TABLE_CPUS)
         sdk = _stage_sdk(root)
-        staged = [stage_bot(spec, game, root) for spec in specs]
+        outside = {i: seat_relay.parse_remote_spec(spec) for i, spec in enumerate(specs)}
+        outside = {i: where for i, where in outside.items() if where is not None}
+        staged = [stage_bot(spec, game, root) for i, spec in enumerate(specs) if i not in outside]
         staged = runnable(staged, mode=mode, cache=build_cache if build_cache is not None else builds.DirCache(),
                           parent=root, on_build=on_build)
         trees = [runtime_tree(bot.entry, mode) for bot in staged]
+        for i in sorted(outside):  # an outside seat has no process: None in the sandboxed lists
+            staged.insert(i, None)
+            trees.insert(i, None)
         lines = protocol.EventLines()  # one per match: each event is encoded once for every seat
         for name, bot, tree in zip(names, staged, trees, strict=True):
+            if bot is None:
+                match_id, number = outside[len(seats)]
+                seats.append(OutsideSeat(name, game, relay=relay, match_id=match_id, seat=number, clock=clock,
+                                         strikes=strikes, lines=lines, void=void))
+                seats[-1].start()
+                continue
             seat_limits, seat_clock = runtime_terms(bot.entry, limits, clock)
             seat = SandboxedSeat(name, game, mode, seat_clock, strikes, lines, void=void, final_attempt=final_attempt)
 
@@ -355,4 +370,4 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
         cgroup=sandbox_cgroup.backend() if mode == "strict" else None,
     )
     path = write_replay(replay, replay_path) if replay_path is not None else None
-    return MatchResult(game, seed, mode, results, replay, path, [bot.build_key for bot in staged])
+    return MatchResult(game, seed, mode, results, replay, path, [bot and bot.build_key for bot in staged])
