@@ -17,6 +17,7 @@ MAX_LINE_BYTES = 32 << 10
 # Lines a program may send beyond one per request (and its ready) before it is a flood: a client
 # that resends after a cut, a blank line; a program that writes far more is cut off.
 FLOOD_SLACK = 16
+MAX_CUTS = 3  # cuts of a seat's connection before the fallback bot takes the seat
 MARKS = ("connect", "cut", "oversized", "flood", "delivered")
 
 

@@ -25,7 +25,7 @@ from workers.match import protocol
 from workers.match.protocol import Fault, TimeControl
 from workers.match.seat import MatchVoid, SandboxedSeat
 
-MAX_CUTS = 3  # cuts before the fallback takes the seat
+MAX_CUTS = seat_relay.MAX_CUTS
 POLL_S = 1.0  # longest single wait on the relay: a read never outlives its deadline by more
 STARTUP_FLOOR_MS = 15000  # an outside seat's start-up allowance at least: time to connect
 

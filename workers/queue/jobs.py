@@ -27,6 +27,7 @@ from typing import Any
 from sqlalchemy.orm import sessionmaker
 from sqlmodel import Session, select
 
+from ladder import seat_relay
 from ladder.config import Settings
 from ladder.db import session_scope
 from ladder.models import Bot, BotVersion, Seat, User
@@ -80,7 +81,7 @@ def _stage_code(session: Session, match_id: int, root: Path) -> tuple[list[str],
     version ids)."""
     rows = session.exec(
         select(Seat.seat, BotVersion.filename, BotVersion.code, BotVersion.number, Bot.name, User.username,
-               BotVersion.id)
+               BotVersion.id, Bot.remote)
         .join(BotVersion, BotVersion.id == Seat.bot_version_id)
         .join(Bot, Bot.id == Seat.bot_id)
         .join(User, User.id == Bot.owner_id)
@@ -88,7 +89,12 @@ def _stage_code(session: Session, match_id: int, root: Path) -> tuple[list[str],
         .order_by(Seat.seat)
     ).all()
     specs, names, versions = [], [], []
-    for seat, filename, code, number, bot_name, owner, version_id in rows:
+    for seat, filename, code, number, bot_name, owner, version_id, remote in rows:
+        names.append(f"{owner}/{bot_name} v{number}" if not remote else f"{owner}/{bot_name} (remote)")
+        versions.append(version_id)
+        if remote:  # played from outside, over the relay (workers/match/outside_seat.py): no code
+            specs.append(seat_relay.remote_spec(match_id, seat))
+            continue
         folder = root / str(seat)
         folder.mkdir(mode=0o755)
         # a fixed name, never the uploader's: a stored name the file system refuses (too long, NUL)
@@ -97,8 +103,6 @@ def _stage_code(session: Session, match_id: int, root: Path) -> tuple[list[str],
         path.write_bytes(code)
         path.chmod(0o644)
         specs.append(str(path))
-        names.append(f"{owner}/{bot_name} v{number}")
-        versions.append(version_id)
     return specs, names, versions
 
 
@@ -140,11 +144,13 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
             specs, names, versions = _stage_code(session, match_id, root)
             session.commit()  # end the read: no transaction stays open while the bots play
 
+            outside = {"relay": _relay(settings)} if any(s.startswith("remote:") for s in specs) else {}
+
             def attempt(final: bool) -> Any:
                 return runner(
                     specs, game=match.game, seed=match.seed, options=match.options, sandbox=match.sandbox,
                     ranked=match.ranked, require_strict=not settings.development, names=names,
-                    build_cache=DatabaseBuilds(sessions), final_attempt=final,
+                    build_cache=DatabaseBuilds(sessions), final_attempt=final, **outside,
                 )
 
             def voided(number: int, fault: blame.LadderFault) -> None:
@@ -181,6 +187,13 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
             if root is not None:
                 shutil.rmtree(root, ignore_errors=True)
         return _record(session, match_id, outcome, worker_id, settings)
+
+
+def _relay(settings: Settings) -> Any:
+    """The relay an outside seat plays over: Redis or the ladder's database, as the web tier's."""
+    from ladder.relay import relay_for
+
+    return relay_for(settings)
 
 
 def _unbuildable(session: Session, match_id: int, version_id: int, reason: str, worker_id: str) -> JobResult:

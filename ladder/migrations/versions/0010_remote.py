@@ -1,0 +1,31 @@
+"""Bots played from outside the sandbox (#26): `bots.remote` and the opt-in `bots.open_ladder`.
+
+A remote bot's program runs on its owner's machine and plays over a websocket
+(ladder/services/outside.py); it has one placeholder version (no code) so seats and results work
+as for any bot. Tokens gain the `play` scope, which needs no schema change (scopes are text).
+
+Revision ID: 0010_remote
+Revises: 0008
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = '0010_remote'
+down_revision: str | None = '0008'
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table('bots') as batch:
+        batch.add_column(sa.Column('remote', sa.Boolean(), nullable=False, server_default=sa.false()))
+        batch.add_column(sa.Column('open_ladder', sa.Boolean(), nullable=False, server_default=sa.false()))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table('bots') as batch:
+        batch.drop_column('open_ladder')
+        batch.drop_column('remote')
