@@ -408,6 +408,20 @@ class Switch(SQLModel, table=True):
     changed_at: datetime = _when()
 
 
+class RelayEntry(SQLModel, table=True):
+    """One message of a relay topic (ladder/relay.py) when the ladder runs without Redis: live
+    events, a person's or a remote program's requests and answers. `seq` counts per topic from 1;
+    the primary key (topic, seq) makes concurrent publishers commit in `seq` order, so a reader that resumes
+    after the last `seq` it saw never skips one."""
+
+    __tablename__ = "relay_messages"
+    __table_args__ = (Index("ix_relay_messages_created_at", "created_at"),)
+    topic: str = Field(max_length=200, primary_key=True)
+    seq: int = Field(sa_type=BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    body: str = Field(sa_type=Text)
+    created_at: datetime = _when()
+
+
 class HeadToHead(SQLModel, table=True):
     """Per ordered pair of bots, their rated meetings: keeps the bot page independent of history size."""
 

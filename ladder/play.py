@@ -38,7 +38,10 @@ from ladder.replay import (
 MAX_DECISIONS = 200_000  # far above any real game: a game still running here has a rules bug
 
 
-class Seat(Protocol):
+class Player(Protocol):
+    """What plays a seat: an in-process bot, a sandboxed process's proxy (workers/match/seat.py), or
+    one played from outside. Named apart from `ladder.models.Seat`, a seat's row in the database."""
+
     def setup(self, hello: dict[str, Any]) -> None: ...
     def on_event(self, event: dict[str, Any]) -> None: ...
     def decide(self, kind: str, observation: dict[str, Any]) -> Any: ...
@@ -117,7 +120,7 @@ def _validate(state: State, seat: int, decision: Any) -> str | None:
 
 def play_game(
     game: str,
-    bots: Sequence[Seat],
+    bots: Sequence[Player],
     *,
     seed: int,
     options: Mapping[str, Any] | None = None,

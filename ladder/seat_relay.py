@@ -11,6 +11,8 @@ worker): `{"line": ...}` for each line the program wrote, and the web tier's mar
 
 from __future__ import annotations
 
+from ladder.relay import topics
+
 # A remote line is capped below the relay's message cap (256 KiB of JSON) with room for JSON's
 # escapes of the worst text (6 bytes a character): hello tells the program this cap.
 MAX_LINE_BYTES = 32 << 10
@@ -21,12 +23,8 @@ MAX_CUTS = 3  # cuts of a seat's connection before the fallback bot takes the se
 MARKS = ("connect", "cut", "oversized", "flood", "delivered")
 
 
-def down_topic(match_id: int, seat: int) -> str:
-    return f"match:{match_id}:seat:{seat}:down"
-
-
-def up_topic(match_id: int, seat: int) -> str:
-    return f"match:{match_id}:seat:{seat}:up"
+down_topic = topics.seat_down
+up_topic = topics.seat_up
 
 
 def remote_spec(match_id: int, seat: int) -> str:

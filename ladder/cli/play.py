@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -145,7 +145,10 @@ def _summary_table(replays: list[Replay]):
 @click.option("--replay", "replay_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the replay.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per game instead of tables.")
 @click.option("--games", type=click.IntRange(min=1), default=1, show_default=True, help="Seeds seed..seed+N-1.")
-def play(game, players, seed, bots, option_pairs, replay_path, as_json, games) -> None:
+@click.option("--record", is_flag=True,
+              help="Also store each game as a finished, unranked match of the ladder's database (the starter "
+                   "bots' current versions, each bot in one seat), so `ladder export` writes it out.")
+def play(game, players, seed, bots, option_pairs, replay_path, as_json, games, record) -> None:
     """Play games in-process between built-in bots and print the results."""
     from rich.console import Console
     from rich.progress import Progress
@@ -157,7 +160,11 @@ def play(game, players, seed, bots, option_pairs, replay_path, as_json, games) -
     options = parse_options(option_pairs)
     try:
         names = _lineup(game, bots, players)
-        first = play_builtin(game, names, seed=seed, options=options)
+        if record:
+            games_played = _record(game, names, seed, games, options)
+            first = next(games_played)
+        else:
+            first = play_builtin(game, names, seed=seed, options=options)
     except (OptionError, KeyError) as exc:
         raise click.UsageError(str(exc.args[0]) if exc.args else str(exc)) from None
     console = Console()
@@ -165,7 +172,12 @@ def play(game, players, seed, bots, option_pairs, replay_path, as_json, games) -
     with Progress(console=Console(stderr=True), transient=True, disable=games == 1 or as_json) as progress:
         task = progress.add_task(f"{game}: {games} games", total=games)
         for index in range(games):
-            played = first if index == 0 else play_builtin(game, names, seed=seed + index, options=options)
+            if index == 0:
+                played = first
+            elif record:
+                played = next(games_played)
+            else:
+                played = play_builtin(game, names, seed=seed + index, options=options)
             path = None
             if replay_path is not None:
                 path = write_replay(played.replay, _indexed(replay_path, index) if games > 1 else replay_path)
@@ -184,6 +196,34 @@ def play(game, players, seed, bots, option_pairs, replay_path, as_json, games) -
         console.print(_summary_table(replays))
         if replay_path is not None:
             console.print(f"replays written to {_indexed(replay_path, 0)} .. {_indexed(replay_path, games - 1)}")
+    if record:
+        games_played.close()  # its session and engine now, not whenever the generator is collected
+    if record and not as_json:
+        ids = f"match {first.match_id}" if games == 1 else f"matches {first.match_id} .. {played.match_id}"
+        console.print(f"recorded as {ids} in the ladder's database")
+
+
+def _record(game: str, names: list[str], seed: int, games: int, options: dict[str, Any]) -> Iterator[Any]:
+    """The recorded games one at a time (each committed as it is played), from the ladder's own
+    database (LADDER_INSTANCE_DIR or DATABASE_URL), migrated first as `ladder up` does."""
+    from ladder.cli.service import _settings
+    from ladder.db import make_engine, session_factory, session_scope, upgrade
+    from ladder.services.errors import Invalid
+    from ladder.services.house_games import record_house_games
+
+    engine = make_engine(_settings())
+    try:
+        upgrade(engine)
+        with session_scope(session_factory(engine)) as session:
+            for index in range(games):
+                try:
+                    [recorded] = record_house_games(session=session, game=game, bots=names, seeds=[seed + index],
+                                                    options=options)
+                except Invalid as exc:
+                    raise click.UsageError(str(exc)) from None
+                yield recorded
+    finally:
+        engine.dispose()
 
 
 # --- demo ------------------------------------------------------------------------------------

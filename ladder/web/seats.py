@@ -45,7 +45,7 @@ def relay() -> Any:
     if "ladder_relay" not in extensions:
         from ladder.relay import relay_for
 
-        extensions["ladder_relay"] = relay_for(settings())
+        extensions["ladder_relay"] = relay_for(settings(), extensions["ladder"].engine)
     return extensions["ladder_relay"]
 
 

@@ -3,8 +3,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from sqlmodel import select
 
 from ladder.cli import main
+from ladder.models import Match, MatchStatus, Seat
 from ladder.play import default_bot_names, play_builtin
 from ladder.replay import load_replay, verify_replay, write_replay
 
@@ -159,3 +161,32 @@ def test_replay_verify_malformed_and_missing(tmp_path):
 def test_bench_engine_rejects_an_unknown_game():
     result = run("bench", "engine", "--game", "chess")
     assert result.exit_code == 2 and "unknown game 'chess'" in result.output
+
+
+def test_record_stores_each_game_in_the_settings_database(db_url, session, tmp_path):
+    env = {"DATABASE_URL": db_url, "LADDER_INSTANCE_DIR": str(tmp_path), "LADDER_ENV": "test", "COLUMNS": "200"}
+    done = CliRunner().invoke(main, ["play", "--game", "treasure", "--bots", "careful,random", "--seed", "4",
+                                     "--games", "3", "--record", "--json"], env=env)
+    assert done.exit_code == 0, done.output
+    lines = [json.loads(line) for line in done.output.splitlines()]
+    assert [line["seed"] for line in lines] == [4, 5, 6]
+
+    matches = session.exec(select(Match).order_by(Match.id)).all()
+    assert [(m.seed, m.status, m.ranked) for m in matches] == [(s, MatchStatus.FINISHED, False) for s in (4, 5, 6)]
+    for match, line in zip(matches, lines, strict=True):
+        seats = session.exec(select(Seat).where(Seat.match_id == match.id).order_by(Seat.seat)).all()
+        assert [(s.score, s.rank) for s in seats] == [(r["score"], r["rank"]) for r in line["results"]]
+
+    table = CliRunner().invoke(main, ["play", "--game", "treasure", "--bots", "careful,random", "--seed", "7",
+                                      "--record"], env=env)
+    assert table.exit_code == 0, table.output
+    assert f"recorded as match {matches[-1].id + 1} in the ladder's database" in table.output
+
+
+def test_record_refuses_a_bot_in_two_seats_and_writes_nothing(db_url, session, tmp_path):
+    env = {"DATABASE_URL": db_url, "LADDER_INSTANCE_DIR": str(tmp_path), "LADDER_ENV": "test"}
+    done = CliRunner().invoke(main, ["play", "--game", "treasure", "--bots", "careful", "--players", "2",
+                                     "--record"], env=env)
+    assert done.exit_code == 2 and "repeats a name" in done.output, done.output
+
+    assert session.exec(select(Match)).all() == []

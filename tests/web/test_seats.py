@@ -15,10 +15,10 @@ import time
 
 import pytest
 import simple_websocket
-from relay_fake import FakeRelay
 from werkzeug.serving import make_server
 
 from ladder import seat_relay
+from ladder.relay import MemoryRelay
 from ladder.services import outside, tokens
 from ladder.web import seats
 
@@ -27,7 +27,7 @@ HELLO = json.dumps({"type": "hello", "seat": 0})
 
 @pytest.fixture
 def server(app):
-    relay = FakeRelay()
+    relay = MemoryRelay()
     app.extensions["ladder_relay"] = relay
     http = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=http.serve_forever, daemon=True)
@@ -61,7 +61,7 @@ def refused(address, token, match_id, seat=0, query="") -> int:
     return caught.value.status_code
 
 
-def marks(relay: FakeRelay, match_id: int, seat: int = 0) -> list[str]:
+def marks(relay: MemoryRelay, match_id: int, seat: int = 0) -> list[str]:
     return [m.data.get("mark", "line") for m in relay.read(seat_relay.up_topic(match_id, seat), limit=10_000)]
 
 
@@ -73,7 +73,7 @@ def wait_for(predicate, seconds: float = 20.0) -> None:
         time.sleep(0.02)
 
 
-def down(relay: FakeRelay, match_id: int, *messages: dict, seat: int = 0) -> None:
+def down(relay: MemoryRelay, match_id: int, *messages: dict, seat: int = 0) -> None:
     relay.publish_many(seat_relay.down_topic(match_id, seat), list(messages))
 
 

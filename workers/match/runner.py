@@ -35,6 +35,7 @@ from ladder.replay import Replay, results_of, write_replay
 from workers.build import builds, packaging, runtime_view
 from workers.match import blame, protocol
 from workers.match.outside_seat import OutsideSeat
+from workers.match.phases import NO_PHASES, Phases
 from workers.match.protocol import TimeControl
 from workers.match.seat import MatchVoid, SandboxedSeat
 from workers.sandbox import cgroup as sandbox_cgroup
@@ -219,6 +220,55 @@ def _stage_sdk(root: Path) -> Path:
     return sdk
 
 
+def shared_sdk() -> Path:
+    """The staged SDK shared by every sandboxed match on this machine, made once per content.
+
+    Writing it for each match (a hundred-odd files, their folders, then removing them) was the
+    largest part of a match's staging. Its content never changes for a given code version, and
+    every sandboxed bot sees it through a read-only bind, so one copy serves all: under the temp
+    directory, named by its uid and the hash of its content, made in a private temporary folder
+    and renamed into place (two workers racing both succeed: the loser's copy is removed). A folder
+    of that name is used only if this uid owns it and nobody else may write to it, so another user
+    of the machine cannot plant one. Mode `none` bots run unconfined and could alter a shared copy:
+    they get their own per match (see _run_match).
+    """
+    return _shared_sdk(tempfile.gettempdir(), os.getuid())
+
+
+@functools.cache
+def _shared_sdk(tmp: str, uid: int) -> Path:
+    import hashlib
+
+    digest = hashlib.sha256()
+    for name, data in sorted(_sdk_tree().items()):
+        digest.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
+    final = Path(tmp) / f"ladder-sdk-{uid}-{digest.hexdigest()[:24]}"
+    if not _trusted(final):
+        work = Path(tempfile.mkdtemp(prefix="ladder-sdk-new-", dir=tmp))
+        _stage_sdk(work)
+        (work / "sdk").rename(work / "tree")
+        work.chmod(0o555)
+        try:
+            os.rename(work, final)
+        except OSError:  # another worker put it there first (or an untrusted folder has the name)
+            packaging.remove_staged(work)
+        if not _trusted(final):
+            raise RunnerError(f"{final} exists and is not this user's read-only SDK: remove it")
+    return final / "tree"
+
+
+def _trusted(folder: Path) -> bool:
+    """`folder` is a real directory owned by this uid that no one else may write to."""
+    try:
+        st = folder.lstat()
+    except FileNotFoundError:
+        return False
+    import stat
+
+    return stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o222 \
+        and (folder / "tree").is_dir()
+
+
 def builtin_source(game: str, name: str) -> Path:
     """The file of a built-in starter bot; raises KeyError naming the choices."""
     return Path(inspect.getsourcefile(load_builtin(game, name)))
@@ -253,6 +303,7 @@ def run_match(
     final_attempt: bool = True,
     seed_key: bytes | None = None,
     relay: Any = None,
+    phases: Phases = NO_PHASES,
 ) -> MatchResult:
     """Play one match, seat i played by specs[i]. Raises RunnerError/PackagingError/OptionError
     (BuildError for a bot that does not compile) before any bot starts when the match cannot be
@@ -266,18 +317,20 @@ def run_match(
     seeds are keyed with `seed_key`, a fresh secret per match unless given (to repeat a recorded
     match): no bot can work back from its seed to the game's hidden draws (ladder.play.bot_seed).
     A spec `remote:<match>:<seat>` (ladder/seat_relay.py) is a program outside, played over `relay`
-    (workers/match/outside_seat.py) instead of a sandboxed process."""
+    (workers/match/outside_seat.py) instead of a sandboxed process.
+    `phases` collects where the match's time goes (workers/match/phases.py; `ladder bench service`)."""
     with interrupts.catching():
         return _run_match(specs, game=game, seed=seed, options=options, sandbox=sandbox, clock=clock,
                           strikes=strikes, ranked=ranked, require_strict=require_strict, replay_path=replay_path,
                           names=names, on_entry=on_entry, build_cache=build_cache, on_build=on_build,
-                          final_attempt=final_attempt, seed_key=seed_key, relay=relay)
+                          final_attempt=final_attempt, seed_key=seed_key, relay=relay, phases=phases)
 
 
 def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, require_strict, replay_path, names,
-               on_entry, build_cache, on_build, final_attempt, seed_key, relay) -> MatchResult:
+               on_entry, build_cache, on_build, final_attempt, seed_key, relay, phases) -> MatchResult:
     from workers.sandbox.process import BotProcess, Limits
 
+    phases.begin()
     mode = choose_mode(sandbox, ranked=ranked, require_strict=require_strict)
     game_obj = get_game(game)
     game_obj.check_players(len(specs))
@@ -295,7 +348,7 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
     try:
         if mode == "strict":
             table = sandbox_cgroup.TableCpuGroup.create(TABLE_CPUS)
-        sdk = _stage_sdk(root)
+        sdk = _stage_sdk(root) if mode == "none" else shared_sdk()
         outside = {i: seat_relay.parse_remote_spec(spec) for i, spec in enumerate(specs)}
         outside = {i: where for i, where in outside.items() if where is not None}
         staged = [stage_bot(spec, game, root) for i, spec in enumerate(specs) if i not in outside]
@@ -305,6 +358,7 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
         for i in sorted(outside):  # an outside seat has no process: None in the sandboxed lists
             staged.insert(i, None)
             trees.insert(i, None)
+        phases.lap("stage")
         lines = protocol.EventLines()  # one per match: each event is encoded once for every seat
         for name, bot, tree in zip(names, staged, trees, strict=True):
             if bot is None:
@@ -331,6 +385,7 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
             except blame.LadderFault as fault:
                 fault.seat = len(seats) - 1
                 raise
+        phases.lap("start", seats)
 
         def route(entry: dict[str, Any]) -> None:
             if "fault" in entry:
@@ -340,6 +395,7 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
 
         played = play_game(game, seats, seed=seed, options=options, names=names, sandbox=mode, on_entry=route,
                            seed_key=seed_key if seed_key is not None else secrets.token_bytes(16))
+        phases.lap("play", seats)
         if void.fault is not None:
             raise void.fault
         forfeited = [i for i, s in enumerate(seats) if s.takeover is not None or played.seats[i].forfeit]
@@ -353,6 +409,7 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
         deadline = time.monotonic() + protocol.END_GRACE_MS / 1000
         for seat in seats:
             seat.wait_exit(deadline)
+        phases.lap("end", seats)
     finally:
         with interrupts.deferred():  # a stop signal waits for the teardown
             for seat in seats:
@@ -362,6 +419,7 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
             for path in root.iterdir():
                 packaging.remove_staged(path)
             packaging.remove_staged(root)
+        phases.lap("teardown")
     replay = played.replay.completed(
         results=final,
         seats=[seat.completed(record, forfeit=i in forfeited, sandbox=mode)
@@ -370,4 +428,5 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
         cgroup=sandbox_cgroup.backend() if mode == "strict" else None,
     )
     path = write_replay(replay, replay_path) if replay_path is not None else None
+    phases.lap("replay")
     return MatchResult(game, seed, mode, results, replay, path, [bot and bot.build_key for bot in staged])

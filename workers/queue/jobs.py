@@ -144,7 +144,7 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
             specs, names, versions = _stage_code(session, match_id, root)
             session.commit()  # end the read: no transaction stays open while the bots play
 
-            outside = {"relay": _relay(settings)} if any(s.startswith("remote:") for s in specs) else {}
+            outside = {"relay": _relay(settings, sessions)} if any(s.startswith("remote:") for s in specs) else {}
 
             def attempt(final: bool) -> Any:
                 return runner(
@@ -189,11 +189,11 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
         return _record(session, match_id, outcome, worker_id, settings)
 
 
-def _relay(settings: Settings) -> Any:
+def _relay(settings: Settings, sessions: sessionmaker[Session]) -> Any:
     """The relay an outside seat plays over: Redis or the ladder's database, as the web tier's."""
     from ladder.relay import relay_for
 
-    return relay_for(settings)
+    return relay_for(settings, sessions.kw.get("bind"))
 
 
 def _unbuildable(session: Session, match_id: int, version_id: int, reason: str, worker_id: str) -> JobResult:

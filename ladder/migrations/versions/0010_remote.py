@@ -5,7 +5,7 @@ A remote bot's program runs on its owner's machine and plays over a websocket
 as for any bot. Tokens gain the `play` scope, which needs no schema change (scopes are text).
 
 Revision ID: 0010_remote
-Revises: 0008
+Revises: 0009
 """
 
 from collections.abc import Sequence
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = '0010_remote'
-down_revision: str | None = '0008'
+down_revision: str | None = '0009'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -143,9 +143,16 @@ def test_the_python_ml_kit_imports_torch_within_the_default_clock(strict_sandbox
     assert "torch 1." in seat["stderr"] or "torch 2." in seat["stderr"], seat.get("stderr")
 
 
+# Worked examples beside the kits: no README.md, so the site does not offer them as a language
+# kit (ladder/services/kits.py); each has its own tests and its tutorial in docs/bots.md.
+EXAMPLES = {"learned": "tests/bots/examples/test_learned.py"}
+
+
 def test_every_kit_directory_is_tested_and_has_a_readme():
-    kits = {path.name for path in KITS.iterdir() if path.is_dir()}
+    kits = {path.name for path in KITS.iterdir() if path.is_dir() and path.name not in EXAMPLES}
     assert kits == set(KIT_RUNTIMES)
+    assert all((KITS / name).is_dir() and not (KITS / name / "README.md").exists()
+               and (KITS.parents[1] / test).is_file() for name, test in EXAMPLES.items())
     assert set(KIT_RUNTIMES.values()) == set(runtimes.BY_NAME)  # a kit for every runtime
     assert all((KITS / kit / "README.md").is_file() for kit in kits)
 

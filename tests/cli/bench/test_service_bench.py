@@ -51,6 +51,7 @@ def test_bench_service_prints_latencies_and_throughput(pg_url, redis_url, strict
         result = CliRunner().invoke(main, [
             "bench", "service", "--bots", "40", "--matches", "2000", "--small-matches", "20", "--requests", "5",
             "--celery-matches", "2", "--database-url", admin, "--redis-url", redis_url, "--sandbox", strict_mode,
+            "--breakdown", "2",
         ])
     finally:
         celery_app.app.ladder_settings = saved[0]
@@ -62,6 +63,13 @@ def test_bench_service_prints_latencies_and_throughput(pg_url, redis_url, strict
     assert "bot page" in result.output
     for row in ("matches per minute", "cores busy", "cores stolen", "matches per busy core-minute"):
         assert re.search(rf"{row}[^│]*│\s+[\d.]+ │\s+[\d.]+ │", result.output), row
+    # the breakdown: every phase of the runner and the job, with the bots' CPU where bots run
+    breakdown = {m[0]: [float(v) for v in m[1:]] for m in re.findall(
+        r"│ ([a-z ]+?)\s+│\s+([\d.]+) │\s+([\d.]+) │\s+([\d.]+) │\s+\d+% │", result.output)}
+    assert set(breakdown) == {"stage", "start", "play", "end", "teardown", "replay", "claim and record"}, breakdown
+    assert breakdown["play"][0] > 0 and breakdown["play"][1] > 0 and breakdown["play"][2] > 0  # the bots ran
+    assert breakdown["start"][2] > 0 and breakdown["teardown"][2] == 0.0
+    assert re.search(r"Core-seconds per match: [\d.]+ in the worker and the bots", result.output)
     engine = create_engine(admin, isolation_level="AUTOCOMMIT")
     with engine.connect() as conn:
         left = conn.execute(text("SELECT datname FROM pg_database WHERE datname LIKE 'ladder_bench_%'")).all()

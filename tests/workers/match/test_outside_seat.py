@@ -10,10 +10,10 @@ import json
 import threading
 
 import pytest
-from relay_fake import FakeRelay
 
 from bots import load_builtin
 from ladder import seat_relay
+from ladder.relay import MemoryRelay
 from ladder.replay import verify_replay
 from workers.match import outside_seat
 from workers.match.protocol import TimeControl
@@ -27,7 +27,7 @@ CLOCK = TimeControl(decision_ms=300, bank_ms=600, startup_ms=3000)
 class Client(threading.Thread):
     """`script(n, message) -> list of up messages` for request n (1, 2, ...); None: answer honestly."""
 
-    def __init__(self, relay: FakeRelay, script=None, connect: bool = True):
+    def __init__(self, relay: MemoryRelay, script=None, connect: bool = True):
         super().__init__(daemon=True)
         self.relay, self.script, self.connect = relay, script or (lambda n, m: None), connect
         self.down, self.up = seat_relay.down_topic(MATCH, 0), seat_relay.up_topic(MATCH, 0)
@@ -68,7 +68,7 @@ class Client(threading.Thread):
                     self.say({"mark": "delivered"})
 
 
-def play(client: Client, relay: FakeRelay, seed: int = 3):
+def play(client: Client, relay: MemoryRelay, seed: int = 3):
     client.start()
     try:
         result = run_match([seat_relay.remote_spec(MATCH, 0), "builtin:careful"], game=GAME, seed=seed,
@@ -85,7 +85,7 @@ def answer(line: dict, bot) -> dict:
 
 
 def test_an_honest_program_plays_the_same_lines_as_a_sandboxed_bot():
-    relay = FakeRelay()
+    relay = MemoryRelay()
     client = Client(relay)
     result, seat = play(client, relay)
     assert [r["status"] for r in result.results] == ["ok", "ok"]
@@ -97,7 +97,7 @@ def test_an_honest_program_plays_the_same_lines_as_a_sandboxed_bot():
 
 
 def test_each_cut_is_one_disconnect_fault_and_two_cuts_leave_the_seat_playing():
-    relay = FakeRelay()
+    relay = MemoryRelay()
     client = Client(relay)
 
     def script(n, line):
@@ -113,7 +113,7 @@ def test_each_cut_is_one_disconnect_fault_and_two_cuts_leave_the_seat_playing():
 
 
 def test_the_third_cut_hands_the_seat_to_the_fallback():
-    relay = FakeRelay()
+    relay = MemoryRelay()
     client = Client(relay)
     client.script = lambda n, line: ([{"mark": "cut"}, {"mark": "connect"}, answer(line, client.bot)]
                                      if n <= 3 else None)
@@ -125,7 +125,7 @@ def test_the_third_cut_hands_the_seat_to_the_fallback():
 
 
 def test_a_seat_still_cut_off_at_its_deadline_is_played_by_the_fallback():
-    relay = FakeRelay()
+    relay = MemoryRelay()
     client = Client(relay)
     client.script = lambda n, line: [{"mark": "cut"}] if n == 2 else None  # and never comes back
     result, seat = play(client, relay)
@@ -135,7 +135,7 @@ def test_a_seat_still_cut_off_at_its_deadline_is_played_by_the_fallback():
 
 
 def test_a_stall_is_a_timeout_as_in_the_sandbox():
-    relay = FakeRelay()
+    relay = MemoryRelay()
     client = Client(relay)
     client.script = lambda n, line: [] if n == 2 else None  # connected, silent
     result, seat = play(client, relay)
@@ -143,7 +143,7 @@ def test_a_stall_is_a_timeout_as_in_the_sandbox():
 
 
 def test_lies_are_strikes_and_a_flood_or_an_oversized_line_a_takeover():
-    relay = FakeRelay()
+    relay = MemoryRelay()
     client = Client(relay)
     client.script = lambda n, line: ([{"line": json.dumps({"id": line["id"] + 100, "decision": {}})}]
                                      if n <= 3 else None)
@@ -152,7 +152,7 @@ def test_lies_are_strikes_and_a_flood_or_an_oversized_line_a_takeover():
     assert result.results[0]["status"] == "protocol_error" and seat.run.takeover["code"] == "wrong_id"
 
     for mark, code in (("flood", "flood"), ("oversized", "oversized")):
-        relay = FakeRelay()
+        relay = MemoryRelay()
         client = Client(relay)
         client.script = lambda n, line, mark=mark: [{"mark": mark}] if n == 1 else None
         result, seat = play(client, relay)
@@ -161,7 +161,7 @@ def test_lies_are_strikes_and_a_flood_or_an_oversized_line_a_takeover():
 
 def test_a_program_that_never_connects_is_a_startup_fault_within_the_clock(monkeypatch):
     monkeypatch.setattr(outside_seat, "STARTUP_FLOOR_MS", CLOCK.startup_ms)
-    relay = FakeRelay()
+    relay = MemoryRelay()
     client = Client(relay, connect=False)
     client.script = None
     client.run = lambda: None  # nobody there
@@ -172,7 +172,7 @@ def test_a_program_that_never_connects_is_a_startup_fault_within_the_clock(monke
 
 @pytest.mark.parametrize("stale", ["line", "cut"])
 def test_what_was_said_before_the_match_started_is_not_this_match(stale):
-    relay = FakeRelay()
+    relay = MemoryRelay()
     up = seat_relay.up_topic(MATCH, 0)
     relay.publish(up, {"line": json.dumps({"type": "ready"})} if stale == "line" else {"mark": "cut"})
     client = Client(relay)

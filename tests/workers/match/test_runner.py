@@ -1,6 +1,7 @@
 """The match runner against faulty bots: every fault is an outcome, the match always finishes."""
 
 import json
+import tempfile
 import textwrap
 import zipfile
 from pathlib import Path
@@ -350,3 +351,24 @@ def test_a_runtime_that_loads_a_large_library_gets_its_floors_and_no_less_than_t
         roomy, TimeControl(startup_ms=60_000))
     plain = runner.runtime_terms("main.py", Limits(), TimeControl())
     assert plain == (Limits(), TimeControl())
+
+
+def test_the_sdk_is_staged_once_read_only_and_never_taken_from_someone_elses_folder(tmp_path, monkeypatch):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    monkeypatch.setattr(tempfile, "gettempdir", lambda: str(shared))
+    sdk = runner.shared_sdk()
+    assert sdk == runner.shared_sdk() and sdk.parent.parent == shared  # made once, then reused
+    assert (sdk / "bots" / "sdk.py").read_bytes() == runner._sdk_tree()["bots/sdk.py"]
+    for path in [sdk.parent, *sdk.rglob("*")]:
+        assert not path.stat().st_mode & 0o222, path  # nobody may write, not even its owner
+    assert [p.name for p in shared.iterdir()] == [sdk.parent.name]  # no work folder left behind
+
+    planted = tmp_path / "planted"
+    planted.mkdir()
+    (planted / sdk.parent.name / "tree").mkdir(parents=True)  # writable: someone could have changed it
+    (planted / sdk.parent.name / "tree" / "evil.py").write_text("raise SystemExit")
+    monkeypatch.setattr(tempfile, "gettempdir", lambda: str(planted))
+    with pytest.raises(runner.RunnerError, match="is not this user's read-only SDK"):
+        runner.shared_sdk()
+    assert sorted(p.name for p in planted.iterdir()) == [sdk.parent.name]
