@@ -206,8 +206,10 @@ class Connection:
             try:
                 frame = self.ws.receive(timeout=0 if done else POLL_S)
             except ConnectionClosed:
-                if self.ws.close_reason == 1009:  # simple-websocket refused a frame over the cap
-                    self._stop("oversized", 1009, "a line over the cap")
+                # simple-websocket stops reading a frame past max_message_size (its close names no
+                # code): what it had counted of that frame says so
+                if getattr(self.ws, "incoming_message_len", 0) > seat_relay.MAX_LINE_BYTES:
+                    self._stop("oversized", 1009, f"a line over {seat_relay.MAX_LINE_BYTES} bytes")
                 break
             if frame is None:
                 if done:
