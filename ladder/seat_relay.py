@@ -5,7 +5,8 @@ The match's worker plays the seat (workers/match/outside_seat.py); the web tier 
 other. Down (worker -> client): `{"line": <one protocol line>}`, and last `{"close": <why>}`
 when the seat is finished with (the match ended, or the fallback took the seat). Up (client ->
 worker): `{"line": ...}` for each line the program wrote, and the web tier's markers:
-`{"mark": "connect"}`, `{"mark": "cut"}` (a connection ended before the seat was finished with),
+`{"mark": "connect", "conn": id}`, `{"mark": "cut", "conn": id}` (that connection ended before the
+seat was finished with),
 `{"mark": "oversized"}`, `{"mark": "flood"}`, `{"mark": "delivered"}` (the `end` line went out).
 """
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import queue
 import random
 import shlex
@@ -97,7 +98,11 @@ class Program:
     def __init__(self, bot: str):
         path = Path(bot)
         command = [sys.executable, str(path)] if path.suffix == ".py" and path.is_file() else shlex.split(bot)
-        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+        # as in the sandbox: the SDK importable (`from bots.sdk import ...`), stray prints off the protocol
+        sdk_root = str(Path(__file__).resolve().parents[2])
+        env = {**os.environ, "LADDER_BOT": "1",
+               "PYTHONPATH": os.pathsep.join(p for p in (os.environ.get("PYTHONPATH"), sdk_root) if p)}
+        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0, env=env)
         self.out: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 

@@ -7,12 +7,16 @@ hostile client could do is refused here without touching another match: a connec
 before the handshake (a bad token, a token without `play`, a seat not theirs, too many at once,
 a bad `received`); once open, a binary frame, a line over the cap, more lines than requests, a
 client too slow to read, all end that connection (a cut of that seat, nothing else); a second
-connection to the same seat replaces the first.
+connection to the same seat replaces the first. Every connection that ends before the seat is
+finished with is one cut of that seat (a `disconnect` fault: workers/match/outside_seat.py),
+replaced ones too: a client that reconnects before its old connection is seen to end left it all
+the same.
 """
 
 from __future__ import annotations
 
 import contextlib
+import secrets
 import threading
 from typing import Any
 
@@ -168,6 +172,7 @@ class Connection:
         self.finished = False  # the seat said close: no cut when this connection ends
         self.replaced = False
         self.ended = "closed"
+        self.id = secrets.token_hex(6)  # names this connection in its connect and cut marks
         self.asked = 0  # hello and requests on the down topic: each allows one line up
 
     def send_down(self, received: int) -> None:
@@ -265,7 +270,7 @@ def connect(ws, match_id: int, seat: int) -> None:
         old.done.set()
         with contextlib.suppress(Exception):  # it may be closing already
             old.ws.close(4000, "replaced by a newer connection to this seat")
-    conn.relay.publish(conn.up, {"mark": "connect"})
+    conn.relay.publish(conn.up, {"mark": "connect", "conn": conn.id})
     sender = threading.Thread(target=conn.send_down, args=(g.seat_received,), daemon=True,
                               name=f"seat-{match_id}-{seat}-down")
     sender.start()
@@ -274,6 +279,6 @@ def connect(ws, match_id: int, seat: int) -> None:
     finally:
         conn.done.set()
         sender.join(SEND_TIMEOUT_S + POLL_S * 2)
-        mine = slots().give_back(key, conn)
-        if mine and not conn.finished and not conn.replaced:
-            conn.relay.publish(conn.up, {"mark": "cut"})
+        slots().give_back(key, conn)
+        if not conn.finished:  # replaced too: its client left it (a reconnect may come first)
+            conn.relay.publish(conn.up, {"mark": "cut", "conn": conn.id})

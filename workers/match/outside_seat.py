@@ -46,21 +46,28 @@ class RelayLink:
         self.delivered = False
         self.finished = False
         self.close_reason = "the match is over"
-        self.connected, self.after = self._catch_up()
+        self.live: set[Any] = set()  # the web tier's connections to this seat now open (by their id)
+        self.after = self._catch_up()
 
-    def _catch_up(self) -> tuple[bool, str]:
-        """Whether the program is connected now, and where this seat starts reading: what was said
-        up before the match started (a voided attempt's lines) is not this match's."""
-        after, connected = "0", False
+    @property
+    def connected(self) -> bool:
+        return bool(self.live)
+
+    def _catch_up(self) -> str:
+        """Note the connections open now, and start reading after everything said up before the
+        match started (a voided attempt's lines are not this match's)."""
+        after = "0"
         while True:
             batch = self.relay.read(self.up, after, limit=1000)
             if not batch:
-                return connected, after
+                return after
             for message in batch:
                 after = message.id
-                mark = message.data.get("mark")
-                if mark in ("connect", "cut"):
-                    connected = mark == "connect"
+                mark, conn = message.data.get("mark"), message.data.get("conn")
+                if mark == "connect":
+                    self.live.add(conn)
+                elif mark == "cut":
+                    self.live.discard(conn)
 
     # --- what the seat calls ---------------------------------------------------------------------
 
@@ -94,9 +101,9 @@ class RelayLink:
                 continue
             mark = data.get("mark")
             if mark == "connect":
-                self.connected = True
-            elif mark == "cut":
-                self.connected = False
+                self.live.add(data.get("conn"))
+            elif mark == "cut":  # a replaced connection's end too: the client left it
+                self.live.discard(data.get("conn"))
                 self.cuts += 1
                 self.on_cut()
                 if self.cuts >= self.max_cuts and self.sticky is None:
