@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pydantic import ValidationError
 from sqlmodel import Session, select
 
-from ladder.games import get_game
+from ladder.games import OptionError, get_game
 from ladder.models import Bot, BotCreate, BotVersion, Match, MatchStatus, Seat, User, VersionStatus
 from ladder.services.common import atomic
 from ladder.services.errors import Invalid, NotFound
@@ -40,7 +40,7 @@ def remote_bot(*, session: Session, user_id: int, game: str, name: str, open_lad
     is refused (its uploads stay what they are). `open_ladder` given: opt in or out."""
     try:
         get_game(game)
-    except KeyError:
+    except (KeyError, OptionError):
         raise Invalid(f"unknown game {game[:40]!r}") from None
     try:
         BotCreate(name=name, game=game)

@@ -153,13 +153,23 @@ def _before_handshake() -> Response | None:
     except NotFound as exc:
         return _refuse(status_for(exc), str(exc))
     db().commit()  # end the read: a connection lasts a whole match and must hold no transaction
-    why = slots().refusal(found.user.id, _address())
-    if why is not None and (access.match_id, access.seat) not in slots().by_seat:
-        return _refuse(429, why)
     if request.headers.get("Upgrade", "").lower() != "websocket":
         return _refuse(400, "connect with a websocket (Upgrade: websocket)")
-    g.seat_user, g.seat_received = found.user.id, int(received)
+    # the place is taken here, before the handshake, so no burst of handshakes gets past the limits
+    conn = Connection(None, relay(), access.match_id, access.seat, found.user.id, _address())
+    why, old = slots().take((access.match_id, access.seat), conn.user_id, conn.address, conn)
+    if why is not None:
+        return _refuse(429, why)
+    g.seat_conn, g.seat_old, g.seat_received = conn, old, int(received)
     return None
+
+
+@bp.teardown_request
+def _give_back_unused(_exc) -> None:
+    """A place taken for a handshake that never became a connection is free again."""
+    conn = g.get("seat_conn")
+    if conn is not None and not conn.started:
+        slots().give_back((conn.match_id, conn.seat), conn)
 
 
 class Connection:
@@ -167,6 +177,7 @@ class Connection:
 
     def __init__(self, ws: Any, relay: Any, match_id: int, seat: int, user_id: int, address: str):
         self.ws, self.relay, self.user_id, self.address = ws, relay, user_id, address
+        self.match_id, self.seat, self.started = match_id, seat, False
         self.down, self.up = seat_relay.down_topic(match_id, seat), seat_relay.up_topic(match_id, seat)
         self.done = threading.Event()  # the seat is finished with, or this connection is over
         self.finished = False  # the seat said close: no cut when this connection ends
@@ -259,12 +270,8 @@ def connect(ws, match_id: int, seat: int) -> None:
     """The websocket of one remote seat (docs/remote.md): protocol lines down and up."""
     with contextlib.suppress(AttributeError, OSError):
         ws.sock.settimeout(SEND_TIMEOUT_S)
-    conn = Connection(ws, relay(), match_id, seat, g.seat_user, _address())
-    key = (match_id, seat)
-    why, old = slots().take(key, conn.user_id, conn.address, conn)
-    if why is not None:
-        ws.close(1013, why[:120])
-        return
+    conn, old, key = g.seat_conn, g.seat_old, (match_id, seat)
+    conn.ws, conn.started = ws, True
     if old is not None:
         old.replaced = True
         old.done.set()
