@@ -30,6 +30,8 @@ from typing import Any
 import click
 
 from ladder import seat_relay
+from ladder.games import FLAGSHIP, get_game
+from ladder.replay import Replay
 
 RECONNECT_DELAYS = (0.05, 0.2, 0.5, 1.0, 2.0, 5.0)  # then 5 s, until the match is over
 GIVE_UP_S = 600  # a match not finished this long after its connection ended is reported hanging
@@ -213,9 +215,10 @@ def outcome(ladder: Ladder, report: MatchReport, timeout_s: float = GIVE_UP_S) -
         time.sleep(0.5)
     if report.status == "finished":
         status, replay, _ = ladder.call("GET", f"/api/v1/matches/{report.match_id}/replay")
-        seat = replay["seats"][report.seat] if status == 200 else {}
-        report.recorded = len(seat.get("disconnects") or ())
-        report.seat_status = seat.get("status")
+        if status == 200:
+            seat = Replay.from_json(replay).seats[report.seat]
+            report.recorded = len(seat.run.disconnects) if seat.run is not None else 0
+            report.seat_status = seat.status
     elif report.status != "failed":
         report.status = "hanging"
     return report
@@ -225,10 +228,10 @@ def outcome(ladder: Ladder, report: MatchReport, timeout_s: float = GIVE_UP_S) -
 @click.argument("bot")
 @click.option("--token", required=True, envvar="LADDER_TOKEN", help="a personal API token with the play scope")
 @click.option("--url", default="http://127.0.0.1:8000", show_default=True, help="the ladder's address")
-@click.option("--game", default="treasure", show_default=True)
+@click.option("--game", default=FLAGSHIP, show_default=True)
 @click.option("--name", default=None, help="your remote bot's name on the ladder (default: the file's name)")
-@click.option("--against", multiple=True, default=("house/careful",), show_default=True,
-              help="an opponent, owner/name (repeat for more seats)")
+@click.option("--against", multiple=True,
+              help="an opponent, owner/name (repeat for more seats; default: the game's fallback starter bot)")
 @click.option("--matches", default=1, show_default=True, type=click.IntRange(1, 100_000))
 @click.option("--cut-chance", default=0.0, show_default=True, type=click.FloatRange(0, 1),
               help="cut the connection on purpose before a request, with this chance (a test)")
@@ -236,6 +239,7 @@ def outcome(ladder: Ladder, report: MatchReport, timeout_s: float = GIVE_UP_S) -
 def connect(bot, token, url, game, name, against, matches, cut_chance, seed):
     """Play BOT (a .py file, or a command line) on a ladder from this machine, in challenges."""
     ladder = Ladder(url, token)
+    against = against or (f"house/{get_game(game).fallback_bot}",)
     name = name or Path(bot.split()[0]).stem.replace("_", "-")[:40] or "remote"
     rng = random.Random(seed)
     reports = []

@@ -1,3 +1,4 @@
+# Over 400 lines: one match's whole life (stage, start, play, end, tear down) read in one place.
 """Run one match with every bot as a sandboxed process: what `ladder match` and the workers call.
 
 Steps: check and stage every bot (workers.build.packaging) into a fresh read-only directory, start them
