@@ -20,12 +20,12 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table('bots') as batch:
-        batch.add_column(sa.Column('remote', sa.Boolean(), nullable=False, server_default=sa.false()))
-        batch.add_column(sa.Column('open_ladder', sa.Boolean(), nullable=False, server_default=sa.false()))
+    # plain ADD COLUMN (a constant default): SQLite's batch mode would copy and drop `bots`, which
+    # every seat and version references
+    op.add_column('bots', sa.Column('remote', sa.Boolean(), nullable=False, server_default=sa.false()))
+    op.add_column('bots', sa.Column('open_ladder', sa.Boolean(), nullable=False, server_default=sa.false()))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table('bots') as batch:
-        batch.drop_column('open_ladder')
-        batch.drop_column('remote')
+    op.drop_column('bots', 'open_ladder')
+    op.drop_column('bots', 'remote')
