@@ -79,6 +79,9 @@ class Settings(BaseModel):
     uploads_per_day: int = Field(default=20, ge=1)  # versions a user may upload in any 24 hours
     challenges_in_flight: int = Field(default=4, ge=1)  # a user's queued or running challenges
     challenges_per_target: int = Field(default=2, ge=1)  # ... of which against any one other bot
+    # programs connected from outside at once (docs/remote.md), per web process: per user, per address
+    remote_seats_per_user: int = Field(default=4, ge=1)
+    remote_seats_per_address: int = Field(default=8, ge=1)
     signup_rate: str = "5 per hour;20 per day"  # accounts created per address
     login_failures_per_address: str = "10 per minute;100 per day"  # failed log-ins before 429, per address
     login_failures_per_account: str = "5 per minute;20 per hour"  # failed log-ins before 429, per user name

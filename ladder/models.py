@@ -131,6 +131,7 @@ class LoginSession(SQLModel, table=True):
 class TokenScope(StrEnum):
     READ = "read"  # the token owner's private reads: /me, own seats' logs and replays
     UPLOAD = "upload"  # new bots and versions
+    PLAY = "play"  # programs played from outside the sandbox (ladder/services/outside.py)
 
 
 class ApiToken(SQLModel, table=True):
@@ -181,6 +182,10 @@ class Bot(BotBase, table=True):
     retired: bool = False
     builtin: str | None = Field(default=None, max_length=40)  # starter bot name (Game.starter_bots)
     created_at: datetime = _when()
+    # played by its owner's program from outside the sandbox (ladder/services/outside.py): never on
+    # the sandboxed ladder; rated only on the open ladder, among remote bots, when `open_ladder`
+    remote: bool = False
+    open_ladder: bool = False
 
 
 class BotCreate(BotBase):
@@ -193,6 +198,8 @@ class BotPublic(BotBase):
     retired: bool
     builtin: str | None
     created_at: datetime
+    remote: bool = False
+    open_ladder: bool = False
 
 
 class BotVersionBase(SQLModel):

@@ -16,6 +16,7 @@ from ladder.cli import (
     bench,
     bench_check,
     chaos,
+    connect,
     export,
     gauntlet,
     match,
@@ -36,7 +37,8 @@ def main() -> None:
 
 for command in (play.play, match.match, play.demo, replay.replay, bench.bench, protocol.protocol,
                 service.up, service.web, service.worker, service.scheduler, service.migrate, service.ratings,
-                tournament.tournament, gauntlet.gauntlet, runtimes.runtimes, admin.admin, export.export):
+                tournament.tournament, gauntlet.gauntlet, runtimes.runtimes, admin.admin, export.export,
+                connect.connect):
     main.add_command(command)
 bench.bench.add_command(service.bench_service)
 bench.bench.add_command(tournament.bench_tournament)

@@ -125,13 +125,19 @@ class SandboxRun:
     stderr_bytes: int | None = None  # how much the bot wrote to stderr in all (the log keeps the tail)
     exit: JSON = None  # {code, signal}
     clean: bool | None = None
+    # an outside seat's connection cuts, {request, reason} each (workers/match/outside_seat.py)
+    disconnects: tuple[JSON, ...] = ()
 
-    KEYS = ("sandbox", "ready", "strikes", "takeover", "timings", "bank_left_ms", "stderr_bytes", "exit", "clean")
+    KEYS = ("sandbox", "ready", "strikes", "takeover", "timings", "bank_left_ms", "stderr_bytes", "exit", "clean",
+            "disconnects")
 
     def to_json(self) -> dict[str, JSON]:
         out = {key: getattr(self, key) for key in self.KEYS}
         out["strikes"] = list(self.strikes)
         out["timings"] = list(self.timings)
+        out["disconnects"] = list(self.disconnects)
+        if not self.disconnects:
+            del out["disconnects"]  # a sandboxed seat's record stays as it was
         return out
 
     @classmethod
@@ -139,6 +145,7 @@ class SandboxRun:
         values = {key: data[key] for key in cls.KEYS if key in data}
         values["strikes"] = tuple(values.get("strikes") or ())
         values["timings"] = tuple(values.get("timings") or ())
+        values["disconnects"] = tuple(values.get("disconnects") or ())
         return cls(**values)
 
 

@@ -36,14 +36,17 @@ class MatchmakingPool:
     house_owner: int | None  # pass as `house_owner`
 
 
-def matchmaking_pool(*, session: Session, game: str, house_username: str = "house") -> MatchmakingPool:
-    """Active versions of the game's bots that are not retired, with their bots' ratings."""
+def matchmaking_pool(*, session: Session, game: str, house_username: str = "house",
+                     remote: bool = False) -> MatchmakingPool:
+    """Active versions of the game's bots that are not retired, with their bots' ratings. Bots
+    played from outside make a pool of their own (`remote`: the open ladder's)."""
     query = (
         select(BotVersion.id, Bot.owner_id, BotVersion.placement_owed, Rating.rating, Rating.games,
                Rating.last_played_at)
         .join(Bot, Bot.id == BotVersion.bot_id)
         .outerjoin(Rating, Rating.bot_id == Bot.id)
-        .where(BotVersion.status == VersionStatus.ACTIVE, Bot.game == game, Bot.retired == False)  # noqa: E712
+        .where(BotVersion.status == VersionStatus.ACTIVE, Bot.game == game, Bot.retired == False,  # noqa: E712
+               Bot.remote == remote)
     )
     candidates = [
         Candidate(bot=vid, owner=owner, game=game, rating=rating if rating is not None else 1_500_000,

@@ -73,11 +73,13 @@ class LeaderboardPage:
         return max(1, -(-self.total // self.per_page))
 
 
-def leaderboard(*, session: Session, game: str, page: int = 1, per_page: int = 50) -> LeaderboardPage:
-    """One page of a game's leaderboard: bots not retired, best rating first (ties: older bot first)."""
+def leaderboard(*, session: Session, game: str, page: int = 1, per_page: int = 50,
+                remote: bool = False) -> LeaderboardPage:
+    """One page of a game's leaderboard: bots not retired, best rating first (ties: older bot first).
+    `remote`: the open ladder's, of bots played from outside (ladder/services/outside.py), rated apart."""
     if page < 1 or not 1 <= per_page <= MAX_PER_PAGE:
         raise Invalid(f"page must be >= 1 and per_page in 1..{MAX_PER_PAGE}")
-    where = (Rating.game == game, Bot.retired == False)  # noqa: E712
+    where = (Rating.game == game, Bot.retired == False, Bot.remote == remote)  # noqa: E712
     counted = select(func.count()).select_from(Rating).join(Bot, Bot.id == Rating.bot_id)
     total = session.exec(counted.where(*where)).one()
     boss = boss_name(game)
@@ -124,7 +126,8 @@ def leaderboard_place(*, session: Session, rating: Rating | None) -> tuple[int |
     first, ties to the older bot. Two counts over the game's ratings, no rows read."""
     if rating is None:
         return None, 0
-    live = (Rating.game == rating.game, Bot.retired == False)  # noqa: E712
+    remote = bool(session.exec(select(Bot.remote).where(Bot.id == rating.bot_id)).first())
+    live = (Rating.game == rating.game, Bot.retired == False, Bot.remote == remote)  # noqa: E712
     counted = select(func.count()).select_from(Rating).join(Bot, Bot.id == Rating.bot_id).where(*live)
     ahead = session.exec(counted.where(
         (Rating.rating > rating.rating) | ((Rating.rating == rating.rating) & (Rating.bot_id < rating.bot_id))

@@ -43,6 +43,7 @@ def init_app(app: Flask) -> None:
         matches,
         play,
         protocol,
+        seats,
         tournaments,
         users,
     )
@@ -58,10 +59,12 @@ def init_app(app: Flask) -> None:
     login_manager.user_loader(auth.load_user)
     user_loaded_from_cookie.connect(auth.rotate_remembered, app)
     blueprints = (auth, account, leaderboard, bots, bot_data, matches, users, api, protocol, tournaments,
-                  replay_viewer, game_assets, guide, datasets, live, play)
+                  replay_viewer, game_assets, guide, datasets, live, play, seats)
     for module in blueprints:
         app.register_blueprint(module.bp)
     csrf.exempt(api.bp)
+    csrf.exempt(seats.bp)
+    seats.init_app(app)
     init_limits(app, settings)
     app.teardown_appcontext(close_db)
     app.add_template_filter(ago, "ago")

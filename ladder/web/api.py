@@ -147,6 +147,11 @@ def leaderboard(game: str):
         raise NotFound(f"unknown game {game!r}")
     board = pages.leaderboard(session=db(), game=game, page=int_arg("page", 1, 1, 10**6),
                               per_page=int_arg("per_page", 50, 1, pages.MAX_PER_PAGE))
+    return leaderboard_json(game, board)
+
+
+def leaderboard_json(game: str, board: pages.LeaderboardPage) -> Response:
+    """A leaderboard's page as JSON (the sandboxed ladder's, or the open one's: ladder/web/seats.py)."""
     rows = [{
         "rank": r.rank, "bot_id": r.bot_id, "bot": r.bot_name, "owner": r.owner_name, "starter": r.house,
         "rating": to_points(r.rating), "games": r.games, "wins": r.wins, "win_rate": r.win_rate,

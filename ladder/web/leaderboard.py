@@ -37,3 +37,15 @@ def game(game: str):
     if board.page > board.pages:
         abort(404)
     return render_template("leaderboard/game.html", board=board, title=game_titles()[game])
+
+
+@bp.get("/leaderboard/<game>/open")
+def open_ladder(game: str):
+    """The open ladder: bots played from outside the sandbox (docs/remote.md), rated among themselves."""
+    if game not in game_titles():  # before any query: a name with NUL never reaches the database
+        abort(404)
+    board = pages.leaderboard(session=db(), game=game, page=page_number(),
+                              per_page=current_app.config["LEADERBOARD_PAGE_SIZE"], remote=True)
+    if board.page > board.pages:
+        abort(404)
+    return render_template("leaderboard/open.html", board=board, title=game_titles()[game])

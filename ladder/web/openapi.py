@@ -227,6 +227,24 @@ def _paths() -> dict[str, Any]:
             _ref("Leaderboard"), "one page of a game's leaderboard", game,
             _query("page", 1, 10**6, "page number"), _query("per_page", 1, MAX_PER_PAGE, "rows per page"),
             errors=(400, 404)),
+        "/api/v1/leaderboards/{game}/open": _get(
+            _ref("Leaderboard"), "one page of a game's open ladder: bots played from outside, rated apart "
+            "(docs/remote.md)", game,
+            _query("page", 1, 10**6, "page number"), _query("per_page", 1, MAX_PER_PAGE, "rows per page"),
+            errors=(400, 404)),
+        "/api/v1/remote/challenges": {"post": {
+            "summary": "queue a challenge with your remote bot in seat 0 (created on first use); connect your "
+                       "program to the websocket `connect` names (docs/remote.md)",
+            "security": TOKEN, "parameters": [],
+            "requestBody": {"required": True, "content": {"application/json": {"schema": _obj(
+                ["game", "bot", "against"], game={"type": "string"},
+                bot={"type": "string", "description": "your remote bot's name"},
+                against={"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 12,
+                         "description": "opponents as owner/name (a starter bot: house/careful)"},
+                seed={"type": "integer", "minimum": 0}, options={"type": "object"})}}},
+            "responses": {"201": _json(_obj(match=_ref("Match"), seat={"type": "integer"},
+                                            connect={"type": "string"}), "queued"),
+                          **_errors(400, 401, 403, 404, 409)}}},
         "/api/v1/bots/{bot_id}": _get(_ref("BotDetail"), "a bot", bot_id, errors=(404,)),
         "/api/v1/versions/{version_id}": _get(_obj(version=_ref("Version")), "one version",
                                               _id("version_id", "a version's id"), errors=(404,)),

@@ -24,6 +24,7 @@ COPIES = Path(__file__).resolve().parents[1] / "docs"
 # page (the URL's last part) -> (document, its title on the site)
 PAGES = {
     "protocol": ("protocol.md", "The bot protocol"),
+    "remote": ("remote.md", "Run your bot at home"),
     "bots": ("bots.md", "Writing, packaging and running a bot"),
     "api-guide": ("api.md", "The JSON API, with curl examples"),
     "ratings": ("ratings.md", "Ratings and matchmaking"),

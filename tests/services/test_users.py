@@ -48,7 +48,8 @@ def test_api_token_is_shown_once_and_stored_hashed(session):
     assert token.startswith(users.TOKEN_PREFIX) and len(token) > 40
     stored = session.exec(select(ApiToken).where(ApiToken.user_id == user.id)).one()
     assert stored.token_hash == hashlib.sha256(token.encode()).hexdigest() and token not in stored.token_hash
-    assert stored.scope_set == {"read", "upload"}  # what the one token of before could do
+    # every scope: what the one token of before could do, and playing from outside (docs/remote.md)
+    assert stored.scope_set == {"read", "upload", "play"}
     assert users.user_for_token(session=session, token=token).id == user.id
     assert users.user_for_token(session=session, token=token + "x") is None
     assert users.user_for_token(session=session, token="") is None

@@ -117,3 +117,23 @@ def test_the_api_board_names_the_boss_and_tags_its_row(client):
     record = client.get(f"/api/v1/bots/{other}").get_json()["boss"]
     assert (record["bot_id"], record["meetings"], record["beaten"]) == (boss["bot_id"], 0, False)
     assert client.get(f"/api/v1/bots/{boss['bot_id']}").get_json()["boss"] is None  # the boss has no boss
+
+
+def test_remote_bots_stand_on_the_open_ladder_only(client, build, sessions):
+    from ladder.services import outside
+
+    user = build.user("homer")
+    with sessions() as session:
+        remote = outside.remote_bot(session=session, user_id=user.id, game="treasure", name="homebot",
+                                    open_ladder=True).bot
+        session.add(Rating(bot_id=remote.id, game="treasure", rating=1_600_000, games=3))
+        session.commit()
+    board = client.get("/leaderboard/treasure").get_data(as_text=True)
+    assert "homebot" not in board and "/leaderboard/treasure/open" in board
+    open_board = client.get("/leaderboard/treasure/open").get_data(as_text=True)
+    assert "homebot" in open_board and "careful" not in open_board
+    api_rows = client.get("/api/v1/leaderboards/treasure/open").get_json()["rows"]
+    assert [r["bot"] for r in api_rows] == ["homebot"]
+    assert "homebot" not in [r["bot"] for r in client.get("/api/v1/leaderboards/treasure").get_json()["rows"]]
+    for path in ("/leaderboard/tre%00asure/open", "/api/v1/leaderboards/%00/open", "/leaderboard/nope/open"):
+        assert client.get(path).status_code == 404

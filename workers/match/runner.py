@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from bots import load_builtin
-from ladder import runtimes
+from ladder import runtimes, seat_relay
 from ladder.bot_data import Cap, Collected, Snapshot
 from ladder.games import FLAGSHIP, get_game
 from ladder.play import play_game
@@ -34,6 +34,7 @@ from workers.build import bot_data as bot_data_folders
 from workers.build import builds, packaging, runtime_view
 from workers.build.sdk import SDK_MOUNT, shared_sdk, stage_sdk
 from workers.match import blame, protocol
+from workers.match.outside_seat import OutsideSeat
 from workers.match.phases import NO_PHASES, Phases
 from workers.match.protocol import TimeControl
 from workers.match.seat import MatchVoid, SandboxedSeat
@@ -178,6 +179,7 @@ def run_match(
     seed_key: bytes | None = None,
     bot_data: Sequence[Snapshot | None] | None = None,
     data_cap: Cap | None = None,
+    relay: Any = None,
     phases: Phases = NO_PHASES,
     outside: Mapping[int, Callable[[str], Any]] | None = None,
 ) -> MatchResult:
@@ -197,17 +199,19 @@ def run_match(
     `phases` collects where the match's time goes (workers/match/phases.py; `ladder bench service`).
     `outside` maps a seat to a factory, given the seat's name, of a seat played from outside the
     sandbox (workers/match/person_seat.py): that seat's spec is staged, never started (it names the
-    fallback), and the factory's object stands in for a SandboxedSeat."""
+    fallback), and the factory's object stands in for a SandboxedSeat.
+    A spec `remote:<match>:<seat>` (ladder/seat_relay.py) is a program outside, played over `relay`
+    (workers/match/outside_seat.py) instead of a sandboxed process."""
     with interrupts.catching():
         return _run_match(specs, game=game, seed=seed, options=options, sandbox=sandbox, clock=clock,
                           strikes=strikes, ranked=ranked, require_strict=require_strict, replay_path=replay_path,
                           names=names, on_entry=on_entry, build_cache=build_cache, on_build=on_build,
                           final_attempt=final_attempt, seed_key=seed_key, bot_data=bot_data,
-                          data_cap=data_cap, phases=phases, outside=outside or {})
+                          data_cap=data_cap, phases=phases, outside=outside or {}, relay=relay)
 
 
 def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, require_strict, replay_path, names,
-               on_entry, build_cache, on_build, final_attempt, seed_key, phases, outside, bot_data=None,
+               on_entry, build_cache, on_build, final_attempt, seed_key, phases, outside, relay, bot_data=None,
                data_cap=None) -> MatchResult:
     from workers.sandbox.process import BotProcess, Limits
 
@@ -231,17 +235,28 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
         if mode == "strict":
             table = sandbox_cgroup.TableCpuGroup.create(TABLE_CPUS)
         sdk = stage_sdk(root) if mode == "none" else shared_sdk()
-        staged = [stage_bot(spec, game, root) for spec in specs]
+        remote = {i: seat_relay.parse_remote_spec(spec) for i, spec in enumerate(specs)}
+        remote = {i: where for i, where in remote.items() if where is not None}
+        staged = [stage_bot(spec, game, root) for i, spec in enumerate(specs) if i not in remote]
         staged = runnable(staged, mode=mode, cache=build_cache if build_cache is not None else builds.DirCache(),
                           parent=root, on_build=on_build)
         trees = [runtime_tree(bot.entry, mode) for bot in staged]
+        for i in sorted(remote):  # a remote seat has no process: None in the sandboxed lists
+            staged.insert(i, None)
+            trees.insert(i, None)
         if bot_data is not None:
             folders = bot_data_folders.SeatFolders(root, bot_data, data_cap or Cap(), mode)
         phases.lap("stage")
         lines = protocol.EventLines()  # one per match: each event is encoded once for every seat
         for index, (name, bot, tree) in enumerate(zip(names, staged, trees, strict=True)):
-            if index in outside:
+            if index in outside:  # a person's seat (its spec, the fallback, is staged, never started)
                 seats.append(outside[index](name))
+                continue
+            if bot is None:  # a program outside (workers/match/outside_seat.py)
+                match_id, number = remote[index]
+                seats.append(OutsideSeat(name, game, relay=relay, match_id=match_id, seat=number, clock=clock,
+                                         strikes=strikes, lines=lines, void=void))
+                seats[-1].start()
                 continue
             seat_limits, seat_clock = runtime_terms(bot.entry, limits, clock)
             seat = SandboxedSeat(name, game, mode, seat_clock, strikes, lines, void=void, final_attempt=final_attempt)
@@ -297,8 +312,7 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
                 table.remove()
             if folders is not None:  # read back once every bot is gone, and only from a match that ended
                 if finished:  # a bot the ladder had to stop may be halfway through a write: not kept
-                    collected = folders.collect([seat.clean is True and seat.exit["signal"] is None
-                                                 and seat.exit["code"] is not None for seat in seats])
+                    collected = folders.collect([_exited_cleanly(seat) for seat in seats])
                 folders.remove()
             for path in root.iterdir():
                 packaging.remove_staged(path)
@@ -313,4 +327,13 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
     )
     path = write_replay(replay, replay_path) if replay_path is not None else None
     phases.lap("replay")
-    return MatchResult(game, seed, mode, results, replay, path, [bot.build_key for bot in staged], collected)
+    return MatchResult(game, seed, mode, results, replay, path, [bot and bot.build_key for bot in staged],
+                       collected)
+
+
+def _exited_cleanly(seat: Any) -> bool:
+    """The seat's bot ended on its own after the end and left nothing behind: only then are its
+    data folder's changes kept. A seat played from outside has no process, and no folder."""
+    ended = getattr(seat, "exit", None) or {}
+    return getattr(seat, "clean", None) is True and ended.get("signal") is None and ended.get("code") is not None
+

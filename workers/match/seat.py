@@ -39,6 +39,10 @@ class MatchVoid:
 
 class SandboxedSeat:
     wire = True  # play_game may hand it the engine's values: it only serialises them (or copies)
+    # read_line's answers other than a process's ("disconnect", "flood"), each to its Fault: an
+    # outside seat's link has them; the fault and strike handling stays this class's, shared
+    LINK_FAULTS: dict[str, Any] = {}
+    MAX_LINE_BYTES = protocol.MAX_LINE_BYTES  # what hello tells the bot
 
     def __init__(self, name: str, game: str, mode: str, clock: TimeControl, strikes: int = protocol.STRIKES,
                  lines: protocol.EventLines | None = None, void: MatchVoid | None = None,
@@ -57,6 +61,7 @@ class SandboxedSeat:
         self.kind: str | None = None
         self.raised: Fault | None = None  # the strike decide() raised for the current request
         self.strikes: list[dict[str, Any]] = []
+        self.disconnects: list[dict[str, Any]] = []  # an outside seat's cuts (none for a process)
         self.takeover: Fault | None = None
         self.takeover_at: int | None = None  # request id (0: before the first request)
         self.fallback: Any = None
@@ -86,7 +91,7 @@ class SandboxedSeat:
         message = protocol.hello(
             game=hello["game"], seat=hello["seat"], players=hello["players"], options=hello["options"],
             bot_seed=hello["bot_seed"], time=self.clock,
-            limits=protocol.limits_json(strikes=self.max_strikes),
+            limits=protocol.limits_json(max_line_bytes=self.MAX_LINE_BYTES, strikes=self.max_strikes),
         )
         # Bots start together and are greeted one after another: a bot whose ready is already
         # waiting must not lose its seat because the seat before it used its whole allowance.
@@ -166,6 +171,8 @@ class SandboxedSeat:
         return Fault("exited", f"closed its input during {during}")
 
     def _read_fault(self, why: str, during: str) -> Fault:
+        if why in self.LINK_FAULTS:  # an outside seat's link (workers/match/outside_seat.py)
+            return self.LINK_FAULTS[why](self, during)
         if why == "timeout":
             if during == "start-up":
                 return Fault("startup", f"no ready within {self.clock.startup_ms} ms")
@@ -260,7 +267,7 @@ class SandboxedSeat:
         run = SandboxRun(
             sandbox=sandbox, ready=self.ready, strikes=tuple(self.strikes), takeover=takeover,
             timings=tuple(self.timings), bank_left_ms=round(self.bank_ms, 2), stderr_bytes=self.stderr_bytes,
-            exit=self.exit, clean=self.clean,
+            exit=self.exit, clean=self.clean, disconnects=tuple(self.disconnects),
         )
         # replacement characters are 3 bytes: re-cap so binary garbage cannot triple the log
         stderr = self.stderr.decode("utf-8", "replace").encode()[-protocol.LOG_BYTES:].decode("utf-8", "ignore")

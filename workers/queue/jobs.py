@@ -30,6 +30,7 @@ from typing import Any
 from sqlalchemy.orm import sessionmaker
 from sqlmodel import Session, select
 
+from ladder import seat_relay
 from ladder.config import Settings
 from ladder.db import session_scope
 from ladder.models import Bot, BotVersion, Seat, User
@@ -86,7 +87,7 @@ def _stage_code(session: Session, match_id: int, root: Path) -> tuple[list[str],
     version ids)."""
     rows = session.exec(
         select(Seat.seat, BotVersion.filename, BotVersion.code, BotVersion.number, Bot.name, User.username,
-               BotVersion.id)
+               BotVersion.id, Bot.remote)
         .join(BotVersion, BotVersion.id == Seat.bot_version_id)
         .join(Bot, Bot.id == Seat.bot_id)
         .join(User, User.id == Bot.owner_id)
@@ -94,7 +95,12 @@ def _stage_code(session: Session, match_id: int, root: Path) -> tuple[list[str],
         .order_by(Seat.seat)
     ).all()
     specs, names, versions = [], [], []
-    for seat, filename, code, number, bot_name, owner, version_id in rows:
+    for seat, filename, code, number, bot_name, owner, version_id, remote in rows:
+        names.append(f"{owner}/{bot_name} v{number}" if not remote else f"{owner}/{bot_name} (remote)")
+        versions.append(version_id)
+        if remote:  # played from outside, over the relay (workers/match/outside_seat.py): no code
+            specs.append(seat_relay.remote_spec(match_id, seat))
+            continue
         folder = root / str(seat)
         folder.mkdir(mode=0o755)
         # a fixed name, never the uploader's: a stored name the file system refuses (too long, NUL)
@@ -103,8 +109,6 @@ def _stage_code(session: Session, match_id: int, root: Path) -> tuple[list[str],
         path.write_bytes(code)
         path.chmod(0o644)
         specs.append(str(path))
-        names.append(f"{owner}/{bot_name} v{number}")
-        versions.append(version_id)
     return specs, names, versions
 
 
@@ -159,6 +163,8 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
             person = _person_seat(session, match, names, settings)  # "Play it yourself": a person at a seat
             session.commit()  # end the read: no transaction stays open while the bots play
 
+            remote = {"relay": _relay(settings, sessions)} if any(s.startswith("remote:") for s in specs) else {}
+
             def attempt(final: bool) -> Any:
                 extra: dict[str, Any] = dict(person)
                 if live is not None:  # every attempt starts the spectators' view over
@@ -168,7 +174,7 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
                     specs, game=match.game, seed=match.seed, options=match.options, sandbox=match.sandbox,
                     ranked=match.ranked, require_strict=not settings.development, names=names,
                     build_cache=DatabaseBuilds(sessions), final_attempt=final,
-                    bot_data=snapshots, data_cap=settings.bot_data_cap, **extra,
+                    bot_data=snapshots, data_cap=settings.bot_data_cap, **remote, **extra,
                 )
 
             def voided(number: int, fault: blame.LadderFault) -> None:
@@ -228,6 +234,13 @@ def _person_seat(session: Session, match: Any, names: list[str], settings: Setti
                           clock_s=row.clock_s, absent_s=settings.person_absent, budget_s=budget)
 
     return {"outside": {row.seat: factory}}
+
+
+def _relay(settings: Settings, sessions: sessionmaker[Session]) -> Any:
+    """The relay an outside seat plays over: Redis or the ladder's database, as the web tier's."""
+    from ladder.relay import relay_for
+
+    return relay_for(settings, sessions.kw.get("bind"))
 
 
 def _unbuildable(session: Session, match_id: int, version_id: int, reason: str, worker_id: str) -> JobResult:

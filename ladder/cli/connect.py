@@ -1,0 +1,261 @@
+"""`ladder connect`: play a bot on this machine in a ladder's match (docs/remote.md).
+
+It asks the ladder for a challenge with the token owner's remote bot, starts the bot as a local
+process (a `.py` file runs with this Python; anything else is a command line), and relays its
+JSON lines over the seat's websocket: the same lines as in the sandbox, so the same bot runs
+either way. A cut connection is reconnected, resuming after the last line received (`received`),
+so the bot never sees a line twice. `--cut-chance` cuts the connection on purpose before a
+request reaches the bot, to test that: each match then reports how many cuts it made and
+how many `disconnect` faults the ladder recorded for the seat (they must be equal).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import queue
+import random
+import shlex
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ladder import seat_relay
+from ladder.games import FLAGSHIP, get_game
+from ladder.replay import Replay
+
+RECONNECT_DELAYS = (0.05, 0.2, 0.5, 1.0, 2.0, 5.0)  # then 5 s, until the match is over
+GIVE_UP_S = 600  # a match not finished this long after its connection ended is reported hanging
+
+
+class LadderRefused(click.ClickException):
+    pass
+
+
+@dataclass
+class MatchReport:
+    match_id: int
+    seat: int
+    cuts: int = 0
+    reconnects: int = 0
+    status: str = "?"  # the match's
+    seat_status: str | None = None
+    recorded: int | None = None  # disconnect faults in the replay
+    seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def agrees(self) -> bool:
+        return self.status == "finished" and self.recorded == self.cuts
+
+
+class Ladder:
+    """The ladder's HTTP API, with the token."""
+
+    def __init__(self, url: str, token: str):
+        self.url, self.token = url.rstrip("/"), token
+
+    def call(self, method: str, path: str, body: dict | None = None) -> tuple[int, Any, dict]:
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.url + path, data=data, method=method, headers={
+            "Authorization": f"Bearer {self.token}", "Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                return response.status, json.loads(response.read() or b"null"), dict(response.headers)
+        except urllib.error.HTTPError as exc:
+            try:
+                payload = json.loads(exc.read() or b"null")
+            except ValueError:
+                payload = None
+            return exc.code, payload, dict(exc.headers)
+
+    def challenge(self, game: str, bot: str, against: list[str], seed: int | None) -> tuple[int, int]:
+        body = {"game": game, "bot": bot, "against": against, **({"seed": seed} if seed is not None else {})}
+        while True:
+            status, payload, headers = self.call("POST", "/api/v1/remote/challenges", body)
+            if status == 201:
+                return payload["match"]["id"], payload["seat"]
+            if status == 429:  # the user's challenges in flight: wait for one to end
+                time.sleep(min(30, int(headers.get("Retry-After", "5"))))
+                continue
+            raise LadderRefused(f"the ladder refused the challenge ({status}): {(payload or {}).get('error')}")
+
+    def ws_url(self, match_id: int, seat: int, received: int) -> str:
+        base = self.url.replace("https://", "wss://", 1).replace("http://", "ws://", 1)
+        return f"{base}/api/v1/seats/{match_id}/{seat}/ws?received={received}"
+
+
+class Program:
+    """The local bot: lines in on stdin, lines out on stdout (a thread reads them into a queue)."""
+
+    def __init__(self, bot: str):
+        path = Path(bot)
+        command = [sys.executable, str(path)] if path.suffix == ".py" and path.is_file() else shlex.split(bot)
+        # as in the sandbox: the SDK importable (`from bots.sdk import ...`), stray prints off the protocol
+        sdk_root = str(Path(__file__).resolve().parents[2])
+        env = {**os.environ, "LADDER_BOT": "1",
+               "PYTHONPATH": os.pathsep.join(p for p in (os.environ.get("PYTHONPATH"), sdk_root) if p)}
+        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0, env=env)
+        self.out: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            self.out.put(line.decode("utf-8", "replace").rstrip("\n"))
+        self.out.put(None)
+
+    def send(self, line: str) -> None:
+        with contextlib.suppress(OSError):  # it exited: the ladder sees no answer, as in the sandbox
+            self.proc.stdin.write(line.encode() + b"\n")
+
+    def stop(self) -> None:
+        try:
+            self.proc.stdin.close()
+            self.proc.wait(2)
+        except (subprocess.TimeoutExpired, OSError):
+            self.proc.kill()
+            self.proc.wait()
+
+
+def play_one(ladder: Ladder, bot: str, match_id: int, seat: int, *, cut_chance: float, rng: random.Random,
+             say=lambda text: None) -> MatchReport:
+    """Relay one match's seat between the ladder and a fresh local process, cutting on purpose."""
+    import simple_websocket
+
+    report, started = MatchReport(match_id, seat), time.monotonic()
+    program = Program(bot)
+    received, ws, delays = 0, None, list(RECONNECT_DELAYS)
+    try:
+        while True:
+            if ws is None:
+                try:
+                    ws = simple_websocket.Client.connect(ladder.ws_url(match_id, seat, received),
+                                                         headers={"Authorization": f"Bearer {ladder.token}"})
+                    delays = list(RECONNECT_DELAYS)
+                except simple_websocket.ConnectionError as exc:
+                    if exc.status_code in (401, 403, 404):
+                        raise LadderRefused(f"the seat refused the connection ({exc.status_code})") from None
+                    time.sleep(delays.pop(0) if len(delays) > 1 else delays[0])
+                    report.reconnects += 1
+                    continue
+                except OSError:
+                    time.sleep(delays.pop(0) if len(delays) > 1 else delays[0])
+                    report.reconnects += 1
+                    continue
+            try:
+                _forward_answers(program, ws)
+                frame = ws.receive(timeout=0.02)
+            except simple_websocket.ConnectionClosed:
+                if ws.close_reason == 1000:  # the seat is finished with: the match ended or the fallback took it
+                    report.notes.append(ws.close_message or "closed")
+                    break
+                ws = None  # cut (by the network, or refused for cause): reconnect and resume
+                report.reconnects += 1
+                continue
+            if frame is None:
+                continue
+            line = frame if isinstance(frame, str) else frame.decode("utf-8", "replace")
+            kind = _kind(line)
+            # A cut on purpose comes before a request reaches the bot: the seat is then waiting for
+            # its answer, so it hears of the cut (not so after its end). After the third the fallback
+            # plays the seat, and later cuts would be of nobody's seat: none are made.
+            if kind == "request" and report.cuts < seat_relay.MAX_CUTS and rng.random() < cut_chance:
+                report.cuts += 1  # after reconnecting, the request comes again
+                say(f"match {match_id}: cut {report.cuts}")
+                ws.close()
+                ws = None
+                continue
+            received += 1
+            program.send(line)
+    finally:
+        if ws is not None:
+            with contextlib.suppress(Exception):
+                ws.close()
+        program.stop()
+    report.seconds = time.monotonic() - started
+    return report
+
+
+def _forward_answers(program: Program, ws: Any) -> None:
+    while True:
+        try:
+            line = program.out.get_nowait()
+        except queue.Empty:
+            return
+        if line is None:
+            return
+        ws.send(line)
+
+
+def _kind(line: str) -> str | None:
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return None
+    return message.get("type") if isinstance(message, dict) else None
+
+
+def outcome(ladder: Ladder, report: MatchReport, timeout_s: float = GIVE_UP_S) -> MatchReport:
+    """Wait for the match to end, then read the seat's disconnect faults from its replay."""
+    end = time.monotonic() + timeout_s
+    while True:
+        status, payload, _ = ladder.call("GET", f"/api/v1/matches/{report.match_id}")
+        report.status = (payload or {}).get("match", {}).get("status", "?") if status == 200 else "?"
+        if report.status in ("finished", "failed") or time.monotonic() > end:
+            break
+        time.sleep(0.5)
+    if report.status == "finished":
+        status, replay, _ = ladder.call("GET", f"/api/v1/matches/{report.match_id}/replay")
+        if status == 200:
+            seat = Replay.from_json(replay).seats[report.seat]
+            report.recorded = len(seat.run.disconnects) if seat.run is not None else 0
+            report.seat_status = seat.status
+    elif report.status != "failed":
+        report.status = "hanging"
+    return report
+
+
+@click.command()
+@click.argument("bot")
+@click.option("--token", required=True, envvar="LADDER_TOKEN", help="a personal API token with the play scope")
+@click.option("--url", default="http://127.0.0.1:8000", show_default=True, help="the ladder's address")
+@click.option("--game", default=FLAGSHIP, show_default=True)
+@click.option("--name", default=None, help="your remote bot's name on the ladder (default: the file's name)")
+@click.option("--against", multiple=True,
+              help="an opponent, owner/name (repeat for more seats; default: the game's fallback starter bot)")
+@click.option("--matches", default=1, show_default=True, type=click.IntRange(1, 100_000))
+@click.option("--cut-chance", default=0.0, show_default=True, type=click.FloatRange(0, 1),
+              help="cut the connection on purpose before a request, with this chance (a test)")
+@click.option("--seed", default=None, type=int, help="seeds the cuts (and nothing of the games)")
+def connect(bot, token, url, game, name, against, matches, cut_chance, seed):
+    """Play BOT (a .py file, or a command line) on a ladder from this machine, in challenges."""
+    ladder = Ladder(url, token)
+    against = against or (f"house/{get_game(game).fallback_bot}",)
+    name = name or Path(bot.split()[0]).stem.replace("_", "-")[:40] or "remote"
+    rng = random.Random(seed)
+    reports = []
+    for number in range(1, matches + 1):
+        match_id, seat = ladder.challenge(game, name, list(against), None)
+        report = outcome(ladder, play_one(ladder, bot, match_id, seat, cut_chance=cut_chance, rng=rng))
+        reports.append(report)
+        click.echo(f"{number}/{matches} match {match_id}: {report.status}, seat {report.seat_status}, "
+                   f"{report.cuts} cuts made, {report.recorded} disconnects recorded, {report.seconds:.1f} s"
+                   + ("" if report.agrees else "  <-- MISMATCH"))
+    summary = {
+        "matches": len(reports), "finished": sum(r.status == "finished" for r in reports),
+        "hanging": sum(r.status == "hanging" for r in reports), "failed": sum(r.status == "failed" for r in reports),
+        "cuts": sum(r.cuts for r in reports), "recorded": sum(r.recorded or 0 for r in reports),
+        "mismatches": sum(not r.agrees for r in reports),
+    }
+    click.echo(json.dumps(summary))
+    if summary["mismatches"]:
+        raise SystemExit(1)

@@ -1,0 +1,291 @@
+"""Programs played from outside the sandbox (docs/remote.md): the websocket that carries a remote
+seat's lines, the API to challenge with a remote bot, and the open ladder's standings.
+
+The web tier relays, it never plays: the worker holding the match plays the seat
+(workers/match/outside_seat.py) and the two meet on the relay (ladder/seat_relay.py). Everything a
+hostile client could do is refused here without touching another match: a connection is refused
+before the handshake (a bad token, a token without `play`, a seat not theirs, too many at once,
+a bad `received`); once open, a binary frame, a line over the cap, more lines than requests, a
+client too slow to read, all end that connection (a cut of that seat, nothing else); a second
+connection to the same seat replaces the first. Every connection that ends before the seat is
+finished with is one cut of that seat (a `disconnect` fault: workers/match/outside_seat.py),
+replaced ones too: a client that reconnects before its old connection is seen to end left it all
+the same.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+import threading
+from typing import Any
+
+from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
+from flask_sock import Sock
+from simple_websocket import ConnectionClosed
+
+from ladder import seat_relay
+from ladder.games import OptionError
+from ladder.services import outside, pages
+from ladder.services.errors import Invalid, NotFound
+from ladder.services.limits import check_challenge
+from ladder.services.tokens import authenticate as authenticate_token
+from ladder.web import api
+from ladder.web.common import db, dispatch, int_arg, settings, status_for
+from ladder.web.limiting import _address
+from ladder.web.queries import game_titles
+
+bp = Blueprint("seats", __name__, url_prefix="/api/v1/seats")
+sock = Sock()
+
+SEND_TIMEOUT_S = 10  # a client that reads nothing for this long while we write is cut off
+PING_S = 10  # pings keep idle connections alive and find dead ones
+POLL_S = 1.0  # how long one wait on the relay or the socket lasts before checking the other side
+
+
+def relay() -> Any:
+    """This app's relay: a test's, or the one the settings name (ladder/relay.py)."""
+    extensions = current_app.extensions
+    if "ladder_relay" not in extensions:
+        from ladder.relay import relay_for
+
+        extensions["ladder_relay"] = relay_for(settings(), extensions["ladder"].engine)
+    return extensions["ladder_relay"]
+
+
+def slots() -> outside.SeatSlots:
+    extensions = current_app.extensions
+    if "ladder_seat_slots" not in extensions:
+        extensions["ladder_seat_slots"] = outside.SeatSlots(settings().remote_seats_per_user,
+                                                            settings().remote_seats_per_address)
+    return extensions["ladder_seat_slots"]
+
+
+def init_app(app) -> None:
+    app.config.setdefault("SOCK_SERVER_OPTIONS", {"ping_interval": PING_S,
+                                                  "max_message_size": seat_relay.MAX_LINE_BYTES + 2})
+    sock.init_app(app)
+
+
+# --- the API (on the /api/v1 blueprint, so its token check and limits apply) ---------------------
+
+
+@api.bp.post("/remote/challenges")
+def remote_challenge():
+    """Queue a challenge with the token owner's remote bot in seat 0 (created on first use)."""
+    user = api._token_user("play")
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise Invalid('send a JSON object: {"game": ..., "bot": ..., "against": ["house/careful"]}')
+    game, name, against = body.get("game"), body.get("bot"), body.get("against")
+    if not isinstance(game, str) or game not in game_titles():
+        raise NotFound(f"unknown game {str(game)[:40]!r}")
+    if not isinstance(name, str) or not isinstance(against, list) or not 0 < len(against) <= 12 \
+            or not all(isinstance(a, str) and 0 < len(a) <= 80 and "\x00" not in a for a in against):
+        raise Invalid('"bot" is your remote bot\'s name; "against" a list of owner/name (a starter bot: '
+                      "house/careful)")
+    seed, options = body.get("seed"), body.get("options")
+    if seed is not None and (type(seed) is not int or not 0 <= seed < 2**63):
+        raise Invalid('"seed" is a whole number from 0 to 2^63 - 1')
+    if options is not None and not isinstance(options, dict):
+        raise Invalid('"options" is an object of the game\'s options')
+    if "\x00" in name:
+        raise Invalid("a bot name has no NUL")
+    opponents = outside.opponent_versions(session=db(), game=game, names=against)
+    check_challenge(session=db(), settings=settings(), user_id=user.id, version_ids=opponents)
+    try:
+        match, seat = outside.remote_challenge(session=db(), user_id=user.id, game=game, bot_name=name,
+                                               against=against, options=options, seed=seed,
+                                               sandbox=settings().sandbox_mode)
+    except OptionError as exc:
+        raise Invalid(str(exc)) from None
+    dispatch([match.id])
+    response = jsonify(match=api._match(match), seat=seat,
+                       connect=url_for("seats.connect", match_id=match.id, seat=seat))
+    response.status_code = 201
+    return response
+
+
+@api.bp.get("/leaderboards/<game>/open")
+def open_leaderboard(game: str):
+    """The open ladder: remote bots rated among themselves."""
+    if game not in game_titles():
+        raise NotFound(f"unknown game {game[:40]!r}")
+    board = pages.leaderboard(session=db(), game=game, page=int_arg("page", 1, 1, 10**6),
+                              per_page=int_arg("per_page", 50, 1, pages.MAX_PER_PAGE), remote=True)
+    return api.leaderboard_json(game, board)
+
+
+api.QUERY_PARAMETERS["api.open_leaderboard"] = ("page", "per_page")
+
+
+# --- the websocket ---------------------------------------------------------------------------------
+
+
+def _refuse(status: int, message: str) -> Response:
+    response = jsonify(error=message, status=status)
+    response.status_code = status
+    if status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="ladder"'
+    if status == 429:
+        response.headers["Retry-After"] = "10"
+    return response
+
+
+@bp.before_request
+def _before_handshake() -> Response | None:
+    """Every refusal happens here, as a plain HTTP answer: no handshake, no thread held."""
+    for name in request.args:
+        if name != "received" or len(request.args.getlist(name)) > 1:
+            return _refuse(400, f"unknown or repeated query parameter {name[:40]!r}: it takes received")
+    received = request.args.get("received", "0")
+    if not received.isdigit() or len(received) > 6:
+        return _refuse(400, "received is the number of lines you already have (a whole number)")
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    found = authenticate_token(session=db(), token=token.strip()) if scheme.lower() == "bearer" else None
+    if found is None:
+        return _refuse(401, "a websocket seat needs a personal API token: Authorization: Bearer <token>")
+    if "play" not in found.token.scope_set:
+        return _refuse(403, "this token lacks the 'play' scope; create one with it on your account page")
+    try:
+        access = outside.seat_access(session=db(), user_id=found.user.id, match_id=request.view_args["match_id"],
+                                     seat=request.view_args["seat"])
+    except NotFound as exc:
+        return _refuse(status_for(exc), str(exc))
+    db().commit()  # end the read: a connection lasts a whole match and must hold no transaction
+    if request.headers.get("Upgrade", "").lower() != "websocket":
+        return _refuse(400, "connect with a websocket (Upgrade: websocket)")
+    # the place is taken here, before the handshake, so no burst of handshakes gets past the limits
+    conn = Connection(None, relay(), access.match_id, access.seat, found.user.id, _address())
+    why, old = slots().take((access.match_id, access.seat), conn.user_id, conn.address, conn)
+    if why is not None:
+        return _refuse(429, why)
+    g.seat_conn, g.seat_old, g.seat_received = conn, old, int(received)
+    return None
+
+
+@bp.teardown_request
+def _give_back_unused(_exc) -> None:
+    """A place taken for a handshake that never became a connection is free again."""
+    conn = g.get("seat_conn")
+    if conn is not None and not conn.started:
+        slots().give_back((conn.match_id, conn.seat), conn)
+
+
+class Connection:
+    """One client's connection to one seat, between the websocket and the relay."""
+
+    def __init__(self, ws: Any, relay: Any, match_id: int, seat: int, user_id: int, address: str):
+        self.ws, self.relay, self.user_id, self.address = ws, relay, user_id, address
+        self.match_id, self.seat, self.started = match_id, seat, False
+        self.down, self.up = seat_relay.down_topic(match_id, seat), seat_relay.up_topic(match_id, seat)
+        self.done = threading.Event()  # the seat is finished with, or this connection is over
+        self.finished = False  # the seat said close: no cut when this connection ends
+        self.replaced = False
+        self.ended = "closed"
+        self.id = secrets.token_hex(6)  # names this connection in its connect and cut marks
+        self.asked = 0  # hello and requests on the down topic: each allows one line up
+
+    def send_down(self, received: int) -> None:
+        """The sender thread: every down line after the first `received`, as text frames."""
+        after, skip = "0", received
+        try:
+            while not self.done.is_set():
+                for message in self.relay.read(self.down, after, limit=100, block=POLL_S):
+                    after = message.id
+                    if "close" in message.data:
+                        self.finished = True
+                        self.ws.close(1000, str(message.data["close"])[:120])
+                        self.done.set()
+                        return
+                    line = message.data.get("line")
+                    if not isinstance(line, str):
+                        continue
+                    if line.startswith(('{"type":"request"', '{"type":"hello"')):
+                        self.asked += 1
+                    if skip > 0:
+                        skip -= 1
+                        continue
+                    self.ws.send(line)
+                    if line.startswith('{"type":"end"'):
+                        self.relay.publish(self.up, {"mark": "delivered"})
+        except (ConnectionClosed, OSError):  # the client went away, or read too slowly (SEND_TIMEOUT_S)
+            self.ended = "could not be written to"
+        self.done.set()
+
+    def receive_up(self) -> None:
+        """The request's own thread: the client's frames, line by line, onto the relay."""
+        # counted over the topic, so no reconnect starts a fresh allowance
+        sent = sum(1 for m in _all(self.relay, self.up) if "line" in m.data)
+        while True:
+            done = self.done.is_set()  # then only what the client sent before is still carried up
+            try:
+                frame = self.ws.receive(timeout=0 if done else POLL_S)
+            except ConnectionClosed:
+                # simple-websocket stops reading a frame past max_message_size (its close names no
+                # code): what it had counted of that frame says so
+                if getattr(self.ws, "incoming_message_len", 0) > seat_relay.MAX_LINE_BYTES:
+                    self._stop("oversized", 1009, f"a line over {seat_relay.MAX_LINE_BYTES} bytes")
+                break
+            if frame is None:
+                if done:
+                    break
+                continue
+            if isinstance(frame, bytes):
+                self._stop(None, 1003, "text frames only: one protocol line each")
+                break
+            lines = [line for line in frame.split("\n") if line.strip()]
+            if any(len(line.encode()) > seat_relay.MAX_LINE_BYTES for line in lines):
+                self._stop("oversized", 1009, f"a line over {seat_relay.MAX_LINE_BYTES} bytes")
+                break
+            sent += len(lines)
+            if sent > self.asked + seat_relay.FLOOD_SLACK:
+                self._stop("flood", 1008, "more lines than requests")
+                break
+            if lines:
+                self.relay.publish_many(self.up, [{"line": line} for line in lines])
+        self.done.set()
+
+    def _stop(self, mark: str | None, code: int, why: str) -> None:
+        if mark is not None:
+            self.relay.publish(self.up, {"mark": mark})
+            self.finished = True  # the seat has its fault; this ending is not also a cut
+        self.ended = why
+        with contextlib.suppress(ConnectionClosed):
+            self.ws.close(code, why)
+
+
+def _all(relay: Any, topic: str) -> list:
+    out, after = [], "0"
+    while True:
+        batch = relay.read(topic, after, limit=1000)
+        if not batch:
+            return out
+        out.extend(batch)
+        after = batch[-1].id
+
+
+@sock.route("/<int:match_id>/<int:seat>/ws", bp=bp)
+def connect(ws, match_id: int, seat: int) -> None:
+    """The websocket of one remote seat (docs/remote.md): protocol lines down and up."""
+    with contextlib.suppress(AttributeError, OSError):
+        ws.sock.settimeout(SEND_TIMEOUT_S)
+    conn, old, key = g.seat_conn, g.seat_old, (match_id, seat)
+    conn.ws, conn.started = ws, True
+    if old is not None:
+        old.replaced = True
+        old.done.set()
+        with contextlib.suppress(Exception):  # it may be closing already
+            old.ws.close(4000, "replaced by a newer connection to this seat")
+    conn.relay.publish(conn.up, {"mark": "connect", "conn": conn.id})
+    sender = threading.Thread(target=conn.send_down, args=(g.seat_received,), daemon=True,
+                              name=f"seat-{match_id}-{seat}-down")
+    sender.start()
+    try:
+        conn.receive_up()
+    finally:
+        conn.done.set()
+        sender.join(SEND_TIMEOUT_S + POLL_S * 2)
+        slots().give_back(key, conn)
+        if not conn.finished:  # replaced too: its client left it (a reconnect may come first)
+            conn.relay.publish(conn.up, {"mark": "cut", "conn": conn.id})

@@ -1,0 +1,87 @@
+"""`ladder connect` end to end: a real web server, a worker playing the matches through
+workers.queue.jobs, a local bot process relayed over the websocket, the connection cut on purpose;
+on the database relay and on Redis. Every match finishes, and each cut the client made is exactly
+one `disconnect` fault of its seat in the replay."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import pytest
+from service_support import redis_url  # noqa: F401 (fixture)
+from werkzeug.serving import make_server
+
+from ladder import create_app
+from ladder.cli import connect as connect_cmd
+from ladder.config import Settings
+from ladder.db import session_factory
+from ladder.services import tokens
+from ladder.services.bots import seed_house_bots
+from ladder.services.users import sign_up
+from workers.match.runner import builtin_source
+from workers.queue.jobs import play_match
+
+MATCHES = 3
+
+
+@pytest.fixture(params=["database", "redis"])
+def ladder_site(request, engine, tmp_path):
+    redis = request.getfixturevalue("redis_url") if request.param == "redis" else None
+    settings = Settings(env="test", instance_dir=tmp_path, sandbox_mode="none", redis_url=redis)
+    sessions = session_factory(engine)
+    with sessions() as session:
+        seed_house_bots(session=session, username=settings.house_username)
+        user = sign_up(session=session, data={"username": "homer", "password": "correct horse battery"})
+        token = tokens.create(session=session, user_id=user.id, name="home", scopes=["play"])[1]
+    queued: list[int] = []
+    app = create_app({"settings": settings, "LADDER_ENGINE": engine, "TESTING": True,
+                      "LADDER_DISPATCH": queued.extend})
+    http = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=http.serve_forever, daemon=True)
+    thread.start()
+    yield {"url": f"http://127.0.0.1:{http.server_port}", "token": token, "queued": queued,
+           "sessions": sessions, "settings": settings}
+    http.shutdown()
+    thread.join(10)
+
+
+def test_challenges_played_through_cuts_record_each_cut_once(ladder_site, tmp_path):
+    site = ladder_site
+    ladder = connect_cmd.Ladder(site["url"], site["token"])
+    bot = tmp_path / "mybot.py"  # an author's copy of a starter bot: the file a sandbox would run
+    bot.write_text(builtin_source("treasure", "careful").read_text())
+    bot = str(bot)
+    reports: list = []
+    errors: list = []
+
+    def client() -> None:  # the owner's machine; the worker below plays in the main thread
+        try:
+            rng = random.Random(26)
+            for _ in range(MATCHES):
+                match_id, seat = ladder.challenge("treasure", "homebot", ["house/careful"], None)
+                reports.append(connect_cmd.outcome(ladder, connect_cmd.play_one(
+                    ladder, bot, match_id, seat, cut_chance=0.05, rng=rng), timeout_s=300))
+        except BaseException as exc:  # reported by the test, not lost in a thread
+            errors.append(exc)
+
+    thread = threading.Thread(target=client, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 600
+    while thread.is_alive() and time.monotonic() < deadline:
+        if site["queued"]:
+            result = play_match(site["queued"].pop(0), sessions=site["sessions"], settings=site["settings"],
+                                worker_id="test-worker")
+            assert result.status == "finished", result
+        else:
+            time.sleep(0.05)
+    thread.join(5)
+    assert not errors, errors
+    assert len(reports) == MATCHES
+    for report in reports:
+        assert report.status == "finished"
+        assert report.recorded == report.cuts, report
+    assert sum(r.cuts for r in reports) >= 1, reports  # the seed cuts: the test exercises reconnecting
+    for report in reports:  # fewer than three cuts leave the seat playing; the third hands it over
+        assert report.seat_status == ("ok" if report.cuts < 3 else "protocol_error"), report

@@ -1,0 +1,69 @@
+"""Remote bots: who may have one, whom they may challenge, who may connect to a seat."""
+
+from __future__ import annotations
+
+import pytest
+
+from ladder.models import MatchKind
+from ladder.services import outside
+from ladder.services.bots import seed_house_bots
+from ladder.services.errors import Invalid, NotFound
+from ladder.services.matches import matchmaking_pool
+from ladder.services.users import sign_up
+
+
+@pytest.fixture
+def homer(session):
+    seed_house_bots(session=session, username="house")
+    return sign_up(session=session, data={"username": "homer", "password": "correct horse battery"})
+
+
+def test_a_remote_bot_is_made_once_and_never_joins_the_sandboxed_pool(session, homer):
+    first = outside.remote_bot(session=session, user_id=homer.id, game="treasure", name="homebot")
+    again = outside.remote_bot(session=session, user_id=homer.id, game="treasure", name="homebot", open_ladder=True)
+    assert first.bot.id == again.bot.id and again.bot.remote and again.bot.open_ladder
+    assert first.version.code == b"" and first.version.status == "active"
+    pool = matchmaking_pool(session=session, game="treasure")
+    assert first.version.id not in {c.bot for c in pool.candidates}
+    remote_pool = matchmaking_pool(session=session, game="treasure", remote=True)
+    assert first.version.id in {c.bot for c in remote_pool.candidates}
+
+
+@pytest.mark.parametrize("game, name", [("nope", "homebot"), ("treasure", "bad name!"), ("treasure", "")])
+def test_bad_names_are_refused(session, homer, game, name):
+    with pytest.raises(Invalid):
+        outside.remote_bot(session=session, user_id=homer.id, game=game, name=name)
+
+
+def test_a_challenge_seats_the_remote_bot_against_sandboxed_bots_only(session, homer):
+    match, seat = outside.remote_challenge(session=session, user_id=homer.id, game="treasure", bot_name="homebot",
+                                           against=["house/careful"])
+    assert match.kind == MatchKind.CHALLENGE and not match.ranked and seat == 0
+    assert outside.remote_seats(session=session, match_id=match.id) == {0}
+    assert outside.seat_access(session=session, user_id=homer.id, match_id=match.id, seat=0).seat == 0
+    with pytest.raises(NotFound):  # the house bot's seat is nobody's to connect to
+        outside.seat_access(session=session, user_id=homer.id, match_id=match.id, seat=1)
+    marge = sign_up(session=session, data={"username": "marge", "password": "correct horse battery"})
+    with pytest.raises(NotFound):
+        outside.seat_access(session=session, user_id=marge.id, match_id=match.id, seat=0)
+    outside.remote_bot(session=session, user_id=marge.id, game="treasure", name="far")
+    with pytest.raises(Invalid, match="remote"):
+        outside.opponent_versions(session=session, game="treasure", names=["marge/far"])
+    with pytest.raises(NotFound):
+        outside.opponent_versions(session=session, game="treasure", names=["house/nobody"])
+
+
+def test_seat_slots_hold_the_limits_and_a_replacement_keeps_its_place():
+    slots = outside.SeatSlots(per_user=1, per_address=2)
+
+    class Conn:
+        def __init__(self, user_id, address):
+            self.user_id, self.address = user_id, address
+
+    a = Conn(1, "x")
+    assert slots.take((1, 0), 1, "x", a) == (None, None)
+    assert slots.take((2, 0), 1, "x", Conn(1, "x"))[0] is not None  # the user's one place is taken
+    b = Conn(1, "x")
+    assert slots.take((1, 0), 1, "x", b) == (None, a)  # the same seat: replaced, no new place
+    assert not slots.give_back((1, 0), a) and slots.give_back((1, 0), b)
+    assert slots.users == {} and slots.addresses == {}

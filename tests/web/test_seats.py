@@ -1,0 +1,222 @@
+"""The remote seat's websocket on a real server (werkzeug, threaded), against hostile clients.
+
+The test stands for the worker: it writes the seat's down topic and reads its up topic on the app's
+relay (an in-process one). Each hostile client is refused, or only its own connection ends (a cut of
+its own seat), while another seat's connection keeps relaying."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import socket
+import threading
+import time
+
+import pytest
+import simple_websocket
+from werkzeug.serving import make_server
+
+from ladder import seat_relay
+from ladder.relay import MemoryRelay
+from ladder.services import outside, tokens
+from ladder.web import seats
+
+HELLO = json.dumps({"type": "hello", "seat": 0})
+
+
+@pytest.fixture
+def server(app):
+    relay = MemoryRelay()
+    app.extensions["ladder_relay"] = relay
+    http = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=http.serve_forever, daemon=True)
+    thread.start()
+    yield f"127.0.0.1:{http.server_port}", relay
+    http.shutdown()
+    thread.join(10)
+
+
+@pytest.fixture
+def alice(build, app):
+    """A user with a play token and one without, and three remote challenges of theirs."""
+    user = build.user("alice")
+    with build.sessions() as session:
+        play = tokens.create(session=session, user_id=user.id, name="home", scopes=["play"])[1]
+        read = tokens.create(session=session, user_id=user.id, name="read", scopes=["read"])[1]
+        matches = [outside.remote_challenge(session=session, user_id=user.id, game="treasure", bot_name="far",
+                                            against=["house/careful"])[0].id for _ in range(3)]
+    return {"play": play, "read": read, "matches": matches, "id": user.id}
+
+
+def connect(address: str, token: str | None, match_id: int, seat: int = 0, query: str = ""):
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return simple_websocket.Client.connect(f"ws://{address}/api/v1/seats/{match_id}/{seat}/ws{query}",
+                                           headers=headers)
+
+
+def refused(address, token, match_id, seat=0, query="") -> int:
+    with pytest.raises(simple_websocket.ConnectionError) as caught:
+        connect(address, token, match_id, seat, query)
+    return caught.value.status_code
+
+
+def marks(relay: MemoryRelay, match_id: int, seat: int = 0) -> list[str]:
+    return [m.data.get("mark", "line") for m in relay.read(seat_relay.up_topic(match_id, seat), limit=10_000)]
+
+
+def wait_for(predicate, seconds: float = 20.0) -> None:
+    """Poll observable state (never a timing assertion): fail only after a generous wait."""
+    end = time.monotonic() + seconds
+    while not predicate():
+        assert time.monotonic() < end, "the expected state was never reached"
+        time.sleep(0.02)
+
+
+def down(relay: MemoryRelay, match_id: int, *messages: dict, seat: int = 0) -> None:
+    relay.publish_many(seat_relay.down_topic(match_id, seat), list(messages))
+
+
+def test_refusals_come_before_the_handshake(server, alice, build):
+    address, relay = server
+    match = alice["matches"][0]
+    assert refused(address, None, match) == 401
+    assert refused(address, "ldr_forged", match) == 401
+    assert refused(address, alice["read"], match) == 403  # a token without the play scope
+    assert refused(address, alice["play"], match, seat=1) == 404  # the house bot's seat
+    assert refused(address, alice["play"], 10**9) == 404
+    bob = build.user("bob")
+    with build.sessions() as session:
+        bob_token = tokens.create(session=session, user_id=bob.id, name="home", scopes=["play"])[1]
+    assert refused(address, bob_token, match) == 404  # not theirs: the same answer as no seat at all
+    for query in ("?received=x", "?received=%00", "?received=1&received=2", "?after=3", "?received=" + "9" * 50):
+        assert refused(address, alice["play"], match, query=query) == 400
+    assert marks(relay, match) == []  # nothing reached the relay
+
+
+def test_a_connection_carries_lines_both_ways_and_resumes_where_it_was(server, alice):
+    address, relay = server
+    match = alice["matches"][0]
+    down(relay, match, {"line": HELLO}, {"line": '{"type":"request","id":1}'})
+    ws = connect(address, alice["play"], match)
+    assert json.loads(ws.receive(10)) == json.loads(HELLO)
+    ws.send('{"type":"ready"}\n')
+    assert ws.receive(10) == '{"type":"request","id":1}'
+    ws.close()
+    wait_for(lambda: marks(relay, match) == ["connect", "line", "cut"])
+
+    ws = connect(address, alice["play"], match, query="?received=1")  # it had the hello: the request next
+    assert ws.receive(10) == '{"type":"request","id":1}'
+    ws.send('{"id":1,"decision":{}}')
+    down(relay, match, {"line": '{"type":"end","results":[],"you":0}'}, {"close": "the match is over"})
+    assert ws.receive(10).startswith('{"type":"end"')
+    with pytest.raises(simple_websocket.ConnectionClosed):
+        ws.receive(10)
+    assert ws.close_reason == 1000 and ws.close_message == "the match is over"
+    wait_for(lambda: marks(relay, match)[3:] in (["connect", "line", "delivered"], ["connect", "delivered", "line"]))
+    time.sleep(0.5)
+    assert "cut" not in marks(relay, match)[3:]  # a seat finished with: its closing is no cut
+
+
+@pytest.mark.parametrize("abuse, mark, code", [
+    ("binary", "cut", 1003),
+    ("oversized", "oversized", 1009),
+    ("flood", "flood", 1008),
+])
+def test_malformed_frames_oversized_lines_and_floods_end_only_that_connection(server, alice, abuse, mark, code):
+    address, relay = server
+    bad, good = alice["matches"][:2]
+    down(relay, good, {"line": HELLO})
+    down(relay, bad, {"line": HELLO})
+    other = connect(address, alice["play"], good)
+    assert other.receive(10) == HELLO
+    ws = connect(address, alice["play"], bad)
+    assert ws.receive(10) == HELLO
+    if abuse == "binary":
+        ws.send(b"\x00\xff")
+    elif abuse == "oversized":
+        ws.send("x" * (seat_relay.MAX_LINE_BYTES + 10))
+    else:
+        for _ in range(seat_relay.FLOOD_SLACK + 5):
+            ws.send('{"type":"ready"}')
+    with pytest.raises(simple_websocket.ConnectionClosed):
+        while True:
+            ws.receive(10)
+    wait_for(lambda: mark in marks(relay, bad))
+    assert ws.close_reason == code
+    lines = [m for m in relay.read(seat_relay.up_topic(bad, 0), limit=10_000) if "line" in m.data]
+    assert all(len(m.data["line"]) <= seat_relay.MAX_LINE_BYTES for m in lines)
+    assert len(lines) <= 1 + seat_relay.FLOOD_SLACK
+    # the other seat's connection still relays both ways
+    other.send('{"type":"ready"}')
+    wait_for(lambda: marks(relay, good) == ["connect", "line"])
+    down(relay, good, {"line": '{"type":"request","id":1}'})
+    assert other.receive(10) == '{"type":"request","id":1}'
+    other.close()
+
+
+def test_a_second_connection_replaces_the_first_and_a_storm_leaves_one(server, alice):
+    address, relay = server
+    match = alice["matches"][0]
+    first = connect(address, alice["play"], match)
+    wait_for(lambda: marks(relay, match) == ["connect"])
+    second = connect(address, alice["play"], match)
+    with pytest.raises(simple_websocket.ConnectionClosed):
+        first.receive(10)
+    assert first.close_reason == 4000
+    storm = [second, *(connect(address, alice["play"], match) for _ in range(20))]
+    wait_for(lambda: marks(relay, match).count("connect") == 22)
+    down(relay, match, {"line": HELLO})
+    survivors = []
+    for ws in storm:  # whichever connection the server took last is the one left
+        try:
+            if ws.receive(10) == HELLO:
+                survivors.append(ws)
+        except simple_websocket.ConnectionClosed:
+            assert ws.close_reason == 4000
+    assert len(survivors) == 1
+    survivors[0].close()
+    # each connection's end is one cut of this seat (its client left it), and only one
+    wait_for(lambda: marks(relay, match).count("cut") == 22)
+    up = relay.read(seat_relay.up_topic(match, 0), limit=10_000)
+    assert {m.data["conn"] for m in up if m.data.get("mark") == "cut"} == \
+        {m.data["conn"] for m in up if m.data.get("mark") == "connect"}
+
+
+def test_connections_per_user_and_per_address_are_limited(server, alice, app):
+    address, relay = server
+    app.extensions["ladder_seat_slots"] = outside.SeatSlots(per_user=2, per_address=8)
+    open_ = [connect(address, alice["play"], m) for m in alice["matches"][:2]]
+    assert refused(address, alice["play"], alice["matches"][2]) == 429
+    down(relay, alice["matches"][0], {"line": HELLO})
+    assert open_[0].receive(10) == HELLO  # the ones open are unaffected
+    open_[1].close()
+    wait_for(lambda: "cut" in marks(relay, alice["matches"][1]))
+    third = connect(address, alice["play"], alice["matches"][2])  # a place is free again
+    third.close()
+    open_[0].close()
+
+
+def test_a_client_that_reads_nothing_is_cut_off_without_holding_others(server, alice, monkeypatch):
+    address, relay = server
+    monkeypatch.setattr(seats, "SEND_TIMEOUT_S", 1)
+    slow_match, good = alice["matches"][:2]
+    host, port = address.split(":")
+    raw = socket.create_connection((host, int(port)))
+    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    key = base64.b64encode(os.urandom(16)).decode()
+    raw.sendall((f"GET /api/v1/seats/{slow_match}/0/ws HTTP/1.1\r\nHost: {address}\r\nUpgrade: websocket\r\n"
+                 f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+                 f"Authorization: Bearer {alice['play']}\r\n\r\n").encode())
+    assert raw.recv(12) == b"HTTP/1.1 101"
+    line = json.dumps({"type": "event", "pad": "x" * (seat_relay.MAX_LINE_BYTES - 100)})
+    for _ in range(10):  # far more than the socket buffers hold, and nobody reads
+        down(relay, slow_match, *[{"line": line}] * 20)
+        if "cut" in marks(relay, slow_match):
+            break
+    wait_for(lambda: "cut" in marks(relay, slow_match), 60)
+    down(relay, good, {"line": HELLO})
+    ws = connect(address, alice["play"], good)
+    assert ws.receive(10) == HELLO
+    ws.close()
+    raw.close()

@@ -1,0 +1,180 @@
+"""An outside seat over the relay: the same lines as a sandboxed bot; cuts, stalls, floods and lies
+get the statuses a sandboxed bot gets; no match waits past the clock.
+
+A fake client thread stands for the web tier and the program: it reads the seat's down topic and
+answers with an in-process house bot, misbehaving as each test scripts it."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+
+from bots import load_builtin
+from ladder import seat_relay
+from ladder.relay import MemoryRelay
+from ladder.replay import verify_replay
+from workers.match import outside_seat
+from workers.match.protocol import TimeControl
+from workers.match.runner import run_match
+
+GAME = "treasure"
+MATCH = 7
+CLOCK = TimeControl(decision_ms=300, bank_ms=600, startup_ms=3000)
+
+
+class Client(threading.Thread):
+    """`script(n, message) -> list of up messages` for request n (1, 2, ...); None: answer honestly."""
+
+    def __init__(self, relay: MemoryRelay, script=None, connect: bool = True):
+        super().__init__(daemon=True)
+        self.relay, self.script, self.connect = relay, script or (lambda n, m: None), connect
+        self.down, self.up = seat_relay.down_topic(MATCH, 0), seat_relay.up_topic(MATCH, 0)
+        self.bot = load_builtin(GAME, "careful")()
+        self.got: list[dict] = []
+        self.closed: str | None = None
+        self.stop = threading.Event()
+
+    def say(self, *messages: dict) -> None:
+        self.relay.publish_many(self.up, list(messages))
+
+    def run(self) -> None:
+        if self.connect:
+            self.say({"mark": "connect"})
+        after, requests = "0", 0
+        while not self.stop.is_set() and self.closed is None:
+            for message in self.relay.read(self.down, after, block=0.2):
+                after = message.id
+                if "close" in message.data:
+                    self.closed = message.data["close"]
+                    break
+                line = json.loads(message.data["line"])
+                self.got.append(line)
+                if line["type"] == "hello":
+                    self.bot.setup(line)
+                    self.say({"line": json.dumps({"type": "ready"})})
+                elif line["type"] == "event":
+                    self.bot.on_event(line["event"])
+                elif line["type"] == "request":
+                    requests += 1
+                    scripted = self.script(requests, line)
+                    if scripted is None:
+                        decision = self.bot.decide(line["kind"], line["observation"])
+                        scripted = [{"line": json.dumps({"id": line["id"], "decision": decision})}]
+                    if scripted:
+                        self.say(*scripted)
+                elif line["type"] == "end":
+                    self.say({"mark": "delivered"})
+
+
+def play(client: Client, relay: MemoryRelay, seed: int = 3):
+    client.start()
+    try:
+        result = run_match([seat_relay.remote_spec(MATCH, 0), "builtin:careful"], game=GAME, seed=seed,
+                           sandbox="none", require_strict=False, clock=CLOCK, relay=relay, names=["far", "near"])
+    finally:
+        client.stop.set()
+        client.join(5)
+    verify_replay(result.replay)
+    return result, result.replay.seats[0]
+
+
+def answer(line: dict, bot) -> dict:
+    return {"line": json.dumps({"id": line["id"], "decision": bot.decide(line["kind"], line["observation"])})}
+
+
+def test_an_honest_program_plays_the_same_lines_as_a_sandboxed_bot():
+    relay = MemoryRelay()
+    client = Client(relay)
+    result, seat = play(client, relay)
+    assert [r["status"] for r in result.results] == ["ok", "ok"]
+    assert seat.run.sandbox == "remote" and seat.run.disconnects == () and seat.run.takeover is None
+    hello = client.got[0]
+    assert hello["type"] == "hello" and hello["limits"]["max_line_bytes"] == seat_relay.MAX_LINE_BYTES
+    assert client.got[-1]["type"] == "end" and client.closed == "the match is over"
+    assert len(seat.run.timings) == sum(1 for m in client.got if m["type"] == "request")
+
+
+def test_each_cut_is_one_disconnect_fault_and_two_cuts_leave_the_seat_playing():
+    relay = MemoryRelay()
+    client = Client(relay)
+
+    def script(n, line):
+        if n in (2, 5):  # cut, come back, then answer: the clock kept counting meanwhile
+            return [{"mark": "cut"}, {"mark": "connect"}, answer(line, client.bot)]
+        return None
+
+    client.script = script
+    result, seat = play(client, relay)
+    assert [d["request"] for d in seat.run.disconnects] == [2, 5]
+    assert seat.status == "ok" and seat.run.takeover is None
+    assert result.results[0]["status"] == "ok"
+
+
+def test_the_third_cut_hands_the_seat_to_the_fallback():
+    relay = MemoryRelay()
+    client = Client(relay)
+    client.script = lambda n, line: ([{"mark": "cut"}, {"mark": "connect"}, answer(line, client.bot)]
+                                     if n <= 3 else None)
+    result, seat = play(client, relay)
+    assert len(seat.run.disconnects) == 3
+    assert seat.run.takeover["code"] == "disconnect" and seat.run.takeover["request"] == 3
+    assert result.results[0]["status"] == "protocol_error" and seat.forfeit
+    assert client.closed.startswith("the fallback bot plays this seat now")
+
+
+def test_a_seat_still_cut_off_at_its_deadline_is_played_by_the_fallback():
+    relay = MemoryRelay()
+    client = Client(relay)
+    client.script = lambda n, line: [{"mark": "cut"}] if n == 2 else None  # and never comes back
+    result, seat = play(client, relay)
+    assert seat.run.takeover["code"] == "disconnect" and "still cut off" in seat.run.takeover["reason"]
+    assert len(seat.run.disconnects) == 1
+    assert result.results[0]["status"] == "protocol_error"
+
+
+def test_a_stall_is_a_timeout_as_in_the_sandbox():
+    relay = MemoryRelay()
+    client = Client(relay)
+    client.script = lambda n, line: [] if n == 2 else None  # connected, silent
+    result, seat = play(client, relay)
+    assert seat.run.takeover["code"] == "timeout" and result.results[0]["status"] == "timeout"
+
+
+def test_lies_are_strikes_and_a_flood_or_an_oversized_line_a_takeover():
+    relay = MemoryRelay()
+    client = Client(relay)
+    client.script = lambda n, line: ([{"line": json.dumps({"id": line["id"] + 100, "decision": {}})}]
+                                     if n <= 3 else None)
+    result, seat = play(client, relay)
+    assert [s["code"] for s in seat.run.strikes] == ["wrong_id"] * 3
+    assert result.results[0]["status"] == "protocol_error" and seat.run.takeover["code"] == "wrong_id"
+
+    for mark, code in (("flood", "flood"), ("oversized", "oversized")):
+        relay = MemoryRelay()
+        client = Client(relay)
+        client.script = lambda n, line, mark=mark: [{"mark": mark}] if n == 1 else None
+        result, seat = play(client, relay)
+        assert seat.run.takeover["code"] == code and result.results[0]["status"] == "protocol_error"
+
+
+def test_a_program_that_never_connects_is_a_startup_fault_within_the_clock(monkeypatch):
+    monkeypatch.setattr(outside_seat, "STARTUP_FLOOR_MS", CLOCK.startup_ms)
+    relay = MemoryRelay()
+    client = Client(relay, connect=False)
+    client.script = None
+    client.run = lambda: None  # nobody there
+    result, seat = play(client, relay)
+    assert seat.run.takeover["code"] == "startup" and "no program connected" in seat.run.takeover["reason"]
+    assert result.results[1]["status"] == "ok"
+
+
+@pytest.mark.parametrize("stale", ["line", "cut"])
+def test_what_was_said_before_the_match_started_is_not_this_match(stale):
+    relay = MemoryRelay()
+    up = seat_relay.up_topic(MATCH, 0)
+    relay.publish(up, {"line": json.dumps({"type": "ready"})} if stale == "line" else {"mark": "cut"})
+    client = Client(relay)
+    result, seat = play(client, relay)
+    assert seat.run.disconnects == () and result.results[0]["status"] == "ok"

@@ -1,0 +1,192 @@
+"""A seat played by a program outside the sandbox, on its owner's machine, through the relay.
+
+The program speaks the same JSON lines as a sandboxed bot (docs/protocol.md); they travel over the
+relay (ladder/relay.py; topics and messages: ladder/seat_relay.py) to the web tier's websocket
+(ladder/web/seats.py) and back. `OutsideSeat` is a `SandboxedSeat` whose process is a `RelayLink`,
+so strikes, takeovers, the clock and the replay record are that class's, not a copy: the clock
+counts the network (a decision's deadline is the same wall time as a sandboxed bot's). What a
+link adds: every connection cut is a `disconnect` fault of the seat, listed in the replay; the
+third cut, or a seat still cut off when a deadline passes, hands it to the fallback bot; a line
+over the remote cap is `oversized` and lines sent unasked past a slack are a `flood`, both a
+takeover as for a process. Nothing waits past the clock: each read ends at the seat's deadline.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from ladder import seat_relay
+from ladder.replay import SeatRecord
+from workers.match import protocol
+from workers.match.protocol import Fault, TimeControl
+from workers.match.seat import MatchVoid, SandboxedSeat
+
+MAX_CUTS = seat_relay.MAX_CUTS
+POLL_S = 1.0  # longest single wait on the relay: a read never outlives its deadline by more
+STARTUP_FLOOR_MS = 15000  # an outside seat's start-up allowance at least: time to connect
+
+
+class RelayLink:
+    """The calls SandboxedSeat makes of a BotProcess, over the relay's two topics of one seat."""
+
+    exit_code = exit_signal = monitor_signal = None
+    stderr_total = 0
+
+    def __init__(self, relay: Any, match_id: int, seat: int, *, on_cut: Callable[[], None],
+                 max_cuts: int = MAX_CUTS):
+        self.relay, self.on_cut, self.max_cuts = relay, on_cut, max_cuts
+        self.down, self.up = seat_relay.down_topic(match_id, seat), seat_relay.up_topic(match_id, seat)
+        self.lines: deque[bytes] = deque()
+        self.cuts = 0
+        self.sticky: str | None = None  # an answer every later read gives: the link is finished
+        self.delivered = False
+        self.finished = False
+        self.close_reason = "the match is over"
+        self.live: set[Any] = set()  # the web tier's connections to this seat now open (by their id)
+        self.after = self._catch_up()
+
+    @property
+    def connected(self) -> bool:
+        return bool(self.live)
+
+    def _catch_up(self) -> str:
+        """Note the connections open now, and start reading after everything said up before the
+        match started (a voided attempt's lines are not this match's)."""
+        after = "0"
+        while True:
+            batch = self.relay.read(self.up, after, limit=1000)
+            if not batch:
+                return after
+            for message in batch:
+                after = message.id
+                mark, conn = message.data.get("mark"), message.data.get("conn")
+                if mark == "connect":
+                    self.live.add(conn)
+                elif mark == "cut":
+                    self.live.discard(conn)
+
+    # --- what the seat calls ---------------------------------------------------------------------
+
+    def send_line(self, data: bytes, deadline: float) -> tuple[bool, str]:
+        if self.finished:
+            return False, "closed"
+        lines = [line.decode("ascii") for line in data.splitlines() if line]
+        self.relay.publish_many(self.down, [{"line": line} for line in lines])
+        return True, "ok"
+
+    def read_line(self, deadline: float) -> tuple[bytes | None, str]:
+        while True:
+            if self.sticky is not None:  # before any line: the third cut takes the seat at once
+                return None, self.sticky
+            if self.lines:
+                return self.lines.popleft(), "ok"
+            if self.delivered:
+                return None, "closed"
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None, "timeout" if self.connected else "cutoff"
+            self._take(self.relay.read(self.up, self.after, limit=64, block=min(left, POLL_S)))
+
+    def _take(self, batch: list) -> None:
+        for message in batch:
+            self.after = message.id
+            data = message.data
+            line = data.get("line")
+            if isinstance(line, str):
+                self.lines.append(line.encode("utf-8", "replace"))
+                continue
+            mark = data.get("mark")
+            if mark == "connect":
+                self.live.add(data.get("conn"))
+            elif mark == "cut":  # a replaced connection's end too: the client left it
+                self.live.discard(data.get("conn"))
+                self.cuts += 1
+                self.on_cut()
+                if self.cuts >= self.max_cuts and self.sticky is None:
+                    self.sticky = "disconnect"
+            elif mark in ("oversized", "flood") and self.sticky is None:
+                self.sticky = mark
+            elif mark == "delivered":
+                self.delivered = True
+
+    def freeze(self, wait: bool = False) -> None:
+        pass  # the program runs on its owner's machine: only the clock holds it
+
+    def thaw(self) -> None:
+        pass
+
+    def cpu_seconds(self) -> float:
+        return 0.0  # not ours to measure: timings keep the wall time, which is what the clock counts
+
+    def program_started(self) -> bool:
+        return True
+
+    def limit_events(self) -> dict[str, int]:
+        return {}
+
+    def stderr_tail(self) -> bytes:
+        return b""
+
+    def close(self) -> bool:
+        """Tell the web tier the seat is finished with (it closes the websocket with the reason),
+        and count the cuts already reported: each cut before this is one fault, none is lost."""
+        if self.finished:
+            return True
+        self.finished = True
+        self.relay.publish(self.down, {"close": self.close_reason[:120]})
+        while True:
+            batch = self.relay.read(self.up, self.after, limit=1000)
+            if not batch:
+                return True
+            self._take(batch)
+
+
+def _cut_fault(seat: OutsideSeat, during: str) -> Fault:
+    return Fault("disconnect", f"the connection was cut {len(seat.disconnects)} times, the last during {during}")
+
+
+def _cutoff_fault(seat: OutsideSeat, during: str) -> Fault:
+    if during == "start-up":
+        return Fault("startup", f"no program connected within {seat.clock.startup_ms} ms")
+    return Fault("disconnect", f"still cut off at the deadline of {during}")
+
+
+class OutsideSeat(SandboxedSeat):
+    """A seat whose bot is a program outside, reached through the relay (see the module's doc)."""
+
+    LINK_FAULTS = {
+        "disconnect": _cut_fault,
+        "cutoff": _cutoff_fault,
+        "oversized": lambda seat, during: Fault(
+            "oversized", f"a line over {seat_relay.MAX_LINE_BYTES} bytes during {during}"),
+        "flood": lambda seat, during: Fault(
+            "flood", f"more lines than requests (past {seat_relay.FLOOD_SLACK} spare) during {during}"),
+    }
+    MAX_LINE_BYTES = seat_relay.MAX_LINE_BYTES
+
+    def __init__(self, name: str, game: str, *, relay: Any, match_id: int, seat: int,
+                 clock: TimeControl | None = None, strikes: int = protocol.STRIKES,
+                 lines: protocol.EventLines | None = None, void: MatchVoid | None = None,
+                 max_cuts: int = MAX_CUTS):
+        clock = clock or TimeControl()
+        clock = replace(clock, startup_ms=max(clock.startup_ms, STARTUP_FLOOR_MS))
+        super().__init__(name, game, "remote", clock, strikes, lines, void=void)
+        self.link = RelayLink(relay, match_id, seat, on_cut=self._cut, max_cuts=max_cuts)
+
+    def start(self, process_factory: Any = None) -> None:
+        super().start(lambda: self.link)
+
+    def _cut(self) -> None:
+        self.disconnects.append({"request": self.request_id, "reason": "the connection was cut"})
+
+    def close(self) -> None:
+        if self.takeover is not None:
+            self.link.close_reason = f"the fallback bot plays this seat now: {self.takeover.code}"
+        super().close()
+
+    def completed(self, record: SeatRecord, *, forfeit: bool, sandbox: str) -> SeatRecord:
+        return super().completed(record, forfeit=forfeit, sandbox="remote")
