@@ -38,6 +38,8 @@ WIDTH, HEIGHT = 390, 844
 MAX_HEADER = 130  # px: about a seventh of the screen: every link shows, on up to five short rows
 SHOTS = os.environ.get("LADDER_SCREENSHOTS")
 # The longest names the forms allow (32 and 40 characters), without a place to break a line.
+# a viewer is drawn: a replay's frames shown, or a live one showing its feed or that it waits for it
+DRAWN = "[data-viewer][data-ready='1'], [data-viewer][data-live-state]"
 OWNER = "alice_has_the_longest_name_32chr"
 BOT_NAME = "Extremely_Long_Bot_Name_Without_Spaces40"
 DESCRIPTION = ("Keeps what it finds; see https://example.org/a/very/long/address/that/does/not/break/"
@@ -175,6 +177,15 @@ def _special(seeded: Seeded, app) -> dict[str, list[dict]]:  # noqa: F811
         # every downloadable starter kit (zips: checked for a success answer only)
         "guide.python_kit": [{"game": k.game, "bot": k.bot} for k in kits.python_kits()],
         "guide.language_kit": [{"language": k.language} for k in kits.language_kits()],
+        # not walked: a person's table and its updates exist only for a match played in person, and
+        # only for that person (tests/browser/test_play.py walks them, at a phone's width too); a
+        # seat's websocket is no page (tests/web/test_seats.py)
+        # a bot's data: its owner's only (anyone else gets 404, tests/web/test_bot_data.py)
+        "bot_data.download": [{"bot_id": b} for b in seeded.values.get("bot_id", [])[:1]],
+        "api.bot_data": [{"bot_id": b} for b in seeded.values.get("bot_id", [])[:1]],
+        "play.table": [],
+        "play.updates": [],
+        "seats.connect": [],
     }
 
 
@@ -228,7 +239,7 @@ class Phone:
     def check(self, url: str) -> None:
         """Measure the page shown; what is wrong joins self.problems (all pages are seen, then reported)."""
         if self.page.locator("[data-viewer]").count():  # drawn by its script: measure it drawn
-            self.page.wait_for_selector("[data-viewer][data-ready='1']")
+            self.page.wait_for_selector(DRAWN)
         seen = self.page.evaluate(MEASURE)
         self.checked += 1
         wrong = []

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from browser.test_phone import OWNER, _seed, _urls
+from browser.test_phone import DRAWN, OWNER, _seed, _urls
 from web.conftest import app, build, dispatched, play, settings  # noqa: F401 (fixtures)
 from web.helpers import PASSWORD
 
@@ -90,7 +90,7 @@ def test_every_page_fits_every_width(app, browser, base_url, build, play, engine
     def measure(url: str) -> None:
         nonlocal checked
         if page.locator("[data-viewer]").count():  # drawn by its script: measure it drawn
-            page.wait_for_selector("[data-viewer][data-ready='1']")
+            page.wait_for_selector(DRAWN)
         viewer = page.locator("[data-viewer]")
         for width in WIDTHS:
             page.set_viewport_size({"width": width, "height": HEIGHT})

@@ -78,4 +78,5 @@ def test_bad_input_is_a_clear_400_and_missing_things_404(client, build, play):
     _, mine = build.bot("carol", "queued")
     queued = build.match([mine.id, build.starters()[0]])
     assert client.get(f"/matches/{queued}/frames.json").status_code == 404  # no replay yet
-    assert 'class="viewer"' not in client.get(f"/matches/{queued}").get_data(as_text=True)
+    # no replay yet: the viewer is the live one, following the match (ladder/web/live.py)
+    assert f'data-live="/matches/{queued}/live.json"' in client.get(f"/matches/{queued}").get_data(as_text=True)
