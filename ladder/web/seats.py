@@ -274,9 +274,11 @@ def connect(ws, match_id: int, seat: int) -> None:
     conn.ws, conn.started = ws, True
     if old is not None:
         old.replaced = True
-        old.done.set()
+        # closed with its reason before its loop is told to stop: a loop that ends first lets the
+        # handler return, and the server then closes it as a normal end (1000) instead
         with contextlib.suppress(Exception):  # it may be closing already
             old.ws.close(4000, "replaced by a newer connection to this seat")
+        old.done.set()
     conn.relay.publish(conn.up, {"mark": "connect", "conn": conn.id})
     sender = threading.Thread(target=conn.send_down, args=(g.seat_received,), daemon=True,
                               name=f"seat-{match_id}-{seat}-down")
