@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import json.encoder
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,9 +75,21 @@ __all__ = [
 
 ENGINE_VERSION = __version__
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+# json.dumps builds an encoder and then a C encoder for every call; a replay is hundreds of calls
+# (one per entry: recording a match spent more time there than in gzip), so the C encoder is
+# built once. Without a circular check (replays are trees of JSON values). Same text as
+# _CANONICAL.encode, which stands in where the C encoder is missing (tests/replay compare them).
+_C_CANONICAL = json.encoder.c_make_encoder(
+    None, _CANONICAL.default, json.encoder.encode_basestring, None, ":", ",", True, False, False,
+) if json.encoder.c_make_encoder is not None else None
+
+
 def canonical(value: Any) -> str:
     """The one JSON text of a value: what replays store and what verify compares."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    if _C_CANONICAL is None or isinstance(value, str):  # a bare string: the C encoder's fast path needs a container
+        return _CANONICAL.encode(value)
+    return "".join(_C_CANONICAL(value, 0))
 
 
 def results_of(state: State, names: Sequence[str], forfeited: Iterable[int] = ()) -> tuple[Result, ...]:
