@@ -192,10 +192,9 @@ def claim_match(*, session: Session, match_id: int, worker_id: str, now: datetim
                 attempts=Match.attempts + 1)
         .execution_options(synchronize_session=False)
     )
-    match = None
     with atomic(session):
-        if session.exec(stmt).rowcount == 1:
-            match = _reload(session, match_id)
+        # the claimed row comes back with the change (RETURNING): no second read of it
+        match = session.scalars(stmt.returning(Match), execution_options={"populate_existing": True}).one_or_none()
     return match  # loaded inside the transaction, so no read transaction is left open
 
 

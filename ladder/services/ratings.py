@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from itertools import combinations, groupby
 
-from sqlalchemy import case, func, update
+from sqlalchemy import bindparam, case, func, insert, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, select
 
 from ladder.models import BotVersion, HeadToHead, Match, MatchStatus, Rating, RatingChange, RatingClock, Seat
@@ -34,62 +35,103 @@ def take_rating_clock(session: Session) -> int:
 
 
 def apply_ratings(session: Session, match: Match, seats: Sequence[Seat], sequence: int, now: datetime) -> list[
-        RatingChange]:
+        dict]:
     """Rate one finished match inside the caller's transaction (which holds the rating clock).
 
     Writes a RatingChange per seat, updates each bot's Rating (rating, games, wins, last played)
     and the head-to-head table, and counts a placement game for each version still owing some.
+    Returns the rating changes' rows as written.
+
+    Core statements, not ORM objects: this runs once per match on the worker's hot path, where
+    loading, dirtying and flushing objects row by row cost more than the maths (a 4-seat match
+    went from 12 statements to 6). Objects of these rows the session already holds are expired.
     """
     bot_ids = [s.bot_id for s in seats]
-    query = select(Rating).where(Rating.bot_id.in_(bot_ids)).with_for_update()
-    current = {r.bot_id: r for r in session.exec(query.execution_options(populate_existing=True))}
+    query = (select(Rating.bot_id, Rating.rating, Rating.games, Rating.wins)
+             .where(Rating.bot_id.in_(bot_ids)).with_for_update())
+    current = {bot_id: {"rating": rating, "games": games, "wins": wins}
+               for bot_id, rating, games, wins in session.exec(query)}
+    stored = set(current)
     for bot_id in bot_ids:
-        if bot_id not in current:
-            current[bot_id] = Rating(bot_id=bot_id, game=match.game)
+        current.setdefault(bot_id, {"rating": INITIAL_RATING, "games": 0, "wins": 0})
     book = RatingBook(
-        ratings={b: r.rating for b, r in current.items()}, games={b: r.games for b, r in current.items()}
+        ratings={b: r["rating"] for b, r in current.items()}, games={b: r["games"] for b, r in current.items()}
     )
     rated = book.apply(match.id, [RankedSeat(s.bot_id, s.rank, s.forfeited) for s in seats])
     ranks = ranks_with_forfeits([s.rank for s in seats], [s.forfeited for s in seats])
     changes = []
     for seat, change, rank in zip(seats, rated.changes, ranks, strict=True):
-        row = RatingChange(
-            sequence=sequence, match_id=match.id, bot_id=seat.bot_id, seat=seat.seat, rank=rank,
-            forfeited=seat.forfeited, before=change.before, delta=change.delta, after=change.after,
-            games_before=change.games_before, created_at=now,
-        )
-        session.add(row)
-        changes.append(row)
+        changes.append({
+            "sequence": sequence, "match_id": match.id, "bot_id": seat.bot_id, "seat": seat.seat, "rank": rank,
+            "forfeited": seat.forfeited, "before": change.before, "delta": change.delta, "after": change.after,
+            "games_before": change.games_before, "created_at": now,
+        })
         rating = current[seat.bot_id]
-        rating.rating = change.after
-        rating.games = change.games_before + 1
-        rating.wins += rank == 1
-        rating.last_played_at = now
-        rating.last_sequence = sequence
-        session.add(rating)
+        rating["rating"] = change.after
+        rating["games"] = change.games_before + 1
+        rating["wins"] += rank == 1
+    session.exec(insert(RatingChange.__table__), params=changes)
+    rows = [{"b_id": bot_id, "b_rating": current[bot_id]["rating"], "b_games": current[bot_id]["games"],
+             "b_wins": current[bot_id]["wins"]} for bot_id in dict.fromkeys(bot_ids)]
+    updated = [row for row in rows if row["b_id"] in stored]
+    if updated:  # one statement, run for each row (psycopg pipelines them)
+        session.exec(
+            update(Rating.__table__).where(Rating.__table__.c.bot_id == bindparam("b_id"))
+            .values(rating=bindparam("b_rating"), games=bindparam("b_games"), wins=bindparam("b_wins"),
+                    last_played_at=now, last_sequence=sequence),
+            params=updated,
+        )
+    new = [{"bot_id": row["b_id"], "game": match.game, "rating": row["b_rating"], "games": row["b_games"],
+            "wins": row["b_wins"], "last_played_at": now, "last_sequence": sequence}
+           for row in rows if row["b_id"] not in stored]
+    if new:
+        session.exec(insert(Rating.__table__), params=new)
     _update_head_to_head(session, match.id, bot_ids, ranks)
-    for version in session.exec(
-        select(BotVersion).where(BotVersion.id.in_([s.bot_version_id for s in seats]), BotVersion.placement_owed > 0)
-    ):
-        version.placement_owed -= 1
-        session.add(version)
+    version_ids = [s.bot_version_id for s in seats]
+    session.exec(update(BotVersion).where(BotVersion.id.in_(version_ids), BotVersion.placement_owed > 0)
+                 .values(placement_owed=BotVersion.placement_owed - 1)
+                 .execution_options(synchronize_session=False))
+    _expire_loaded(session, Rating, bot_ids)
+    _expire_loaded(session, BotVersion, version_ids)
     return changes
 
 
 def _update_head_to_head(session: Session, match_id: int, bot_ids: list[int], ranks: list[int]) -> None:
-    query = select(HeadToHead).where(HeadToHead.bot_id.in_(bot_ids), HeadToHead.opponent_id.in_(bot_ids))
-    rows = {(h.bot_id, h.opponent_id): h for h in session.exec(query.execution_options(populate_existing=True))}
+    """One upsert of every ordered pair's counts (the rating clock serialises it with the others)."""
+    counts: dict[tuple[int, int], list[int]] = {}  # (bot, opponent) -> [meetings, wins, losses, ties]
     for (a, ra), (b, rb) in combinations(zip(bot_ids, ranks, strict=True), 2):
         for me, mine, other, theirs in ((a, ra, b, rb), (b, rb, a, ra)):
-            row = rows.get((me, other))
-            if row is None:
-                row = rows[(me, other)] = HeadToHead(bot_id=me, opponent_id=other)
-            row.meetings += 1
-            row.wins += mine < theirs
-            row.losses += mine > theirs
-            row.ties += mine == theirs
-            row.last_match_id = match_id
-            session.add(row)
+            count = counts.setdefault((me, other), [0, 0, 0, 0])
+            count[0] += 1
+            count[1] += mine < theirs
+            count[2] += mine > theirs
+            count[3] += mine == theirs
+    if not counts:
+        return
+    table = HeadToHead.__table__
+    dialect = session.get_bind().dialect.name
+    stmt = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}[dialect](table).values([
+        {"bot_id": me, "opponent_id": other, "meetings": m, "wins": w, "losses": lo, "ties": t,
+         "last_match_id": match_id}
+        for (me, other), (m, w, lo, t) in counts.items()
+    ])
+    session.exec(stmt.on_conflict_do_update(index_elements=["bot_id", "opponent_id"], set_={
+        "meetings": table.c.meetings + stmt.excluded.meetings, "wins": table.c.wins + stmt.excluded.wins,
+        "losses": table.c.losses + stmt.excluded.losses, "ties": table.c.ties + stmt.excluded.ties,
+        "last_match_id": stmt.excluded.last_match_id,
+    }))
+    _expire_loaded(session, HeadToHead, list(counts))
+
+
+def _expire_loaded(session: Session, model: type, keys: Sequence) -> None:
+    """Expire the session's objects of rows just written with Core statements (if it holds any):
+    their next read sees the new values, as an ORM write would have left them."""
+    if not session.identity_map:
+        return
+    for key in keys:
+        found = session.identity_map.get(session.identity_key(model, key))
+        if found is not None:
+            session.expire(found)
 
 
 @dataclass(frozen=True, slots=True)

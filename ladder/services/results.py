@@ -138,13 +138,14 @@ def record_result(
     guard = guard.values(**values).execution_options(synchronize_session=False)
     with atomic(session):
         sequence = take_rating_clock(session)  # first: serialises rating updates, numbers this one
-        if session.exec(guard).rowcount != 1:
-            match = session.get(Match, match_id)
+        # the guarded change returns the match as it now is: no second read of it
+        match = session.scalars(guard.returning(Match), execution_options={"populate_existing": True}).one_or_none()
+        if match is None:
+            match = session.get(Match, match_id, populate_existing=True)
             if match is None:
                 raise NotFound(f"no match {match_id}")
             holder = f" (claimed by {match.claimed_by})" if match.claimed_by else ""
             raise AlreadyRecorded(f"match {match_id} is {match.status}{holder}; result refused")
-        match = session.exec(select(Match).where(Match.id == match_id).execution_options(populate_existing=True)).one()
         seats = list(session.exec(
             select(Seat).where(Seat.match_id == match_id).order_by(Seat.seat).execution_options(populate_existing=True)
         ))
