@@ -110,16 +110,19 @@ def _update_head_to_head(session: Session, match_id: int, bot_ids: list[int], ra
         return
     table = HeadToHead.__table__
     dialect = session.get_bind().dialect.name
-    stmt = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}[dialect](table).values([
+    # one statement run for each pair (psycopg pipelines them): a multi-row VALUES would be a new
+    # statement, compiled again, for every match
+    stmt = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}[dialect](table)
+    stmt = stmt.on_conflict_do_update(index_elements=["bot_id", "opponent_id"], set_={
+        "meetings": table.c.meetings + stmt.excluded.meetings, "wins": table.c.wins + stmt.excluded.wins,
+        "losses": table.c.losses + stmt.excluded.losses, "ties": table.c.ties + stmt.excluded.ties,
+        "last_match_id": stmt.excluded.last_match_id,
+    })
+    session.exec(stmt, params=[
         {"bot_id": me, "opponent_id": other, "meetings": m, "wins": w, "losses": lo, "ties": t,
          "last_match_id": match_id}
         for (me, other), (m, w, lo, t) in counts.items()
     ])
-    session.exec(stmt.on_conflict_do_update(index_elements=["bot_id", "opponent_id"], set_={
-        "meetings": table.c.meetings + stmt.excluded.meetings, "wins": table.c.wins + stmt.excluded.wins,
-        "losses": table.c.losses + stmt.excluded.losses, "ties": table.c.ties + stmt.excluded.ties,
-        "last_match_id": stmt.excluded.last_match_id,
-    }))
     _expire_loaded(session, HeadToHead, list(counts))
 
 
