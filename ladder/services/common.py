@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TypeVar
 
@@ -74,3 +74,14 @@ def fetch(session: Session, model: type[T], key: object, what: str | None = None
     if row is None:
         raise NotFound(f"no {what or model.__name__.lower()} {key}")
     return row
+
+
+def expire_loaded(session: Session, model: type, keys: Sequence) -> None:
+    """Expire the session's objects of rows just written with Core statements (if it holds any):
+    their next read sees the new values, as an ORM write would have left them."""
+    if not session.identity_map:
+        return
+    for key in keys:
+        found = session.identity_map.get(session.identity_key(model, key))
+        if found is not None:
+            session.expire(found)

@@ -21,6 +21,7 @@ from sqlmodel import Session, select
 
 from ladder.models import BotVersion, HeadToHead, Match, MatchStatus, Rating, RatingChange, RatingClock, Seat
 from ladder.ratings import INITIAL_RATING, RankedSeat, RatingBook, ranks_with_forfeits
+from ladder.services.common import expire_loaded
 
 
 def take_rating_clock(session: Session) -> int:
@@ -91,8 +92,8 @@ def apply_ratings(session: Session, match: Match, seats: Sequence[Seat], sequenc
     session.exec(update(BotVersion).where(BotVersion.id.in_(version_ids), BotVersion.placement_owed > 0)
                  .values(placement_owed=BotVersion.placement_owed - 1)
                  .execution_options(synchronize_session=False))
-    _expire_loaded(session, Rating, bot_ids)
-    _expire_loaded(session, BotVersion, version_ids)
+    expire_loaded(session, Rating, bot_ids)
+    expire_loaded(session, BotVersion, version_ids)
     return changes
 
 
@@ -123,18 +124,7 @@ def _update_head_to_head(session: Session, match_id: int, bot_ids: list[int], ra
          "last_match_id": match_id}
         for (me, other), (m, w, lo, t) in counts.items()
     ])
-    _expire_loaded(session, HeadToHead, list(counts))
-
-
-def _expire_loaded(session: Session, model: type, keys: Sequence) -> None:
-    """Expire the session's objects of rows just written with Core statements (if it holds any):
-    their next read sees the new values, as an ORM write would have left them."""
-    if not session.identity_map:
-        return
-    for key in keys:
-        found = session.identity_map.get(session.identity_key(model, key))
-        if found is not None:
-            session.expire(found)
+    expire_loaded(session, HeadToHead, list(counts))
 
 
 @dataclass(frozen=True, slots=True)

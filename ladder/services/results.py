@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import case, update
+from sqlalchemy import bindparam, case, insert, update
 from sqlmodel import Session, select
 
 from ladder.bot_data import Cap, Collected
@@ -42,7 +42,7 @@ from ladder.ratings import is_rated
 from ladder.replay import Replay, dumps_replay
 from ladder.services.botdata import record_match_data
 from ladder.services.bots import activate
-from ladder.services.common import atomic
+from ladder.services.common import atomic, expire_loaded
 from ladder.services.errors import AlreadyRecorded, Invalid, NotFound
 from ladder.services.ratings import apply_ratings, take_rating_clock
 
@@ -70,6 +70,22 @@ class MatchOutcome:
     # per seat, what the match did to the bot's data folder (workers/build/bot_data.py); kept by
     # services/botdata.py in this same transaction, for clean seats only
     data: Sequence[Collected | None] | None = None
+
+
+@dataclass(slots=True)
+class PlayedSeat:
+    """A seat as recording reads and writes it (the columns of `seats` that the ratings, the bot
+    data and validation use), without an ORM object."""
+
+    seat: int
+    bot_id: int
+    bot_version_id: int
+    data_version: int | None
+    rank: int | None = None
+    score: int | None = None
+    status: str = SeatStatus.OK
+    reason: str | None = None
+    forfeited: bool = False
 
 
 def outcome_from_replay(replay: Replay, logs: Sequence[str | None] | None = None) -> MatchOutcome:
@@ -146,22 +162,33 @@ def record_result(
                 raise NotFound(f"no match {match_id}")
             holder = f" (claimed by {match.claimed_by})" if match.claimed_by else ""
             raise AlreadyRecorded(f"match {match_id} is {match.status}{holder}; result refused")
-        seats = list(session.exec(
-            select(Seat).where(Seat.match_id == match_id).order_by(Seat.seat).execution_options(populate_existing=True)
-        ))
+        # Core reads and writes of the seats, the logs and the replay: the hot path of every
+        # match, where ORM objects cost more than the statements (objects a session holds of these
+        # seats are expired below, so their next read sees the result)
+        seats = [PlayedSeat(seat, bot_id, version_id, data_version) for seat, bot_id, version_id, data_version in
+                 session.exec(select(Seat.seat, Seat.bot_id, Seat.bot_version_id, Seat.data_version)
+                              .where(Seat.match_id == match_id).order_by(Seat.seat))]
         if len(seats) != len(outcome.seats):
             raise Invalid(f"match {match_id} has {len(seats)} seats; the result has {len(outcome.seats)}")
+        logs = []
         for seat, result in zip(seats, outcome.seats, strict=True):
             seat.rank, seat.score, seat.status = result.rank, result.score, result.status
             seat.reason, seat.forfeited = result.reason, result.forfeited
-            session.add(seat)
             if result.log:
                 text, truncated = truncate_log(result.log, max_log_chars)
-                session.add(BotLog(match_id=match_id, seat=seat.seat, text=text, truncated=truncated))
+                logs.append({"match_id": match_id, "seat": seat.seat, "text": text, "truncated": truncated})
+        table = Seat.__table__
+        session.exec(update(table).where(table.c.match_id == match_id, table.c.seat == bindparam("s_seat"))
+                     .values(rank=bindparam("s_rank"), score=bindparam("s_score"), status=bindparam("s_status"),
+                             reason=bindparam("s_reason"), forfeited=bindparam("s_forfeited")),
+                     params=[{"s_seat": s.seat, "s_rank": s.rank, "s_score": s.score, "s_status": s.status,
+                              "s_reason": s.reason, "s_forfeited": s.forfeited} for s in seats])
+        expire_loaded(session, Seat, [(match_id, s.seat) for s in seats])
+        if logs:
+            session.exec(insert(BotLog.__table__), params=logs)
         if outcome.replay is not None:
             data, size = compress_replay(outcome.replay)
-            session.add(ReplayRow(match_id=match_id, data=data, size=size, created_at=now))
-        session.flush()
+            session.exec(insert(ReplayRow.__table__).values(match_id=match_id, data=data, size=size, created_at=now))
         record_match_data(session, match, seats, outcome.data, data_cap, now)
         if is_rated(match.status, ranked=match.ranked, forfeited=[s.forfeited for s in seats]):
             apply_ratings(session, match, seats, sequence, now)
@@ -170,7 +197,7 @@ def record_result(
     return match
 
 
-def _settle_validation(session: Session, match: Match, seats: list[Seat]) -> None:
+def _settle_validation(session: Session, match: Match, seats: Sequence[PlayedSeat]) -> None:
     """The version under validation joins the ladder if its seat played cleanly, else is rejected."""
     for version in session.exec(
         select(BotVersion).where(BotVersion.validation_match_id == match.id)
