@@ -14,6 +14,7 @@ from sqlmodel import func, select
 from ladder.models import (
     BotLog,
     BotVersion,
+    HeadToHead,
     Match,
     Rating,
     RatingChange,
@@ -239,3 +240,23 @@ def test_a_rejection_reason_names_the_fault_code_once(world, session):
     new, _ = _validate(world, session, "crash", reason="crash: exited with code 1 during start-up")
     expected = f"validation game {new.validation_match_id}: crash: exited with code 1 during start-up"
     assert new.rejection_reason == expected
+
+
+def test_a_session_holding_the_rows_reads_what_recording_wrote(world, session):
+    # recording writes seats, ratings, head-to-head and placement games with Core statements: the
+    # objects a session already holds of those rows must not keep their old values
+    match, versions = _running(world, session, n=3)
+    results.record_result(session=session, match_id=match.id, outcome=_outcome([1, 2, 3]), worker_id="w1")
+    again = matches.queue_match(session=session, game="treasure", seats=[v.id for v in versions])
+    matches.claim_match(session=session, match_id=again.id, worker_id="w1")
+    held_seats = session.exec(select(Seat).where(Seat.match_id == again.id).order_by(Seat.seat)).all()
+    held_ratings = [session.get(Rating, v.bot_id) for v in versions]
+    held_pair = session.get(HeadToHead, (versions[2].bot_id, versions[0].bot_id))
+    assert held_pair.meetings == 1 and held_pair.losses == 1 and [r.games for r in held_ratings] == [1, 1, 1]
+    results.record_result(session=session, match_id=again.id, outcome=_outcome([3, 2, 1]), worker_id="w1")
+    assert [(s.rank, s.score, s.status) for s in held_seats] == [(3, 6, "ok"), (2, 7, "ok"), (1, 8, "ok")]
+    assert [r.games for r in held_ratings] == [2, 2, 2] and held_ratings[2].wins == 1
+    changes = session.exec(select(RatingChange).where(RatingChange.match_id == again.id)
+                           .order_by(RatingChange.seat)).all()
+    assert [r.rating for r in held_ratings] == [c.after for c in changes]
+    assert (held_pair.meetings, held_pair.wins, held_pair.losses, held_pair.last_match_id) == (2, 1, 1, again.id)
