@@ -37,7 +37,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import make_url
 
 from ladder.cli.bench.service_seed import GAME, seed_bots, seed_matches
@@ -335,10 +335,10 @@ def report_throughput(rates: list[Throughput], sandbox: str, console: Console) -
 
 
 def measure_breakdown(url: str, versions: list[int], *, count: int, sandbox: str,
-                      console: Console) -> tuple[Any, float]:
+                      console: Console) -> tuple[Any, float, float]:
     """Play `count` queued matches one by one through the real job in this process, timing the
-    runner's phases and the job around them; the phases, and the whole machine's busy CPU seconds
-    per match meanwhile."""
+    runner's phases and the job around them; the phases, the whole machine's busy CPU seconds
+    per match meanwhile, and the SQL statements per match (which no load on the machine changes)."""
     from ladder.db import make_engine, session_factory
     from workers.match.phases import Phases
     from workers.match.runner import run_match
@@ -354,6 +354,12 @@ def measure_breakdown(url: str, versions: list[int], *, count: int, sandbox: str
     settings = Settings(env="development", database_url=url, instance_dir=Path(tempfile.gettempdir()))
     ids = _queue(url, versions, count + 1, seed=3000, sandbox=sandbox)
     play_match(ids[0], sessions=sessions, settings=settings, worker_id="bench-warmup", runner=run_match)  # warm caches
+    statements = [0]
+
+    def counted(*_args: Any) -> None:  # an executemany counts once: it is one round trip with psycopg
+        statements[0] += 1
+
+    event.listen(engine, "before_cursor_execute", counted)
     busy = wall = cpu = 0.0
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True) as progress:
@@ -373,11 +379,13 @@ def measure_breakdown(url: str, versions: list[int], *, count: int, sandbox: str
             wall += job_wall
             cpu += job_cpu
             progress.advance(task)
+    event.remove(engine, "before_cursor_execute", counted)
     engine.dispose()
-    return phases, busy / count
+    return phases, busy / count, statements[0] / count
 
 
-def report_breakdown(phases: Any, machine: float, *, count: int, sandbox: str, console: Console) -> None:
+def report_breakdown(phases: Any, machine: float, statements: float, *, count: int, sandbox: str,
+                     console: Console) -> None:
     rows = phases.per_match()
     table = Table(title=f"Where a match's time goes: {count} matches of 4 {GAME} seats, sandbox {sandbox}, "
                         "one at a time in this process (mean per match, ms)", title_justify="left")
@@ -394,3 +402,4 @@ def report_breakdown(phases: Any, machine: float, *, count: int, sandbox: str, c
                   f"machine meanwhile ({60 / machine if machine else 0:.0f} matches per busy core-minute), the rest "
                   "being the kernel, bwrap, the database server and anything else running: measure on an idle "
                   "machine.")
+    console.print(f"SQL statements per match (claim, staging, recording): {statements:.1f}")
