@@ -102,9 +102,14 @@ def watch(owner: int, started: int | None) -> int:
     from workers.sandbox import cgroup as sandbox_cgroup
 
     _wait_for_exit(owner, started)
-    with contextlib.suppress(OSError):
-        return sandbox_cgroup.sweep_stale()
-    return 0
+    removed = 0
+    for _ in range(5):  # the dead pool processes of one killed worker sweep at the same moment:
+        with contextlib.suppress(OSError):  # a group another warden took can cut a sweep short
+            removed += sandbox_cgroup.sweep_stale()
+        if not sandbox_cgroup.owned_groups(owner):
+            break
+        time.sleep(0.1)
+    return removed
 
 
 def main(argv: list[str]) -> int:
