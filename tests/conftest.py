@@ -101,3 +101,34 @@ def strict_sandbox() -> str:
 @pytest.fixture
 def user_sandbox() -> str:
     return sandbox_mode("user")
+
+
+# --- what the run's own processes left behind (tests/leftovers.py says how it is attributed) ----
+
+
+def pytest_configure(config):
+    import leftovers
+
+    leftovers.start_run()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Sandbox processes orphaned to this run and still running at its end (a SIGKILLed worker's
+    frozen bots) are listed, then cleared away; under LADDER_REQUIRE_SERVICES=1 they fail the run."""
+    import leftovers
+
+    found = leftovers.find()
+    worker = getattr(session.config, "workerinput", None)
+    if worker is not None:  # an xdist worker: the controller reports, after every worker is done
+        leftovers.record(found, worker["workerid"])
+        return
+    found += leftovers.collect()
+    if not found:
+        return
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    lines = [f"{len(found)} sandbox processes were left running by this run's processes (killed now):",
+             *(f"  {item}" for item in found)]
+    if reporter is not None:
+        reporter.write_line("\n".join(lines), red=True)
+    if os.environ.get("LADDER_REQUIRE_SERVICES") == "1":
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -82,7 +82,10 @@ def test_only_the_sandbox_and_the_supervisor_start_processes():
                "ladder/cli/bench/botdata.py",  # botdata: worker processes, each one starting its bots
                # connect: the author's own program on the author's own machine, outside any sandbox
                # by design (docs/remote.md); the ladder's side of it never starts anything
-               "ladder/cli/connect.py"}
+               "ladder/cli/connect.py",
+               # the sandbox's warden: a process of the ladder's own that outlives a killed worker
+               # to thaw and kill its frozen bots (they cannot die of SIGKILL while frozen)
+               "workers/sandbox/warden.py"}
     found = []
     for folder in ("ladder", "workers", "bots"):
         for path, tree in modules(folder):

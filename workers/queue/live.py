@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ladder.games import get_game
-from ladder.relay import MAX_MESSAGE_BYTES, Relay, topics
+from ladder.relay import MAX_MESSAGE_BYTES, Relay, RelayError, encode, topics
 from ladder.replay.public import public_entry
 
 log = logging.getLogger(__name__)
@@ -45,7 +45,7 @@ class LivePublisher:
         self.topic = topics.public(match_id)
         self.every = every
         self._queue: deque[tuple[str, Any]] = deque()  # ("entry", public form) or ("message", dict)
-        self._unsent: list[dict[str, Any]] = []  # built messages a failed publish kept for the next tick
+        self._unsent: list[str] = []  # encoded messages a failed publish kept for the next tick
         self._attempt = 0
         self._next = 0  # the next entry's index in this attempt's public entries (built by the thread)
         self._stop = threading.Event()
@@ -93,7 +93,7 @@ class LivePublisher:
         if not messages:
             return
         try:
-            self.relay.publish_many(self.topic, messages)
+            self.relay.publish_encoded(self.topic, messages)
         except Exception as exc:  # the relay is down or refused: the match goes on, the batch waits
             if not self._failing:
                 log.warning("%s: live feed not published (%s: %s); trying again", self.topic, type(exc).__name__, exc)
@@ -105,16 +105,18 @@ class LivePublisher:
         self._failing = False
         self._unsent = []
 
-    def _build(self) -> list[dict[str, Any]]:
-        """The queued items as relay messages: runs of entries cut into messages under BATCH_BYTES."""
-        out: list[dict[str, Any]] = []
-        batch: list[dict[str, Any]] = []
+    def _build(self) -> list[str]:
+        """The queued items as encoded relay messages: runs of entries cut into messages under
+        BATCH_BYTES. Each entry is encoded once, to measure it, and its text goes into the batch
+        as it is (the relay would otherwise encode every entry a second time)."""
+        out: list[str] = []
+        batch: list[str] = []
         size = 0
 
         def close_batch() -> None:
             nonlocal batch, size
             if batch:
-                out.append({"type": "entries", "first": self._next - len(batch), "entries": batch})
+                out.append(f'{{"type":"entries","first":{self._next - len(batch)},"entries":[{",".join(batch)}]}}')
             batch, size = [], 0
 
         while self._queue:
@@ -123,17 +125,24 @@ class LivePublisher:
                 close_batch()
                 if item["type"] == "start":
                     self._next = 0
-                out.append(item)
+                try:
+                    out.append(encode(item))
+                except RelayError as exc:  # never expected (our own small dicts): say so, go on
+                    log.warning("%s: live feed message %r not sent: %s", self.topic, item.get("type"), exc)
                 continue
-            length = len(json.dumps(item, separators=(",", ":"), ensure_ascii=False))
-            if length > BATCH_BYTES:  # one entry too large for a message: the live view stops here
+            try:
+                text = json.dumps(item, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+            except (TypeError, ValueError):
+                text = None
+            length = len(text.encode()) if text is not None else 0
+            if text is None or length > BATCH_BYTES:  # an entry no message can carry: the live view stops here
                 close_batch()
-                out.append({"type": "gap", "first": self._next})
+                out.append(f'{{"type":"gap","first":{self._next}}}')
                 self._next += 1
                 continue
             if size + length > BATCH_BYTES:
                 close_batch()
-            batch.append(item)
+            batch.append(text)
             size += length + 1
             self._next += 1
         close_batch()

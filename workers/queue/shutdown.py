@@ -54,12 +54,13 @@ def install_grace(grace: float) -> None:
 
 def leave_nothing_behind(timeout: float = 10.0) -> int:
     """Kill and remove the sandbox cgroups of dead owners (this worker's pool processes), and reap
-    the sandbox processes they orphaned to us; returns how many were still alive at the end."""
+    the sandbox processes they orphaned to us and their wardens (once those have swept); returns
+    how many were still alive at the end."""
     if sandbox_cgroup.unavailable_reason() is None:
         with contextlib.suppress(OSError):
             sandbox_cgroup.sweep_stale()
     deadline = time.monotonic() + timeout
     while True:
-        left = sandbox_reap.reap_orphans(wait_any=True, deadline=deadline)
+        left = sandbox_reap.reap_orphans(wait_any=True, wardens=True, deadline=deadline)
         if left == 0 or time.monotonic() >= deadline:
             return left

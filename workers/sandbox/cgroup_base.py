@@ -40,7 +40,15 @@ def _write(path: Path, value: str) -> None:
 
 
 def _owner_gone(pid: str, start: str) -> bool:
-    return _start_time(int(pid)) != int(start)
+    """Whether the process that made a group has exited. A zombie has: its pid and start time stay
+    until its parent reaps it, which a killed worker's parent may do late or never, while its
+    warden sweeps at the exit itself (workers/sandbox/warden.py)."""
+    try:
+        stat = Path(f"/proc/{int(pid)}/stat").read_text()
+    except OSError:
+        return True
+    fields = stat.rsplit(")", 1)[1].split()
+    return fields[0] in ("Z", "X") or int(fields[19]) != int(start)
 
 
 def _owned_name(prefix: str, *parts: object) -> str:

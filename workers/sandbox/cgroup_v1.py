@@ -243,7 +243,8 @@ def sweep_stale() -> int:
         for child in list(children):
             if _stale_kind(child.name) == "table":  # a dead owner's bots' cpu groups sit inside
                 tables.append(child)
-                children += [c for c in child.iterdir() if c.is_dir()]
+                with contextlib.suppress(FileNotFoundError):  # another sweep (a warden's) took it
+                    children += [c for c in child.iterdir() if c.is_dir()]
         for child in children:
             kind = _stale_kind(child.name)
             if kind == "bot":

@@ -289,7 +289,8 @@ def sweep_stale() -> int:
         kind = _stale_kind(child.name)
         if kind == "table":  # its bots are the same dead owner's
             tables.append(child)
-            bots += [c for c in child.iterdir() if c.is_dir() and _stale_kind(c.name) == "bot"]
+            with contextlib.suppress(FileNotFoundError):  # another sweep (a warden's) took it
+                bots += [c for c in child.iterdir() if c.is_dir() and _stale_kind(c.name) == "bot"]
         elif kind == "bot":
             bots.append(child)
         elif kind == "hold":

@@ -50,6 +50,7 @@ from workers.sandbox import interrupts
 from workers.sandbox import preexec as sandbox_preexec
 from workers.sandbox import reap as sandbox_reap
 from workers.sandbox import slots as sandbox_slots
+from workers.sandbox import warden as sandbox_warden
 from workers.sandbox.bwrap import (
     BOT_MOUNT,
     BWRAP,
@@ -233,6 +234,9 @@ class BotProcess:
             rlimits.append((resource.RLIMIT_NPROC, lim.pids + 8))
         join_files: list[str] = []
         if self.mode == "strict":
+            # Thaws, kills and removes this process's groups if it dies with bots in them, even by
+            # SIGKILL (a frozen bot would not die of its --die-with-parent): workers/sandbox/warden.py.
+            sandbox_warden.ensure()
             global _swept
             if not _swept:
                 sandbox_cgroup.sweep_stale()

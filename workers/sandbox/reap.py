@@ -36,6 +36,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 PR_SET_CHILD_SUBREAPER = 36
+WARDEN_COMM = "sandbox-warden"  # a dead worker's warden's name (workers/sandbox/warden.py), adopted like its inits
 _libc = ctypes.CDLL(None, use_errno=True)
 _lock = threading.Lock()
 
@@ -126,7 +127,8 @@ def process_state(pid: int) -> tuple[str, str, int] | None:
     return comm, state, uid
 
 
-def reap_orphans(*, wait_uid: int | None = None, wait_any: bool = False, deadline: float = 0.0) -> int:
+def reap_orphans(*, wait_uid: int | None = None, wait_any: bool = False, deadline: float = 0.0,
+                 wardens: bool = False) -> int:
     """Reap the orphaned sandbox inits among our children; returns how many of those waited for
     were still alive at `deadline` (0: none left).
 
@@ -135,6 +137,10 @@ def reap_orphans(*, wait_uid: int | None = None, wait_any: bool = False, deadlin
     killed outright and waited for until `deadline` (time.monotonic()), so that a caller about to
     release the uid or to exit leaves nothing behind. A frozen init could not die: wait only for
     inits that cannot be frozen (the caller's own bot, thawed, or user mode without a freezer).
+
+    The wardens of dead children (workers/sandbox/warden.py) are adopted too: reaped once they
+    exit, never killed (they are thawing and killing what their owner left); with `wardens`, waited
+    for until `deadline` as well (a worker about to exit leaves none of them running).
     """
     while True:
         waiting = []
@@ -143,7 +149,11 @@ def reap_orphans(*, wait_uid: int | None = None, wait_any: bool = False, deadlin
                 if _held.exempts(pid):
                     continue
                 info = process_state(pid)
-                if info is None or info[0] != "bwrap":
+                if info is not None and info[0] == WARDEN_COMM and info[1] != "Z":
+                    if wardens:
+                        waiting.append(pid)
+                    continue
+                if info is None or info[0] not in ("bwrap", WARDEN_COMM):
                     continue
                 if info[1] != "Z":
                     if wait_any or info[2] == wait_uid:

@@ -30,12 +30,12 @@ class Recording(MemoryRelay):
         self.down = False
         self.failures = 0
 
-    def publish_many(self, topic, messages):
+    def publish_encoded(self, topic, bodies):
         self.threads.add(threading.current_thread().name)
         if self.down:
             self.failures += 1
             raise ConnectionError("relay down")
-        return super().publish_many(topic, messages)
+        return super().publish_encoded(topic, bodies)
 
 
 def messages(relay, match_id=1):

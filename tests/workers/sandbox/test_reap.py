@@ -223,7 +223,9 @@ POOL = textwrap.dedent("""
     os.waitpid(pool, 0)
     adopted, deadline = set(), time.monotonic() + 10
     while time.monotonic() < deadline:
-        bwraps = [p for p in sandbox_reap.children() if (sandbox_reap.process_state(p) or ("",))[0] == "bwrap"]
+        # its bwrap processes and its warden (which sweeps the dead pool process's groups, then exits)
+        bwraps = [p for p in sandbox_reap.children()
+                  if (sandbox_reap.process_state(p) or ("",))[0] in ("bwrap", sandbox_reap.WARDEN_COMM)]
         adopted.update(bwraps)
         if adopted and not bwraps:
             break
