@@ -6,7 +6,8 @@ JSON lines over the seat's websocket: the same lines as in the sandbox, so the s
 either way. A cut connection is reconnected, resuming after the last line received (`received`),
 so the bot never sees a line twice. `--cut-chance` cuts the connection on purpose before a
 request reaches the bot, to test that: each match then reports how many cuts it made and
-how many `disconnect` faults the ladder recorded for the seat (they must be equal).
+how many `disconnect` faults the ladder recorded for the seat (they must be equal). A `restart`
+line (the ladder plays the match again from scratch) starts a fresh local process.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ class MatchReport:
     seat: int
     cuts: int = 0
     reconnects: int = 0
+    restarts: int = 0  # the ladder played the match again from the start (docs/remote.md)
     status: str = "?"  # the match's
     seat_status: str | None = None
     recorded: int | None = None  # disconnect faults in the replay
@@ -175,6 +177,13 @@ def play_one(ladder: Ladder, bot: str, match_id: int, seat: int, *, cut_chance: 
                 ws = None
                 continue
             received += 1
+            if kind == "restart":  # the ladder plays the match again from scratch: so does the bot
+                say(f"match {match_id}: restarted ({line[:200]})")
+                program.stop()
+                program = Program(bot)
+                report.restarts += 1
+                report.cuts = 0  # the replay keeps the last attempt's cuts only
+                continue
             program.send(line)
     finally:
         if ws is not None:

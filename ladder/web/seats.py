@@ -194,6 +194,8 @@ class Connection:
                 for message in self.relay.read(self.down, after, limit=100, block=POLL_S):
                     after = message.id
                     if "close" in message.data:
+                        if seat_relay.superseded(self.relay, self.match_id, self.seat, message.id):
+                            continue  # an earlier attempt's close: the match is being played again
                         self.finished = True
                         self.ws.close(1000, str(message.data["close"])[:120])
                         self.done.set()

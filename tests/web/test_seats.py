@@ -221,3 +221,18 @@ def test_a_client_that_reads_nothing_is_cut_off_without_holding_others(server, a
     assert ws.receive(10) == HELLO
     ws.close()
     raw.close()
+
+
+def test_a_close_before_a_restart_is_an_earlier_attempts_and_the_connection_stays(server, alice):
+    """A match the ladder plays again keeps its topic: a client joining late hears the old attempt,
+    the `restart`, and the new `hello`, and is not closed by the old attempt's close."""
+    address, relay = server
+    match = alice["matches"][0]
+    restart = seat_relay.restart_line("played again")
+    down(relay, match, {"line": HELLO}, {"close": "the fallback bot plays this seat now: error"},
+         {"line": restart}, {"line": HELLO})
+    ws = connect(address, alice["play"], match)
+    assert [ws.receive(10) for _ in range(3)] == [HELLO, restart, HELLO]
+    down(relay, match, {"line": '{"type":"request","id":1}'})
+    assert ws.receive(10) == '{"type":"request","id":1}'  # still open, still relaying
+    ws.close()

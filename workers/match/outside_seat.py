@@ -9,6 +9,11 @@ link adds: every connection cut is a `disconnect` fault of the seat, listed in t
 third cut, or a seat still cut off when a deadline passes, hands it to the fallback bot; a line
 over the remote cap is `oversized` and lines sent unasked past a slack are a `flood`, both a
 takeover as for a process. Nothing waits past the clock: each read ends at the seat's deadline.
+
+A match played again from the start (an attempt the ladder voided, or a match a stopping worker
+gave back) keeps the seat's topics and its client's connection: a voided attempt that is not the
+last says no `close`, and the next attempt's first line is a `restart` (ladder/seat_relay.py), so
+the client starts its program afresh instead of meeting a second `hello` mid-stream.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from workers.match.seat import MatchVoid, SandboxedSeat
 MAX_CUTS = seat_relay.MAX_CUTS
 POLL_S = 1.0  # longest single wait on the relay: a read never outlives its deadline by more
 STARTUP_FLOOR_MS = 15000  # an outside seat's start-up allowance at least: time to connect
+RESTART_REASON = "the ladder plays this match again from the start (its own failure, not a bot's)"
 
 
 class RelayLink:
@@ -45,7 +51,7 @@ class RelayLink:
         self.sticky: str | None = None  # an answer every later read gives: the link is finished
         self.delivered = False
         self.finished = False
-        self.close_reason = "the match is over"
+        self.close_reason: str | None = "the match is over"  # None: no close (the match is played again)
         self.live: set[Any] = set()  # the web tier's connections to this seat now open (by their id)
         self.after = self._catch_up()
 
@@ -137,7 +143,8 @@ class RelayLink:
         if self.finished:
             return True
         self.finished = True
-        self.relay.publish(self.down, {"close": self.close_reason[:120]})
+        if self.close_reason is not None:
+            self.relay.publish(self.down, {"close": self.close_reason[:120]})
         while True:
             batch = self.relay.read(self.up, self.after, limit=1000)
             if not batch:
@@ -171,20 +178,27 @@ class OutsideSeat(SandboxedSeat):
     def __init__(self, name: str, game: str, *, relay: Any, match_id: int, seat: int,
                  clock: TimeControl | None = None, strikes: int = protocol.STRIKES,
                  lines: protocol.EventLines | None = None, void: MatchVoid | None = None,
-                 max_cuts: int = MAX_CUTS):
+                 max_cuts: int = MAX_CUTS, final_attempt: bool = True):
         clock = clock or TimeControl()
         clock = replace(clock, startup_ms=max(clock.startup_ms, STARTUP_FLOOR_MS))
-        super().__init__(name, game, "remote", clock, strikes, lines, void=void)
+        super().__init__(name, game, "remote", clock, strikes, lines, void=void, final_attempt=final_attempt)
+        self.relay, self.match_id, self.seat_number = relay, match_id, seat
         self.link = RelayLink(relay, match_id, seat, on_cut=self._cut, max_cuts=max_cuts)
 
     def start(self, process_factory: Any = None) -> None:
+        if seat_relay.played_before(self.relay, self.match_id, self.seat_number):
+            self.relay.publish(self.link.down, {"line": seat_relay.restart_line(RESTART_REASON)})
         super().start(lambda: self.link)
 
     def _cut(self) -> None:
         self.disconnects.append({"request": self.request_id, "reason": "the connection was cut"})
 
     def close(self) -> None:
-        if self.takeover is not None:
+        if self.void.fault is not None and not self.final_attempt:
+            self.link.close_reason = None  # played again: the client stays for the restart
+        elif self.void.fault is not None:
+            self.link.close_reason = f"the match failed on the ladder's side: {self.void.fault.reason}"
+        elif self.takeover is not None:
             self.link.close_reason = f"the fallback bot plays this seat now: {self.takeover.code}"
         super().close()
 
