@@ -20,6 +20,7 @@ from werkzeug.serving import make_server
 from ladder import seat_relay
 from ladder.relay import MemoryRelay
 from ladder.services import outside, tokens
+from ladder.services.seat_slots import SeatSlots
 from ladder.web import seats
 
 HELLO = json.dumps({"type": "hello", "seat": 0})
@@ -186,7 +187,7 @@ def test_a_second_connection_replaces_the_first_and_a_storm_leaves_one(server, a
 
 def test_connections_per_user_and_per_address_are_limited(server, alice, app):
     address, relay = server
-    app.extensions["ladder_seat_slots"] = outside.SeatSlots(per_user=2, per_address=8)
+    app.extensions["ladder_seat_slots"] = SeatSlots(app.extensions["ladder"].engine, per_user=2, per_address=8)
     open_ = [connect(address, alice["play"], m) for m in alice["matches"][:2]]
     assert refused(address, alice["play"], alice["matches"][2]) == 429
     down(relay, alice["matches"][0], {"line": HELLO})
@@ -236,3 +237,42 @@ def test_a_close_before_a_restart_is_an_earlier_attempts_and_the_connection_stay
     down(relay, match, {"line": '{"type":"request","id":1}'})
     assert ws.receive(10) == '{"type":"request","id":1}'  # still open, still relaying
     ws.close()
+
+
+@pytest.fixture
+def second_server(app, server, engine, settings):
+    """Another web process over the same database and relay: its own app, its own server."""
+    from ladder import create_app
+
+    other = create_app({"settings": settings, "LADDER_ENGINE": engine, "TESTING": True,
+                        "LADDER_DISPATCH": lambda ids: None})
+    other.extensions["ladder_relay"] = server[1]
+    http = make_server("127.0.0.1", 0, other, threaded=True)
+    thread = threading.Thread(target=http.serve_forever, daemon=True)
+    thread.start()
+    yield f"127.0.0.1:{http.server_port}", other
+    http.shutdown()
+    thread.join(10)
+
+
+def test_two_web_processes_share_the_limits_and_the_one_connection_per_seat(server, second_server, alice, app):
+    (first, relay), (second, other) = server, second_server
+    for each in (app, other):
+        each.extensions["ladder_seat_slots"] = SeatSlots(each.extensions["ladder"].engine, per_user=2, per_address=8)
+    one, two, three = alice["matches"]
+    on_first = connect(first, alice["play"], one)
+    on_second = connect(second, alice["play"], two)
+    assert refused(first, alice["play"], three) == 429  # the first process counts the second's connection
+    assert refused(second, alice["play"], three) == 429
+    again = connect(second, alice["play"], one)  # seat `one`, held by the first process, is replaced
+    with pytest.raises(simple_websocket.ConnectionClosed):
+        on_first.receive(10)
+    assert on_first.close_reason == 4000
+    wait_for(lambda: marks(relay, one) == ["connect", "connect", "cut"])
+    down(relay, one, {"line": HELLO})
+    assert again.receive(10) == HELLO
+    for ws in (again, on_second):
+        ws.close()
+    wait_for(lambda: marks(relay, two) == ["connect", "cut"])
+    third = connect(first, alice["play"], three)  # the places are free again on both
+    third.close()
