@@ -27,6 +27,7 @@ from simple_websocket import ConnectionClosed
 
 from ladder import seat_relay
 from ladder.games import OptionError
+from ladder.relay import RelayError
 from ladder.services import outside, pages
 from ladder.services.errors import Invalid, NotFound
 from ladder.services.limits import check_challenge
@@ -137,19 +138,26 @@ def _refuse(status: int, message: str) -> Response:
     return response
 
 
+HTTP_PARAMETERS = {"GET": ("after", "conn", "wait"), "POST": ("conn",)}
+
+
 @bp.before_request
 def _before_handshake() -> Response | None:
-    """Every refusal happens here, as a plain HTTP answer: no handshake, no thread held."""
+    """Every refusal happens here, as a plain HTTP answer: no handshake, no thread held. The
+    long-poll endpoints share the checks of who may play the seat; their own are in their views."""
+    http = request.endpoint == "seats.lines"
+    allowed = HTTP_PARAMETERS.get(request.method, ()) if http else ("received",)
     for name in request.args:
-        if name != "received" or len(request.args.getlist(name)) > 1:
-            return _refuse(400, f"unknown or repeated query parameter {name[:40]!r}: it takes received")
+        if name not in allowed or len(request.args.getlist(name)) > 1:
+            return _refuse(400, f"unknown or repeated query parameter {name[:40]!r}: it takes "
+                                f"{', '.join(allowed) or 'none'}")
     received = request.args.get("received", "0")
     if not received.isdigit() or len(received) > 6:
         return _refuse(400, "received is the number of lines you already have (a whole number)")
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     found = authenticate_token(session=db(), token=token.strip()) if scheme.lower() == "bearer" else None
     if found is None:
-        return _refuse(401, "a websocket seat needs a personal API token: Authorization: Bearer <token>")
+        return _refuse(401, "a remote seat needs a personal API token: Authorization: Bearer <token>")
     if "play" not in found.token.scope_set:
         return _refuse(403, "this token lacks the 'play' scope; create one with it on your account page")
     try:
@@ -158,6 +166,9 @@ def _before_handshake() -> Response | None:
     except NotFound as exc:
         return _refuse(status_for(exc), str(exc))
     db().commit()  # end the read: a connection lasts a whole match and must hold no transaction
+    if http:
+        g.seat_user, g.seat_access = found.user.id, access
+        return None
     if request.headers.get("Upgrade", "").lower() != "websocket":
         return _refuse(400, "connect with a websocket (Upgrade: websocket)")
     # the place is taken here, before the handshake, so no burst of handshakes gets past the limits
@@ -176,6 +187,43 @@ def _give_back_unused(_exc) -> None:
     conn = g.get("seat_conn")
     if conn is not None and not conn.started:
         slots().give_back((conn.match_id, conn.seat), conn.id)
+
+
+# --- what both transports decide the same way ------------------------------------------------------
+
+
+def _asks(line: str) -> bool:
+    """A line down that allows one line up: the hello (ready) and each request (its answer)."""
+    return line.startswith(('{"type":"request"', '{"type":"hello"'))
+
+
+def _down(relay: Any, match_id: int, seat: int, conn: str, message: Any) -> tuple[str, Any]:
+    """What one message of the seat's down topic is to connection `conn`: ("line", text),
+    ("close", why) when the seat is finished with, ("replaced", None) when a newer connection took
+    the seat, or ("skip", None)."""
+    data = message.data
+    if data.get("replaced") == conn:
+        return "replaced", None
+    if "close" in data:
+        if seat_relay.superseded(relay, match_id, seat, message.id):
+            return "skip", None  # an earlier attempt's close: the match is being played again
+        return "close", str(data["close"])[:120]
+    line = data.get("line")
+    return ("line", line) if isinstance(line, str) else ("skip", None)
+
+
+def _up_fault(lines: list[str], sent: int, asked: int) -> tuple[str, str] | None:
+    """Why these lines up end the connection: (mark, why), or None when they go up. `sent` lines
+    went up before (over the whole topic: no reconnect starts a fresh allowance), `asked` allow one each."""
+    if any(len(line.encode()) > seat_relay.MAX_LINE_BYTES for line in lines):
+        return "oversized", f"a line over {seat_relay.MAX_LINE_BYTES} bytes"
+    if sent + len(lines) > asked + seat_relay.FLOOD_SLACK:
+        return "flood", "more lines than requests"
+    return None
+
+
+def _sent(relay: Any, up: str) -> int:
+    return sum(1 for m in _all(relay, up) if "line" in m.data)
 
 
 class Connection:
@@ -200,22 +248,20 @@ class Connection:
             while not self.done.is_set():
                 for message in self.relay.read(self.down, after, limit=100, block=POLL_S):
                     after = message.id
-                    if message.data.get("replaced") == self.id:  # a newer connection, on any process
+                    what, line = _down(self.relay, self.match_id, self.seat, self.id, message)
+                    if what == "replaced":  # a newer connection, on any process
                         self.replaced = True
                         self.ws.close(4000, "replaced by a newer connection to this seat")
                         self.done.set()
                         return
-                    if "close" in message.data:
-                        if seat_relay.superseded(self.relay, self.match_id, self.seat, message.id):
-                            continue  # an earlier attempt's close: the match is being played again
+                    if what == "close":
                         self.finished = True
-                        self.ws.close(1000, str(message.data["close"])[:120])
+                        self.ws.close(1000, line)
                         self.done.set()
                         return
-                    line = message.data.get("line")
-                    if not isinstance(line, str):
+                    if what == "skip":
                         continue
-                    if line.startswith(('{"type":"request"', '{"type":"hello"')):
+                    if _asks(line):
                         self.asked += 1
                     if skip > 0:
                         skip -= 1
@@ -230,7 +276,7 @@ class Connection:
     def receive_up(self) -> None:
         """The request's own thread: the client's frames, line by line, onto the relay."""
         # counted over the topic, so no reconnect starts a fresh allowance
-        sent = sum(1 for m in _all(self.relay, self.up) if "line" in m.data)
+        sent = _sent(self.relay, self.up)
         renew_at = time.monotonic() + RENEW_S
         while True:
             done = self.done.is_set()  # then only what the client sent before is still carried up
@@ -257,13 +303,11 @@ class Connection:
                 self._stop(None, 1003, "text frames only: one protocol line each")
                 break
             lines = [line for line in frame.split("\n") if line.strip()]
-            if any(len(line.encode()) > seat_relay.MAX_LINE_BYTES for line in lines):
-                self._stop("oversized", 1009, f"a line over {seat_relay.MAX_LINE_BYTES} bytes")
+            fault = _up_fault(lines, sent, self.asked)
+            if fault is not None:
+                self._stop(fault[0], 1009 if fault[0] == "oversized" else 1008, fault[1])
                 break
             sent += len(lines)
-            if sent > self.asked + seat_relay.FLOOD_SLACK:
-                self._stop("flood", 1008, "more lines than requests")
-                break
             if lines:
                 self.relay.publish_many(self.up, [{"line": line} for line in lines])
         self.done.set()
@@ -308,3 +352,121 @@ def connect(ws, match_id: int, seat: int) -> None:
         conn.slots.give_back(key, conn.id)
         if not conn.finished:  # replaced too: its client left it (a reconnect may come first)
             conn.relay.publish(conn.up, {"mark": "cut", "conn": conn.id})
+
+
+# --- the HTTP long poll: the same lines for a client without websockets ------------------------------
+
+HTTP_WAIT_S = 25  # the longest one GET waits for lines
+HTTP_GRACE_S = 10  # how long past its wait a polling connection lives without its next request
+HTTP_SLOT_S = HTTP_WAIT_S + HTTP_GRACE_S  # its place in seat_connections: any request renews it this long
+MAX_POST_BYTES = 4 * seat_relay.MAX_LINE_BYTES  # one POST: a few lines; more is refused as oversized
+MAX_WAITING = 16  # GETs waiting at once per process: the others are answered at once
+_WAITING = threading.BoundedSemaphore(MAX_WAITING)
+
+
+def _lease(conn: str, first: bool, wait: float) -> dict[str, Any]:
+    """The mark that keeps a polling connection alive for the worker until `until` (wall clock):
+    past it without another request, it is cut (workers/match/outside_seat.py)."""
+    now = time.time()
+    return {"mark": "connect" if first else "lease", "conn": conn, "at": round(now, 3),
+            "until": round(now + wait + HTTP_GRACE_S, 3)}
+
+
+def _poll_conn(wait: float) -> tuple[str | None, Response | None]:
+    """The polling connection this request belongs to: `conn` renewed, or a new one taken (no `conn`)."""
+    key = (g.seat_access.match_id, g.seat_access.seat)
+    down, up = seat_relay.down_topic(*key), seat_relay.up_topic(*key)
+    conn = request.args.get("conn")
+    if conn is not None:
+        if len(conn) > 32 or not slots().renew(key, conn, HTTP_SLOT_S):
+            return None, _refuse(409, "this connection is over (replaced by a newer one, or it stopped polling): "
+                                      "GET lines without conn to connect again")
+        relay().publish(up, _lease(conn, False, wait))
+        return conn, None
+    conn = secrets.token_hex(8)
+    taken = slots().take(key, conn=conn, user_id=g.seat_user, address=_address(), transport="http",
+                         lease_s=HTTP_SLOT_S)
+    if taken.refusal is not None:
+        return None, _refuse(429, taken.refusal)
+    if taken.replaced is not None:
+        relay().publish(down, {"replaced": taken.replaced})
+    relay().publish(up, _lease(conn, True, wait))
+    return conn, None
+
+
+@bp.route("/<int:match_id>/<int:seat>/lines", methods=["GET", "POST"])
+def lines(match_id: int, seat: int):
+    """The seat's lines over HTTP (docs/remote.md): GET waits for the next lines down, POST sends
+    the program's lines up. The same lines, limits and faults as the websocket."""
+    return _get_lines(match_id, seat) if request.method == "GET" else _post_lines(match_id, seat)
+
+
+def _get_lines(match_id: int, seat: int) -> Response:
+    after = request.args.get("after", "0")
+    wait_arg = request.args.get("wait", str(HTTP_WAIT_S))
+    if not wait_arg.isdigit() or int(wait_arg) > HTTP_WAIT_S:
+        return _refuse(400, f"wait is a whole number of seconds, 0 to {HTTP_WAIT_S}")
+    wait = float(wait_arg)
+    down = seat_relay.down_topic(match_id, seat)
+    try:
+        relay().read(down, after, limit=1)  # a bad id is refused before the connection is counted
+    except RelayError as exc:
+        return _refuse(400, str(exc))
+    conn, refused = _poll_conn(wait)
+    if refused is not None:
+        return refused
+    waiting = wait > 0 and _WAITING.acquire(blocking=False)
+    out: list[str] = []
+    closed = None
+    try:
+        deadline = time.monotonic() + (wait if waiting else 0)
+        while True:
+            batch = relay().read(down, after, limit=100, block=max(0.0, deadline - time.monotonic()))
+            for message in batch:
+                what, line = _down(relay(), match_id, seat, conn, message)
+                if what == "replaced":
+                    return _refuse(409, "replaced by a newer connection to this seat")
+                after = message.id
+                if what == "close":
+                    closed = line
+                    slots().give_back((match_id, seat), conn)
+                    break
+                if what == "line":
+                    out.append(line)
+                    if line.startswith('{"type":"end"'):
+                        relay().publish(seat_relay.up_topic(match_id, seat), {"mark": "delivered"})
+            if out or closed is not None or time.monotonic() >= deadline:
+                break
+    except RelayError as exc:
+        return _refuse(400, str(exc))
+    finally:
+        if waiting:
+            _WAITING.release()
+    return jsonify(conn=conn, after=after, lines=out, closed=closed)
+
+
+def _post_lines(match_id: int, seat: int) -> Response:
+    key, up = (match_id, seat), seat_relay.up_topic(match_id, seat)
+    if request.args.get("conn") is None:
+        return _refuse(400, "POST lines with the conn your GET lines answered")
+    size = request.content_length
+    body = request.stream.read(MAX_POST_BYTES + 1) if size is None or size <= MAX_POST_BYTES else None
+    conn, refused = _poll_conn(0)
+    if refused is not None:
+        return refused
+    try:
+        text = body.decode("utf-8") if body is not None and len(body) <= MAX_POST_BYTES else None
+    except UnicodeDecodeError:
+        return _refuse(400, "lines are UTF-8 text, one JSON line each")
+    lines = [line for line in (text or "").split("\n") if line.strip()] if text is not None else None
+    down = seat_relay.down_topic(match_id, seat)
+    asked = sum(1 for m in _all(relay(), down) if isinstance(m.data.get("line"), str) and _asks(m.data["line"]))
+    fault = ("oversized", f"a request body over {MAX_POST_BYTES} bytes") if lines is None else \
+        _up_fault(lines, _sent(relay(), up), asked)
+    if fault is not None:  # the seat's fault, as over the websocket; this connection is over
+        relay().publish(up, {"mark": fault[0]})
+        slots().give_back(key, conn)
+        return _refuse(413 if fault[0] == "oversized" else 422, fault[1])
+    if lines:
+        relay().publish_many(up, [{"line": line} for line in lines])
+    return jsonify(conn=conn, accepted=len(lines))

@@ -276,3 +276,75 @@ def test_two_web_processes_share_the_limits_and_the_one_connection_per_seat(serv
     wait_for(lambda: marks(relay, two) == ["connect", "cut"])
     third = connect(first, alice["play"], three)  # the places are free again on both
     third.close()
+
+
+def http(address: str, token: str | None, method: str, path: str, body: bytes | None = None):
+    """(status, JSON) of one request to the seat's HTTP long poll."""
+    import urllib.error
+    import urllib.request
+
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    request = urllib.request.Request(f"http://{address}{path}", data=body, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read() or b"null")
+
+
+def test_the_http_long_poll_refuses_as_the_websocket_does(server, alice):
+    address, relay = server
+    match = alice["matches"][0]
+    path = f"/api/v1/seats/{match}/0/lines"
+    assert http(address, None, "GET", path)[0] == 401
+    assert http(address, alice["read"], "GET", path)[0] == 403
+    assert http(address, alice["play"], "GET", f"/api/v1/seats/{match}/1/lines")[0] == 404
+    for query in ("?wait=x", "?wait=99", "?after=x", "?received=1", "?wait=1&wait=2"):
+        assert http(address, alice["play"], "GET", path + query)[0] == 400, query
+    assert http(address, alice["play"], "POST", path, b'{"type":"ready"}')[0] == 400  # no conn
+    assert http(address, alice["play"], "POST", path + "?conn=forged", b'{"type":"ready"}')[0] == 409
+    assert marks(relay, match) == []  # nothing reached the relay
+
+
+def test_lines_go_both_ways_over_http_and_the_end_closes_the_seat(server, alice):
+    address, relay = server
+    match = alice["matches"][0]
+    path = f"/api/v1/seats/{match}/0/lines"
+    down(relay, match, {"line": HELLO})
+    status, got = http(address, alice["play"], "GET", path + "?wait=5")
+    assert status == 200 and got["lines"] == [HELLO] and got["closed"] is None
+    conn, after = got["conn"], got["after"]
+    assert http(address, alice["play"], "POST", f"{path}?conn={conn}", b'{"type":"ready"}\n')[0] == 200
+    assert marks(relay, match) == ["connect", "lease", "line"]
+    status, got = http(address, alice["play"], "GET", f"{path}?conn={conn}&after={after}&wait=0")
+    assert status == 200 and got["lines"] == []  # nothing new yet
+    down(relay, match, {"line": '{"type":"end","results":[],"you":0}'}, {"close": "the match is over"})
+    status, got = http(address, alice["play"], "GET", f"{path}?conn={conn}&after={after}&wait=5")
+    assert got["lines"] == ['{"type":"end","results":[],"you":0}'] and got["closed"] == "the match is over"
+    assert marks(relay, match)[-1] == "delivered"
+    assert http(address, alice["play"], "POST", f"{path}?conn={conn}", b'{}')[0] == 409  # the seat is over
+
+
+@pytest.mark.parametrize("abuse, mark, status", [("oversized", "oversized", 413), ("flood", "flood", 422)])
+def test_floods_and_oversized_lines_over_http_are_the_seats_faults(server, alice, abuse, mark, status):
+    address, relay = server
+    match = alice["matches"][0]
+    path = f"/api/v1/seats/{match}/0/lines"
+    down(relay, match, {"line": HELLO})
+    conn = http(address, alice["play"], "GET", path + "?wait=0")[1]["conn"]
+    body = b"x" * (seat_relay.MAX_LINE_BYTES + 10) if abuse == "oversized" else \
+        b'{"type":"ready"}\n' * (seat_relay.FLOOD_SLACK + 5)
+    assert http(address, alice["play"], "POST", f"{path}?conn={conn}", body)[0] == status
+    assert marks(relay, match) == ["connect", "lease", mark]  # nothing of the lines went up
+    assert http(address, alice["play"], "GET", f"{path}?conn={conn}&wait=0")[0] == 409  # that connection is over
+
+
+def test_a_websocket_replaces_a_polling_connection(server, alice):
+    address, relay = server
+    match = alice["matches"][0]
+    path = f"/api/v1/seats/{match}/0/lines"
+    conn = http(address, alice["play"], "GET", path + "?wait=0")[1]["conn"]
+    ws = connect(address, alice["play"], match)
+    wait_for(lambda: marks(relay, match) == ["connect", "connect"])  # the worker cuts the polling one
+    assert http(address, alice["play"], "GET", f"{path}?conn={conn}&wait=0")[0] == 409
+    ws.close()

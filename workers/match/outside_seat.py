@@ -5,7 +5,8 @@ relay (ladder/relay.py; topics and messages: ladder/seat_relay.py) to the web ti
 (ladder/web/seats.py) and back. `OutsideSeat` is a `SandboxedSeat` whose process is a `RelayLink`,
 so strikes, takeovers, the clock and the replay record are that class's, not a copy: the clock
 counts the network (a decision's deadline is the same wall time as a sandboxed bot's). What a
-link adds: every connection cut is a `disconnect` fault of the seat, listed in the replay; the
+link adds: every connection cut is a `disconnect` fault of the seat, listed in the replay (an HTTP
+client's connection, which lives by its polls, is cut when it lets its lease run out); the
 third cut, or a seat still cut off when a deadline passes, hands it to the fallback bot; a line
 over the remote cap is `oversized` and lines sent unasked past a slack are a `flood`, both a
 takeover as for a process. Nothing waits past the clock: each read ends at the seat's deadline.
@@ -53,6 +54,8 @@ class RelayLink:
         self.finished = False
         self.close_reason: str | None = "the match is over"  # None: no close (the match is played again)
         self.live: set[Any] = set()  # the web tier's connections to this seat now open (by their id)
+        # an HTTP client's connection lives by its polls: each says until when (wall clock) it holds
+        self.leases: dict[Any, float] = {}
         self.after = self._catch_up()
 
     @property
@@ -70,10 +73,13 @@ class RelayLink:
             for message in batch:
                 after = message.id
                 mark, conn = message.data.get("mark"), message.data.get("conn")
-                if mark == "connect":
+                if mark in ("connect", "lease"):
                     self.live.add(conn)
+                    if isinstance(message.data.get("until"), (int, float)):
+                        self.leases[conn] = float(message.data["until"])
                 elif mark == "cut":
                     self.live.discard(conn)
+                    self.leases.pop(conn, None)
 
     # --- what the seat calls ---------------------------------------------------------------------
 
@@ -96,6 +102,7 @@ class RelayLink:
             if left <= 0:
                 return None, "timeout" if self.connected else "cutoff"
             self._take(self.relay.read(self.up, self.after, limit=64, block=min(left, POLL_S)))
+            self._lapse()
 
     def _take(self, batch: list) -> None:
         for message in batch:
@@ -105,19 +112,38 @@ class RelayLink:
             if isinstance(line, str):
                 self.lines.append(line.encode("utf-8", "replace"))
                 continue
-            mark = data.get("mark")
-            if mark == "connect":
-                self.live.add(data.get("conn"))
+            mark, conn = data.get("mark"), data.get("conn")
+            until = data.get("until") if isinstance(data.get("until"), (int, float)) else None
+            if mark in ("connect", "lease"):
+                at = data.get("at") if isinstance(data.get("at"), (int, float)) else None
+                if conn in self.live and conn in self.leases and at is not None and at > self.leases[conn]:
+                    self._cut(conn)  # it stopped polling past its lease before this poll: a cut, then back
+                if mark == "connect":  # a newer connection replaces a polling one (a websocket says its own cut)
+                    for other in [c for c in self.live if c != conn and c in self.leases]:
+                        self._cut(other)
+                self.live.add(conn)
+                if until is not None:  # a POST's shorter lease never cuts a GET that is still waiting
+                    self.leases[conn] = max(self.leases.get(conn, 0.0), float(until))
             elif mark == "cut":  # a replaced connection's end too: the client left it
-                self.live.discard(data.get("conn"))
-                self.cuts += 1
-                self.on_cut()
-                if self.cuts >= self.max_cuts and self.sticky is None:
-                    self.sticky = "disconnect"
+                self._cut(conn)
             elif mark in ("oversized", "flood") and self.sticky is None:
                 self.sticky = mark
             elif mark == "delivered":
                 self.delivered = True
+
+    def _cut(self, conn: Any) -> None:
+        self.live.discard(conn)
+        self.leases.pop(conn, None)
+        self.cuts += 1
+        self.on_cut()
+        if self.cuts >= self.max_cuts and self.sticky is None:
+            self.sticky = "disconnect"
+
+    def _lapse(self) -> None:
+        """An HTTP client that stopped polling: its lease ran out, and that is a cut."""
+        now = time.time()
+        for conn in [c for c, until in self.leases.items() if until < now and c in self.live]:
+            self._cut(conn)
 
     def freeze(self, wait: bool = False) -> None:
         pass  # the program runs on its owner's machine: only the clock holds it
@@ -148,6 +174,7 @@ class RelayLink:
         while True:
             batch = self.relay.read(self.up, self.after, limit=1000)
             if not batch:
+                self._lapse()
                 return True
             self._take(batch)
 

@@ -250,3 +250,53 @@ def test_the_last_attempt_void_closes_the_seat_with_the_reason():
         client.stop.set()
         client.join(5)
     assert client.closed == "the match failed on the ladder's side: broken"
+
+
+def test_a_polling_client_that_lets_its_lease_run_out_is_cut_once():
+    """An HTTP client's connection lives by its polls (ladder/web/seats.py): past its lease without a
+    poll it is one cut, whether the worker notices the lapse while waiting or only when it comes back."""
+    import time
+
+    relay = MemoryRelay()
+    client = Client(relay, connect=False)
+
+    def script(n, line):
+        now = time.time()
+        if n == 1:
+            return [{"mark": "connect", "conn": "h", "at": now, "until": now + 0.3}, answer(line, client.bot)]
+        if n == 2:
+            time.sleep(0.6)  # no poll meanwhile: the lease lapses
+            now = time.time()
+        return [{"mark": "lease", "conn": "h", "at": now, "until": now + 60}, answer(line, client.bot)]
+
+    client.script = script
+    client.start()
+    try:
+        result = run_match([seat_relay.remote_spec(MATCH, 0), "builtin:careful"], game=GAME, seed=3, sandbox="none",
+                           require_strict=False, clock=TimeControl(decision_ms=3000, bank_ms=600, startup_ms=3000),
+                           relay=relay, names=["far", "near"])
+    finally:
+        client.stop.set()
+        client.join(5)
+    seat = result.replay.seats[0]
+    assert [d["request"] for d in seat.run.disconnects] == [2]
+    assert seat.status == "ok" and result.results[0]["status"] == "ok"
+
+
+def test_a_new_connection_replaces_a_polling_one_as_one_cut():
+    relay = MemoryRelay()
+    client = Client(relay, connect=False)
+
+    def script(n, line):
+        import time
+
+        now = time.time()
+        if n == 1:
+            return [{"mark": "connect", "conn": "h1", "at": now, "until": now + 60}, answer(line, client.bot)]
+        if n == 3:  # the client dropped h1 and connected anew: nobody says h1's end but the new connect
+            return [{"mark": "connect", "conn": "h2", "at": now, "until": now + 60}, answer(line, client.bot)]
+        return None
+
+    client.script = script
+    _, seat = play(client, relay)
+    assert [d["request"] for d in seat.run.disconnects] == [3] and seat.status == "ok"
