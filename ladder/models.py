@@ -380,6 +380,22 @@ class PersonSeat(SQLModel, table=True):
     created_at: datetime = _when()
 
 
+class SeatConnection(SQLModel, table=True):
+    """The live connection of a remote seat, shared by every web process (ladder/services/seat_slots.py):
+    one per seat (a newer one replaces it), counted per user and per address for the limits. A
+    row is held for a lease its holder renews; one past `expires_at` (its process died, its HTTP
+    client stopped polling) is nobody's and frees its place."""
+
+    __tablename__ = "seat_connections"
+    match_id: int = Field(foreign_key="matches.id", primary_key=True, ondelete="CASCADE")
+    seat: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    conn: str = Field(max_length=32)
+    user_id: int = Field(foreign_key="users.id", index=True, ondelete="CASCADE")
+    address: str = Field(max_length=64, index=True)
+    transport: str = Field(max_length=8)  # "ws" or "http"
+    expires_at: datetime = Field(sa_type=UTCDateTime, index=True)
+
+
 class BotLog(SQLModel, table=True):
     """A seat's stderr for one match, truncated; shown to the bot's owner only."""
 

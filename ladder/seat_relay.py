@@ -8,11 +8,19 @@ worker): `{"line": ...}` for each line the program wrote, and the web tier's mar
 `{"mark": "connect", "conn": id}`, `{"mark": "cut", "conn": id}` (that connection ended before the
 seat was finished with),
 `{"mark": "oversized"}`, `{"mark": "flood"}`, `{"mark": "delivered"}` (the `end` line went out).
+
+A match the ladder plays again from the start (an attempt it voided for its own failure, or a match
+given back to the queue by a stopping worker) keeps its topics: the new attempt's first line down is
+a `restart` line (`restart_line`), which is not a line of the sandbox's protocol: a client starts
+its program afresh, and a `close` said before it is stale (`superseded`).
 """
 
 from __future__ import annotations
 
-from ladder.relay import topics
+import json
+from typing import Any
+
+from ladder.relay import START, topics
 
 # A remote line is capped below the relay's message cap (256 KiB of JSON) with room for JSON's
 # escapes of the worst text (6 bytes a character): hello tells the program this cap.
@@ -22,6 +30,37 @@ MAX_LINE_BYTES = 32 << 10
 FLOOD_SLACK = 16
 MAX_CUTS = 3  # cuts of a seat's connection before the fallback bot takes the seat
 MARKS = ("connect", "cut", "oversized", "flood", "delivered")
+
+
+RESTART_PREFIX = '{"type":"restart"'
+
+
+def restart_line(reason: str) -> str:
+    """The line that tells a client the match starts again from scratch: forget it, a fresh
+    `hello` follows (docs/remote.md)."""
+    return json.dumps({"type": "restart", "reason": reason[:300]}, separators=(",", ":"))
+
+
+def is_restart(line: Any) -> bool:
+    return isinstance(line, str) and line.startswith(RESTART_PREFIX)
+
+
+def played_before(relay: Any, match_id: int, seat: int) -> bool:
+    """Whether an earlier attempt of this match already wrote to the seat."""
+    return relay.last_id(down_topic(match_id, seat)) != START
+
+
+def superseded(relay: Any, match_id: int, seat: int, after: str) -> bool:
+    """Whether a `restart` line follows id `after` on the seat's down topic: a `close` there was an
+    earlier attempt's, and the seat is in play again."""
+    topic = down_topic(match_id, seat)
+    while True:
+        batch = relay.read(topic, after, limit=1000)
+        if not batch:
+            return False
+        if any(is_restart(m.data.get("line")) for m in batch):
+            return True
+        after = batch[-1].id
 
 
 down_topic = topics.seat_down

@@ -3,10 +3,12 @@
 It asks the ladder for a challenge with the token owner's remote bot, starts the bot as a local
 process (a `.py` file runs with this Python; anything else is a command line), and relays its
 JSON lines over the seat's websocket: the same lines as in the sandbox, so the same bot runs
-either way. A cut connection is reconnected, resuming after the last line received (`received`),
+either way. With `--http` it uses the seat's HTTP long poll instead, for a network
+where websockets cannot go. A cut connection is reconnected, resuming after the last line received (`received`),
 so the bot never sees a line twice. `--cut-chance` cuts the connection on purpose before a
 request reaches the bot, to test that: each match then reports how many cuts it made and
-how many `disconnect` faults the ladder recorded for the seat (they must be equal).
+how many `disconnect` faults the ladder recorded for the seat (they must be equal). A `restart`
+line (the ladder plays the match again from scratch) starts a fresh local process.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ class MatchReport:
     seat: int
     cuts: int = 0
     reconnects: int = 0
+    restarts: int = 0  # the ladder played the match again from the start (docs/remote.md)
     status: str = "?"  # the match's
     seat_status: str | None = None
     recorded: int | None = None  # disconnect faults in the replay
@@ -64,8 +67,8 @@ class Ladder:
     def __init__(self, url: str, token: str):
         self.url, self.token = url.rstrip("/"), token
 
-    def call(self, method: str, path: str, body: dict | None = None) -> tuple[int, Any, dict]:
-        data = json.dumps(body).encode() if body is not None else None
+    def call(self, method: str, path: str, body: dict | None = None, raw: bytes | None = None) -> tuple[int, Any, dict]:
+        data = json.dumps(body).encode() if body is not None else raw
         request = urllib.request.Request(self.url + path, data=data, method=method, headers={
             "Authorization": f"Bearer {self.token}", "Content-Type": "application/json"})
         try:
@@ -175,7 +178,7 @@ def play_one(ladder: Ladder, bot: str, match_id: int, seat: int, *, cut_chance: 
                 ws = None
                 continue
             received += 1
-            program.send(line)
+            program = _deliver(program, bot, line, kind, report, say)
     finally:
         if ws is not None:
             with contextlib.suppress(Exception):
@@ -183,6 +186,108 @@ def play_one(ladder: Ladder, bot: str, match_id: int, seat: int, *, cut_chance: 
         program.stop()
     report.seconds = time.monotonic() - started
     return report
+
+
+def _deliver(program: Program, bot: str, line: str, kind: str | None, report: MatchReport, say) -> Program:
+    """One line from the ladder to the local program (either transport); a `restart` starts a fresh
+    program instead, as the ladder plays the match again from scratch. Returns the program now playing."""
+    if kind != "restart":
+        program.send(line)
+        return program
+    say(f"match {report.match_id}: restarted ({line[:200]})")
+    program.stop()
+    report.restarts += 1
+    report.cuts = 0  # the replay keeps the last attempt's cuts only
+    return Program(bot)
+
+
+def play_one_http(ladder: Ladder, bot: str, match_id: int, seat: int, *, cut_chance: float, rng: random.Random,
+                  say=lambda text: None) -> MatchReport:
+    """`play_one` over the HTTP long poll (docs/remote.md), for where websockets cannot go: a thread
+    keeps a GET waiting for the next lines at all times, and the program's lines are POSTed. A cut
+    on purpose drops the connection before a request reaches the bot and connects anew, asking for
+    the same lines again."""
+    report, started = MatchReport(match_id, seat), time.monotonic()
+    path = f"/api/v1/seats/{match_id}/{seat}/lines"
+    down: queue.Queue[str | None] = queue.Queue()
+    state: dict[str, Any] = {"conn": None, "stop": False}
+
+    def poll() -> None:
+        after, delays = "0", list(RECONNECT_DELAYS)
+        while not state["stop"]:
+            conn = state["conn"]
+            query = f"?after={after}&wait=20" + (f"&conn={conn}" if conn else "")
+            try:
+                status, body, _ = ladder.call("GET", path + query)
+            except OSError:
+                status, body = 0, None
+            if status == 409:  # this connection is over (replaced, or it lapsed): connect anew
+                state["conn"] = None
+                report.reconnects += 1
+                continue
+            if status in (401, 403, 404):
+                down.put(None)
+                report.notes.append(f"the seat refused the connection ({status})")
+                return
+            if status != 200 or not isinstance(body, dict):
+                time.sleep(delays.pop(0) if len(delays) > 1 else delays[0])
+                report.reconnects += 1
+                continue
+            delays = list(RECONNECT_DELAYS)
+            if conn is None:
+                state["conn"] = body["conn"]
+            if any(_kind(line) == "request" for line in body["lines"]) and report.cuts < seat_relay.MAX_CUTS \
+                    and rng.random() < cut_chance:
+                report.cuts += 1  # dropped unread: the next connection asks for the same lines
+                say(f"match {match_id}: cut {report.cuts}")
+                state["conn"] = None
+                continue
+            after = body["after"]
+            for line in body["lines"]:
+                down.put(line)
+            if body.get("closed") is not None:
+                report.notes.append(body["closed"])
+                down.put(None)
+                return
+
+    program = Program(bot)
+    poller = threading.Thread(target=poll, daemon=True, name=f"poll-{match_id}")
+    poller.start()
+    try:
+        while True:
+            answers, tries = _pending(program), 0
+            while answers and state["conn"] is not None and poller.is_alive() and tries < 100:
+                conn, tries = state["conn"], tries + 1
+                status, _, _ = ladder.call("POST", f"{path}?conn={conn}", raw="\n".join(answers).encode())
+                if status != 409:
+                    break  # sent, or refused for cause (the ladder records the fault)
+                while state["conn"] == conn and poller.is_alive() and tries < 100:
+                    tries += 1  # this connection is over: the poller connects anew, then this is sent
+                    time.sleep(0.05)
+            try:
+                line = down.get(timeout=0.02)
+            except queue.Empty:
+                continue
+            if line is None:
+                break
+            program = _deliver(program, bot, line, _kind(line), report, say)
+    finally:
+        state["stop"] = True
+        program.stop()
+    report.seconds = time.monotonic() - started
+    return report
+
+
+def _pending(program: Program) -> list[str]:
+    out = []
+    while True:
+        try:
+            line = program.out.get_nowait()
+        except queue.Empty:
+            return out
+        if line is None:
+            return out
+        out.append(line)
 
 
 def _forward_answers(program: Program, ws: Any) -> None:
@@ -236,7 +341,8 @@ def outcome(ladder: Ladder, report: MatchReport, timeout_s: float = GIVE_UP_S) -
 @click.option("--cut-chance", default=0.0, show_default=True, type=click.FloatRange(0, 1),
               help="cut the connection on purpose before a request, with this chance (a test)")
 @click.option("--seed", default=None, type=int, help="seeds the cuts (and nothing of the games)")
-def connect(bot, token, url, game, name, against, matches, cut_chance, seed):
+@click.option("--http", "http", is_flag=True, help="the HTTP long poll instead of a websocket (docs/remote.md)")
+def connect(bot, token, url, game, name, against, matches, cut_chance, seed, http):
     """Play BOT (a .py file, or a command line) on a ladder from this machine, in challenges."""
     ladder = Ladder(url, token)
     against = against or (f"house/{get_game(game).fallback_bot}",)
@@ -245,7 +351,8 @@ def connect(bot, token, url, game, name, against, matches, cut_chance, seed):
     reports = []
     for number in range(1, matches + 1):
         match_id, seat = ladder.challenge(game, name, list(against), None)
-        report = outcome(ladder, play_one(ladder, bot, match_id, seat, cut_chance=cut_chance, rng=rng))
+        play = play_one_http if http else play_one
+        report = outcome(ladder, play(ladder, bot, match_id, seat, cut_chance=cut_chance, rng=rng))
         reports.append(report)
         click.echo(f"{number}/{matches} match {match_id}: {report.status}, seat {report.seat_status}, "
                    f"{report.cuts} cuts made, {report.recorded} disconnects recorded, {report.seconds:.1f} s"

@@ -6,14 +6,13 @@ seats, results and ratings work as for any bot; the worker plays its seat over t
 sandboxed ladder. It plays challenges its owner asks for, and, once its owner opts it in, the
 open ladder: rated matches among remote bots only, with their own leaderboard.
 
-Who may connect to which seat, and how many at once, is decided here; the web tier
-(ladder/web/seats.py) only carries lines.
+Who may connect to which seat is decided here, how many at once in ladder/services/seat_slots.py
+(shared by every web process); the web tier (ladder/web/seats.py) only carries lines.
 """
 
 from __future__ import annotations
 
 import hashlib
-import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -127,57 +126,3 @@ def seat_access(*, session: Session, user_id: int, match_id: int, seat: int) -> 
 
 def in_play(status: str) -> bool:
     return status in (MatchStatus.QUEUED, MatchStatus.RUNNING)
-
-
-class SeatSlots:
-    """The live connections of one web process: at most `per_user` and `per_address` at once, and
-    one per seat (a new connection to a seat replaces the old one, which is told so). Counted in
-    memory: a hostile client cannot open more than these on one process, whatever it sends."""
-
-    def __init__(self, per_user: int, per_address: int):
-        self.per_user, self.per_address = per_user, per_address
-        self.lock = threading.Lock()
-        self.by_seat: dict[tuple[int, int], object] = {}
-        self.users: dict[int, int] = {}
-        self.addresses: dict[str, int] = {}
-
-    def refusal(self, user_id: int, address: str) -> str | None:
-        """Why a new connection would be refused now (checked before the handshake)."""
-        with self.lock:
-            return self._refusal(user_id, address)
-
-    def _refusal(self, user_id: int, address: str) -> str | None:
-        if self.users.get(user_id, 0) >= self.per_user:
-            return f"you have {self.per_user} programs connected, the most allowed at once"
-        if self.addresses.get(address, 0) >= self.per_address:
-            return f"{self.per_address} programs are connected from your address, the most allowed at once"
-        return None
-
-    def take(self, key: tuple[int, int], user_id: int, address: str, conn: object) -> tuple[str | None, object]:
-        """Hold a place for `conn` on seat `key`: (refusal, replaced connection or None)."""
-        with self.lock:
-            old = self.by_seat.get(key)
-            if old is None:
-                why = self._refusal(user_id, address)
-                if why is not None:
-                    return why, None
-            else:  # the old connection's place passes to the new one
-                self._count(old.user_id, old.address, -1)  # type: ignore[attr-defined]
-            self.by_seat[key] = conn
-            self._count(user_id, address, +1)
-            return None, old
-
-    def give_back(self, key: tuple[int, int], conn: object) -> bool:
-        """Release `conn`'s place; False when it had been replaced already."""
-        with self.lock:
-            if self.by_seat.get(key) is not conn:
-                return False
-            del self.by_seat[key]
-            self._count(conn.user_id, conn.address, -1)  # type: ignore[attr-defined]
-            return True
-
-    def _count(self, user_id: int, address: str, step: int) -> None:
-        for table, key in ((self.users, user_id), (self.addresses, address)):
-            table[key] = table.get(key, 0) + step
-            if table[key] <= 0:
-                del table[key]

@@ -197,7 +197,7 @@ def current_request(*, relay: Relay, sat: Sitting, after: str, request_id: int) 
             kind = message.data.get("type")
             if kind == "request":
                 found = message.data if message.data.get("id") == request_id else None
-            elif kind in ("takeover", "end", "hello"):
+            elif kind in ("takeover", "end", "hello", "restart"):
                 found = None
     if found is None:
         raise Invalid("that decision is no longer asked for: the game has moved on")

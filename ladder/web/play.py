@@ -143,6 +143,8 @@ def _drawn(game: str, match_id: int, me: int, data: dict[str, Any], before: str)
         results = data.get("results") or []
         lines = [f"{_who(r.get('seat'), me)}: {r.get('score')} points, rank {r.get('rank')}" for r in results]
         return {"type": "end", "text": "The game is over. " + "; ".join(lines)}
+    if kind == "restart":
+        return {"type": "restart", "text": f"The game starts again from the beginning: {data.get('reason')}."}
     if kind == "hello":
         return {"type": "hello", "text": f"The game starts: you are seat {me} of {data.get('players')}."}
     return {"type": "notice", "text": ""}

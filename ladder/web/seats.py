@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import secrets
 import threading
+import time
 from typing import Any
 
 from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
@@ -29,6 +30,7 @@ from ladder.games import OptionError
 from ladder.services import outside, pages
 from ladder.services.errors import Invalid, NotFound
 from ladder.services.limits import check_challenge
+from ladder.services.seat_slots import SeatSlots
 from ladder.services.tokens import authenticate as authenticate_token
 from ladder.web import api
 from ladder.web.common import db, dispatch, int_arg, settings, status_for
@@ -41,6 +43,8 @@ sock = Sock()
 SEND_TIMEOUT_S = 10  # a client that reads nothing for this long while we write is cut off
 PING_S = 10  # pings keep idle connections alive and find dead ones
 POLL_S = 1.0  # how long one wait on the relay or the socket lasts before checking the other side
+WS_LEASE_S = 60  # a websocket's place in seat_connections is held this long past its last renewal
+RENEW_S = 15  # and renewed this often while the connection lives
 
 
 def relay() -> Any:
@@ -53,11 +57,12 @@ def relay() -> Any:
     return extensions["ladder_relay"]
 
 
-def slots() -> outside.SeatSlots:
+def slots() -> SeatSlots:
+    """The seats' live connections, in the database: shared by every web process."""
     extensions = current_app.extensions
     if "ladder_seat_slots" not in extensions:
-        extensions["ladder_seat_slots"] = outside.SeatSlots(settings().remote_seats_per_user,
-                                                            settings().remote_seats_per_address)
+        extensions["ladder_seat_slots"] = SeatSlots(extensions["ladder"].engine, settings().remote_seats_per_user,
+                                                    settings().remote_seats_per_address)
     return extensions["ladder_seat_slots"]
 
 
@@ -132,19 +137,26 @@ def _refuse(status: int, message: str) -> Response:
     return response
 
 
+HTTP_PARAMETERS = {"GET": ("after", "conn", "wait"), "POST": ("conn",)}
+
+
 @bp.before_request
 def _before_handshake() -> Response | None:
-    """Every refusal happens here, as a plain HTTP answer: no handshake, no thread held."""
+    """Every refusal happens here, as a plain HTTP answer: no handshake, no thread held. The
+    long-poll endpoints share the checks of who may play the seat; their own are in their views."""
+    http = request.endpoint == "seats.lines"
+    allowed = HTTP_PARAMETERS.get(request.method, ()) if http else ("received",)
     for name in request.args:
-        if name != "received" or len(request.args.getlist(name)) > 1:
-            return _refuse(400, f"unknown or repeated query parameter {name[:40]!r}: it takes received")
+        if name not in allowed or len(request.args.getlist(name)) > 1:
+            return _refuse(400, f"unknown or repeated query parameter {name[:40]!r}: it takes "
+                                f"{', '.join(allowed) or 'none'}")
     received = request.args.get("received", "0")
     if not received.isdigit() or len(received) > 6:
         return _refuse(400, "received is the number of lines you already have (a whole number)")
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     found = authenticate_token(session=db(), token=token.strip()) if scheme.lower() == "bearer" else None
     if found is None:
-        return _refuse(401, "a websocket seat needs a personal API token: Authorization: Bearer <token>")
+        return _refuse(401, "a remote seat needs a personal API token: Authorization: Bearer <token>")
     if "play" not in found.token.scope_set:
         return _refuse(403, "this token lacks the 'play' scope; create one with it on your account page")
     try:
@@ -153,14 +165,18 @@ def _before_handshake() -> Response | None:
     except NotFound as exc:
         return _refuse(status_for(exc), str(exc))
     db().commit()  # end the read: a connection lasts a whole match and must hold no transaction
+    if http:
+        g.seat_user, g.seat_access = found.user.id, access
+        return None
     if request.headers.get("Upgrade", "").lower() != "websocket":
         return _refuse(400, "connect with a websocket (Upgrade: websocket)")
     # the place is taken here, before the handshake, so no burst of handshakes gets past the limits
     conn = Connection(None, relay(), access.match_id, access.seat, found.user.id, _address())
-    why, old = slots().take((access.match_id, access.seat), conn.user_id, conn.address, conn)
-    if why is not None:
-        return _refuse(429, why)
-    g.seat_conn, g.seat_old, g.seat_received = conn, old, int(received)
+    taken = slots().take((access.match_id, access.seat), conn=conn.id, user_id=conn.user_id, address=conn.address,
+                         transport="ws", lease_s=WS_LEASE_S)
+    if taken.refusal is not None:
+        return _refuse(429, taken.refusal)
+    g.seat_conn, g.seat_old, g.seat_received = conn, taken.replaced, int(received)
     return None
 
 
@@ -169,7 +185,44 @@ def _give_back_unused(_exc) -> None:
     """A place taken for a handshake that never became a connection is free again."""
     conn = g.get("seat_conn")
     if conn is not None and not conn.started:
-        slots().give_back((conn.match_id, conn.seat), conn)
+        slots().give_back((conn.match_id, conn.seat), conn.id)
+
+
+# --- what both transports decide the same way ------------------------------------------------------
+
+
+def _asks(line: str) -> bool:
+    """A line down that allows one line up: the hello (ready) and each request (its answer)."""
+    return line.startswith(('{"type":"request"', '{"type":"hello"'))
+
+
+def _down(relay: Any, match_id: int, seat: int, conn: str, message: Any) -> tuple[str, Any]:
+    """What one message of the seat's down topic is to connection `conn`: ("line", text),
+    ("close", why) when the seat is finished with, ("replaced", None) when a newer connection took
+    the seat, or ("skip", None)."""
+    data = message.data
+    if data.get("replaced") == conn:
+        return "replaced", None
+    if "close" in data:
+        if seat_relay.superseded(relay, match_id, seat, message.id):
+            return "skip", None  # an earlier attempt's close: the match is being played again
+        return "close", str(data["close"])[:120]
+    line = data.get("line")
+    return ("line", line) if isinstance(line, str) else ("skip", None)
+
+
+def _up_fault(lines: list[str], sent: int, asked: int) -> tuple[str, str] | None:
+    """Why these lines up end the connection: (mark, why), or None when they go up. `sent` lines
+    went up before (over the whole topic: no reconnect starts a fresh allowance), `asked` allow one each."""
+    if any(len(line.encode()) > seat_relay.MAX_LINE_BYTES for line in lines):
+        return "oversized", f"a line over {seat_relay.MAX_LINE_BYTES} bytes"
+    if sent + len(lines) > asked + seat_relay.FLOOD_SLACK:
+        return "flood", "more lines than requests"
+    return None
+
+
+def _sent(relay: Any, up: str) -> int:
+    return sum(1 for m in _all(relay, up) if "line" in m.data)
 
 
 class Connection:
@@ -183,8 +236,9 @@ class Connection:
         self.finished = False  # the seat said close: no cut when this connection ends
         self.replaced = False
         self.ended = "closed"
-        self.id = secrets.token_hex(6)  # names this connection in its connect and cut marks
+        self.id = secrets.token_hex(8)  # names this connection in its marks, its seat_connections row
         self.asked = 0  # hello and requests on the down topic: each allows one line up
+        self.slots: Any = None
 
     def send_down(self, received: int) -> None:
         """The sender thread: every down line after the first `received`, as text frames."""
@@ -193,15 +247,20 @@ class Connection:
             while not self.done.is_set():
                 for message in self.relay.read(self.down, after, limit=100, block=POLL_S):
                     after = message.id
-                    if "close" in message.data:
-                        self.finished = True
-                        self.ws.close(1000, str(message.data["close"])[:120])
+                    what, line = _down(self.relay, self.match_id, self.seat, self.id, message)
+                    if what == "replaced":  # a newer connection, on any process
+                        self.replaced = True
+                        self.ws.close(4000, "replaced by a newer connection to this seat")
                         self.done.set()
                         return
-                    line = message.data.get("line")
-                    if not isinstance(line, str):
+                    if what == "close":
+                        self.finished = True
+                        self.ws.close(1000, line)
+                        self.done.set()
+                        return
+                    if what == "skip":
                         continue
-                    if line.startswith(('{"type":"request"', '{"type":"hello"')):
+                    if _asks(line):
                         self.asked += 1
                     if skip > 0:
                         skip -= 1
@@ -216,9 +275,17 @@ class Connection:
     def receive_up(self) -> None:
         """The request's own thread: the client's frames, line by line, onto the relay."""
         # counted over the topic, so no reconnect starts a fresh allowance
-        sent = sum(1 for m in _all(self.relay, self.up) if "line" in m.data)
+        sent = _sent(self.relay, self.up)
+        renew_at = time.monotonic() + RENEW_S
         while True:
             done = self.done.is_set()  # then only what the client sent before is still carried up
+            if not done and time.monotonic() >= renew_at:
+                renew_at = time.monotonic() + RENEW_S
+                # the seat is another connection's now (or its place expired): this one is over
+                if not self.slots.renew((self.match_id, self.seat), self.id, WS_LEASE_S):
+                    self.replaced = True
+                    self._stop(None, 4000, "replaced by a newer connection to this seat")
+                    break
             try:
                 frame = self.ws.receive(timeout=0 if done else POLL_S)
             except ConnectionClosed:
@@ -235,13 +302,11 @@ class Connection:
                 self._stop(None, 1003, "text frames only: one protocol line each")
                 break
             lines = [line for line in frame.split("\n") if line.strip()]
-            if any(len(line.encode()) > seat_relay.MAX_LINE_BYTES for line in lines):
-                self._stop("oversized", 1009, f"a line over {seat_relay.MAX_LINE_BYTES} bytes")
+            fault = _up_fault(lines, sent, self.asked)
+            if fault is not None:
+                self._stop(fault[0], 1009 if fault[0] == "oversized" else 1008, fault[1])
                 break
             sent += len(lines)
-            if sent > self.asked + seat_relay.FLOOD_SLACK:
-                self._stop("flood", 1008, "more lines than requests")
-                break
             if lines:
                 self.relay.publish_many(self.up, [{"line": line} for line in lines])
         self.done.set()
@@ -271,14 +336,9 @@ def connect(ws, match_id: int, seat: int) -> None:
     with contextlib.suppress(AttributeError, OSError):
         ws.sock.settimeout(SEND_TIMEOUT_S)
     conn, old, key = g.seat_conn, g.seat_old, (match_id, seat)
-    conn.ws, conn.started = ws, True
-    if old is not None:
-        old.replaced = True
-        # closed with its reason before its loop is told to stop: a loop that ends first lets the
-        # handler return, and the server then closes it as a normal end (1000) instead
-        with contextlib.suppress(Exception):  # it may be closing already
-            old.ws.close(4000, "replaced by a newer connection to this seat")
-        old.done.set()
+    conn.ws, conn.started, conn.slots = ws, True, slots()
+    if old is not None:  # its sender, on whichever process holds it, reads this and closes it (4000)
+        conn.relay.publish(conn.down, {"replaced": old})
     conn.relay.publish(conn.up, {"mark": "connect", "conn": conn.id})
     sender = threading.Thread(target=conn.send_down, args=(g.seat_received,), daemon=True,
                               name=f"seat-{match_id}-{seat}-down")
@@ -288,6 +348,9 @@ def connect(ws, match_id: int, seat: int) -> None:
     finally:
         conn.done.set()
         sender.join(SEND_TIMEOUT_S + POLL_S * 2)
-        slots().give_back(key, conn)
+        conn.slots.give_back(key, conn.id)
         if not conn.finished:  # replaced too: its client left it (a reconnect may come first)
             conn.relay.publish(conn.up, {"mark": "cut", "conn": conn.id})
+
+
+from ladder.web import seat_poll  # noqa: E402,F401 - the HTTP long poll's route, on this blueprint

@@ -47,8 +47,11 @@ def ladder_site(request, engine, tmp_path):
     thread.join(10)
 
 
-def test_challenges_played_through_cuts_record_each_cut_once(ladder_site, tmp_path):
+@pytest.mark.parametrize("transport", ["websocket", "http"])
+def test_challenges_played_through_cuts_record_each_cut_once(ladder_site, tmp_path, transport):
+    """Over either transport alone: the HTTP long poll plays the same matches, cuts included."""
     site = ladder_site
+    play_one = connect_cmd.play_one_http if transport == "http" else connect_cmd.play_one
     ladder = connect_cmd.Ladder(site["url"], site["token"])
     bot = tmp_path / "mybot.py"  # an author's copy of a starter bot: the file a sandbox would run
     bot.write_text(builtin_source("treasure", "careful").read_text())
@@ -61,7 +64,7 @@ def test_challenges_played_through_cuts_record_each_cut_once(ladder_site, tmp_pa
             rng = random.Random(26)
             for _ in range(MATCHES):
                 match_id, seat = ladder.challenge("treasure", "homebot", ["house/careful"], None)
-                reports.append(connect_cmd.outcome(ladder, connect_cmd.play_one(
+                reports.append(connect_cmd.outcome(ladder, play_one(
                     ladder, bot, match_id, seat, cut_chance=0.05, rng=rng), timeout_s=300))
         except BaseException as exc:  # reported by the test, not lost in a thread
             errors.append(exc)

@@ -51,19 +51,3 @@ def test_a_challenge_seats_the_remote_bot_against_sandboxed_bots_only(session, h
         outside.opponent_versions(session=session, game="treasure", names=["marge/far"])
     with pytest.raises(NotFound):
         outside.opponent_versions(session=session, game="treasure", names=["house/nobody"])
-
-
-def test_seat_slots_hold_the_limits_and_a_replacement_keeps_its_place():
-    slots = outside.SeatSlots(per_user=1, per_address=2)
-
-    class Conn:
-        def __init__(self, user_id, address):
-            self.user_id, self.address = user_id, address
-
-    a = Conn(1, "x")
-    assert slots.take((1, 0), 1, "x", a) == (None, None)
-    assert slots.take((2, 0), 1, "x", Conn(1, "x"))[0] is not None  # the user's one place is taken
-    b = Conn(1, "x")
-    assert slots.take((1, 0), 1, "x", b) == (None, a)  # the same seat: replaced, no new place
-    assert not slots.give_back((1, 0), a) and slots.give_back((1, 0), b)
-    assert slots.users == {} and slots.addresses == {}

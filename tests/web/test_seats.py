@@ -20,6 +20,7 @@ from werkzeug.serving import make_server
 from ladder import seat_relay
 from ladder.relay import MemoryRelay
 from ladder.services import outside, tokens
+from ladder.services.seat_slots import SeatSlots
 from ladder.web import seats
 
 HELLO = json.dumps({"type": "hello", "seat": 0})
@@ -186,7 +187,7 @@ def test_a_second_connection_replaces_the_first_and_a_storm_leaves_one(server, a
 
 def test_connections_per_user_and_per_address_are_limited(server, alice, app):
     address, relay = server
-    app.extensions["ladder_seat_slots"] = outside.SeatSlots(per_user=2, per_address=8)
+    app.extensions["ladder_seat_slots"] = SeatSlots(app.extensions["ladder"].engine, per_user=2, per_address=8)
     open_ = [connect(address, alice["play"], m) for m in alice["matches"][:2]]
     assert refused(address, alice["play"], alice["matches"][2]) == 429
     down(relay, alice["matches"][0], {"line": HELLO})
@@ -221,3 +222,129 @@ def test_a_client_that_reads_nothing_is_cut_off_without_holding_others(server, a
     assert ws.receive(10) == HELLO
     ws.close()
     raw.close()
+
+
+def test_a_close_before_a_restart_is_an_earlier_attempts_and_the_connection_stays(server, alice):
+    """A match the ladder plays again keeps its topic: a client joining late hears the old attempt,
+    the `restart`, and the new `hello`, and is not closed by the old attempt's close."""
+    address, relay = server
+    match = alice["matches"][0]
+    restart = seat_relay.restart_line("played again")
+    down(relay, match, {"line": HELLO}, {"close": "the fallback bot plays this seat now: error"},
+         {"line": restart}, {"line": HELLO})
+    ws = connect(address, alice["play"], match)
+    assert [ws.receive(10) for _ in range(3)] == [HELLO, restart, HELLO]
+    down(relay, match, {"line": '{"type":"request","id":1}'})
+    assert ws.receive(10) == '{"type":"request","id":1}'  # still open, still relaying
+    ws.close()
+
+
+@pytest.fixture
+def second_server(app, server, engine, settings):
+    """Another web process over the same database and relay: its own app, its own server."""
+    from ladder import create_app
+
+    other = create_app({"settings": settings, "LADDER_ENGINE": engine, "TESTING": True,
+                        "LADDER_DISPATCH": lambda ids: None})
+    other.extensions["ladder_relay"] = server[1]
+    http = make_server("127.0.0.1", 0, other, threaded=True)
+    thread = threading.Thread(target=http.serve_forever, daemon=True)
+    thread.start()
+    yield f"127.0.0.1:{http.server_port}", other
+    http.shutdown()
+    thread.join(10)
+
+
+def test_two_web_processes_share_the_limits_and_the_one_connection_per_seat(server, second_server, alice, app):
+    (first, relay), (second, other) = server, second_server
+    for each in (app, other):
+        each.extensions["ladder_seat_slots"] = SeatSlots(each.extensions["ladder"].engine, per_user=2, per_address=8)
+    one, two, three = alice["matches"]
+    on_first = connect(first, alice["play"], one)
+    on_second = connect(second, alice["play"], two)
+    assert refused(first, alice["play"], three) == 429  # the first process counts the second's connection
+    assert refused(second, alice["play"], three) == 429
+    again = connect(second, alice["play"], one)  # seat `one`, held by the first process, is replaced
+    with pytest.raises(simple_websocket.ConnectionClosed):
+        on_first.receive(10)
+    assert on_first.close_reason == 4000
+    wait_for(lambda: marks(relay, one) == ["connect", "connect", "cut"])
+    down(relay, one, {"line": HELLO})
+    assert again.receive(10) == HELLO
+    for ws in (again, on_second):
+        ws.close()
+    wait_for(lambda: marks(relay, two) == ["connect", "cut"])
+    third = connect(first, alice["play"], three)  # the places are free again on both
+    third.close()
+
+
+def http(address: str, token: str | None, method: str, path: str, body: bytes | None = None):
+    """(status, JSON) of one request to the seat's HTTP long poll."""
+    import urllib.error
+    import urllib.request
+
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    request = urllib.request.Request(f"http://{address}{path}", data=body, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read() or b"null")
+
+
+def test_the_http_long_poll_refuses_as_the_websocket_does(server, alice):
+    address, relay = server
+    match = alice["matches"][0]
+    path = f"/api/v1/seats/{match}/0/lines"
+    assert http(address, None, "GET", path)[0] == 401
+    assert http(address, alice["read"], "GET", path)[0] == 403
+    assert http(address, alice["play"], "GET", f"/api/v1/seats/{match}/1/lines")[0] == 404
+    for query in ("?wait=x", "?wait=99", "?after=x", "?received=1", "?wait=1&wait=2"):
+        assert http(address, alice["play"], "GET", path + query)[0] == 400, query
+    assert http(address, alice["play"], "POST", path, b'{"type":"ready"}')[0] == 400  # no conn
+    assert http(address, alice["play"], "POST", path + "?conn=forged", b'{"type":"ready"}')[0] == 409
+    assert marks(relay, match) == []  # nothing reached the relay
+
+
+def test_lines_go_both_ways_over_http_and_the_end_closes_the_seat(server, alice):
+    address, relay = server
+    match = alice["matches"][0]
+    path = f"/api/v1/seats/{match}/0/lines"
+    down(relay, match, {"line": HELLO})
+    status, got = http(address, alice["play"], "GET", path + "?wait=5")
+    assert status == 200 and got["lines"] == [HELLO] and got["closed"] is None
+    conn, after = got["conn"], got["after"]
+    assert http(address, alice["play"], "POST", f"{path}?conn={conn}", b'{"type":"ready"}\n')[0] == 200
+    assert marks(relay, match) == ["connect", "lease", "line"]
+    status, got = http(address, alice["play"], "GET", f"{path}?conn={conn}&after={after}&wait=0")
+    assert status == 200 and got["lines"] == []  # nothing new yet
+    down(relay, match, {"line": '{"type":"end","results":[],"you":0}'}, {"close": "the match is over"})
+    status, got = http(address, alice["play"], "GET", f"{path}?conn={conn}&after={after}&wait=5")
+    assert got["lines"] == ['{"type":"end","results":[],"you":0}'] and got["closed"] == "the match is over"
+    assert marks(relay, match)[-1] == "delivered"
+    assert http(address, alice["play"], "POST", f"{path}?conn={conn}", b'{}')[0] == 409  # the seat is over
+
+
+@pytest.mark.parametrize("abuse, mark, status", [("oversized", "oversized", 413), ("flood", "flood", 422)])
+def test_floods_and_oversized_lines_over_http_are_the_seats_faults(server, alice, abuse, mark, status):
+    address, relay = server
+    match = alice["matches"][0]
+    path = f"/api/v1/seats/{match}/0/lines"
+    down(relay, match, {"line": HELLO})
+    conn = http(address, alice["play"], "GET", path + "?wait=0")[1]["conn"]
+    body = b"x" * (seat_relay.MAX_LINE_BYTES + 10) if abuse == "oversized" else \
+        b'{"type":"ready"}\n' * (seat_relay.FLOOD_SLACK + 5)
+    assert http(address, alice["play"], "POST", f"{path}?conn={conn}", body)[0] == status
+    assert marks(relay, match) == ["connect", "lease", mark]  # nothing of the lines went up
+    assert http(address, alice["play"], "GET", f"{path}?conn={conn}&wait=0")[0] == 409  # that connection is over
+
+
+def test_a_websocket_replaces_a_polling_connection(server, alice):
+    address, relay = server
+    match = alice["matches"][0]
+    path = f"/api/v1/seats/{match}/0/lines"
+    conn = http(address, alice["play"], "GET", path + "?wait=0")[1]["conn"]
+    ws = connect(address, alice["play"], match)
+    wait_for(lambda: marks(relay, match) == ["connect", "connect"])  # the worker cuts the polling one
+    assert http(address, alice["play"], "GET", f"{path}?conn={conn}&wait=0")[0] == 409
+    ws.close()

@@ -5,10 +5,16 @@ relay (ladder/relay.py; topics and messages: ladder/seat_relay.py) to the web ti
 (ladder/web/seats.py) and back. `OutsideSeat` is a `SandboxedSeat` whose process is a `RelayLink`,
 so strikes, takeovers, the clock and the replay record are that class's, not a copy: the clock
 counts the network (a decision's deadline is the same wall time as a sandboxed bot's). What a
-link adds: every connection cut is a `disconnect` fault of the seat, listed in the replay; the
+link adds: every connection cut is a `disconnect` fault of the seat, listed in the replay (an HTTP
+client's connection, which lives by its polls, is cut when it lets its lease run out); the
 third cut, or a seat still cut off when a deadline passes, hands it to the fallback bot; a line
 over the remote cap is `oversized` and lines sent unasked past a slack are a `flood`, both a
 takeover as for a process. Nothing waits past the clock: each read ends at the seat's deadline.
+
+A match played again from the start (an attempt the ladder voided, or a match a stopping worker
+gave back) keeps the seat's topics and its client's connection: a voided attempt that is not the
+last says no `close`, and the next attempt's first line is a `restart` (ladder/seat_relay.py), so
+the client starts its program afresh instead of meeting a second `hello` mid-stream.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from workers.match.seat import MatchVoid, SandboxedSeat
 MAX_CUTS = seat_relay.MAX_CUTS
 POLL_S = 1.0  # longest single wait on the relay: a read never outlives its deadline by more
 STARTUP_FLOOR_MS = 15000  # an outside seat's start-up allowance at least: time to connect
+RESTART_REASON = "the ladder plays this match again from the start (its own failure, not a bot's)"
 
 
 class RelayLink:
@@ -45,8 +52,10 @@ class RelayLink:
         self.sticky: str | None = None  # an answer every later read gives: the link is finished
         self.delivered = False
         self.finished = False
-        self.close_reason = "the match is over"
+        self.close_reason: str | None = "the match is over"  # None: no close (the match is played again)
         self.live: set[Any] = set()  # the web tier's connections to this seat now open (by their id)
+        # an HTTP client's connection lives by its polls: each says until when (wall clock) it holds
+        self.leases: dict[Any, float] = {}
         self.after = self._catch_up()
 
     @property
@@ -64,10 +73,13 @@ class RelayLink:
             for message in batch:
                 after = message.id
                 mark, conn = message.data.get("mark"), message.data.get("conn")
-                if mark == "connect":
+                if mark in ("connect", "lease"):
                     self.live.add(conn)
+                    if isinstance(message.data.get("until"), (int, float)):
+                        self.leases[conn] = float(message.data["until"])
                 elif mark == "cut":
                     self.live.discard(conn)
+                    self.leases.pop(conn, None)
 
     # --- what the seat calls ---------------------------------------------------------------------
 
@@ -90,6 +102,7 @@ class RelayLink:
             if left <= 0:
                 return None, "timeout" if self.connected else "cutoff"
             self._take(self.relay.read(self.up, self.after, limit=64, block=min(left, POLL_S)))
+            self._lapse()
 
     def _take(self, batch: list) -> None:
         for message in batch:
@@ -99,19 +112,38 @@ class RelayLink:
             if isinstance(line, str):
                 self.lines.append(line.encode("utf-8", "replace"))
                 continue
-            mark = data.get("mark")
-            if mark == "connect":
-                self.live.add(data.get("conn"))
+            mark, conn = data.get("mark"), data.get("conn")
+            until = data.get("until") if isinstance(data.get("until"), (int, float)) else None
+            if mark in ("connect", "lease"):
+                at = data.get("at") if isinstance(data.get("at"), (int, float)) else None
+                if conn in self.live and conn in self.leases and at is not None and at > self.leases[conn]:
+                    self._cut(conn)  # it stopped polling past its lease before this poll: a cut, then back
+                if mark == "connect":  # a newer connection replaces a polling one (a websocket says its own cut)
+                    for other in [c for c in self.live if c != conn and c in self.leases]:
+                        self._cut(other)
+                self.live.add(conn)
+                if until is not None:  # a POST's shorter lease never cuts a GET that is still waiting
+                    self.leases[conn] = max(self.leases.get(conn, 0.0), float(until))
             elif mark == "cut":  # a replaced connection's end too: the client left it
-                self.live.discard(data.get("conn"))
-                self.cuts += 1
-                self.on_cut()
-                if self.cuts >= self.max_cuts and self.sticky is None:
-                    self.sticky = "disconnect"
+                self._cut(conn)
             elif mark in ("oversized", "flood") and self.sticky is None:
                 self.sticky = mark
             elif mark == "delivered":
                 self.delivered = True
+
+    def _cut(self, conn: Any) -> None:
+        self.live.discard(conn)
+        self.leases.pop(conn, None)
+        self.cuts += 1
+        self.on_cut()
+        if self.cuts >= self.max_cuts and self.sticky is None:
+            self.sticky = "disconnect"
+
+    def _lapse(self) -> None:
+        """An HTTP client that stopped polling: its lease ran out, and that is a cut."""
+        now = time.time()
+        for conn in [c for c, until in self.leases.items() if until < now and c in self.live]:
+            self._cut(conn)
 
     def freeze(self, wait: bool = False) -> None:
         pass  # the program runs on its owner's machine: only the clock holds it
@@ -137,10 +169,12 @@ class RelayLink:
         if self.finished:
             return True
         self.finished = True
-        self.relay.publish(self.down, {"close": self.close_reason[:120]})
+        if self.close_reason is not None:
+            self.relay.publish(self.down, {"close": self.close_reason[:120]})
         while True:
             batch = self.relay.read(self.up, self.after, limit=1000)
             if not batch:
+                self._lapse()
                 return True
             self._take(batch)
 
@@ -171,20 +205,27 @@ class OutsideSeat(SandboxedSeat):
     def __init__(self, name: str, game: str, *, relay: Any, match_id: int, seat: int,
                  clock: TimeControl | None = None, strikes: int = protocol.STRIKES,
                  lines: protocol.EventLines | None = None, void: MatchVoid | None = None,
-                 max_cuts: int = MAX_CUTS):
+                 max_cuts: int = MAX_CUTS, final_attempt: bool = True):
         clock = clock or TimeControl()
         clock = replace(clock, startup_ms=max(clock.startup_ms, STARTUP_FLOOR_MS))
-        super().__init__(name, game, "remote", clock, strikes, lines, void=void)
+        super().__init__(name, game, "remote", clock, strikes, lines, void=void, final_attempt=final_attempt)
+        self.relay, self.match_id, self.seat_number = relay, match_id, seat
         self.link = RelayLink(relay, match_id, seat, on_cut=self._cut, max_cuts=max_cuts)
 
     def start(self, process_factory: Any = None) -> None:
+        if seat_relay.played_before(self.relay, self.match_id, self.seat_number):
+            self.relay.publish(self.link.down, {"line": seat_relay.restart_line(RESTART_REASON)})
         super().start(lambda: self.link)
 
     def _cut(self) -> None:
         self.disconnects.append({"request": self.request_id, "reason": "the connection was cut"})
 
     def close(self) -> None:
-        if self.takeover is not None:
+        if self.void.fault is not None and not self.final_attempt:
+            self.link.close_reason = None  # played again: the client stays for the restart
+        elif self.void.fault is not None:
+            self.link.close_reason = f"the match failed on the ladder's side: {self.void.fault.reason}"
+        elif self.takeover is not None:
             self.link.close_reason = f"the fallback bot plays this seat now: {self.takeover.code}"
         super().close()
 

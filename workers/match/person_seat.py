@@ -13,6 +13,10 @@ A person who runs out of their clock (`clock_s` a decision), whose page has not 
 takes the seat for the rest of the game and the seat forfeits. Refused answers are strikes, as
 for a bot. The methods besides the game's three are the runner's (workers/match/runner.py), the
 same as a SandboxedSeat's.
+
+A match the ladder plays again from the start (a voided attempt, a match given back by a stopping
+worker) writes a `restart` before its `hello`, so the page starts its table afresh; during a voided
+attempt the fallback plays the seat at once and the person is asked nothing more.
 """
 
 from __future__ import annotations
@@ -24,18 +28,20 @@ from typing import Any
 
 from bots import load_builtin, reference_bot
 from ladder.play import BotFault, fresh_json
-from ladder.relay import Relay, topics
+from ladder.relay import START, Relay, topics
 from ladder.replay import SandboxRun, SeatRecord
 from workers.match import protocol
 from workers.match.protocol import Fault
 
 log = logging.getLogger(__name__)
 
+RESTART_REASON = "the ladder plays this game again from the start (its own failure, not yours)"
 POLL_S = 1.0  # the longest one blocking read of the up topic: how late an absence is noticed
 
 
 class PersonSeat:
     wire = True  # it only serialises what it is handed (to the relay)
+    void: Any = None  # the match's MatchVoid (workers/match/seat.py), set by the runner
 
     def __init__(self, *, relay: Relay, match_id: int, seat: int, game: str, name: str, clock_s: float = 120.0,
                  absent_s: float = 45.0, budget_s: float | None = None, strikes: int = protocol.STRIKES,
@@ -63,6 +69,8 @@ class PersonSeat:
 
     def setup(self, hello: dict[str, Any]) -> None:
         self.hello = dict(hello)
+        if self.relay.last_id(self.down) != START:  # an earlier attempt's table: the page starts over
+            self._send({"type": "restart", "reason": RESTART_REASON})
         self._send({"type": "hello", "game": hello["game"], "seat": hello["seat"], "players": hello["players"],
                     "options": hello["options"], "clock_s": self.clock_s})
 
@@ -74,6 +82,8 @@ class PersonSeat:
             self.outbox.append({"type": "event", "event": event})
 
     def decide(self, kind: str, observation: dict[str, Any]) -> Any:
+        if self.fallback is None and self.void is not None and self.void.fault is not None:
+            self._take_over(None)  # a void attempt: nothing of it counts, the person waits for the restart
         if self.fallback is not None:
             return self.fallback.decide(kind, fresh_json(observation))
         self.request_id += 1
@@ -123,11 +133,13 @@ class PersonSeat:
         self._take_over(fault)
         raise BotFault(fault.status, fault.reason, forfeit=True)
 
-    def _take_over(self, fault: Fault) -> None:
-        log.info("match %s seat %s: the fallback takes the person's seat: %s", self.match_id, self.seat, fault.reason)
-        self.takeover, self.takeover_at = fault, self.request_id
+    def _take_over(self, fault: Fault | None) -> None:
         self.outbox.clear()
-        self._send({"type": "takeover", "code": fault.code, "reason": fault.reason})
+        if fault is not None:
+            log.info("match %s seat %s: the fallback takes the person's seat: %s", self.match_id, self.seat,
+                     fault.reason)
+            self.takeover, self.takeover_at = fault, self.request_id
+            self._send({"type": "takeover", "code": fault.code, "reason": fault.reason})
         bot = load_builtin(self.game, reference_bot(self.game))()
         bot.setup(self.hello)
         for event in self.events:

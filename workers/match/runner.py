@@ -251,11 +251,12 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
         for index, (name, bot, tree) in enumerate(zip(names, staged, trees, strict=True)):
             if index in outside:  # a person's seat (its spec, the fallback, is staged, never started)
                 seats.append(outside[index](name))
+                seats[-1].void = void
                 continue
             if bot is None:  # a program outside (workers/match/outside_seat.py)
                 match_id, number = remote[index]
                 seats.append(OutsideSeat(name, game, relay=relay, match_id=match_id, seat=number, clock=clock,
-                                         strikes=strikes, lines=lines, void=void))
+                                         strikes=strikes, lines=lines, void=void, final_attempt=final_attempt))
                 seats[-1].start()
                 continue
             seat_limits, seat_clock = runtime_terms(bot.entry, limits, clock)
@@ -277,6 +278,7 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
                 seat.start(factory)
             except blame.LadderFault as fault:
                 fault.seat = len(seats) - 1
+                void.fault = void.fault or fault  # the seats started already hear the match is void
                 raise
         phases.lap("start", seats)
 

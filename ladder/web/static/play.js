@@ -42,6 +42,13 @@
         event.preventDefault();
         send(form);
       });
+    } else if (item.type === "restart") {
+      // the ladder plays the game again from scratch: the earlier table is not this game's
+      log.replaceChildren();
+      slot.replaceChildren();
+      deadline = null;
+      line(item.text, "play-notice");
+      say(item.text);
     } else if (item.type === "hello") {
       line(item.text, "play-notice");
       say("The game is on; the bots are thinking.");

@@ -15,7 +15,7 @@ from bots import load_builtin
 from ladder import seat_relay
 from ladder.relay import MemoryRelay
 from ladder.replay import verify_replay
-from workers.match import outside_seat
+from workers.match import blame, outside_seat, runner
 from workers.match.protocol import TimeControl
 from workers.match.runner import run_match
 
@@ -51,7 +51,9 @@ class Client(threading.Thread):
                     break
                 line = json.loads(message.data["line"])
                 self.got.append(line)
-                if line["type"] == "hello":
+                if line["type"] == "restart":  # as `ladder connect` does: a fresh program
+                    self.bot = load_builtin(GAME, "careful")()
+                elif line["type"] == "hello":
                     self.bot.setup(line)
                     self.say({"line": json.dumps({"type": "ready"})})
                 elif line["type"] == "event":
@@ -178,3 +180,123 @@ def test_what_was_said_before_the_match_started_is_not_this_match(stale):
     client = Client(relay)
     result, seat = play(client, relay)
     assert seat.run.disconnects == () and result.results[0]["status"] == "ok"
+
+
+def test_a_voided_attempt_tells_the_client_to_restart_and_never_closes_it():
+    """The ladder fails mid-game (its own fault): the match is played again; the client hears one
+    `restart` before the replay's `hello`, its connection is never closed in between, and the match
+    it then plays is an ordinary one."""
+    relay = MemoryRelay()
+    voids, voided = [], []
+
+    class Recorded(runner.MatchVoid):
+        def __init__(self):
+            super().__init__()
+            voids.append(self)
+
+    client = Client(relay)
+
+    def script(n, line):
+        if len(voids) == 1 and n == 3:
+            voids[0].fault = blame.LadderFault("a test's ladder failure")
+        return None
+
+    client.script = script
+    client.start()
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(runner, "MatchVoid", Recorded)
+            result = blame.retrying(
+                lambda final: run_match([seat_relay.remote_spec(MATCH, 0), "builtin:careful"], game=GAME, seed=3,
+                                        sandbox="none", require_strict=False, clock=CLOCK, relay=relay,
+                                        names=["far", "near"], final_attempt=final),
+                on_void=lambda number, fault: voided.append(number))
+    finally:
+        client.stop.set()
+        client.join(5)
+    verify_replay(result.replay)
+    assert voided == [1] and len(voids) == 2
+    kinds = [m["type"] for m in client.got]
+    assert kinds.count("restart") == 1 and kinds.count("hello") == 2
+    restart = kinds.index("restart")
+    assert kinds[restart + 1] == "hello" and "end" not in kinds[:restart]
+    assert client.closed == "the match is over" and kinds[-1] == "end"
+    seat = result.replay.seats[0]
+    assert [r["status"] for r in result.results] == ["ok", "ok"] and seat.run.disconnects == ()
+
+
+def test_the_last_attempt_void_closes_the_seat_with_the_reason():
+    relay = MemoryRelay()
+    voids = []
+
+    class Recorded(runner.MatchVoid):
+        def __init__(self):
+            super().__init__()
+            voids.append(self)
+
+    client = Client(relay)
+    client.script = lambda n, line: setattr(voids[0], "fault", blame.LadderFault("broken")) if n == 2 else None
+    client.start()
+    try:
+        with pytest.MonkeyPatch.context() as patch, pytest.raises(blame.LadderFault):
+            patch.setattr(runner, "MatchVoid", Recorded)
+            run_match([seat_relay.remote_spec(MATCH, 0), "builtin:careful"], game=GAME, seed=3, sandbox="none",
+                      require_strict=False, clock=CLOCK, relay=relay, names=["far", "near"], final_attempt=True)
+        for _ in range(50):
+            if client.closed is not None:
+                break
+            client.join(0.1)
+    finally:
+        client.stop.set()
+        client.join(5)
+    assert client.closed == "the match failed on the ladder's side: broken"
+
+
+def test_a_polling_client_that_lets_its_lease_run_out_is_cut_once():
+    """An HTTP client's connection lives by its polls (ladder/web/seats.py): past its lease without a
+    poll it is one cut, whether the worker notices the lapse while waiting or only when it comes back."""
+    import time
+
+    relay = MemoryRelay()
+    client = Client(relay, connect=False)
+
+    def script(n, line):
+        now = time.time()
+        if n == 1:
+            return [{"mark": "connect", "conn": "h", "at": now, "until": now + 0.3}, answer(line, client.bot)]
+        if n == 2:
+            time.sleep(0.6)  # no poll meanwhile: the lease lapses
+            now = time.time()
+        return [{"mark": "lease", "conn": "h", "at": now, "until": now + 60}, answer(line, client.bot)]
+
+    client.script = script
+    client.start()
+    try:
+        result = run_match([seat_relay.remote_spec(MATCH, 0), "builtin:careful"], game=GAME, seed=3, sandbox="none",
+                           require_strict=False, clock=TimeControl(decision_ms=3000, bank_ms=600, startup_ms=3000),
+                           relay=relay, names=["far", "near"])
+    finally:
+        client.stop.set()
+        client.join(5)
+    seat = result.replay.seats[0]
+    assert [d["request"] for d in seat.run.disconnects] == [2]
+    assert seat.status == "ok" and result.results[0]["status"] == "ok"
+
+
+def test_a_new_connection_replaces_a_polling_one_as_one_cut():
+    relay = MemoryRelay()
+    client = Client(relay, connect=False)
+
+    def script(n, line):
+        import time
+
+        now = time.time()
+        if n == 1:
+            return [{"mark": "connect", "conn": "h1", "at": now, "until": now + 60}, answer(line, client.bot)]
+        if n == 3:  # the client dropped h1 and connected anew: nobody says h1's end but the new connect
+            return [{"mark": "connect", "conn": "h2", "at": now, "until": now + 60}, answer(line, client.bot)]
+        return None
+
+    client.script = script
+    _, seat = play(client, relay)
+    assert [d["request"] for d in seat.run.disconnects] == [3] and seat.status == "ok"

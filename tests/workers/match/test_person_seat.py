@@ -28,6 +28,7 @@ class ScriptedPerson(threading.Thread):
         super().__init__(daemon=True)
         self.relay, self.game, self.seat = relay, game, seat
         self.answers, self.here, self.illegal = answers, here, illegal
+        self.bot_name = bot
         self.bot = load_builtin(game, bot)()
         self.forms = get_game(game).part("forms")
         self.seen: list[dict] = []
@@ -43,7 +44,9 @@ class ScriptedPerson(threading.Thread):
                 after = message.id
                 data = message.data
                 self.seen.append(data)
-                if data["type"] == "hello":
+                if data["type"] == "restart":  # as the page does: the table starts afresh
+                    self.bot = load_builtin(self.game, self.bot_name)()
+                elif data["type"] == "hello":
                     self.bot.setup({**data, "bot_seed": 1, "seed": 1})
                 elif data["type"] == "event":
                     self.bot.on_event(data["event"])
@@ -164,3 +167,45 @@ def test_the_runner_seats_a_person_without_starting_a_process() -> None:
     assert seat.status == "ok" and seat.run.sandbox == "person" and seat.run.timings
     assert result.results[2]["status"] == "ok"
     assert any(m["type"] == "end" for m in person.seen)
+
+
+def test_a_voided_attempt_restarts_the_table_instead_of_a_second_hello(monkeypatch) -> None:
+    """The ladder fails mid-game: the person is asked nothing more in that attempt, the page hears
+    `restart` right before the replay's `hello`, and then plays the replayed game to its end."""
+    from workers.match import blame, runner
+
+    voids, voided = [], []
+
+    class Recorded(runner.MatchVoid):
+        def __init__(self):
+            super().__init__()
+            voids.append(self)
+
+    monkeypatch.setattr(runner, "MatchVoid", Recorded)
+    relay = MemoryRelay()
+    person = ScriptedPerson(relay, "treasure", 1, "careful")
+    person.start()
+
+    def factory(name: str) -> PersonSeat:
+        if len(voids) == 1:  # the first attempt: the ladder fails once the person has been asked
+            voids[0].fault = blame.LadderFault("a test's ladder failure")
+        return PersonSeat(relay=relay, match_id=MATCH, seat=1, game="treasure", name=name, clock_s=30, absent_s=30)
+
+    try:
+        result = blame.retrying(
+            lambda final: runner.run_match(["builtin:careful", "builtin:careful"], game="treasure", seed=4,
+                                           sandbox="none", require_strict=False, names=["a", "me"],
+                                           outside={1: factory}, final_attempt=final),
+            on_void=lambda number, fault: voided.append(number))
+        deadline = time.monotonic() + 10
+        while not any(m["type"] == "end" for m in person.seen) and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        person.stop.set()
+        person.join(5)
+    assert voided == [1]
+    kinds = [m["type"] for m in person.seen]
+    restart = kinds.index("restart")
+    assert kinds.count("restart") == 1 and kinds[:restart] == ["hello"]  # asked nothing in the void attempt
+    assert kinds[restart + 1] == "hello" and kinds[-1] == "end" and "request" in kinds[restart:]
+    assert result.replay.seats[1].status == "ok" and result.results[1]["status"] == "ok"

@@ -1,0 +1,135 @@
+"""The HTTP long poll of a remote seat (docs/remote.md), for a client that cannot speak websockets:
+the same lines, token, limits and faults as the websocket (ladder/web/seats.py), decided by the
+same functions of that module; only the carrying differs. A polling connection lives by its
+requests: each renews its place in seat_connections and tells the worker, with a lease mark, until
+when it holds; past that without a request it is cut (workers/match/outside_seat.py).
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from typing import Any
+
+from flask import Response, g, jsonify, request
+
+from ladder import seat_relay
+from ladder.relay import RelayError
+from ladder.web.limiting import _address
+from ladder.web.seats import _all, _asks, _down, _refuse, _sent, _up_fault, bp, relay, slots
+
+HTTP_WAIT_S = 25  # the longest one GET waits for lines
+HTTP_GRACE_S = 10  # how long past its wait a polling connection lives without its next request
+HTTP_SLOT_S = HTTP_WAIT_S + HTTP_GRACE_S  # its place in seat_connections: any request renews it this long
+MAX_POST_BYTES = 4 * seat_relay.MAX_LINE_BYTES  # one POST: a few lines; more is refused as oversized
+MAX_WAITING = 16  # GETs waiting at once per process: the others are answered at once
+_WAITING = threading.BoundedSemaphore(MAX_WAITING)
+
+
+def _lease(conn: str, first: bool, wait: float) -> dict[str, Any]:
+    """The mark that keeps a polling connection alive for the worker until `until` (wall clock):
+    past it without another request, it is cut (workers/match/outside_seat.py)."""
+    now = time.time()
+    return {"mark": "connect" if first else "lease", "conn": conn, "at": round(now, 3),
+            "until": round(now + wait + HTTP_GRACE_S, 3)}
+
+
+def _poll_conn(wait: float) -> tuple[str | None, Response | None]:
+    """The polling connection this request belongs to: `conn` renewed, or a new one taken (no `conn`)."""
+    key = (g.seat_access.match_id, g.seat_access.seat)
+    down, up = seat_relay.down_topic(*key), seat_relay.up_topic(*key)
+    conn = request.args.get("conn")
+    if conn is not None:
+        if len(conn) > 32 or not slots().renew(key, conn, HTTP_SLOT_S):
+            return None, _refuse(409, "this connection is over (replaced by a newer one, or it stopped polling): "
+                                      "GET lines without conn to connect again")
+        relay().publish(up, _lease(conn, False, wait))
+        return conn, None
+    conn = secrets.token_hex(8)
+    taken = slots().take(key, conn=conn, user_id=g.seat_user, address=_address(), transport="http",
+                         lease_s=HTTP_SLOT_S)
+    if taken.refusal is not None:
+        return None, _refuse(429, taken.refusal)
+    if taken.replaced is not None:
+        relay().publish(down, {"replaced": taken.replaced})
+    relay().publish(up, _lease(conn, True, wait))
+    return conn, None
+
+
+@bp.route("/<int:match_id>/<int:seat>/lines", methods=["GET", "POST"])
+def lines(match_id: int, seat: int):
+    """The seat's lines over HTTP (docs/remote.md): GET waits for the next lines down, POST sends
+    the program's lines up. The same lines, limits and faults as the websocket."""
+    return _get_lines(match_id, seat) if request.method == "GET" else _post_lines(match_id, seat)
+
+
+def _get_lines(match_id: int, seat: int) -> Response:
+    after = request.args.get("after", "0")
+    wait_arg = request.args.get("wait", str(HTTP_WAIT_S))
+    if not wait_arg.isdigit() or int(wait_arg) > HTTP_WAIT_S:
+        return _refuse(400, f"wait is a whole number of seconds, 0 to {HTTP_WAIT_S}")
+    wait = float(wait_arg)
+    down = seat_relay.down_topic(match_id, seat)
+    try:
+        relay().read(down, after, limit=1)  # a bad id is refused before the connection is counted
+    except RelayError as exc:
+        return _refuse(400, str(exc))
+    conn, refused = _poll_conn(wait)
+    if refused is not None:
+        return refused
+    waiting = wait > 0 and _WAITING.acquire(blocking=False)
+    out: list[str] = []
+    closed = None
+    try:
+        deadline = time.monotonic() + (wait if waiting else 0)
+        while True:
+            batch = relay().read(down, after, limit=100, block=max(0.0, deadline - time.monotonic()))
+            for message in batch:
+                what, line = _down(relay(), match_id, seat, conn, message)
+                if what == "replaced":
+                    return _refuse(409, "replaced by a newer connection to this seat")
+                after = message.id
+                if what == "close":
+                    closed = line
+                    slots().give_back((match_id, seat), conn)
+                    break
+                if what == "line":
+                    out.append(line)
+                    if line.startswith('{"type":"end"'):
+                        relay().publish(seat_relay.up_topic(match_id, seat), {"mark": "delivered"})
+            if out or closed is not None or time.monotonic() >= deadline:
+                break
+    except RelayError as exc:
+        return _refuse(400, str(exc))
+    finally:
+        if waiting:
+            _WAITING.release()
+    return jsonify(conn=conn, after=after, lines=out, closed=closed)
+
+
+def _post_lines(match_id: int, seat: int) -> Response:
+    key, up = (match_id, seat), seat_relay.up_topic(match_id, seat)
+    if request.args.get("conn") is None:
+        return _refuse(400, "POST lines with the conn your GET lines answered")
+    size = request.content_length
+    body = request.stream.read(MAX_POST_BYTES + 1) if size is None or size <= MAX_POST_BYTES else None
+    conn, refused = _poll_conn(0)
+    if refused is not None:
+        return refused
+    try:
+        text = body.decode("utf-8") if body is not None and len(body) <= MAX_POST_BYTES else None
+    except UnicodeDecodeError:
+        return _refuse(400, "lines are UTF-8 text, one JSON line each")
+    lines = [line for line in (text or "").split("\n") if line.strip()] if text is not None else None
+    down = seat_relay.down_topic(match_id, seat)
+    asked = sum(1 for m in _all(relay(), down) if isinstance(m.data.get("line"), str) and _asks(m.data["line"]))
+    fault = ("oversized", f"a request body over {MAX_POST_BYTES} bytes") if lines is None else \
+        _up_fault(lines, _sent(relay(), up), asked)
+    if fault is not None:  # the seat's fault, as over the websocket; this connection is over
+        relay().publish(up, {"mark": fault[0]})
+        slots().give_back(key, conn)
+        return _refuse(413 if fault[0] == "oversized" else 422, fault[1])
+    if lines:
+        relay().publish_many(up, [{"line": line} for line in lines])
+    return jsonify(conn=conn, accepted=len(lines))
