@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 
 WAIT_S = 20  # each long poll; the lobby forgets a client not heard from for 30 s
+RETRY_S = 2  # after an answer the server did not hold
 
 
 class LobbyClient:
@@ -40,6 +41,8 @@ class LobbyClient:
             if status == 200 and payload.get("status") == "matched":
                 return payload["match"], payload["seat"]
             if status == 200:
+                if not payload.get("held"):  # the server held no thread for us: ask again shortly
+                    time.sleep(RETRY_S)
                 continue
             if status == 429:
                 time.sleep(min(60, int(headers.get("Retry-After", "10"))))

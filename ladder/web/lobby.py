@@ -10,6 +10,7 @@ out of the lobby within lobby.EXPIRY_S.
 
 from __future__ import annotations
 
+import threading
 import time
 
 from flask import Blueprint, abort, flash, jsonify, redirect, request, url_for
@@ -27,6 +28,8 @@ bp = Blueprint("lobby", __name__, url_prefix="/bots")
 
 MAX_WAIT_S = 25  # below lobby.EXPIRY_S: a held request is a heartbeat that keeps its bot waiting
 POLL_S = 0.5  # how often a held request looks at its entry
+MAX_HELD = 2  # held requests at once per web process (each keeps one of its threads)
+_holds = threading.BoundedSemaphore(MAX_HELD)
 
 
 def _open_flag(body: object) -> bool:
@@ -69,15 +72,23 @@ def lobby_wait(bot_id: int):
     """Wait in the lobby (a heartbeat), held up to `wait` seconds until the bot is paired."""
     user = api._token_user("play")
     hold = int_arg("wait", 0, 0, MAX_WAIT_S)
-    end = time.monotonic() + hold
-    while True:
-        state = lobby.wait(session=db(), user_id=user.id, bot_id=bot_id, address=_address(),
-                           per_user=settings().remote_seats_per_user, per_address=settings().remote_seats_per_address)
-        if state.status == "matched" or time.monotonic() >= end:
-            break
-        db().commit()
-        time.sleep(POLL_S)
-    body = state.as_json()
+    # a held request keeps a server thread: at most MAX_HELD per process are held, the rest answer
+    # at once with `held` false, and their client asks again a little later (docs/remote.md)
+    held = hold > 0 and _holds.acquire(blocking=False)
+    try:
+        end = time.monotonic() + (hold if held else 0)
+        while True:
+            state = lobby.wait(session=db(), user_id=user.id, bot_id=bot_id, address=_address(),
+                               per_user=settings().remote_seats_per_user,
+                               per_address=settings().remote_seats_per_address)
+            if state.status == "matched" or time.monotonic() >= end:
+                break
+            db().commit()
+            time.sleep(POLL_S)
+    finally:
+        if held:
+            _holds.release()
+    body = {**state.as_json(), "held": held}
     if state.status == "matched":
         body["connect"] = url_for("seats.connect", match_id=state.match_id, seat=state.seat)
     return jsonify(body)

@@ -221,7 +221,9 @@ def _open_ladder_paths(bot_id: dict[str, Any]) -> dict[str, Any]:
     flag = {"open": {"type": "boolean", "description": "true: join the open ladder; false: leave it"}}
     state = _obj(bot={"type": "integer"}, status={"type": "string", "enum": ["waiting", "matched"]},
                  match=NULLABLE_INT, seat=NULLABLE_INT, no_shows={"type": "integer"},
-                 connect={"type": "string", "description": "when matched: the seat's websocket path"})
+                 connect={"type": "string", "description": "when matched: the seat's websocket path"},
+                 held={"type": "boolean", "description": "false: answered at once (the server holds a few "
+                                                         "waits at a time): ask again in 2 s"})
     return {
         "/api/v1/remote/open-ladder": {"post": {
             "summary": "opt your remote bot (by game and name, created on first use) in or out of the open ladder",
