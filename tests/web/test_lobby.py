@@ -47,6 +47,7 @@ def test_a_client_opts_in_waits_and_leaves(client, ann, build):
     assert bot["remote"] and bot["open_ladder"] and bot["game"] == "treasure"
     waiting = client.post(f"/api/v1/lobby/{bot['id']}", headers=auth(ann["play"]))
     assert waiting.status_code == 200 and waiting.get_json()["status"] == "waiting"
+    assert "1 bot waiting in the lobby" in client.get("/leaderboard/treasure/open").get_data(as_text=True)
     assert row(build, LobbyEntry, bot["id"]).waiting
     assert client.delete(f"/api/v1/lobby/{bot['id']}", headers=auth(ann["play"])).status_code == 204
     assert not row(build, LobbyEntry, bot["id"]).waiting
