@@ -396,6 +396,24 @@ class SeatConnection(SQLModel, table=True):
     expires_at: datetime = Field(sa_type=UTCDateTime, index=True)
 
 
+class LobbyEntry(SQLModel, table=True):
+    """A remote bot's place in the open ladder's lobby (ladder/services/lobby.py): waiting while its
+    client says so (`seen_at`, a heartbeat), then matched (`match_id`, `seat`) until the scheduler
+    settles the match. The row outlives the wait, so no-shows count across waits."""
+
+    __tablename__ = "lobby"
+    bot_id: int = Field(foreign_key="bots.id", primary_key=True, ondelete="CASCADE")
+    user_id: int = Field(foreign_key="users.id", index=True, ondelete="CASCADE")
+    game: str = Field(max_length=32, index=True)
+    address: str = Field(max_length=64, index=True)  # the client's: the per-address limit
+    waiting: bool = False  # the client said it waits, and has not left
+    seen_at: datetime = _when()  # its last heartbeat: older than the expiry, it is gone
+    match_id: int | None = Field(default=None, foreign_key="matches.id", ondelete="SET NULL")
+    seat: int | None = None
+    no_shows: int = 0  # matches in a row it was paired for and never connected to
+    benched_until: datetime | None = _when(nullable=True)  # too many no-shows: out of the lobby until then
+
+
 class BotLog(SQLModel, table=True):
     """A seat's stderr for one match, truncated; shown to the bot's owner only."""
 

@@ -342,21 +342,35 @@ def outcome(ladder: Ladder, report: MatchReport, timeout_s: float = GIVE_UP_S) -
               help="cut the connection on purpose before a request, with this chance (a test)")
 @click.option("--seed", default=None, type=int, help="seeds the cuts (and nothing of the games)")
 @click.option("--http", "http", is_flag=True, help="the HTTP long poll instead of a websocket (docs/remote.md)")
-def connect(bot, token, url, game, name, against, matches, cut_chance, seed, http):
-    """Play BOT (a .py file, or a command line) on a ladder from this machine, in challenges."""
+@click.option("--open", "open_ladder", is_flag=True,
+              help="opt the bot in to the open ladder and play the rated matches the lobby pairs it into")
+def connect(bot, token, url, game, name, against, matches, cut_chance, seed, http, open_ladder):
+    """Play BOT (a .py file, or a command line) on a ladder from this machine, in challenges
+    (or, with --open, on the open ladder)."""
     ladder = Ladder(url, token)
     against = against or (f"house/{get_game(game).fallback_bot}",)
     name = name or Path(bot.split()[0]).stem.replace("_", "-")[:40] or "remote"
     rng = random.Random(seed)
     reports = []
+    if open_ladder:  # ladder/cli/open_ladder.py
+        from ladder.cli.open_ladder import LobbyClient
+
+        lobby = LobbyClient(ladder, LadderRefused)
+        bot_id = lobby.opt_in(game, name)
+        click.echo(f"{name} is on the open ladder; waiting in the lobby")
     for number in range(1, matches + 1):
-        match_id, seat = ladder.challenge(game, name, list(against), None)
+        if open_ladder:
+            match_id, seat = lobby.next_match(bot_id, say=click.echo)
+        else:
+            match_id, seat = ladder.challenge(game, name, list(against), None)
         play = play_one_http if http else play_one
         report = outcome(ladder, play(ladder, bot, match_id, seat, cut_chance=cut_chance, rng=rng))
         reports.append(report)
         click.echo(f"{number}/{matches} match {match_id}: {report.status}, seat {report.seat_status}, "
                    f"{report.cuts} cuts made, {report.recorded} disconnects recorded, {report.seconds:.1f} s"
                    + ("" if report.agrees else "  <-- MISMATCH"))
+    if open_ladder:  # else the lobby could pair it again before it forgets the client
+        lobby.leave(bot_id)
     summary = {
         "matches": len(reports), "finished": sum(r.status == "finished" for r in reports),
         "hanging": sum(r.status == "hanging" for r in reports), "failed": sum(r.status == "failed" for r in reports),

@@ -21,6 +21,7 @@ from ladder.services.rejections import rejection_causes
 from ladder.services.tournament_views import invitations_for
 from ladder.services.uploads import Upload, upload_bot
 from ladder.web import bot_data
+from ladder.web import lobby as lobby_web
 from ladder.web.common import db, dispatch, rating_text, refusals, require_owner, settings
 from ladder.web.forms import ActionForm, ChallengeForm, UploadForm, VersionUploadForm
 from ladder.web.queries import challenge_candidates, game_titles, runtime_choices, starter_files
@@ -144,6 +145,7 @@ def page(bot_id: int):
         context["invitations"] = [event for event, bot in invitations_for(session=db(), user_id=current_user.id)
                                   if bot.id == data.bot.id]
         context.update(bot_data.owner_context(data.bot.id))  # its data folder (ladder/web/bot_data.py)
+        context.update(lobby_web.owner_context(data.bot))  # a remote bot's open ladder (ladder/web/lobby.py)
     return render_template("bots/page.html", **context)
 
 

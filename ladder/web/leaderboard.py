@@ -48,4 +48,7 @@ def open_ladder(game: str):
                               per_page=current_app.config["LEADERBOARD_PAGE_SIZE"], remote=True)
     if board.page > board.pages:
         abort(404)
-    return render_template("leaderboard/open.html", board=board, title=game_titles()[game])
+    from ladder.services.lobby import lobby_counts
+
+    waiting = lobby_counts(session=db()).get(game, 0)  # the lobby (ladder/web/lobby.py)
+    return render_template("leaderboard/open.html", board=board, title=game_titles()[game], waiting=waiting)

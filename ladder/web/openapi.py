@@ -214,6 +214,41 @@ def _bot_data(bot_id: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _open_ladder_paths(bot_id: dict[str, Any]) -> dict[str, Any]:
+    """Opting in and the lobby (ladder/web/lobby.py; docs/remote.md, "The open ladder")."""
+    bot = _obj(id={"type": "integer"}, name={"type": "string"}, game={"type": "string"},
+               remote={"type": "boolean"}, open_ladder={"type": "boolean"})
+    flag = {"open": {"type": "boolean", "description": "true: join the open ladder; false: leave it"}}
+    state = _obj(bot={"type": "integer"}, status={"type": "string", "enum": ["waiting", "matched"]},
+                 match=NULLABLE_INT, seat=NULLABLE_INT, no_shows={"type": "integer"},
+                 connect={"type": "string", "description": "when matched: the seat's websocket path"},
+                 held={"type": "boolean", "description": "false: answered at once (the server holds a few "
+                                                         "waits at a time): ask again in 2 s"})
+    return {
+        "/api/v1/remote/open-ladder": {"post": {
+            "summary": "opt your remote bot (by game and name, created on first use) in or out of the open ladder",
+            "security": TOKEN, "parameters": [],
+            "requestBody": {"required": True, "content": {"application/json": {"schema": _obj(
+                ["game", "bot", "open"], game={"type": "string"}, bot={"type": "string"}, **flag)}}},
+            "responses": {"200": _json(_obj(bot=bot), "the bot"), **_errors(400, 401, 403, 404, 409)}}},
+        "/api/v1/bots/{bot_id}/open-ladder": {"post": {
+            "summary": "opt your remote bot in or out of the open ladder", "security": TOKEN, "parameters": [bot_id],
+            "requestBody": {"required": True, "content": {"application/json": {"schema": _obj(["open"], **flag)}}},
+            "responses": {"200": _json(_obj(bot=bot), "the bot"), **_errors(400, 401, 403, 404)}}},
+        "/api/v1/lobby/{bot_id}": {
+            "post": {"summary": "wait in the open ladder's lobby (a heartbeat: again at least every 30 s), held up to "
+                                "`wait` seconds until the bot is paired; then its match, seat and websocket",
+                     "security": TOKEN,
+                     "parameters": [bot_id, _query("wait", 0, 25, "hold the answer this long for a pairing")],
+                     "responses": {"200": _json(state, "waiting, or matched"),
+                                   **_errors(400, 401, 403, 404, 409, 429)}},
+            "delete": {"summary": "leave the lobby (a match already made is still played)", "security": TOKEN,
+                       "parameters": [bot_id],
+                       "responses": {"204": {"description": "left"}, **_errors(401, 403, 404)}},
+        },
+    }
+
+
 def _paths() -> dict[str, Any]:
     bot_id, match_id = _id("bot_id", "a bot's id"), _id("match_id", "a match's id")
     game = {"name": "game", "in": "path", "required": True, "schema": {"type": "string"}}
@@ -245,6 +280,7 @@ def _paths() -> dict[str, Any]:
             "responses": {"201": _json(_obj(match=_ref("Match"), seat={"type": "integer"},
                                             connect={"type": "string"}), "queued"),
                           **_errors(400, 401, 403, 404, 409)}}},
+        **_open_ladder_paths(bot_id),
         "/api/v1/bots/{bot_id}": _get(_ref("BotDetail"), "a bot", bot_id, errors=(404,)),
         "/api/v1/versions/{version_id}": _get(_obj(version=_ref("Version")), "one version",
                                               _id("version_id", "a version's id"), errors=(404,)),

@@ -28,7 +28,7 @@ from ladder.config import Settings
 from ladder.db import session_scope
 from ladder.games import available_games, get_game
 from ladder.matchmaking import TableSize, make_tables
-from ladder.models import Bot, BotVersion, Match, MatchKind, MatchStatus, VersionStatus
+from ladder.models import Bot, BotVersion, Match, MatchKind, MatchStatus, Seat, VersionStatus
 from ladder.services.bots import reject_version
 from ladder.services.errors import ServiceError
 from ladder.services.matches import matchmaking_pool, queue_match, queue_validation_match, requeue_stale
@@ -159,9 +159,12 @@ def schedule(sessions: sessionmaker[Session], settings: Settings, rng: random.Ra
 
 
 def _ladder_tables(session: Session, game: str, settings: Settings, rng: random.Random) -> list[int]:
+    # the open ladder's matches (remote bots, workers/queue/lobby.py) are queued apart: not in the target
+    open_ladder = select(Seat.match_id).join(Bot, Bot.id == Seat.bot_id).where(Bot.remote == True)  # noqa: E712
     waiting = session.exec(
         select(func.count()).select_from(Match)
-        .where(Match.game == game, Match.status == MatchStatus.QUEUED, Match.kind == MatchKind.LADDER)
+        .where(Match.game == game, Match.status == MatchStatus.QUEUED, Match.kind == MatchKind.LADDER,
+               Match.id.not_in(open_ladder))
     ).one()
     pool = matchmaking_pool(session=session, game=game, house_username=settings.house_username)
     session.commit()

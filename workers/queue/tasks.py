@@ -100,12 +100,16 @@ def run_match(self, match_id: int) -> dict[str, Any]:
 
 @app.task(name="workers.queue.tasks.schedule_matches")
 def schedule_matches() -> dict[str, int]:
-    """A scheduler tick: queue validation games, ladder tables and event matches, then send them."""
+    """A scheduler tick: queue validation games, ladder tables, event matches and open-ladder matches,
+    then send them."""
     from workers.queue.events import feed
+    from workers.queue.lobby import schedule_open
     from workers.queue.scheduler import schedule
 
     queued = schedule(sessions(), app.settings)
     queued.ladder += feed(sessions(), app.settings)  # tournament matches, within their share
+    # the open ladder: remote bots waiting in the lobby, paired on the same tick (workers/queue/lobby.py)
+    queued.ladder += schedule_open(sessions(), app.settings, relay())
     return _send(queued)
 
 
