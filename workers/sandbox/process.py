@@ -382,8 +382,10 @@ class BotProcess:
     def cpu_seconds(self) -> float:
         """CPU time used so far by every process of the bot (cpuacct; /proc tree walk without it)."""
         if self._cgroup is not None:
-            with contextlib.suppress(OSError):
+            try:  # once per decision: a plain try costs less than contextlib.suppress
                 return self._cgroup.cpu_seconds()
+            except OSError:
+                pass
         return _tree_cpu_seconds(self.pid) if self._proc else 0.0
 
     def pids(self) -> list[int]:
