@@ -17,6 +17,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import errno
+import functools
 import logging
 import os
 import shutil
@@ -36,6 +37,7 @@ _MNT_DETACH = 2
 log = logging.getLogger(__name__)
 
 
+@functools.cache  # find_library runs `ldconfig -p` in a subprocess: a fork of the worker at every (un)mount
 def _libc() -> ctypes.CDLL:
     return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
 

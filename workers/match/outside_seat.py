@@ -83,7 +83,7 @@ class RelayLink:
 
     # --- what the seat calls ---------------------------------------------------------------------
 
-    def send_line(self, data: bytes, deadline: float) -> tuple[bool, str]:
+    def send_line(self, data: bytes, deadline: float, thaw: bool = False) -> tuple[bool, str]:
         if self.finished:
             return False, "closed"
         lines = [line.decode("ascii") for line in data.splitlines() if line]

@@ -12,6 +12,8 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
+import orjson
+
 PROTOCOL_VERSION = 1
 MAX_LINE_BYTES = 1 << 20  # one line from the bot
 LOG_BYTES = 64 << 10  # the tail of stderr kept in the replay, per seat
@@ -73,8 +75,31 @@ def limits_json(max_line_bytes: int = MAX_LINE_BYTES, strikes: int = STRIKES, lo
 # --- ladder -> bot ---------------------------------------------------------------------------
 
 
+# orjson writes a request's observation about nine times faster than the standard encoder (20 against
+# 184 µs for Drachengold's 3.5 KB, on the worker's thread, once per decision: the largest part of a
+# match's protocol cost). Its lines are taken only where they are the standard encoder's bytes; a
+# subclass, a dataclass or a datetime is left to the standard encoder, which alone decides them.
+# Where the standard encoder refuses a value no game sends (a NaN or an infinity, an Enum, a UUID:
+# a rules bug, which used to be charged to the seat as its crash) orjson writes null or the value.
+_ORJSON = (orjson.OPT_APPEND_NEWLINE | orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATACLASS
+           | orjson.OPT_PASSTHROUGH_DATETIME)
+
+
 def encode(message: dict[str, Any]) -> bytes:
     """One compact line. ASCII-only (non-ASCII escaped), so no bot has to care about encodings."""
+    try:
+        line = orjson.dumps(message, option=_ORJSON)
+    except TypeError:  # an int past 64 bits, a non-string key, a subclass, nesting past 254: the standard's
+        return _encode_standard(message)
+    # The two encoders differ only in escaping (orjson writes UTF-8 and DEL as they are) and in
+    # floats under 1e-4 (orjson: 0.00001 and 1e-7, the standard: 1e-05 and 1e-07); a line that may
+    # hold either is written again by the standard encoder. Strings holding "e-" cost the same.
+    if line.isascii() and b"\x7f" not in line and b"e-" not in line and b"0.0000" not in line:
+        return line
+    return _encode_standard(message)
+
+
+def _encode_standard(message: dict[str, Any]) -> bytes:
     return json.dumps(message, separators=(",", ":"), allow_nan=False).encode("ascii") + b"\n"
 
 
@@ -142,13 +167,20 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+# One decoder for every answer: json.loads with an option builds a decoder and its scanner per call,
+# which cost more than decoding an answer does.
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+
+
 def parse_object(line: bytes) -> tuple[dict[str, Any] | None, Fault | None]:
     """A line as a JSON object, or a bad_json fault. Never raises."""
     if len(line) > MAX_LINE_BYTES:
         return None, Fault("oversized", f"a line of {len(line)} bytes (limit {MAX_LINE_BYTES})")
     try:
         text = line.decode("utf-8")
-        value = json.loads(text, parse_constant=_reject_constant)
+        if text.startswith("\ufeff"):  # what json.loads says of it
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+        value = _DECODER.decode(text)
     except UnicodeDecodeError as exc:
         return None, Fault("bad_json", f"not UTF-8 at byte {exc.start}: {_preview(line)}")
     except (ValueError, RecursionError) as exc:  # JSONDecodeError, huge ints, NaN, deep nesting

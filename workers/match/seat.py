@@ -67,6 +67,7 @@ class SandboxedSeat:
         self.fallback: Any = None
         self.bank_ms = float(clock.bank_ms)
         self.timings: list[list[float]] = []  # [wall ms, cpu ms] per answered request
+        self.cpu_mark = 0.0  # the bot's CPU seconds when it was last asked to freeze
         self.stderr = b""
         self.stderr_bytes = 0
         self.exit: dict[str, int | None] = {"code": None, "signal": None}
@@ -107,6 +108,7 @@ class SandboxedSeat:
             self._fail(fault)
         self.ready = info
         self.proc.freeze(wait=False)
+        self.cpu_mark = self.proc.cpu_seconds()
 
     # --- the game ----------------------------------------------------------------------------
 
@@ -125,17 +127,19 @@ class SandboxedSeat:
         rid, proc = self.request_id, self.proc
         data = b"".join(self.pending) + protocol.encode(protocol.request(rid, kind, observation))
         self.pending.clear()
-        proc.thaw()
-        cpu0, t0 = proc.cpu_seconds(), time.monotonic()
+        t0 = time.monotonic()
         deadline = t0 + (self.clock.decision_ms + self.bank_ms) / 1000
         during = f"request {rid} ({kind})"
-        ok, why = proc.send_line(data, deadline)
+        ok, why = proc.send_line(data, deadline, thaw=True)  # the bot's clock runs from here
         line = None
         if ok:
             line, why = proc.read_line(deadline)
         wall_ms = (time.monotonic() - t0) * 1000
         proc.freeze(wait=False)  # the kernel completes it while the engine works
-        self.timings.append([round(wall_ms, 2), round((proc.cpu_seconds() - cpu0) * 1000, 2)])
+        # The bot's CPU since it was last asked to freeze: frozen in between, it used none but
+        # what it took to stop, so one reading per decision serves as this one's end and the next's start.
+        cpu, self.cpu_mark = self.cpu_mark, proc.cpu_seconds()
+        self.timings.append([round(wall_ms, 2), round((self.cpu_mark - cpu) * 1000, 2)])
         self.bank_ms = max(0.0, self.bank_ms - max(0.0, wall_ms - self.clock.decision_ms))
         if not ok:
             self._fail(self._send_fault(why, during))

@@ -166,10 +166,10 @@ class BotCgroup(BotCgroupBase):
         """Freeze the group. With wait=False, only ask: the kernel finishes freezing while the
         caller works on (a later THAWED cancels a freeze in progress), which keeps the ~0.3 ms
         wait off every decision of a match; teardown waits."""
-        state = self.paths["freezer"] / "freezer.state"
         os.pwrite(self._fd("freezer.state", os.O_WRONLY), b"FROZEN", 0)
         if not wait:
             return True
+        state = self.paths["freezer"] / "freezer.state"
         end = time.monotonic() + timeout
         pause = 0.00005
         while state.read_text().strip() != "FROZEN":

@@ -60,7 +60,7 @@ from workers.sandbox.bwrap import (
     thread_env,
 )
 from workers.sandbox.seccomp import SeccompUnavailable, filter_bpf, filter_fd
-from workers.sandbox.streams import LineReader, StderrDrain, write_all
+from workers.sandbox.streams import LineReader, StderrDrain, write_all, write_now
 
 MODES = ("strict", "user", "none")
 PYTHON = "/usr/bin/python3"  # world-readable; /root/.pyenv is not reachable for the bot's uid
@@ -296,19 +296,32 @@ class BotProcess:
 
     # -- I/O -----------------------------------------------------------------------------------
 
-    def send_line(self, data: bytes, deadline: float) -> tuple[bool, str]:
+    def send_line(self, data: bytes, deadline: float, thaw: bool = False) -> tuple[bool, str]:
         """Write one line (a newline is added if missing). Reasons: ok, timeout, closed.
 
         After a timeout part of the line may have been written: the stream is out of step and the
         caller should give up on the bot.
+
+        `thaw`: the bot is frozen and is thawed here, after as much of the line as its pipe takes
+        (all of a request, as a rule) is in: thawed first, it woke to an empty pipe, went back to
+        sleep, and was woken again by the write, a second switch each way per decision.
         """
         proc = self._proc
         # After an exit bwrap's init may hold stdin for a moment longer: answer from what we know.
         if proc is None or proc.stdin is None or proc.stdin.closed or proc.returncode is not None:
+            if thaw:
+                self.thaw()
             return False, "closed"
         if not data.endswith(b"\n"):
             data += b"\n"
-        reason = write_all(proc.stdin.fileno(), data, deadline)
+        fd = proc.stdin.fileno()
+        if thaw:
+            sent = write_now(fd, data)  # never waits: a frozen bot reads nothing
+            self.thaw()
+            if sent is None:
+                return False, "closed"
+            data = data[sent:]
+        reason = write_all(fd, data, deadline) if data else "ok"
         return reason == "ok", reason
 
     def read_line(self, deadline: float) -> tuple[bytes | None, str]:
@@ -373,8 +386,10 @@ class BotProcess:
     def cpu_seconds(self) -> float:
         """CPU time used so far by every process of the bot (cpuacct; /proc tree walk without it)."""
         if self._cgroup is not None:
-            with contextlib.suppress(OSError):
+            try:  # once per decision: a plain try costs less than contextlib.suppress
                 return self._cgroup.cpu_seconds()
+            except OSError:
+                pass
         return _tree_cpu_seconds(self.pid) if self._proc else 0.0
 
     def pids(self) -> list[int]:

@@ -36,6 +36,17 @@ def write_all(fd: int, data: bytes, deadline: float) -> str:
     return "ok"
 
 
+def write_now(fd: int, data: bytes) -> int | None:
+    """What a non-blocking fd takes of `data` at once, without waiting: bytes written (0: the pipe
+    is full), None when the reader is gone."""
+    try:
+        return os.write(fd, data)
+    except BlockingIOError:
+        return 0
+    except OSError:
+        return None
+
+
 class LineReader:
     """Lines from a non-blocking fd, each at most `cap` bytes, memory bounded by cap + CHUNK.
 

@@ -131,6 +131,17 @@ def test_freeze_thaw_and_cpu_accounting(strict_sandbox, kit):
     assert bp.read_line(soon()) == (b"done", "ok")
 
 
+def test_a_line_longer_than_the_pipe_reaches_a_frozen_bot_thawed_on_send(strict_sandbox, kit):
+    # send_line(thaw=True) fills the pipe while the bot is frozen and writes the rest once it is thawed:
+    # a line past the pipe's 64 KiB would wait for ever on a bot still frozen
+    source = "import sys\nfor line in sys.stdin:\n    print(len(line), flush=True)\n"
+    bp = kit.start(source, mode=strict_sandbox)
+    for size in (10, 300_000):
+        assert bp.freeze() is True
+        assert bp.send_line(b"x" * size, soon(), thaw=True) == (True, "ok")
+        assert bp.read_line(soon()) == (str(size + 1).encode(), "ok")
+
+
 def test_freeze_is_a_no_op_without_cgroups(user_sandbox, kit):
     bp = kit.start(ECHO, mode=user_sandbox)
     assert bp.freeze() is False
