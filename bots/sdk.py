@@ -176,10 +176,53 @@ def run(bot_class: type[Bot], stdin: BinaryIO | None = None, stdout: BinaryIO | 
                 _guarded(bot, bot.on_error, message)
             elif kind == "end":
                 _guarded(bot, bot.on_end, message)
+                if stdin is None and stdout is None and _PROTOCOL_OUT is not None:
+                    _exit_quickly_at_exit()
                 return
             # any other type is from a newer protocol: ignore it
     finally:
         sys.stdout = saved
+
+
+def _exit_quickly_at_exit() -> None:
+    """A ladder bot process whose match is over: once its script has ended (code after `run` runs,
+    as do atexit callbacks registered after this), end the process without the interpreter's final
+    clean-up, which costs a starter bot about a sixth of its start's instructions and changes
+    nothing the ladder keeps. Only when nothing could need that clean-up: no atexit callback was
+    registered before this, no uncaught exception, no file in the bot's data folder still open
+    (an unclosed file's buffer is written when the clean-up collects it)."""
+    import atexit
+
+    count = getattr(atexit, "_ncallbacks", None)
+    if count is None or count() != 0:
+        return
+    atexit.register(_exit_quickly)
+
+
+def _exit_quickly() -> None:
+    if getattr(sys, "last_value", None) is not None or getattr(sys, "last_exc", None) is not None:
+        return  # the script raised: Python's own exit, with its code and traceback
+    data = os.environ.get("LADDER_BOT_DATA")
+    if data:
+        try:
+            fds = os.listdir("/proc/self/fd")
+        except OSError:  # no /proc: the ordinary exit
+            return
+        for fd in fds:
+            try:
+                target = os.readlink(f"/proc/self/fd/{fd}")
+            except FileNotFoundError:  # the listing's own descriptor, closed since
+                continue
+            except OSError:
+                return
+            if target.startswith(data.rstrip("/") + "/"):
+                return
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__, _PROTOCOL_OUT):
+        try:  # noqa: SIM105 (contextlib would import functools and collections at every exit)
+            stream.flush()
+        except (AttributeError, OSError, ValueError):
+            pass
+    os._exit(0)
 
 
 def _guarded(bot: Bot, method: Any, *args: Any) -> Any:

@@ -217,3 +217,65 @@ def test_a_ladder_bot_process_does_not_import_the_json_module():
             "print('json' in sys.modules, 're' in sys.modules)")
     out = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"], out.stdout + out.stderr
+
+
+FINALISED = (
+    "import os, sys\n"
+    "from bots.sdk import Bot, run\n"
+    "class Noisy:\n"
+    "    def __del__(self):\n"
+    "        sys.stderr.write('finalised\\n')\n"
+    "keep = Noisy()  # collected only by the interpreter's final clean-up\n"
+)
+END_LINES = b'{"type":"hello","seat":0}\n{"type":"end"}\n'
+
+
+def _ladder_bot(script: str, tmp_path: Path, data: Path | None = None) -> subprocess.CompletedProcess:
+    import os
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "LADDER_BOT": "1"}
+    env.pop("LADDER_BOT_DATA", None)
+    if data is not None:
+        env["LADDER_BOT_DATA"] = str(data)
+    return subprocess.run([sys.executable, "-c", script], input=END_LINES, capture_output=True, env=env,
+                          cwd=tmp_path, timeout=60)
+
+
+def test_after_the_end_a_ladder_bot_skips_the_final_clean_up_once_its_script_is_over(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    script = FINALISED + (
+        "run(Bot)\n"
+        "with open(os.path.join(os.environ['LADDER_BOT_DATA'], 'after.txt'), 'w') as fh:\n"
+        "    fh.write('code after run still runs')\n"
+        "print('printed after run')\n"
+    )
+    done = _ladder_bot(script, tmp_path, data)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == b'{"type":"ready","name":"Bot"}\n'
+    assert (data / "after.txt").read_text() == "code after run still runs"
+    assert b"printed after run" in done.stderr  # flushed before the process ends
+    assert b"finalised" not in done.stderr  # the clean-up was skipped
+
+
+@pytest.mark.parametrize("case", ["open data file", "atexit first", "raises", "not a ladder process"])
+def test_the_final_clean_up_is_kept_whenever_something_may_need_it(tmp_path, case):
+    data = tmp_path / "data"
+    data.mkdir()
+    script = FINALISED
+    if case == "atexit first":
+        script += "import atexit\natexit.register(lambda: sys.stderr.write('callback\\n'))\n"
+    script += "run(Bot)\n"
+    if case == "open data file":  # buffered, never closed: written only by the clean-up
+        script += "held = open(os.path.join(os.environ['LADDER_BOT_DATA'], 'held.txt'), 'w')\nheld.write('kept')\n"
+    if case == "raises":
+        script += "raise RuntimeError('after the end')\n"
+    if case == "not a ladder process":
+        script = script.replace("from bots.sdk", "os.environ['LADDER_BOT'] = '0'\nfrom bots.sdk")
+    done = _ladder_bot(script, tmp_path, data)
+    assert b"finalised" in done.stderr, done.stderr
+    assert done.returncode == (1 if case == "raises" else 0)
+    if case == "open data file":
+        assert (data / "held.txt").read_text() == "kept"
+    if case == "atexit first":
+        assert b"callback" in done.stderr
