@@ -233,6 +233,9 @@ BENCH_DATABASE = click.option("--database-url", envvar="LADDER_BENCH_DATABASE_UR
 @click.option("--pages/--no-pages", default=True, show_default=True, help="Measure page latency (the seeding part).")
 @click.option("--breakdown", type=click.IntRange(min=0), default=20, show_default=True,
               help="Matches played in the bench's own process, timed per phase (0 skips the breakdown).")
+@click.option("--pool", type=click.Choice(("light", "house")), default="light", show_default=True,
+              help="Bots seated in the throughput and breakdown matches: light starters only (the ladder's own "
+                   "cost), or every starter of the game (house).")
 @click.option("--keep", is_flag=True, help="Keep the seeded databases (named in the output).")
 def bench_service(**options) -> None:
     """Page latency with 1,000 vs 1,000,000 matches on PostgreSQL, and Celery matches/min with 1 vs 2 workers."""

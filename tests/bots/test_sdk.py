@@ -154,3 +154,128 @@ def test_in_a_ladder_bot_process_stdout_is_the_protocols_alone_from_import_time_
         assert "print while deciding" in done.stderr.decode()  # run() keeps print off stdout either way
         if clean:
             assert "stray print" in done.stderr.decode() and "raw fd write" in done.stderr.decode()
+
+
+SAMPLES = [
+    {"type": "request", "id": 7, "kind": "attack", "observation": {"hand": [1, 2.5, -3e-7, 10**30], "é": "ü\n\"",
+                                                                    "none": None, "t": True, "f": False, "e": {}}},
+    {"type": "event", "event": {"type": "kill", "data": {"dragon": "D9", "list": [[], [{}], ["\u2603"]]}}},
+]
+
+
+@pytest.mark.parametrize("message", SAMPLES)
+def test_the_protocol_codec_reads_and_writes_what_the_json_module_does(message):
+    from bots import sdk
+
+    for line in (json.dumps(message).encode(), json.dumps(message, separators=(",", ":")).encode() + b"\n",
+                 b"  " + json.dumps(message, ensure_ascii=False).encode() + b"\r\n"):
+        assert sdk._loads(line) == json.loads(line) == message
+    assert sdk._dumps(message) == json.dumps(message, separators=(",", ":")).encode()
+
+
+def test_the_protocol_codec_refuses_what_the_json_module_refuses():
+    from bots import sdk
+
+    for line in (b"not json", b'{"a": 1} {"b": 2}', b'{"a": }', b"", b"\xff\xfe"):
+        with pytest.raises(ValueError):
+            json.loads(line)
+        with pytest.raises(ValueError):
+            sdk._loads(line)
+    with pytest.raises(TypeError, match="set is not JSON serializable"):
+        sdk._dumps({"decision": {1, 2}})
+    loop: dict = {}
+    loop["self"] = loop
+    with pytest.raises(ValueError, match=r"[Cc]ircular"):
+        sdk._dumps(loop)
+    assert sdk._dumps({"after": "failures"}) == b'{"after":"failures"}'  # no stale markers left
+
+
+def test_a_bot_that_keeps_on_event_reads_no_event_line_and_one_that_overrides_it_gets_them(monkeypatch):
+    from bots import sdk
+
+    read = []
+    loads = sdk._loads
+    monkeypatch.setattr(sdk, "_loads", lambda line: read.append(line) or loads(line))
+
+    class Quiet(Bot):
+        def flip(self, observation):
+            return {"stop": True}
+
+    event = b'{"type":"event","event":{"type":"kill","data":{}}}\n'
+    lines = b'{"type":"hello","seat":0}\n' + event + b'{"type":"request","id":1,"kind":"flip","observation":{}}\n'
+    out = io.BytesIO()
+    run(Quiet, io.BytesIO(lines + event + b'{"type":"end"}\n'), out)
+    assert event not in read and len(read) == 3
+    assert out.getvalue().splitlines() == [b'{"type":"ready","name":"Quiet"}', b'{"id":1,"decision":{"stop":true}}']
+    bot, _ = converse(HELLO, bot_class=Recorder, raw=event)  # Recorder overrides on_event
+    assert bot.events == [{"type": "kill", "data": {}}]
+
+
+def test_a_ladder_bot_process_does_not_import_the_json_module():
+    # `import json` costs a start ~26M instructions (its regular expressions): the SDK uses _json.
+    code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); import bots.drachengold.greedy; "
+            "print('json' in sys.modules, 're' in sys.modules)")
+    out = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"], out.stdout + out.stderr
+
+
+FINALISED = (
+    "import os, sys\n"
+    "from bots.sdk import Bot, run\n"
+    "class Noisy:\n"
+    "    def __del__(self):\n"
+    "        sys.stderr.write('finalised\\n')\n"
+    "keep = Noisy()  # collected only by the interpreter's final clean-up\n"
+)
+END_LINES = b'{"type":"hello","seat":0}\n{"type":"end"}\n'
+
+
+def _ladder_bot(script: str, tmp_path: Path, data: Path | None = None) -> subprocess.CompletedProcess:
+    import os
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "LADDER_BOT": "1"}
+    env.pop("LADDER_BOT_DATA", None)
+    if data is not None:
+        env["LADDER_BOT_DATA"] = str(data)
+    return subprocess.run([sys.executable, "-c", script], input=END_LINES, capture_output=True, env=env,
+                          cwd=tmp_path, timeout=60)
+
+
+def test_after_the_end_a_ladder_bot_skips_the_final_clean_up_once_its_script_is_over(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    script = FINALISED + (
+        "run(Bot)\n"
+        "with open(os.path.join(os.environ['LADDER_BOT_DATA'], 'after.txt'), 'w') as fh:\n"
+        "    fh.write('code after run still runs')\n"
+        "print('printed after run')\n"
+    )
+    done = _ladder_bot(script, tmp_path, data)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == b'{"type":"ready","name":"Bot"}\n'
+    assert (data / "after.txt").read_text() == "code after run still runs"
+    assert b"printed after run" in done.stderr  # flushed before the process ends
+    assert b"finalised" not in done.stderr  # the clean-up was skipped
+
+
+@pytest.mark.parametrize("case", ["open data file", "atexit first", "raises", "not a ladder process"])
+def test_the_final_clean_up_is_kept_whenever_something_may_need_it(tmp_path, case):
+    data = tmp_path / "data"
+    data.mkdir()
+    script = FINALISED
+    if case == "atexit first":
+        script += "import atexit\natexit.register(lambda: sys.stderr.write('callback\\n'))\n"
+    script += "run(Bot)\n"
+    if case == "open data file":  # buffered, never closed: written only by the clean-up
+        script += "held = open(os.path.join(os.environ['LADDER_BOT_DATA'], 'held.txt'), 'w')\nheld.write('kept')\n"
+    if case == "raises":
+        script += "raise RuntimeError('after the end')\n"
+    if case == "not a ladder process":
+        script = script.replace("from bots.sdk", "os.environ['LADDER_BOT'] = '0'\nfrom bots.sdk")
+    done = _ladder_bot(script, tmp_path, data)
+    assert b"finalised" in done.stderr, done.stderr
+    assert done.returncode == (1 if case == "raises" else 0)
+    if case == "open data file":
+        assert (data / "held.txt").read_text() == "kept"
+    if case == "atexit first":
+        assert b"callback" in done.stderr

@@ -7,9 +7,12 @@
    real Flask app in-process (the WSGI test client: no network, no gunicorn), after a warm-up.
    The ratio big/small should stay under 1.5: a page must not slow down as history grows.
 2. Workers. A third database with the starter bots and a dozen users' copies of them, `n`
-   queued rated matches, and a real `ladder worker` process with 1, then 2 pool processes on
-   Redis; matches completed per minute from the first dispatch to the last result, after a
-   warm-up batch. The ratio should be at least 1.8 on two cores.
+   queued rated matches among a fixed pool: by default (`--pool light`) only the starters whose
+   own thinking costs next to nothing (LIGHT_POOL), so that the figures measure the ladder and a
+   stronger, slower starter does not read as a ladder regression; `--pool house` seats all of
+   them. A real `ladder worker` process with 1, then 2 pool processes on Redis; matches completed
+   per minute from the first dispatch to the last result, after a warm-up batch.
+   The ratio should be at least 1.8 on two cores.
 3. Where a match's time goes: `breakdown` more matches of the same kind, played one by one by the
    real job (workers/queue/jobs.py, claim to recorded result) in the bench's own process, with
    the runner's phases (workers/match/phases.py): wall, the worker's CPU and the bots' CPU per
@@ -44,6 +47,12 @@ from ladder.cli.bench.service_seed import GAME, seed_bots, seed_matches
 from ladder.config import Settings
 
 PAGE_TARGET = 1.5
+# The starters the throughput and breakdown matches seat unless `--pool house`: the ones whose own
+# thinking costs next to nothing (measured 2026-11-28 on the seats' recorded input, per 4-seat
+# match: random 0.4 ms, greedy 6.5, modeler 9.8, conceder under 1; against strong's 281, hardhead's
+# 93, bargainer's 56 and trader's 45), so the figures measure the ladder, not how strong a bot is.
+LIGHT_POOL = ("conceder", "greedy", "modeler", "random")
+POOLS = ("light", "house")
 SCALE_TARGET = 1.8
 WARMUP_REQUESTS = 10
 
@@ -145,20 +154,25 @@ def measure_pages(admin_url: str, *, bots: int, matches: int, small_matches: int
 # --- workers ---------------------------------------------------------------------------------
 
 
-def _prepare_worker_db(url: str, users: int, games: Sequence[str] | None = None) -> list[int]:
+def _prepare_worker_db(url: str, users: int, games: Sequence[str] | None = None,
+                       names: Sequence[str] | None = None) -> list[int]:
     """Starter bots (of `games`; default: every game's) plus `users` users' copies of starter bots
-    (of `games` in turn; default: the flagship's); the version ids of the first game's pool."""
+    (of `games` in turn; default: the flagship's); the version ids of the first game's pool.
+    `names`: only these starters of the flagship are copied and in the pool returned (LIGHT_POOL)."""
     from bots import builtin_names
     from ladder.db import make_engine, session_factory, session_scope
     from ladder.models import BotCreate, User
-    from ladder.services.bots import activate_version, add_version, create_bot, seed_house_bots
+    from ladder.services.bots import activate_version, active_version, add_version, create_bot, seed_house_bots
     from ladder.services.matches import matchmaking_pool
     from workers.match.runner import builtin_source
 
     engine = make_engine(url)
     with session_scope(session_factory(engine)) as session:
-        seed_house_bots(session=session, games=list(games) if games else None)
-        starters = [(game, name) for game in (games or [GAME]) for name in builtin_names(game)]
+        house = seed_house_bots(session=session, games=list(games) if games else None)
+        starters = [(game, name) for game in (games or [GAME]) for name in builtin_names(game)
+                    if names is None or name in names]
+        chosen = {active_version(session=session, bot_id=bot.id).id for bot in house
+                  if names is None or bot.name in names}
         for u in range(users):
             user = User(username=f"bench{u}", password_hash="!")
             session.add(user)
@@ -168,7 +182,9 @@ def _prepare_worker_db(url: str, users: int, games: Sequence[str] | None = None)
             version = add_version(session=session, bot_id=bot.id, code=builtin_source(game, name).read_bytes(),
                                   filename="main.py", placement_games=0)
             activate_version(session=session, version_id=version.id)
-        ids = [c.bot for c in matchmaking_pool(session=session, game=(games or [GAME])[0]).candidates]
+            chosen.add(version.id)
+        ids = [c.bot for c in matchmaking_pool(session=session, game=(games or [GAME])[0]).candidates
+               if names is None or c.bot in chosen]
     engine.dispose()
     return ids
 
@@ -269,14 +285,14 @@ def matches_per_minute(url: str, redis_url: str, versions: list[int], *, process
 
 def run_service_bench(*, bots: int, matches: int, small_matches: int, requests: int, celery_matches: int,
                       database_url: str, redis_url: str, sandbox: str | None, keep: bool, pages: bool = True,
-                      breakdown: int = 0) -> None:
+                      breakdown: int = 0, pool: str = "light") -> None:
     console = Console()
     if pages:
         report_pages(database_url, bots=bots, matches=matches, small_matches=small_matches, requests=requests,
                      keep=keep, console=console)
     if celery_matches > 0 or breakdown > 0:
         report_workers(database_url, redis_url, celery_matches=celery_matches, sandbox=sandbox, keep=keep,
-                       console=console, breakdown=breakdown)
+                       console=console, breakdown=breakdown, pool=pool)
 
 
 def report_pages(database_url: str, *, bots: int, matches: int, small_matches: int, requests: int, keep: bool,
@@ -297,13 +313,15 @@ def report_pages(database_url: str, *, bots: int, matches: int, small_matches: i
 
 
 def report_workers(database_url: str, redis_url: str, *, celery_matches: int, sandbox: str | None, keep: bool,
-                   console: Console, breakdown: int = 0) -> None:
+                   console: Console, breakdown: int = 0, pool: str = "light") -> None:
     if sandbox is None:
         from ladder.cli.serve import strongest_sandbox
 
         sandbox = strongest_sandbox()[0]
     with scratch_database(database_url, "workers", keep) as url:
-        versions = _prepare_worker_db(url, users=12)
+        names = LIGHT_POOL if pool == "light" else None
+        versions = _prepare_worker_db(url, users=12, names=names)
+        console.print(f"Bots seated: {pool_text(pool)}")
         rates = [matches_per_minute(url, redis_url, versions, processes=n, count=celery_matches, sandbox=sandbox,
                                     console=console) for n in (1, 2)] if celery_matches > 0 else []
         measured = measure_breakdown(url, versions, count=breakdown, sandbox=sandbox, console=console) \
@@ -312,6 +330,13 @@ def report_workers(database_url: str, redis_url: str, *, celery_matches: int, sa
         report_throughput(rates, sandbox, console)
     if measured is not None:
         report_breakdown(*measured, count=breakdown, sandbox=sandbox, console=console)
+
+
+def pool_text(pool: str) -> str:
+    if pool == "light":
+        return (f"pool light: house and users' copies of the starters {', '.join(LIGHT_POOL)}, whose own "
+                "thinking is next to nothing (--pool house seats every starter, strong ones included)")
+    return "pool house: house and users' copies of every starter of the game, strong ones included"
 
 
 def report_throughput(rates: list[Throughput], sandbox: str, console: Console) -> None:

@@ -51,7 +51,7 @@ def test_bench_service_prints_latencies_and_throughput(pg_url, redis_url, strict
         result = CliRunner().invoke(main, [
             "bench", "service", "--bots", "40", "--matches", "2000", "--small-matches", "20", "--requests", "5",
             "--celery-matches", "2", "--database-url", admin, "--redis-url", redis_url, "--sandbox", strict_mode,
-            "--breakdown", "2",
+            "--breakdown", "2", "--pool", "light",
         ])
     finally:
         celery_app.app.ladder_settings = saved[0]
@@ -61,6 +61,7 @@ def test_bench_service_prints_latencies_and_throughput(pg_url, redis_url, strict
     assert re.search(r"leaderboard\s+│\s+20 │\s+[\d.]+ │\s+[\d.]+", result.output)
     assert re.search(r"│\s+2,000 │\s+[\d.]+ │\s+[\d.]+ │\s+[\d.]+ │\s+[\d.]+", result.output)
     assert "bot page" in result.output
+    assert "pool light: house and users' copies of the starters conceder, greedy, modeler, random" in result.output
     for row in ("matches per minute", "cores busy", "cores stolen", "matches per busy core-minute"):
         assert re.search(rf"{row}[^│]*│\s+[\d.]+ │\s+[\d.]+ │", result.output), row
     # the breakdown: every phase of the runner and the job, with the bots' CPU where bots run
@@ -89,3 +90,25 @@ def test_scratch_databases_are_dropped(pg_url):  # noqa: F811
     with engine.connect() as conn:
         assert conn.execute(text("SELECT count(*) FROM pg_database WHERE datname = :n"), {"n": name}).scalar_one() == 0
     engine.dispose()
+
+
+def test_the_light_pool_seats_only_the_light_starters_and_the_house_pool_every_one(pg_url):  # noqa: F811
+    from ladder.cli.bench.service import LIGHT_POOL, _prepare_worker_db
+    from ladder.models import Bot, BotVersion
+
+    admin = Settings(database_url=pg_url).sqlalchemy_url
+    for names, expected in ((LIGHT_POOL, set(LIGHT_POOL)), (None, None)):
+        with scratch_database(admin, "pool", keep=False) as url:
+            versions = _prepare_worker_db(url, users=12, names=names)
+            engine = create_engine(url)
+            with engine.connect() as conn:
+                seated = conn.execute(
+                    text(f"SELECT b.name FROM {BotVersion.__tablename__} v JOIN {Bot.__tablename__} b "
+                         "ON b.id = v.bot_id WHERE v.id = ANY(:ids)"), {"ids": versions}).scalars().all()
+            engine.dispose()
+        starters = {name.rstrip("0123456789") for name in seated}
+        assert len(seated) == len(set(versions)) == (len(LIGHT_POOL) + 12 if names else len(seated))
+        if expected is not None:
+            assert starters == expected
+        else:
+            assert {"strong", "hardhead"} <= starters and set(LIGHT_POOL) <= starters
