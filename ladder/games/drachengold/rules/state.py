@@ -16,7 +16,7 @@ from typing import Any
 
 from ladder.games.base import Event, IllegalDecision, Pending, State
 from ladder.games.drachengold.rules import decisions, magic, market, sharing
-from ladder.games.drachengold.rules.data import DECK, TOKEN_COLOURS, tokens_json
+from ladder.games.drachengold.rules.data import DECK, TOKEN_COLOURS, token_dicts, tokens_json
 from ladder.games.drachengold.rules.flow import Flow, Request, Resume
 from ladder.games.drachengold.rules.observation import build_observation
 from ladder.games.drachengold.rules.scoring import score_hoards
@@ -29,12 +29,24 @@ class Adventurer:
     role: str
     up: bool = True
     dragon: str | None = None  # the dragon it attacks, None when in front of its owner
-    # Its entry in an observation when face up and at home, made once (id, attack and role never
-    # change): observation.py hands out copies, cheaper than building the dict every time.
-    shown: dict[str, Any] = field(init=False, repr=False, compare=False)
+    # Its entry in an observation, {id, attack, role, face, dragon}, kept current by __setattr__
+    # whenever `up` or `dragon` changes (a few times a turn): observation.py hands out copies.
+    entry: dict[str, Any] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        self.shown = {"id": self.id, "attack": self.attack, "role": self.role, "face": "up", "dragon": None}
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        if name == "up":
+            self._entry()["face"] = "up" if value else "down"
+        elif name == "dragon":
+            self._entry()["dragon"] = value
+
+    def _entry(self) -> dict[str, Any]:
+        try:
+            return self.entry
+        except AttributeError:  # __init__ sets `up` and `dragon` before it could make the entry
+            entry = {"id": self.id, "attack": self.attack, "role": self.role, "face": "up", "dragon": None}
+            object.__setattr__(self, "entry", entry)
+            return entry
 
 
 @dataclass(slots=True)
@@ -46,6 +58,11 @@ class Slot:
     # seats in the order they first placed an adventurer here; a recall does not undo it
     # (strategic variant: "the one who first placed a character on this Dragon")
     first_placed: list[int] = field(default_factory=list)
+    # (tokens, attackers, its JSON) as dragon_json last made it: while neither list changed, the
+    # JSON is handed out again as copies. The token dicts in it are data.py's own (copied on the
+    # way out), the lists are snapshots, so a change in place is seen (compared in C, one ==).
+    shown: tuple[list[int], list[tuple[int, str, int]], dict[str, Any]] | None = field(
+        default=None, repr=False, compare=False)
 
     def total(self, advs: list[dict[str, Adventurer]]) -> int:
         return sum(advs[s][a].attack + bonus for s, a, bonus in self.attackers)
@@ -139,13 +156,22 @@ class DrachengoldState(State):
         return counts
 
     def dragon_json(self, slot: Slot) -> dict[str, Any]:
-        d, advs = slot.dragon, self.advs
-        attackers = [{"seat": s, "adventurer": a, "attack": advs[s][a].attack + b} for s, a, b in slot.attackers]
-        total = 0
-        for attacker in attackers:  # slot.total, from the attacks just computed (every observation draws this)
-            total += attacker["attack"]
-        return {"id": d["id"], "strength": d["strength"], "known": d["known"], "hidden": d["hidden"],
-                "tokens": tokens_json(slot.tokens), "attackers": attackers, "total": total}
+        """A fresh {id, strength, known, hidden, tokens, attackers, total} (every observation draws
+        each dragon): copies of the JSON kept while the slot's tokens and attackers stay."""
+        shown = slot.shown
+        if shown is None or shown[0] != slot.tokens or shown[1] != slot.attackers:
+            d, advs = slot.dragon, self.advs
+            attackers = [{"seat": s, "adventurer": a, "attack": advs[s][a].attack + b} for s, a, b in slot.attackers]
+            total = 0
+            for attacker in attackers:  # slot.total, from the attacks just computed
+                total += attacker["attack"]
+            shown = slot.shown = (list(slot.tokens), list(slot.attackers), {
+                "id": d["id"], "strength": d["strength"], "known": d["known"], "hidden": d["hidden"],
+                "tokens": token_dicts(slot.tokens), "attackers": attackers, "total": total})
+        out = shown[2].copy()
+        out["tokens"] = [t.copy() for t in out["tokens"]]
+        out["attackers"] = [a.copy() for a in out["attackers"]]
+        return out
 
     def slot_of(self, dragon_id: str) -> int | None:
         for i, slot in enumerate(self.table):
