@@ -76,7 +76,7 @@ def limits_json(max_line_bytes: int = MAX_LINE_BYTES, strikes: int = STRIKES, lo
 
 
 # orjson writes a request's observation about nine times faster than the standard encoder (20 against
-# 184 µs for Drachengold's 3.5 KB, on the worker's thread, once per decision: the largest part of a
+# 184 µs for the flagship's 3.5 KB, on the worker's thread, once per decision: the largest part of a
 # match's protocol cost). Its lines are taken only where they are the standard encoder's bytes; a
 # subclass, a dataclass or a datetime is left to the standard encoder, which alone decides them.
 # Where the standard encoder refuses a value no game sends (a NaN or an infinity, an Enum, a UUID:

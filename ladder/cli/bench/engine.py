@@ -83,7 +83,7 @@ def render(rows: list[BenchRow], *, games: int, repeats: int):
         title_justify="left",
         caption="engine µs: per decision, inside state.validate + state.apply only; "
         "obs µs: building the deciding seat's observation, per decision\n"
-        "µs depend on the machine and its load: for Drachengold, `python bench/instructions.py measure` "
+        "µs depend on the machine and its load: for the flagship, `python bench/instructions.py measure` "
         "counts instructions per decision (callgrind) and translates them, and issue #29's targets "
         "(12 µs engine, 20 µs obs on the baseline machine = 111,700 and 157,800 instructions), "
         "through the baseline's ns per instruction (docs/performance.md)",
