@@ -25,14 +25,31 @@ HTTP_SLOT_S = HTTP_WAIT_S + HTTP_GRACE_S  # its place in seat_connections: any r
 MAX_POST_BYTES = 4 * seat_relay.MAX_LINE_BYTES  # one POST: a few lines; more is refused as oversized
 MAX_WAITING = 16  # GETs waiting at once per process: the others are answered at once
 _WAITING = threading.BoundedSemaphore(MAX_WAITING)
+# A renewal is told to the worker only when it moves the connection's end by more than this: each
+# mark is a message on the seat's up topic, so a client polling with wait=0 in a tight loop would
+# otherwise fill the topic toward its trim (and push the seat's own lines out of it). The worker's
+# view of the end is then at most this much early, against a grace of HTTP_GRACE_S.
+LEASE_SLACK_S = 1.0
+MAX_LEASES = 10_000  # connections whose last told end this process remembers
+_told: dict[str, float] = {}  # conn -> the end last told to the worker (from this process)
+_told_lock = threading.Lock()
 
 
-def _lease(conn: str, first: bool, wait: float) -> dict[str, Any]:
+def _lease(conn: str, first: bool, wait: float) -> dict[str, Any] | None:
     """The mark that keeps a polling connection alive for the worker until `until` (wall clock):
-    past it without another request, it is cut (workers/match/outside_seat.py)."""
+    past it without another request, it is cut (workers/match/outside_seat.py). None for a renewal
+    that moves the end by no more than LEASE_SLACK_S: nothing new to tell."""
     now = time.time()
+    until = now + wait + HTTP_GRACE_S
+    with _told_lock:
+        if not first and until <= _told.get(conn, 0.0) + LEASE_SLACK_S:
+            return None
+        if len(_told) >= MAX_LEASES:  # ended connections: forget those whose end is past
+            for old in [c for c, end in _told.items() if end < now]:
+                del _told[old]
+        _told[conn] = until
     return {"mark": "connect" if first else "lease", "conn": conn, "at": round(now, 3),
-            "until": round(now + wait + HTTP_GRACE_S, 3)}
+            "until": round(until, 3)}
 
 
 def _poll_conn(wait: float) -> tuple[str | None, Response | None]:
@@ -44,7 +61,9 @@ def _poll_conn(wait: float) -> tuple[str | None, Response | None]:
         if len(conn) > 32 or not slots().renew(key, conn, HTTP_SLOT_S):
             return None, _refuse(409, "this connection is over (replaced by a newer one, or it stopped polling): "
                                       "GET lines without conn to connect again")
-        relay().publish(up, _lease(conn, False, wait))
+        lease = _lease(conn, False, wait)
+        if lease is not None:
+            relay().publish(up, lease)
         return conn, None
     conn = secrets.token_hex(8)
     taken = slots().take(key, conn=conn, user_id=g.seat_user, address=_address(), transport="http",
