@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 
 from workers.sandbox import reap as sandbox_reap
+from workers.sandbox.process import _tree_pids  # a process and its descendants, from /proc
 
 GRACE_S = 15.0  # a killed worker's bots die within moments (the warden thaws them): this is slack
 ENV = "LADDER_TEST_LEFTOVERS_DIR"
@@ -87,7 +88,7 @@ def find(grace: float = GRACE_S) -> list[dict]:
             break
         time.sleep(0.1)
     found = [_describe(pid) for pid in left]
-    tree = {(pid, sandbox_reap.start_time(pid)) for root in left for pid in _tree(root)}
+    tree = {(pid, sandbox_reap.start_time(pid)) for root in left for pid in _tree_pids(root)}
     for pid, _ in tree:  # ours: kill, thaw (a frozen task dies only then), reap
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, signal.SIGKILL)
@@ -103,15 +104,6 @@ def find(grace: float = GRACE_S) -> list[dict]:
     return found
 
 
-def _tree(root: int) -> list[int]:
-    found, todo = [], [root]
-    while todo:
-        pid = todo.pop()
-        found.append(pid)
-        with contextlib.suppress(OSError, ValueError):
-            for task in Path(f"/proc/{pid}/task").iterdir():
-                todo += [int(c) for c in (task / "children").read_text().split()]
-    return found
 
 
 def _running(pid: int, start: int | None) -> bool:
