@@ -160,6 +160,11 @@ def test_a_worker_in_a_delegated_group_moves_into_a_leaf_and_its_bots_beside_it(
         if neighbour is not None:
             neighbour.kill()
             neighbour.wait()
-        for path in sorted((p for p in delegated.rglob("*") if p.is_dir()), key=lambda p: -len(p.parts)):
+        # The pool process's sandbox warden (workers/sandbox/warden.py) lives in the leaf it was
+        # moved to and exits once it has swept after its owner: a group empties before it goes.
+        dirs = [*sorted((p for p in delegated.rglob("*") if p.is_dir()), key=lambda p: -len(p.parts)), delegated]
+        deadline = time.monotonic() + 30
+        while any((p / "cgroup.procs").read_text().split() for p in dirs) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        for path in dirs:
             path.rmdir()
-        delegated.rmdir()
