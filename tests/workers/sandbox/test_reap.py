@@ -222,10 +222,18 @@ POOL = textwrap.dedent("""
     os.kill(pool, signal.SIGKILL)
     os.waitpid(pool, 0)
     adopted, deadline = set(), time.monotonic() + 10
+    def warden_starting(pid):  # named "python" until its main renames it (seconds on a slow VM)
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                return b"workers.sandbox.warden" in f.read()
+        except OSError:
+            return False
+
     while time.monotonic() < deadline:
         # its bwrap processes and its warden (which sweeps the dead pool process's groups, then exits)
         bwraps = [p for p in sandbox_reap.children()
-                  if (sandbox_reap.process_state(p) or ("",))[0] in ("bwrap", sandbox_reap.WARDEN_COMM)]
+                  if (sandbox_reap.process_state(p) or ("",))[0] in ("bwrap", sandbox_reap.WARDEN_COMM)
+                  or warden_starting(p)]
         adopted.update(bwraps)
         if adopted and not bwraps:
             break
