@@ -132,7 +132,7 @@ class Program:
 def play_one(ladder: Ladder, bot: str, match_id: int, seat: int, *, cut_chance: float, rng: random.Random,
              say=lambda text: None) -> MatchReport:
     """Relay one match's seat between the ladder and a fresh local process, cutting on purpose."""
-    import simple_websocket
+    from ladder import ws_client
 
     report, started = MatchReport(match_id, seat), time.monotonic()
     program = Program(bot)
@@ -141,10 +141,9 @@ def play_one(ladder: Ladder, bot: str, match_id: int, seat: int, *, cut_chance: 
         while True:
             if ws is None:
                 try:
-                    ws = simple_websocket.Client.connect(ladder.ws_url(match_id, seat, received),
-                                                         headers={"Authorization": f"Bearer {ladder.token}"})
+                    ws = ws_client.connect(ladder.ws_url(match_id, seat, received), ladder.token)
                     delays = list(RECONNECT_DELAYS)
-                except simple_websocket.ConnectionError as exc:
+                except ws_client.ConnectionError as exc:
                     if exc.status_code in (401, 403, 404):
                         raise LadderRefused(f"the seat refused the connection ({exc.status_code})") from None
                     time.sleep(delays.pop(0) if len(delays) > 1 else delays[0])
@@ -157,7 +156,7 @@ def play_one(ladder: Ladder, bot: str, match_id: int, seat: int, *, cut_chance: 
             try:
                 _forward_answers(program, ws)
                 frame = ws.receive(timeout=0.02)
-            except simple_websocket.ConnectionClosed:
+            except ws_client.ConnectionClosed:
                 if ws.close_reason == 1000:  # the seat is finished with: the match ended or the fallback took it
                     report.notes.append(ws.close_message or "closed")
                     break

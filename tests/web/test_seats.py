@@ -14,10 +14,9 @@ import threading
 import time
 
 import pytest
-import simple_websocket
 from werkzeug.serving import make_server
 
-from ladder import seat_relay
+from ladder import seat_relay, ws_client
 from ladder.relay import MemoryRelay
 from ladder.services import outside, tokens
 from ladder.services.seat_slots import SeatSlots
@@ -52,12 +51,11 @@ def alice(build, app):
 
 def connect(address: str, token: str | None, match_id: int, seat: int = 0, query: str = ""):
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    return simple_websocket.Client.connect(f"ws://{address}/api/v1/seats/{match_id}/{seat}/ws{query}",
-                                           headers=headers)
+    return ws_client.Client.connect(f"ws://{address}/api/v1/seats/{match_id}/{seat}/ws{query}", headers=headers)
 
 
 def refused(address, token, match_id, seat=0, query="") -> int:
-    with pytest.raises(simple_websocket.ConnectionError) as caught:
+    with pytest.raises(ws_client.ConnectionError) as caught:
         connect(address, token, match_id, seat, query)
     return caught.value.status_code
 
@@ -111,7 +109,7 @@ def test_a_connection_carries_lines_both_ways_and_resumes_where_it_was(server, a
     ws.send('{"id":1,"decision":{}}')
     down(relay, match, {"line": '{"type":"end","results":[],"you":0}'}, {"close": "the match is over"})
     assert ws.receive(10).startswith('{"type":"end"')
-    with pytest.raises(simple_websocket.ConnectionClosed):
+    with pytest.raises(ws_client.ConnectionClosed):
         ws.receive(10)
     assert ws.close_reason == 1000 and ws.close_message == "the match is over"
     wait_for(lambda: marks(relay, match)[3:] in (["connect", "line", "delivered"], ["connect", "delivered", "line"]))
@@ -140,7 +138,7 @@ def test_malformed_frames_oversized_lines_and_floods_end_only_that_connection(se
     else:
         for _ in range(seat_relay.FLOOD_SLACK + 5):
             ws.send('{"type":"ready"}')
-    with pytest.raises(simple_websocket.ConnectionClosed):
+    with pytest.raises(ws_client.ConnectionClosed):
         while True:
             ws.receive(10)
     wait_for(lambda: mark in marks(relay, bad))
@@ -162,7 +160,7 @@ def test_a_second_connection_replaces_the_first_and_a_storm_leaves_one(server, a
     first = connect(address, alice["play"], match)
     wait_for(lambda: marks(relay, match) == ["connect"])
     second = connect(address, alice["play"], match)
-    with pytest.raises(simple_websocket.ConnectionClosed):
+    with pytest.raises(ws_client.ConnectionClosed):
         first.receive(10)
     # 4000 says why; the replaced handler's own return may close it first as a normal end (1000)
     assert first.close_reason in (4000, 1000)
@@ -174,7 +172,7 @@ def test_a_second_connection_replaces_the_first_and_a_storm_leaves_one(server, a
         try:
             if ws.receive(10) == HELLO:
                 survivors.append(ws)
-        except simple_websocket.ConnectionClosed:
+        except ws_client.ConnectionClosed:
             assert ws.close_reason in (4000, 1000)
     assert len(survivors) == 1
     survivors[0].close()
@@ -265,7 +263,7 @@ def test_two_web_processes_share_the_limits_and_the_one_connection_per_seat(serv
     assert refused(first, alice["play"], three) == 429  # the first process counts the second's connection
     assert refused(second, alice["play"], three) == 429
     again = connect(second, alice["play"], one)  # seat `one`, held by the first process, is replaced
-    with pytest.raises(simple_websocket.ConnectionClosed):
+    with pytest.raises(ws_client.ConnectionClosed):
         on_first.receive(10)
     assert on_first.close_reason == 4000
     wait_for(lambda: marks(relay, one) == ["connect", "connect", "cut"])
