@@ -124,6 +124,7 @@ def web(host, port, workers, threads, graceful_timeout) -> None:
                    "and given back to the queue.")
 def worker(concurrency, queues, name, loglevel, grace) -> None:
     """A Celery worker: plays matches, feeds and sweeps the queue. Start one per machine."""
+    from workers.queue import heap
     from workers.queue.celery_app import QUEUES, configure
     from workers.queue.shutdown import install_grace, leave_nothing_behind
 
@@ -142,6 +143,7 @@ def worker(concurrency, queues, name, loglevel, grace) -> None:
 
     start_reaper_thread()  # a pool process that dies mid-match orphans its bwrap processes to us
     install_grace(grace)
+    heap.install()  # the collector walks only what matches allocate (workers/queue/heap.py)
     try:
         app.worker_main(argv)
     finally:

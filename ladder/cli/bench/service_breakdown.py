@@ -8,6 +8,7 @@ bwrap, the database server), and the SQL statements per match.
 
 from __future__ import annotations
 
+import gc
 import tempfile
 import time
 from pathlib import Path
@@ -31,6 +32,7 @@ def measure_breakdown(url: str, versions: list[int], *, count: int, sandbox: str
     from ladder.db import make_engine, session_factory
     from workers.match.phases import Phases
     from workers.match.runner import run_match
+    from workers.queue import heap
     from workers.queue.jobs import play_match
 
     phases = Phases()
@@ -43,6 +45,7 @@ def measure_breakdown(url: str, versions: list[int], *, count: int, sandbox: str
     settings = Settings(env="development", database_url=url, instance_dir=Path(tempfile.gettempdir()))
     ids = _queue(url, versions, count + 1, seed=3000, sandbox=sandbox)
     play_match(ids[0], sessions=sessions, settings=settings, worker_id="bench-warmup", runner=run_match)  # warm caches
+    heap.freeze_for_matches()  # as each pool process of a worker does at its start
     statements = [0]
 
     def counted(*_args: Any) -> None:  # an executemany counts once: it is one round trip with psycopg
@@ -70,6 +73,7 @@ def measure_breakdown(url: str, versions: list[int], *, count: int, sandbox: str
             progress.advance(task)
     event.remove(engine, "before_cursor_execute", counted)
     engine.dispose()
+    gc.unfreeze()
     return phases, busy / count, statements[0] / count
 
 
