@@ -118,13 +118,17 @@ class RelayLink:
                 at = data.get("at") if isinstance(data.get("at"), (int, float)) else None
                 if conn in self.live and conn in self.leases and at is not None and at > self.leases[conn]:
                     self._cut(conn)  # it stopped polling past its lease before this poll: a cut, then back
-                if mark == "connect":  # a newer connection replaces a polling one (a websocket says its own cut)
-                    for other in [c for c in self.live if c != conn and c in self.leases]:
+                # A newer connection replaces every other: that is their cut, counted here. A websocket
+                # also says its own cut, but only after its handler ends, up to a second later. By then
+                # the new connection may have answered, and a third cut counted late would never hand
+                # the seat over if that answer was the match's last.
+                if mark == "connect":
+                    for other in [c for c in self.live if c != conn]:
                         self._cut(other)
                 self.live.add(conn)
                 if until is not None:  # a POST's shorter lease never cuts a GET that is still waiting
                     self.leases[conn] = max(self.leases.get(conn, 0.0), float(until))
-            elif mark == "cut":  # a replaced connection's end too: the client left it
+            elif mark == "cut" and conn in self.live:  # not when a newer connection's mark counted it
                 self._cut(conn)
             elif mark in ("oversized", "flood") and self.sticky is None:
                 self.sticky = mark

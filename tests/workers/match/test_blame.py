@@ -20,6 +20,7 @@ from workers.sandbox import cgroup as sandbox_cgroup
 from workers.sandbox import preexec as sandbox_preexec
 from workers.sandbox import process as sandbox
 from workers.sandbox import slots as sandbox_slots
+from workers.sandbox import warden as sandbox_warden
 
 CLOCK = TimeControl(decision_ms=1000, bank_ms=2000, startup_ms=8000)
 OTHERS = ["builtin:random", "builtin:random"]
@@ -56,6 +57,9 @@ def failing_once(monkeypatch, target, name, exc):
 ])
 def test_popen_failing_voids_the_match_and_the_retry_plays_it(monkeypatch, strict_sandbox, uid_processes, exc,
                                                               detail):
+    # The first strict start of a process also starts its warden with a Popen. Start it now, so
+    # the second Popen counted is the second bot's, whichever test ran first in this process.
+    sandbox_warden.ensure()
     failing_once(monkeypatch, sandbox.subprocess, "Popen", exc)
     voided = []
     result = blame.retrying(lambda final: play(final_attempt=final), on_void=lambda n, f: voided.append(f))

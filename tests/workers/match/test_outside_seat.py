@@ -114,6 +114,32 @@ def test_each_cut_is_one_disconnect_fault_and_two_cuts_leave_the_seat_playing():
     assert result.results[0]["status"] == "ok"
 
 
+def test_a_cut_said_after_the_reconnection_counts_once_at_the_reconnection():
+    """A websocket's handler says its cut after it ends, up to a second late, when its client has
+    already reconnected and answered. The newer connection's mark counts the cut: so the third one
+    hands the seat over at that request (even the match's last) and the late mark adds none."""
+    relay = MemoryRelay()
+    client = Client(relay)  # its first connection is conn None
+    conns = [None, "c1", "c2", "c3"]
+    late: list[threading.Timer] = []
+
+    def script(n, line):
+        if n > 3:
+            return None
+        # the old connection's cut comes after the seat has read the new one's answer
+        late.append(threading.Timer(0.5, client.say, args=({"mark": "cut", "conn": conns[n - 1]},)))
+        late[-1].start()
+        return [{"mark": "connect", "conn": conns[n]}, answer(line, client.bot)]
+
+    client.script = script
+    result, seat = play(client, relay)
+    for timer in late:
+        timer.cancel()
+    assert [d["request"] for d in seat.run.disconnects] == [1, 2, 3]
+    assert seat.run.takeover["code"] == "disconnect" and seat.run.takeover["request"] == 3
+    assert result.results[0]["status"] == "protocol_error"
+
+
 def test_the_third_cut_hands_the_seat_to_the_fallback():
     relay = MemoryRelay()
     client = Client(relay)
