@@ -85,7 +85,9 @@ def test_only_the_sandbox_and_the_supervisor_start_processes():
                "ladder/cli/connect.py",
                # the sandbox's warden: a process of the ladder's own that outlives a killed worker
                # to thaw and kill its frozen bots (they cannot die of SIGKILL while frozen)
-               "workers/sandbox/warden.py"}
+               "workers/sandbox/warden.py",
+               # the start helper's build: the machine's C compiler on the ladder's own spawn.c
+               "workers/sandbox/spawn_helper.py"}
     found = []
     for folder in ("ladder", "workers", "bots"):
         for path, tree in modules(folder):

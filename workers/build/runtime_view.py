@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ladder import runtimes
+from workers.cache import cache_root
 
 FORMAT = 2
 TOPS = ("/usr/", "/etc/")
@@ -39,11 +40,8 @@ class ViewError(RuntimeError):
 
 
 def default_root() -> Path:
-    """Where trees are kept: /var/cache/ladder for root (the workers), else the user's cache."""
-    if os.geteuid() == 0:
-        return Path("/var/cache/ladder/runtimes")
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "ladder" / "runtimes"
+    """Where trees are kept: /var/cache/ladder/runtimes for root (the workers), else the user's cache."""
+    return cache_root() / "runtimes"
 
 
 def _canonical(path: str) -> str:

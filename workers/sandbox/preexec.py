@@ -1,5 +1,9 @@
 """A bot's start window, between fork and exec: what the child does there, and how it says what failed.
 
+Two ways to run it, the same steps in the same order: in C, by the start helper (spawn.c, built by
+spawn_helper.py) after a vfork, where this machine can build it; else here, in Python, after a
+fork (`StartWindow.preexec`). The rest of this says why each step is as it is.
+
 Python's subprocess reports any exception of a `preexec_fn` as a bare SubprocessError ("Exception
 occurred in preexec_fn"): which setup call failed, and with which errno, is lost, and a start that
 failed so under load could only be reported as "SubprocessError". Each step here writes its name and
@@ -60,13 +64,56 @@ def errno_name(code: int | None) -> str:
     return errno.errorcode.get(code or 0, f"errno {code}") if code else "no errno"
 
 
+def _said(data: bytes) -> str:
+    """A report of the child's ("step\0errno\0kind") as the start's failure; "" for none."""
+    if not data:
+        return ""
+    step, code, kind = [*data.decode(errors="replace").split("\0", 2), "0", "?"][:3]
+    code_text = errno_name(int(code)) if code.isdigit() and int(code) else kind
+    if step == "exec":  # the helper's exec of bwrap: as Popen's own exec failing is reported
+        return f"fork or exec of bubblewrap failed: {code_text}"
+    return f"{step} failed: {code_text}"
+
+
 class StartWindow:
-    """One start: `preexec` for Popen's preexec_fn, then `failure()` if Popen raised; `close()`."""
+    """One start: Popen(window.command(argv), preexec_fn=window.preexec_fn, pass_fds=(...,
+    *window.pass_fds)); then `failure(exc)` if Popen raised, else `started()`; `close()`.
+
+    With `helper` (workers/sandbox/spawn_helper.py: the same steps in C, after a vfork) the command
+    runs through it and `started()` waits for its exec of bwrap or its report; without, the steps run
+    here in `preexec`, in the forked child."""
 
     def __init__(self, join_files: Sequence[str], rlimits: Sequence[tuple[int, int]], uid: int | None,
-                 mask: frozenset[int] = frozenset()):
+                 mask: frozenset[int] = frozenset(), helper: str | None = None):
         self.join_files, self.rlimits, self.uid, self.mask = list(join_files), list(rlimits), uid, mask
+        self.helper = helper
         self._r, self._w = os.pipe2(os.O_CLOEXEC)  # close-on-exec: bwrap never sees it
+
+    @property
+    def preexec_fn(self):
+        return None if self.helper else self.preexec
+
+    @property
+    def pass_fds(self) -> tuple[int, ...]:
+        return (self._w,) if self.helper else ()  # the helper makes it close-on-exec again
+
+    def helper_options(self) -> list[str]:
+        """The helper's options for this start's steps (spawn.c's usage)."""
+        options = [str(self._w)]
+        for sig in sorted(self.mask):
+            options += ["-m", str(int(sig))]
+        for path in self.join_files:
+            options += ["-j", _hierarchy(path), path]
+        for which, value in self.rlimits:
+            options += ["-r", _RLIMIT_NAMES.get(which, str(which)), str(which), str(value)]
+        if self.uid is not None:
+            options += ["-u", str(self.uid)]
+        return options
+
+    def command(self, argv: Sequence[str]) -> list[str]:
+        if self.helper is None:
+            return list(argv)
+        return [self.helper, *self.helper_options(), "--", *argv]
 
     # -- in the child ------------------------------------------------------------------------
 
@@ -118,13 +165,24 @@ class StartWindow:
         self._w = -1
         with contextlib.suppress(OSError):
             os.set_blocking(self._r, False)
-            data = os.read(self._r, 4096)
-            if data:
-                step, code, kind = data.decode(errors="replace").split("\0", 2)
-                return f"{step} failed: {errno_name(int(code)) if int(code) else kind}"
+            said = _said(os.read(self._r, 4096))
+            if said:
+                return said
         if isinstance(exc, OSError):  # the child ran every step: the exec itself failed
             return f"fork or exec of bubblewrap failed: {errno_name(exc.errno)}"
         return f"start failed: {type(exc).__name__}"
+
+    def started(self) -> str | None:
+        """After Popen returned: None once bwrap is exec'd, or what failed (the helper then exits).
+        Waits for the helper's exec of bwrap (EOF on the pipe): its few system calls."""
+        if self.helper is None:
+            return None
+        os.close(self._w)
+        self._w = -1
+        data = b""
+        while chunk := os.read(self._r, 4096):
+            data += chunk
+        return _said(data) or None
 
     def close(self) -> None:
         for fd in (self._r, self._w):

@@ -50,6 +50,7 @@ from workers.sandbox import interrupts
 from workers.sandbox import preexec as sandbox_preexec
 from workers.sandbox import reap as sandbox_reap
 from workers.sandbox import slots as sandbox_slots
+from workers.sandbox import spawn_helper as sandbox_spawn_helper
 from workers.sandbox import warden as sandbox_warden
 from workers.sandbox.bwrap import (
     BOT_MOUNT,
@@ -264,22 +265,32 @@ class BotProcess:
             # in the child before its exec, where a handler of ours would fail the start
             # (sandbox_preexec: blocked here, reset there; its steps name what failed).
             with interrupts.deferred(), sandbox_reap.spawning() as held, sandbox_preexec.blocked() as mask:
-                window = sandbox_preexec.StartWindow(join_files, rlimits, self.uid, mask)
+                # The start helper (C, after a vfork) when this machine could build it; else the
+                # same steps in Python after a fork (sandbox_spawn_helper says why it matters).
+                window = sandbox_preexec.StartWindow(join_files, rlimits, self.uid, mask,
+                                                     helper=sandbox_spawn_helper.path())
                 try:
                     self._proc = subprocess.Popen(
-                        argv, env={},  # bwrap's own environment is visible inside as /proc/1/environ
+                        window.command(argv),
+                        env={},  # bwrap's own environment is visible inside as /proc/1/environ
                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                        bufsize=0, close_fds=True, pass_fds=(seccomp, status_w),
+                        bufsize=0, close_fds=True, pass_fds=(seccomp, status_w, *window.pass_fds),
                         # Its own process group: Ctrl-C in a terminal, or a signal to the worker's
                         # group, reaches the worker, which tears its matches down, never the bots.
                         process_group=0,
-                        preexec_fn=window.preexec,
+                        preexec_fn=window.preexec_fn,
                     )
                 except (OSError, subprocess.SubprocessError) as exc:
-                    raise SandboxError(window.failure(exc)) from exc
+                    why = window.failure(exc)
+                    window.close()
+                    raise SandboxError(why) from exc
+                held.add(self._proc.pid)
+                try:
+                    failed = window.started()
                 finally:
                     window.close()
-                held.add(self._proc.pid)
+                if failed:
+                    raise SandboxError(failed)  # the helper exited; close() reaps it
         finally:
             os.close(seccomp)
             os.close(status_w)

@@ -9,6 +9,7 @@ from click.testing import CliRunner
 from ladder.cli import main
 from ladder.cli.bench import sandbox as bench
 from workers.sandbox import cgroup as sandbox_cgroup
+from workers.sandbox import spawn_helper
 
 NUMBER = r"([0-9]+\.[0-9]+)"
 
@@ -33,6 +34,8 @@ def test_cli_prints_round_trip_and_start_medians_with_ratios(strict_sandbox):
     assert "mode strict, 60 round trips, 2 starts" in result.output
     assert re.search(r"freeze \+ thaw +[0-9.]+ ms", result.output)
     assert re.search(r"cgroup join +[0-9.]+ ms", result.output)
+    window = "the start helper after a vfork" if spawn_helper.path() else "Python after a fork"
+    assert f"start window   {window}" in result.output
     assert re.search(rf"cgroup +{sandbox_cgroup.backend()} \(workers/sandbox_cgroup_v[12].py\)", result.output)
     match = re.search(rf"4-greedy match sandboxed +{NUMBER} s +none {NUMBER} s +ratio {NUMBER}", result.output)
     assert match, result.output

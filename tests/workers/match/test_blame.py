@@ -11,6 +11,7 @@ import threading
 import time
 
 import pytest
+from needs import unavailable
 
 from workers.match import blame
 from workers.match.blame import LadderFault
@@ -20,7 +21,9 @@ from workers.sandbox import cgroup as sandbox_cgroup
 from workers.sandbox import preexec as sandbox_preexec
 from workers.sandbox import process as sandbox
 from workers.sandbox import slots as sandbox_slots
+from workers.sandbox import spawn_helper as sandbox_spawn_helper
 from workers.sandbox import warden as sandbox_warden
+from workers.sandbox.bwrap import BWRAP
 
 CLOCK = TimeControl(decision_ms=1000, bank_ms=2000, startup_ms=8000)
 OTHERS = ["builtin:random", "builtin:random"]
@@ -69,13 +72,37 @@ def test_popen_failing_voids_the_match_and_the_retry_plays_it(monkeypatch, stric
     assert_nothing_left(uid_processes)
 
 
-def test_a_preexec_step_failing_for_real_names_its_step_and_errno(monkeypatch, strict_sandbox, uid_processes):
+@pytest.fixture(params=["helper", "python"])
+def start_window(request, monkeypatch):
+    """Each start window: the C start helper after a vfork (where it builds, the default) and the
+    Python one after a fork (where it does not: workers/sandbox/spawn_helper.py)."""
+    if request.param == "python":
+        monkeypatch.setattr(sandbox_spawn_helper, "path", lambda: None)
+    elif sandbox_spawn_helper.path() is None:
+        unavailable("the start helper could not be built here (a C compiler)")
+    return request.param
+
+
+def fail_step(monkeypatch, start_window, step, code):
+    """The child's `step` refused with errno `code`: injected in the Python start window by
+    replacing the call, in the helper by its -f option (which can only fail a start)."""
+    if start_window == "helper":
+        real = sandbox_preexec.StartWindow.helper_options
+        monkeypatch.setattr(sandbox_preexec.StartWindow, "helper_options",
+                            lambda self: [*real(self), "-f", step, str(code)])
+        return
+
+    def refused(*ids):
+        raise OSError(code, os.strerror(code))
+
+    monkeypatch.setattr(sandbox_preexec.os, step, refused)  # the forked child calls it
+
+
+def test_a_preexec_step_failing_for_real_names_its_step_and_errno(monkeypatch, strict_sandbox, uid_processes,
+                                                                  start_window):
     """The child's setresuid refused (as the kernel does with EAGAIN): the reason names the step and
     errno, not Python's bare SubprocessError, and the match is void (workers/sandbox/preexec.py)."""
-    def refused(*ids):
-        raise OSError(errno.EAGAIN, "Resource temporarily unavailable")
-
-    monkeypatch.setattr(sandbox_preexec.os, "setresuid", refused)  # the forked child calls it
+    fail_step(monkeypatch, start_window, "setresuid", errno.EAGAIN)
     with pytest.raises(LadderFault) as caught:
         play()
     monkeypatch.undo()
@@ -84,11 +111,12 @@ def test_a_preexec_step_failing_for_real_names_its_step_and_errno(monkeypatch, s
     assert_nothing_left(uid_processes)
 
 
-def test_a_cgroup_join_failing_in_the_child_names_the_hierarchy(monkeypatch, strict_sandbox, uid_processes):
+def test_a_cgroup_join_failing_in_the_child_names_the_hierarchy(monkeypatch, strict_sandbox, uid_processes,
+                                                                start_window):
     real = sandbox_preexec.StartWindow.__init__
 
-    def gone(self, join_files, *args):  # as if the group had been removed under the start
-        real(self, [*join_files[:1], join_files[1] + "-gone", *join_files[2:]], *args)
+    def gone(self, join_files, *args, **kw):  # as if the group had been removed under the start
+        real(self, [*join_files[:1], join_files[1] + "-gone", *join_files[2:]], *args, **kw)
 
     monkeypatch.setattr(sandbox_preexec.StartWindow, "__init__", gone)
     with pytest.raises(LadderFault, match=r"could not start the bot: cgroup join \((\w+|cgroup2)\) failed: ENOENT$"):
@@ -97,7 +125,7 @@ def test_a_cgroup_join_failing_in_the_child_names_the_hierarchy(monkeypatch, str
     assert_nothing_left(uid_processes)
 
 
-def test_an_exec_failing_names_its_errno(monkeypatch, strict_sandbox, uid_processes):
+def test_an_exec_failing_names_its_errno(monkeypatch, strict_sandbox, uid_processes, start_window):
     real = sandbox.bwrap_argv
     monkeypatch.setattr(sandbox, "bwrap_argv", lambda *a, **kw: ["/nonexistent-ladder-bwrap", *real(*a, **kw)[1:]])
     with pytest.raises(LadderFault) as caught:
@@ -108,12 +136,13 @@ def test_an_exec_failing_names_its_errno(monkeypatch, strict_sandbox, uid_proces
 
 
 def test_a_stop_signal_in_the_fork_window_never_runs_the_workers_handler(monkeypatch, strict_sandbox,
-                                                                          uid_processes):
+                                                                          uid_processes, start_window):
     """A SIGTERM that reaches the child before its exec (the worker's process group is signalled
     before the child has a group of its own) used to run the pool's handler there, which raised and
     failed the start as a bare SubprocessError. Now the parent blocks it across the fork and the
     child drops it: the bot starts, and the worker's handler runs in no process."""
     real = sandbox_preexec.StartWindow.preexec
+    real_options = sandbox_preexec.StartWindow.helper_options
     ran = []
 
     def signalled_first(self):
@@ -125,6 +154,9 @@ def test_a_stop_signal_in_the_fork_window_never_runs_the_workers_handler(monkeyp
         raise SystemExit(1)
 
     monkeypatch.setattr(sandbox_preexec.StartWindow, "preexec", signalled_first)
+    # the helper raises it first thing (its -s option), as the child of the fork does above
+    monkeypatch.setattr(sandbox_preexec.StartWindow, "helper_options",
+                        lambda self: [*real_options(self), "-s", str(int(signal.SIGTERM))])
     previous = signal.signal(signal.SIGTERM, pool_handler)
     try:
         result = play()
@@ -269,8 +301,8 @@ def _held_before_the_program(monkeypatch):
     monitor: dict[str, int] = {}
 
     def popen(argv, *args, **kw):
-        if "pid" not in monitor and argv and str(argv[0]).endswith("bwrap") and "--json-status-fd" in argv:
-            cut = argv.index("--")
+        if "pid" not in monitor and "--json-status-fd" in argv:
+            cut = argv.index("--", argv.index(BWRAP))  # bwrap's own (after the start helper's)
             argv = [*argv[:cut], "--block-fd", str(hold_r), *argv[cut:]]
             kw["pass_fds"] = (*kw.get("pass_fds", ()), hold_r)
             proc = real(argv, *args, **kw)
