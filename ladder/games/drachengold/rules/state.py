@@ -113,7 +113,11 @@ class DrachengoldState(State):
         return None if r is None else Pending(r.seat, r.kind)
 
     def validate(self, seat: int, decision: Any) -> str | None:
-        return self.turn_error(seat, decision) or self._request.check(decision)
+        # The common case inline: turn_error would build a Pending (a frozen dataclass) per call.
+        r = self._request
+        if r is not None and seat == r.seat and type(decision) is dict:
+            return r.check(decision)
+        return self.turn_error(seat, decision) or r.check(decision)
 
     def _apply(self, seat: int, decision: Any) -> None:
         try:
