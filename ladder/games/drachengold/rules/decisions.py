@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ladder.games.drachengold.rules.data import token_index
-
-if TYPE_CHECKING:
-    from ladder.games.drachengold.rules.state import DrachengoldState
 
 
 def token_list(value: Any, what: str) -> tuple[list[int] | None, str | None]:
@@ -42,22 +39,22 @@ def seat_value(value: Any, n: int) -> int | None:
     return None
 
 
-def attack_checker(state: DrachengoldState, seat: int):
-    available = set(state.available(seat))
+def attack_checker(available: list[str], dragons: list[str]):
+    """`available`: the seat's face-up adventurers at home; `dragons`: the ids on the table. Both are
+    the attack request's own lists (also its info, which a seat only ever sees a copy of), made
+    once per request by the flow instead of again from the state on every check."""
 
     def check(d: dict[str, Any]) -> str | None:
         adv, dragon = d.get("adventurer"), d.get("dragon")
-        # isinstance first: a list or dict would raise TypeError in a set lookup.
         if not isinstance(adv, str) or adv not in available:
             return f"adventurer {adv!r} is not one of your face-up adventurers ({', '.join(sorted(available))})"
-        if not isinstance(dragon, str) or state.slot_of(dragon) is None:
+        if not isinstance(dragon, str) or dragon not in dragons:
             return f"dragon {dragon!r} is not on the table"
         return None
 
     return check
 
 
-def attack_default(state: DrachengoldState, seat: int) -> dict[str, Any]:
+def attack_default(available: list[str], dragons: list[str]) -> dict[str, Any]:
     """Safe default: the first face-up adventurer against the first dragon on the table."""
-    first = next(s for s in state.table if s is not None)
-    return {"adventurer": state.available(seat)[0], "dragon": first.dragon["id"]}
+    return {"adventurer": available[0], "dragon": dragons[0]}

@@ -214,7 +214,7 @@ class DrachengoldState(State):
         self._finish()
 
     def _table_empty(self) -> bool:
-        return all(s is None for s in self.table)
+        return not any(self.table)  # a Slot is always true
 
     def _turn(self, seat: int) -> Flow:
         self.phase = "turn"
@@ -255,12 +255,13 @@ class DrachengoldState(State):
         return True
 
     def _attack(self, seat: int, bonus: int) -> Flow:
+        available, dragons = self.available(seat), [s.dragon["id"] for s in self.table if s]
         choice = yield Request(
             seat,
             "attack",
-            decisions.attack_checker(self, seat),
-            {"adventurers": self.available(seat), "dragons": [s.dragon["id"] for s in self.table if s]},
-            decisions.attack_default(self, seat),
+            decisions.attack_checker(available, dragons),
+            {"adventurers": available, "dragons": dragons},
+            decisions.attack_default(available, dragons),
         )
         index = self.slot_of(choice["dragon"])
         slot = self.table[index]
