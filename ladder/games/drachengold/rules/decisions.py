@@ -4,19 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ladder.games.drachengold.rules.data import token_index
+from ladder.games.drachengold.rules.data import token_index, token_indices
 
 
 def token_list(value: Any, what: str) -> tuple[list[int] | None, str | None]:
     """Parse a list of distinct token ids."""
     if not isinstance(value, list):
         return None, f"{what} must be a list of token ids"
-    out = []
-    for item in value:
-        index = token_index(item)
-        if index is None:
-            return None, f"{what}: {item!r} is not a token id"
-        out.append(index)
+    out = token_indices(value)
+    if out is None:  # the first value that is not a token id, for the reason
+        bad = next(item for item in value if token_index(item) is None)
+        return None, f"{what}: {bad!r} is not a token id"
     if len(set(out)) != len(out):
         return None, f"{what} names a token twice"
     return out, None
@@ -29,14 +27,14 @@ def is_int(value: Any) -> bool:
 
 def seat_value(value: Any, n: int) -> int | None:
     """A seat number from an int or a decimal string (JSON object keys are strings)."""
-    if isinstance(value, bool):
+    if isinstance(value, str):  # first: a share's or an offer's key always is one
+        # ASCII only: str.isdigit() accepts "²" (int() then raises) and other scripts' digits.
+        if not (value.isascii() and value.isdigit() and len(value) < 3):
+            return None
+        value = int(value)
+    elif isinstance(value, bool) or not isinstance(value, int):
         return None
-    if isinstance(value, int):
-        return value if 0 <= value < n else None
-    # ASCII only: str.isdigit() accepts "²" (int() then raises) and other scripts' digits.
-    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 3:
-        return seat_value(int(value), n)
-    return None
+    return value if 0 <= value < n else None
 
 
 def attack_checker(available: list[str], dragons: list[str]):

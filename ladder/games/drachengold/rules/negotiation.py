@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ladder.games.drachengold.rules.data import token_id, tokens_json
+from ladder.games.drachengold.rules.data import token_id, token_ids, tokens_json
 from ladder.games.drachengold.rules.decisions import seat_value, token_list
 from ladder.games.drachengold.rules.flow import Flow, Request
 
@@ -46,7 +46,7 @@ def parse_shares(value: Any, involved: list[int], pool: list[int], n: int) -> tu
 
 
 def shares_json(shares: dict[int, list[int]]) -> dict[str, list[str]]:
-    return {str(s): [token_id(t) for t in sorted(tokens)] for s, tokens in sorted(shares.items())}
+    return {str(s): token_ids(sorted(tokens)) for s, tokens in sorted(shares.items())}
 
 
 def proposal_order(state: DrachengoldState, involved: list[int]) -> list[int]:
