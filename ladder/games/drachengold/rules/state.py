@@ -10,11 +10,12 @@ its own progress; normal play never passes one.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ladder.games.base import Event, IllegalDecision, Pending, State
+from ladder.games.base import Event, IllegalDecision, Pending, State, competition_ranks
 from ladder.games.drachengold.rules import decisions, magic, market, sharing
 from ladder.games.drachengold.rules.data import DECK, TOKEN_COLOURS, token_dicts, tokens_json
 from ladder.games.drachengold.rules.flow import Flow, Request, Resume
@@ -153,11 +154,8 @@ class DrachengoldState(State):
         return drawn
 
     def colour_counts(self, seat: int) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for t in self.hoards[seat]:
-            c = TOKEN_COLOURS[t]
-            counts[c] = counts.get(c, 0) + 1
-        return counts
+        # Counted in C (a hoard ends the game with dozens of tokens); colours in order of first appearance.
+        return dict(Counter(map(TOKEN_COLOURS.__getitem__, self.hoards[seat])))
 
     def dragon_json(self, slot: Slot) -> dict[str, Any]:
         """A fresh {id, strength, known, hidden, tokens, attackers, total} (every observation draws
@@ -337,14 +335,14 @@ class DrachengoldState(State):
     def _finish(self) -> None:
         self.phase = "over"
         self.end_reason = self.end_reason or ("bag_empty" if not self.bag else "pile_empty")
-        breakdown = self.breakdown()
+        scores = self.scores()  # once: self.ranks() would score every hoard again
         self.emit(
             "game_over",
             {
                 "reason": self.end_reason,
                 "hoards": [tokens_json(sorted(h)) for h in self.hoards],
-                "scores": [b["total"] for b in breakdown],
-                "ranks": self.ranks(),
+                "scores": scores,
+                "ranks": competition_ranks(scores),
             },
         )
 
