@@ -33,14 +33,15 @@ def parse_shares(value: Any, involved: list[int], pool: list[int], n: int) -> tu
         parsed, reason = token_list(tokens, f"share of seat {seat}")
         if reason:
             return None, reason
-        if seen.intersection(parsed):
+        if not seen.isdisjoint(parsed):
             return None, "shares give one token to two players"
         seen.update(parsed)
         shares[seat].extend(parsed)
-    missing, extra = set(pool) - seen, seen - set(pool)
-    if extra:
-        return None, f"shares name tokens that are not being shared: {sorted(token_id(t) for t in extra)}"
-    if missing:
+    shared = set(pool)
+    if seen != shared:  # the differences only for the reason: a proposal is checked on every validate
+        missing, extra = shared - seen, seen - shared
+        if extra:
+            return None, f"shares name tokens that are not being shared: {sorted(token_id(t) for t in extra)}"
         return None, f"every token must go to someone; missing {sorted(token_id(t) for t in missing)}"
     return shares, None
 
