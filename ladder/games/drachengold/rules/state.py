@@ -23,7 +23,7 @@ from ladder.games.drachengold.rules.observation import build_observation
 from ladder.games.drachengold.rules.scoring import score_hoards
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Adventurer:
     id: str
     attack: int
@@ -34,20 +34,17 @@ class Adventurer:
     # whenever `up` or `dragon` changes (a few times a turn): observation.py hands out copies.
     entry: dict[str, Any] = field(init=False, repr=False, compare=False)
 
+    def __init__(self, id: str, attack: int, role: str, up: bool = True, dragon: str | None = None) -> None:
+        # The entry first, so that __setattr__ (every move sets `up` or `dragon`) finds it without a check.
+        object.__setattr__(self, "entry", {"id": id, "attack": attack, "role": role, "face": "up", "dragon": None})
+        self.id, self.attack, self.role, self.up, self.dragon = id, attack, role, up, dragon
+
     def __setattr__(self, name: str, value: Any) -> None:
         object.__setattr__(self, name, value)
         if name == "up":
-            self._entry()["face"] = "up" if value else "down"
+            self.entry["face"] = "up" if value else "down"
         elif name == "dragon":
-            self._entry()["dragon"] = value
-
-    def _entry(self) -> dict[str, Any]:
-        try:
-            return self.entry
-        except AttributeError:  # __init__ sets `up` and `dragon` before it could make the entry
-            entry = {"id": self.id, "attack": self.attack, "role": self.role, "face": "up", "dragon": None}
-            object.__setattr__(self, "entry", entry)
-            return entry
+            self.entry["dragon"] = value
 
 
 @dataclass(slots=True)
@@ -222,9 +219,9 @@ class DrachengoldState(State):
                 self.advs[seat][a].up = True
             if flipped:
                 self.emit("refresh", {"seat": seat, "adventurers": flipped})
-        if not self.available(seat):
-            self.emit("turn_lost", {"seat": seat, "turn": self.turn})
-            return False
+            if not self.available(seat):  # (only a refresh can have changed it)
+                self.emit("turn_lost", {"seat": seat, "turn": self.turn})
+                return False
         self.emit("turn", {"seat": seat, "turn": self.turn})
         effects = magic.TurnEffects()
         if self.advanced and magic.playable(self, seat):
