@@ -63,7 +63,10 @@ class Slot:
         default=None, repr=False, compare=False)
 
     def total(self, advs: list[dict[str, Adventurer]]) -> int:
-        return sum(advs[s][a].attack + bonus for s, a, bonus in self.attackers)
+        total = 0
+        for s, a, bonus in self.attackers:  # a loop, not sum() of a generator: every attack asks
+            total += advs[s][a].attack + bonus
+        return total
 
 
 
