@@ -96,10 +96,18 @@ def negotiate(state: DrachengoldState, slot: Slot, involved: list[int], pool: li
         ctx["last_votes"] = {str(s): v for s, v in p.votes.items()}
         state.emit("votes", {"dragon": dragon, "round": p.round, "votes": ctx["last_votes"]})
         for seat in order:
-            if seat in p.standing and all(p.standing[seat]["id"] in p.votes[v] for v in involved):
-                state.emit("agreement", {"dragon": dragon, "round": p.round, "proposal": p.standing[seat]["id"]})
+            proposal = p.standing.get(seat)
+            if proposal is None:
+                continue
+            # A loop, not all() over a generator (a frame per proposal, every round): has every
+            # involved seat accepted it?
+            for voter in involved:
+                if proposal["id"] not in p.votes[voter]:
+                    break
+            else:
+                state.emit("agreement", {"dragon": dragon, "round": p.round, "proposal": proposal["id"]})
                 state.negotiation = None
-                return p.standing[seat]["shares"]
+                return proposal["shares"]
         p.round, p.step, p.position, p.votes = p.round + 1, "propose", 0, {}
     state.negotiation = None
     return None
