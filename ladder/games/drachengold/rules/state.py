@@ -94,6 +94,9 @@ class DrachengoldState(State):
         self.advs = [
             {a["id"]: Adventurer(a["id"], a["attack"], a["role"]) for a in DECK["adventurers"]} for _ in range(n)
         ]
+        # Per seat, its adventurers' observation entries in deck order: the very dicts each Adventurer
+        # keeps current, so that observation.py copies a seat's with one map in C.
+        self.entries = [[a.entry for a in advs.values()] for advs in self.advs]
         self.bag = list(range(len(TOKEN_COLOURS)))
         self.rng.shuffle(self.bag)
         self.pile = [dict(d) for d in DECK["dragons"]]
