@@ -27,6 +27,21 @@ def token_index(value: Any) -> int | None:
     return _INDEX.get(value) if isinstance(value, str) else None
 
 
+def token_ids(tokens: list[int]) -> list[str]:
+    """The wire ids of `tokens`, in their order (one C-level map, not a call per token)."""
+    return list(map(_IDS.__getitem__, tokens))
+
+
+def token_indices(values: list[Any]) -> list[int] | None:
+    """The token indexes for a list of wire ids, or None when any value names no token: one C-level
+    map for the common, well-formed decision; token_index says which value it is. A value that is
+    not a string is never a key here (decisions are JSON), and an unhashable one raises TypeError."""
+    try:
+        return list(map(_INDEX.__getitem__, values))
+    except (KeyError, TypeError):
+        return None
+
+
 def tokens_json(tokens: list[int]) -> list[dict[str, str]]:
     """Fresh dicts, {"id": "t<i>", "colour": ...}, one per token: the caller may keep or hand them out.
     (A comprehension: map(dict.copy, map(_JSON.__getitem__, ...)) costs about 40% more instructions.)"""

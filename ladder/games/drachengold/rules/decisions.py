@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ladder.games.drachengold.rules.data import token_index
-
-if TYPE_CHECKING:
-    from ladder.games.drachengold.rules.state import DrachengoldState
+from ladder.games.drachengold.rules.data import token_index, token_indices
 
 
 def token_list(value: Any, what: str) -> tuple[list[int] | None, str | None]:
     """Parse a list of distinct token ids."""
     if not isinstance(value, list):
         return None, f"{what} must be a list of token ids"
-    out = []
-    for item in value:
-        index = token_index(item)
-        if index is None:
-            return None, f"{what}: {item!r} is not a token id"
-        out.append(index)
+    out = token_indices(value)
+    if out is None:  # the first value that is not a token id, for the reason
+        bad = next(item for item in value if token_index(item) is None)
+        return None, f"{what}: {bad!r} is not a token id"
     if len(set(out)) != len(out):
         return None, f"{what} names a token twice"
     return out, None
@@ -32,32 +27,32 @@ def is_int(value: Any) -> bool:
 
 def seat_value(value: Any, n: int) -> int | None:
     """A seat number from an int or a decimal string (JSON object keys are strings)."""
-    if isinstance(value, bool):
+    if isinstance(value, str):  # first: a share's or an offer's key always is one
+        # ASCII only: str.isdigit() accepts "²" (int() then raises) and other scripts' digits.
+        if not (value.isascii() and value.isdigit() and len(value) < 3):
+            return None
+        value = int(value)
+    elif isinstance(value, bool) or not isinstance(value, int):
         return None
-    if isinstance(value, int):
-        return value if 0 <= value < n else None
-    # ASCII only: str.isdigit() accepts "²" (int() then raises) and other scripts' digits.
-    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 3:
-        return seat_value(int(value), n)
-    return None
+    return value if 0 <= value < n else None
 
 
-def attack_checker(state: DrachengoldState, seat: int):
-    available = set(state.available(seat))
+def attack_checker(available: list[str], dragons: list[str]):
+    """`available`: the seat's face-up adventurers at home; `dragons`: the ids on the table. Both are
+    the attack request's own lists (also its info, which a seat only ever sees a copy of), made
+    once per request by the flow instead of again from the state on every check."""
 
     def check(d: dict[str, Any]) -> str | None:
         adv, dragon = d.get("adventurer"), d.get("dragon")
-        # isinstance first: a list or dict would raise TypeError in a set lookup.
         if not isinstance(adv, str) or adv not in available:
             return f"adventurer {adv!r} is not one of your face-up adventurers ({', '.join(sorted(available))})"
-        if not isinstance(dragon, str) or state.slot_of(dragon) is None:
+        if not isinstance(dragon, str) or dragon not in dragons:
             return f"dragon {dragon!r} is not on the table"
         return None
 
     return check
 
 
-def attack_default(state: DrachengoldState, seat: int) -> dict[str, Any]:
+def attack_default(available: list[str], dragons: list[str]) -> dict[str, Any]:
     """Safe default: the first face-up adventurer against the first dragon on the table."""
-    first = next(s for s in state.table if s is not None)
-    return {"adventurer": state.available(seat)[0], "dragon": first.dragon["id"]}
+    return {"adventurer": available[0], "dragon": dragons[0]}

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ladder.games.drachengold.rules.data import token_id, tokens_json
+from ladder.games.drachengold.rules.data import token_id, token_ids, tokens_json
 from ladder.games.drachengold.rules.decisions import seat_value, token_list
 from ladder.games.drachengold.rules.flow import Flow, Request
 
@@ -33,20 +33,21 @@ def parse_shares(value: Any, involved: list[int], pool: list[int], n: int) -> tu
         parsed, reason = token_list(tokens, f"share of seat {seat}")
         if reason:
             return None, reason
-        if seen.intersection(parsed):
+        if not seen.isdisjoint(parsed):
             return None, "shares give one token to two players"
         seen.update(parsed)
         shares[seat].extend(parsed)
-    missing, extra = set(pool) - seen, seen - set(pool)
-    if extra:
-        return None, f"shares name tokens that are not being shared: {sorted(token_id(t) for t in extra)}"
-    if missing:
+    shared = set(pool)
+    if seen != shared:  # the differences only for the reason: a proposal is checked on every validate
+        missing, extra = shared - seen, seen - shared
+        if extra:
+            return None, f"shares name tokens that are not being shared: {sorted(token_id(t) for t in extra)}"
         return None, f"every token must go to someone; missing {sorted(token_id(t) for t in missing)}"
     return shares, None
 
 
 def shares_json(shares: dict[int, list[int]]) -> dict[str, list[str]]:
-    return {str(s): [token_id(t) for t in sorted(tokens)] for s, tokens in sorted(shares.items())}
+    return {str(s): token_ids(sorted(tokens)) for s, tokens in sorted(shares.items())}
 
 
 def proposal_order(state: DrachengoldState, involved: list[int]) -> list[int]:
@@ -95,10 +96,18 @@ def negotiate(state: DrachengoldState, slot: Slot, involved: list[int], pool: li
         ctx["last_votes"] = {str(s): v for s, v in p.votes.items()}
         state.emit("votes", {"dragon": dragon, "round": p.round, "votes": ctx["last_votes"]})
         for seat in order:
-            if seat in p.standing and all(p.standing[seat]["id"] in p.votes[v] for v in involved):
-                state.emit("agreement", {"dragon": dragon, "round": p.round, "proposal": p.standing[seat]["id"]})
+            proposal = p.standing.get(seat)
+            if proposal is None:
+                continue
+            # A loop, not all() over a generator (a frame per proposal, every round): has every
+            # involved seat accepted it?
+            for voter in involved:
+                if proposal["id"] not in p.votes[voter]:
+                    break
+            else:
+                state.emit("agreement", {"dragon": dragon, "round": p.round, "proposal": proposal["id"]})
                 state.negotiation = None
-                return p.standing[seat]["shares"]
+                return proposal["shares"]
         p.round, p.step, p.position, p.votes = p.round + 1, "propose", 0, {}
     state.negotiation = None
     return None

@@ -15,7 +15,7 @@ from ladder.games.drachengold.rules.data import tokens_json
 
 if TYPE_CHECKING:
     from ladder.games.drachengold.rules.flow import Request
-    from ladder.games.drachengold.rules.state import Adventurer, DrachengoldState
+    from ladder.games.drachengold.rules.state import DrachengoldState
 
 
 def _fresh(value: Any) -> Any:
@@ -58,10 +58,11 @@ def _negotiation(ctx: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _adventurers(advs: dict[str, Adventurer]) -> list[dict[str, Any]]:
-    """One seat's adventurers, {id, attack, role, face, dragon} each: copies of the entry each
-    keeps current (state.Adventurer), instead of a copy changed where it is not face up at home."""
-    return [a.entry.copy() for a in advs.values()]
+def _adventurers(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One seat's adventurers, {id, attack, role, face, dragon} each: copies of the entries each
+    keeps current (state.Adventurer, listed per seat in state.entries), instead of a copy changed
+    where it is not face up at home; copied by one map in C, not a comprehension's attribute loads."""
+    return list(map(dict.copy, entries))
 
 
 def build_observation(state: DrachengoldState, seat: int, request: Request | None) -> dict[str, Any]:
@@ -74,7 +75,7 @@ def build_observation(state: DrachengoldState, seat: int, request: Request | Non
         "current": state.current,
         "phase": state.phase,
         "dragons": [state.dragon_json(s) if s else None for s in state.table],
-        "adventurers": [_adventurers(advs) for advs in state.advs],
+        "adventurers": [_adventurers(entries) for entries in state.entries],
         "hoard": tokens_json(sorted(state.hoards[seat])),
         "hoard_sizes": [len(h) for h in state.hoards],
         "hand": magic.hand_json(state, seat),

@@ -10,11 +10,12 @@ its own progress; normal play never passes one.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ladder.games.base import Event, IllegalDecision, Pending, State
+from ladder.games.base import Event, IllegalDecision, Pending, State, competition_ranks
 from ladder.games.drachengold.rules import decisions, magic, market, sharing
 from ladder.games.drachengold.rules.data import DECK, TOKEN_COLOURS, token_dicts, tokens_json
 from ladder.games.drachengold.rules.flow import Flow, Request, Resume
@@ -22,7 +23,7 @@ from ladder.games.drachengold.rules.observation import build_observation
 from ladder.games.drachengold.rules.scoring import score_hoards
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Adventurer:
     id: str
     attack: int
@@ -33,20 +34,17 @@ class Adventurer:
     # whenever `up` or `dragon` changes (a few times a turn): observation.py hands out copies.
     entry: dict[str, Any] = field(init=False, repr=False, compare=False)
 
+    def __init__(self, id: str, attack: int, role: str, up: bool = True, dragon: str | None = None) -> None:
+        # The entry first, so that __setattr__ (every move sets `up` or `dragon`) finds it without a check.
+        object.__setattr__(self, "entry", {"id": id, "attack": attack, "role": role, "face": "up", "dragon": None})
+        self.id, self.attack, self.role, self.up, self.dragon = id, attack, role, up, dragon
+
     def __setattr__(self, name: str, value: Any) -> None:
         object.__setattr__(self, name, value)
         if name == "up":
-            self._entry()["face"] = "up" if value else "down"
+            self.entry["face"] = "up" if value else "down"
         elif name == "dragon":
-            self._entry()["dragon"] = value
-
-    def _entry(self) -> dict[str, Any]:
-        try:
-            return self.entry
-        except AttributeError:  # __init__ sets `up` and `dragon` before it could make the entry
-            entry = {"id": self.id, "attack": self.attack, "role": self.role, "face": "up", "dragon": None}
-            object.__setattr__(self, "entry", entry)
-            return entry
+            self.entry["dragon"] = value
 
 
 @dataclass(slots=True)
@@ -65,7 +63,10 @@ class Slot:
         default=None, repr=False, compare=False)
 
     def total(self, advs: list[dict[str, Adventurer]]) -> int:
-        return sum(advs[s][a].attack + bonus for s, a, bonus in self.attackers)
+        total = 0
+        for s, a, bonus in self.attackers:  # a loop, not sum() of a generator: every attack asks
+            total += advs[s][a].attack + bonus
+        return total
 
 
 
@@ -93,6 +94,9 @@ class DrachengoldState(State):
         self.advs = [
             {a["id"]: Adventurer(a["id"], a["attack"], a["role"]) for a in DECK["adventurers"]} for _ in range(n)
         ]
+        # Per seat, its adventurers' observation entries in deck order: the very dicts each Adventurer
+        # keeps current, so that observation.py copies a seat's with one map in C.
+        self.entries = [[a.entry for a in advs.values()] for advs in self.advs]
         self.bag = list(range(len(TOKEN_COLOURS)))
         self.rng.shuffle(self.bag)
         self.pile = [dict(d) for d in DECK["dragons"]]
@@ -113,7 +117,11 @@ class DrachengoldState(State):
         return None if r is None else Pending(r.seat, r.kind)
 
     def validate(self, seat: int, decision: Any) -> str | None:
-        return self.turn_error(seat, decision) or self._request.check(decision)
+        # The common case inline: turn_error would build a Pending (a frozen dataclass) per call.
+        r = self._request
+        if r is not None and seat == r.seat and type(decision) is dict:
+            return r.check(decision)
+        return self.turn_error(seat, decision) or r.check(decision)
 
     def _apply(self, seat: int, decision: Any) -> None:
         try:
@@ -149,11 +157,8 @@ class DrachengoldState(State):
         return drawn
 
     def colour_counts(self, seat: int) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for t in self.hoards[seat]:
-            c = TOKEN_COLOURS[t]
-            counts[c] = counts.get(c, 0) + 1
-        return counts
+        # Counted in C (a hoard ends the game with dozens of tokens); colours in order of first appearance.
+        return dict(Counter(map(TOKEN_COLOURS.__getitem__, self.hoards[seat])))
 
     def dragon_json(self, slot: Slot) -> dict[str, Any]:
         """A fresh {id, strength, known, hidden, tokens, attackers, total} (every observation draws
@@ -210,7 +215,7 @@ class DrachengoldState(State):
         self._finish()
 
     def _table_empty(self) -> bool:
-        return all(s is None for s in self.table)
+        return not any(self.table)  # a Slot is always true
 
     def _turn(self, seat: int) -> Flow:
         self.phase = "turn"
@@ -220,9 +225,9 @@ class DrachengoldState(State):
                 self.advs[seat][a].up = True
             if flipped:
                 self.emit("refresh", {"seat": seat, "adventurers": flipped})
-        if not self.available(seat):
-            self.emit("turn_lost", {"seat": seat, "turn": self.turn})
-            return False
+            if not self.available(seat):  # (only a refresh can have changed it)
+                self.emit("turn_lost", {"seat": seat, "turn": self.turn})
+                return False
         self.emit("turn", {"seat": seat, "turn": self.turn})
         effects = magic.TurnEffects()
         if self.advanced and magic.playable(self, seat):
@@ -251,12 +256,13 @@ class DrachengoldState(State):
         return True
 
     def _attack(self, seat: int, bonus: int) -> Flow:
+        available, dragons = self.available(seat), [s.dragon["id"] for s in self.table if s]
         choice = yield Request(
             seat,
             "attack",
-            decisions.attack_checker(self, seat),
-            {"adventurers": self.available(seat), "dragons": [s.dragon["id"] for s in self.table if s]},
-            decisions.attack_default(self, seat),
+            decisions.attack_checker(available, dragons),
+            {"adventurers": available, "dragons": dragons},
+            decisions.attack_default(available, dragons),
         )
         index = self.slot_of(choice["dragon"])
         slot = self.table[index]
@@ -332,14 +338,14 @@ class DrachengoldState(State):
     def _finish(self) -> None:
         self.phase = "over"
         self.end_reason = self.end_reason or ("bag_empty" if not self.bag else "pile_empty")
-        breakdown = self.breakdown()
+        scores = self.scores()  # once: self.ranks() would score every hoard again
         self.emit(
             "game_over",
             {
                 "reason": self.end_reason,
                 "hoards": [tokens_json(sorted(h)) for h in self.hoards],
-                "scores": [b["total"] for b in breakdown],
-                "ranks": self.ranks(),
+                "scores": scores,
+                "ranks": competition_ranks(scores),
             },
         )
 
