@@ -215,12 +215,16 @@ class BotProcess:
             )
             mapping = {BOT_MOUNT: str(bot_dir.resolve())}
             mapping.update({k: str(Path(v).resolve()) for k, v in {**binds, **rw_binds}.items()})
-            self._proc = subprocess.Popen(
-                [_host_path(a, mapping) for a in command],
-                cwd=bot_dir, env={k: _host_path(v, mapping) for k, v in sandbox_env(env).items()},
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                bufsize=0, start_new_session=True,
-            )
+            stderr_w = self._stderr_drained()
+            try:
+                self._proc = subprocess.Popen(
+                    [_host_path(a, mapping) for a in command],
+                    cwd=bot_dir, env={k: _host_path(v, mapping) for k, v in sandbox_env(env).items()},
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr_w,
+                    bufsize=0, start_new_session=True,
+                )
+            finally:
+                os.close(stderr_w)
             self._after_spawn()
             return
         finish_teardowns()  # of bots closed while something of them was still dying
@@ -253,6 +257,7 @@ class BotProcess:
             rlimits.append((resource.RLIMIT_AS, lim.address_space_bytes))
         seccomp = filter_fd()
         self._status_fd, status_w = os.pipe2(os.O_CLOEXEC | os.O_NONBLOCK)
+        stderr_w = self._stderr_drained()
         try:
             argv = bwrap_argv(
                 command, bot_dir, seccomp_fd=seccomp, tmp_bytes=lim.tmp_bytes, shm_bytes=lim.shm_bytes,
@@ -273,7 +278,7 @@ class BotProcess:
                     self._proc = subprocess.Popen(
                         window.command(argv),
                         env={},  # bwrap's own environment is visible inside as /proc/1/environ
-                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr_w,
                         bufsize=0, close_fds=True, pass_fds=(seccomp, status_w, *window.pass_fds),
                         # Its own process group: Ctrl-C in a terminal, or a signal to the worker's
                         # group, reaches the worker, which tears its matches down, never the bots.
@@ -294,16 +299,28 @@ class BotProcess:
         finally:
             os.close(seccomp)
             os.close(status_w)
+            os.close(stderr_w)
         self._after_spawn()
 
+    def _stderr_drained(self) -> int:
+        """stderr's pipe, its drain already running; returns the write end for Popen, which the
+        caller closes once Popen returns.
+
+        Started before the process: a thread started just after it waited about 1.3 ms to be
+        scheduled (the other core busy with bwrap's set-up, on an idle 2-core machine), a tenth
+        of a bot's start (issue #29); before, about 0.1 ms."""
+        read_end, write_end = os.pipe2(os.O_CLOEXEC)
+        owner = open(read_end, "rb", buffering=0)  # noqa: SIM115 - the drain closes it when it stops reading
+        self._drain = StderrDrain(read_end, self.limits.stderr_bytes, owner=owner)
+        self._drain.start()
+        return write_end
+
     def _after_spawn(self) -> None:
-        assert self._proc and self._proc.stdin and self._proc.stdout and self._proc.stderr
+        assert self._proc and self._proc.stdin and self._proc.stdout
         self.pid = self._proc.pid
         for stream in (self._proc.stdin, self._proc.stdout):
             os.set_blocking(stream.fileno(), False)
         self._reader = LineReader(self._proc.stdout.fileno(), self.limits.line_bytes)
-        self._drain = StderrDrain(self._proc.stderr.fileno(), self.limits.stderr_bytes, owner=self._proc.stderr)
-        self._drain.start()
 
     # -- I/O -----------------------------------------------------------------------------------
 

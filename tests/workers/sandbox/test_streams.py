@@ -106,3 +106,58 @@ def test_stderr_drain_keeps_only_the_tail_and_counts_everything():
     assert drain.total == 200_000
     assert drain.tail() == b"0199" * 250
     os.close(r)
+
+
+def test_one_drainer_reads_many_pipes_each_into_its_own_tail():
+    pipes = [os.pipe() for _ in range(6)]
+    drains = [StderrDrain(r, cap=100) for r, _ in pipes]
+    for drain in drains:
+        drain.start()
+    for round_ in range(50):
+        for i, (_, w) in enumerate(pipes):
+            os.write(w, b"%d:%02d;" % (i, round_))
+    for i, (r, w) in enumerate(pipes):
+        os.close(w)
+        drains[i].finish(grace=5)
+        assert drains[i].total == 50 * 5
+        assert drains[i].tail() == b"".join(b"%d:%02d;" % (i, n) for n in range(30, 50))
+        os.close(r)
+
+
+def test_a_drain_stopped_before_eof_closes_its_pipe_and_the_others_go_on():
+    (r1, w1), (r2, w2) = os.pipe(), os.pipe()
+    owner = open(r1, "rb", buffering=0)  # noqa: SIM115 - the drain closes it
+    held, other = StderrDrain(r1, cap=10, owner=owner), StderrDrain(r2, cap=10)
+    held.start()
+    other.start()
+    os.write(w1, b"still open")
+    held.finish(grace=0.05)  # the writer never closes: stopped after the grace
+    assert owner.closed and held.tail() == b"still open"
+    os.write(w2, b"after")
+    os.close(w2)
+    other.finish(grace=5)
+    assert other.tail() == b"after"
+    os.close(w1)
+    os.close(r2)
+
+
+def test_a_forked_child_starts_a_drainer_of_its_own():
+    r, w = os.pipe()
+    StderrDrain(r, cap=10).start()  # the parent's drainer runs
+    pid = os.fork()
+    if pid == 0:  # the child's drains would never be read by the parent's thread
+        code = 1
+        try:
+            cr, cw = os.pipe()
+            drain = StderrDrain(cr, cap=10)
+            drain.start()
+            os.write(cw, b"child")
+            os.close(cw)
+            drain.finish(grace=5)
+            code = 0 if drain.tail() == b"child" else 2
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    os.close(w)
+    os.close(r)
