@@ -23,7 +23,9 @@
 #   consequence (from ~70 matches RLIMIT_NPROC refused bots), a per-uid count that is the same on
 #   either cgroup version;
 # - test_sandbox.py: start, freeze, kill and teardown (-k below: not the byte fuzzing of read_line,
-#   pure I/O).
+#   pure I/O);
+# - test_spawn_helper.py: the start helper (spawn.c, which joins the v2 group here) leaves bwrap as
+#   the Python start window does, its cgroups included.
 # Not here: test_runner.py and test_blame.py (matches with misbehaving bots, 16 minutes in the VM,
 # and their start-up clocks of 5-8 s do not hold under emulation); their cgroup operations are the
 # ones above, and tests/vm plays whole strict matches. Everything in the VM: VM_PYTEST_ARGS.
@@ -46,12 +48,14 @@ if [ "$(awk '$3 ~ /^cgroup/ {print $3" "$2}' /proc/mounts)" != "cgroup2 /sys/fs/
   echo "vm: expected cgroup2 as the only cgroup mount" >&2; verdict failed; exit 1
 fi
 .venv/bin/python -c 'from workers.sandbox import cgroup as c, process as s; ok, why = s.sandbox_available("strict"); print("vm: strict:", ok, why); assert ok and c.backend() == "v2"'
+.venv/bin/python -c 'from workers.sandbox import spawn_helper as h; print("vm: start helper:", h.path()); assert h.path()'
 
 echo "== vm: tests"
 export LADDER_REAP_TEST_MATCHES="${LADDER_REAP_TEST_MATCHES:-6}"  # why 6: above
 default_tests=(
   tests/workers/sandbox/test_cgroup.py tests/workers/sandbox/test_cgroup_v2.py tests/vm
   tests/workers/sandbox/test_attacks.py tests/workers/sandbox/test_reap.py tests/workers/sandbox/test_process.py
+  tests/workers/sandbox/test_spawn_helper.py
   -k "not test_read_line_never_raises and not (test_refused and user) and not user_mode"
 )
 # VM_PYTEST_ARGS is split as a shell would (shlex: -k 'a and b' stays one argument), never run.
