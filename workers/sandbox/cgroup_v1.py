@@ -136,8 +136,11 @@ class BotCgroup(BotCgroupBase):
 
     def _limit(self, memory_bytes: int, pids: int, cpus: float) -> None:
         for path in self.paths.values():
-            path.parent.mkdir(exist_ok=True)
-            path.mkdir()
+            try:
+                path.mkdir()
+            except FileNotFoundError:  # the shared parent: made by the first bot, or again after a sweep
+                path.parent.mkdir(exist_ok=True)
+                path.mkdir()
         mem = self.paths["memory"]
         _write(mem / "memory.limit_in_bytes", str(memory_bytes))
         if (mem / "memory.memsw.limit_in_bytes").exists():  # no swapping around the limit

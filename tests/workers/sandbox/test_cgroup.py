@@ -180,3 +180,24 @@ def test_a_frozen_empty_group_holds_the_freezer_on_until_its_owner_is_gone(backe
         assert mine.exists() and not dead.exists()
     finally:
         mine.rmdir()
+
+
+def test_a_bot_group_makes_its_shared_parent_when_it_is_not_there(backend, monkeypatch):
+    """v1: the parent in each hierarchy is made by the first bot (and again after a sweep removed
+    it); later bots make only their own group."""
+    if backend != "v1":
+        pytest.skip("v1 only: v2 makes its parent with the delegated subtree (test_cgroup_v2.py)")
+    from workers.sandbox import cgroup_v1
+
+    real = cgroup_v1.parent_dirs()
+    fresh = {c: p.with_name(f"{p.name}-test-{time.monotonic_ns()}") for c, p in real.items()}
+    monkeypatch.setattr(cgroup_v1, "parent_dirs", lambda: dict(fresh))
+    groups = [sandbox_cgroup.BotCgroup.create(0, memory_bytes=64 << 20, pids=10, cpus=0.5) for _ in range(2)]
+    try:
+        for g in groups:
+            assert all(path.is_dir() and path.parent == fresh[c] for c, path in g.paths.items())
+    finally:
+        for g in groups:
+            g.remove()
+        for parent in fresh.values():
+            parent.rmdir()
