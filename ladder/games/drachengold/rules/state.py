@@ -129,6 +129,10 @@ class DrachengoldState(State):
         except StopIteration:
             self._request = None
 
+    # The play loop validates, then applies what validate accepted, once a decision: straight into
+    # the flow, without base's apply_validated calling _apply (a Python call per decision).
+    apply_validated = _apply
+
     def default_decision(self) -> Any:
         r = self._request
         if r is None:
