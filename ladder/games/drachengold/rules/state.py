@@ -223,20 +223,26 @@ class DrachengoldState(State):
 
     def _turn(self, seat: int) -> Flow:
         self.phase = "turn"
-        if not self.available(seat):
+        available = self.available(seat)
+        if not available:
             flipped = [a.id for a in self.advs[seat].values() if a.dragon is None and not a.up]
             for a in flipped:
                 self.advs[seat][a].up = True
             if flipped:
                 self.emit("refresh", {"seat": seat, "adventurers": flipped})
-            if not self.available(seat):  # (only a refresh can have changed it)
+                available = self.available(seat)  # (only a refresh can have changed it)
+            if not available:
                 self.emit("turn_lost", {"seat": seat, "turn": self.turn})
                 return False
         self.emit("turn", {"seat": seat, "turn": self.turn})
+        if not (self.advanced and magic.playable(self, seat)):
+            # No card to play (never one under the basic rules), so no effects and no Double Strike:
+            # the attack alone, from the adventurers just listed (nothing has moved since).
+            yield from self._attack(seat, 0, available)
+            return True
         effects = magic.TurnEffects()
-        if self.advanced and magic.playable(self, seat):
-            choice = yield Request(seat, "magic", magic.checker(self, seat), magic.info(self, seat), {"card": None})
-            magic.play(self, seat, choice, effects)
+        choice = yield Request(seat, "magic", magic.checker(self, seat), magic.info(self, seat), {"card": None})
+        magic.play(self, seat, choice, effects)
         yield from self._attack(seat, effects.might)
         yield from self._double_strike(seat, effects)
         return True
@@ -259,8 +265,11 @@ class DrachengoldState(State):
             yield from self._double_strike(seat, resume.effects)
         return True
 
-    def _attack(self, seat: int, bonus: int) -> Flow:
-        available, dragons = self.available(seat), [s.dragon["id"] for s in self.table if s]
+    def _attack(self, seat: int, bonus: int, available: list[str] | None = None) -> Flow:
+        """`available`: the seat's adventurers at home and face up, when the caller has just listed them."""
+        if available is None:
+            available = self.available(seat)
+        dragons = [s.dragon["id"] for s in self.table if s]
         choice = yield Request(
             seat,
             "attack",
