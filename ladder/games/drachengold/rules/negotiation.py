@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ladder.games.drachengold.rules.data import token_id, token_ids, tokens_json
+from ladder.games.drachengold.rules.data import token_id, token_ids, token_indices, tokens_json
 from ladder.games.drachengold.rules.decisions import seat_value, token_list
 from ladder.games.drachengold.rules.flow import Flow, Request
 
@@ -30,12 +30,17 @@ def parse_shares(value: Any, involved: list[int], pool: list[int], n: int) -> tu
         seat = seat_value(key, n)
         if seat not in shares:
             return None, f"shares: {key!r} is not an involved seat ({involved})"
-        parsed, reason = token_list(tokens, f"share of seat {seat}")
-        if reason:
-            return None, reason
-        if not seen.isdisjoint(parsed):
-            return None, "shares give one token to two players"
+        # token_list's work for a well-formed share, without its call and its label (every proposal
+        # is parsed on its validate): token_list says why a share is not one.
+        parsed = token_indices(tokens) if isinstance(tokens, list) else None
+        if parsed is None:
+            return None, token_list(tokens, f"share of seat {seat}")[1]
+        size = len(seen)
         seen.update(parsed)
+        if len(seen) != size + len(parsed):  # a token named twice, in this share or in two
+            if len(set(parsed)) != len(parsed):
+                return None, token_list(tokens, f"share of seat {seat}")[1]
+            return None, "shares give one token to two players"
         shares[seat].extend(parsed)
     shared = set(pool)
     if seen != shared:  # the differences only for the reason: a proposal is checked on every validate
