@@ -46,6 +46,18 @@ class Adventurer:
         elif name == "dragon":
             self.entry["dragon"] = value
 
+    def move(self, dragon: str | None, up: bool) -> None:
+        """Sends it against `dragon` (None: home) face up or down. What the rules call on every move:
+        the slots' own setters and the entry at once, where a store through __setattr__ (kept for
+        any other store) costs a Python call from C and a generic object.__setattr__ per field."""
+        _set_dragon(self, dragon)
+        _set_up(self, up)
+        entry = self.entry
+        entry["dragon"], entry["face"] = dragon, "up" if up else "down"
+
+
+_set_dragon, _set_up = Adventurer.dragon.__set__, Adventurer.up.__set__  # type: ignore[attr-defined]
+
 
 @dataclass(slots=True)
 class Slot:
@@ -227,7 +239,7 @@ class DrachengoldState(State):
         if not available:
             flipped = [a.id for a in self.advs[seat].values() if a.dragon is None and not a.up]
             for a in flipped:
-                self.advs[seat][a].up = True
+                self.advs[seat][a].move(None, True)
             if flipped:
                 self.emit("refresh", {"seat": seat, "adventurers": flipped})
                 available = self.available(seat)  # (only a refresh can have changed it)
@@ -280,7 +292,7 @@ class DrachengoldState(State):
         index = self.slot_of(choice["dragon"])
         slot = self.table[index]
         adv = self.advs[seat][choice["adventurer"]]
-        adv.dragon = slot.dragon["id"]
+        adv.move(slot.dragon["id"], True)  # (it was at home, face up)
         slot.attackers.append((seat, adv.id, bonus))
         if seat not in slot.first_placed:
             slot.first_placed.append(seat)
@@ -311,8 +323,7 @@ class DrachengoldState(State):
             magic.wizard_draws(self, slot, shares)
         yield from sharing.thefts(self, slot, involved, resume.theft if resume else None)
         for s, a, _ in slot.attackers:
-            adv = self.advs[s][a]
-            adv.dragon, adv.up = None, False
+            self.advs[s][a].move(None, False)
         self.table[index] = None
         self.dead.append(dragon["id"])
         self.kills += 1
@@ -335,8 +346,7 @@ class DrachengoldState(State):
             if slot is None:
                 continue
             for s, a, _ in slot.attackers:
-                adv = self.advs[s][a]
-                adv.dragon, adv.up = None, True
+                self.advs[s][a].move(None, True)
                 back.append({"seat": s, "adventurer": a, "dragon": slot.dragon["id"]})
             slot.attackers, slot.first_placed = [], []
         self.emit("retreat", {"adventurers": back})
