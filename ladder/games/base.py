@@ -41,7 +41,10 @@ class Pending:
     kind: str
 
 
-@dataclass(frozen=True, slots=True)
+_NO_DATA: Any = object()  # Event's `data` when none is given: a fresh dict, as field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Event:
     """Something that happened. `to` lists the seats that may see it; None means everyone.
 
@@ -52,6 +55,14 @@ class Event:
     type: str
     data: Mapping[str, JSON] = field(default_factory=dict)
     to: tuple[int, ...] | None = None
+
+    def __init__(self, type: str, data: Mapping[str, JSON] = _NO_DATA, to: tuple[int, ...] | None = None) -> None:
+        # The generated frozen __init__ stores each field through object.__setattr__, a generic
+        # attribute lookup per field: the slots' own setters (below) store the same values at
+        # about half the cost of the whole construction (a game makes one or two events a decision).
+        _set_type(self, type)
+        _set_data(self, {} if data is _NO_DATA else data)
+        _set_to(self, to)
 
     def visible_to(self, seat: int) -> bool:
         return self.to is None or seat in self.to
@@ -64,6 +75,11 @@ class Event:
         """The inverse of `as_json`: how a forward model puts the events a seat saw into a sample."""
         to = event.get("to")
         return cls(event["type"], dict(event.get("data") or {}), None if to is None else tuple(to))
+
+
+# The slots' setters Event.__init__ stores through: they bypass the frozen __setattr__, as the
+# generated __init__'s object.__setattr__ did, so nothing else can change an event after it is made.
+_set_type, _set_data, _set_to = Event.type.__set__, Event.data.__set__, Event.to.__set__  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True, slots=True)

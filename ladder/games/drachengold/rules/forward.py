@@ -134,8 +134,7 @@ def _lay_table(st: DrachengoldState, obs: dict[str, Any]) -> None:
                              list(dict.fromkeys(a[0] for a in attackers))))
     for s, advs in enumerate(obs["adventurers"]):
         for a in advs:
-            adv = st.advs[s][a["id"]]
-            adv.up, adv.dragon = a["face"] == "up", a["dragon"]
+            st.advs[s][a["id"]].move(a["dragon"], a["face"] == "up")
 
 
 def _deal_tokens(st: DrachengoldState, obs: dict[str, Any], events: list[dict[str, Any]],

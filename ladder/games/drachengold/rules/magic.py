@@ -126,18 +126,18 @@ def play(state: DrachengoldState, seat: int, choice: dict[str, Any], effects: Tu
     if kind == "recall":
         adv = state.advs[seat][choice["adventurer"]]
         public.update(adventurer=adv.id, dragon=_remove_attacker(state, seat, adv.id))
-        adv.dragon, adv.up = None, True
+        adv.move(None, True)
     elif kind == "banish":
         owner = choice["seat"]
         adv = state.advs[owner][choice["adventurer"]]
         public.update(target=owner, adventurer=adv.id, dragon=_remove_attacker(state, owner, adv.id))
-        adv.dragon, adv.up = None, False
+        adv.move(None, False)
     elif kind == "might":
         effects.might = DECK["might_bonus"]
     elif kind == "second_wind":
         woken = [a.id for a in state.advs[seat].values() if a.dragon is None and not a.up]
         for a in woken:
-            state.advs[seat][a].up = True
+            state.advs[seat][a].move(None, True)
         public["adventurers"] = woken
     elif kind == "double_strike":
         effects.double_strike = True

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ladder.games.drachengold.rules.data import token_id, token_ids, tokens_json
+from ladder.games.drachengold.rules.data import token_id, token_ids, token_indices, tokens_json
 from ladder.games.drachengold.rules.decisions import seat_value, token_list
 from ladder.games.drachengold.rules.flow import Flow, Request
 
@@ -30,12 +30,17 @@ def parse_shares(value: Any, involved: list[int], pool: list[int], n: int) -> tu
         seat = seat_value(key, n)
         if seat not in shares:
             return None, f"shares: {key!r} is not an involved seat ({involved})"
-        parsed, reason = token_list(tokens, f"share of seat {seat}")
-        if reason:
-            return None, reason
-        if not seen.isdisjoint(parsed):
-            return None, "shares give one token to two players"
+        # token_list's work for a well-formed share, without its call and its label (every proposal
+        # is parsed on its validate): token_list says why a share is not one.
+        parsed = token_indices(tokens) if isinstance(tokens, list) else None
+        if parsed is None:
+            return None, token_list(tokens, f"share of seat {seat}")[1]
+        size = len(seen)
         seen.update(parsed)
+        if len(seen) != size + len(parsed):  # a token named twice, in this share or in two
+            if len(set(parsed)) != len(parsed):
+                return None, token_list(tokens, f"share of seat {seat}")[1]
+            return None, "shares give one token to two players"
         shares[seat].extend(parsed)
     shared = set(pool)
     if seen != shared:  # the differences only for the reason: a proposal is checked on every validate
@@ -116,12 +121,12 @@ def negotiate(state: DrachengoldState, slot: Slot, involved: list[int], pool: li
 def _proposals(state: DrachengoldState, involved: list[int], pool: list[int], order: list[int], p: Progress) -> Flow:
     """Each seat from `p.position` on may put up a proposal (replacing its own) or withdraw it."""
     for seat in order[p.position:]:
-        check = _propose_checker(state, involved, pool)
-        choice = yield Request(seat, "propose", check, {}, {})
+        parsed: list[Any] = [None, None]  # the decision its checker last parsed, and its shares
+        choice = yield Request(seat, "propose", _propose_checker(state, involved, pool, parsed), {}, {})
         if choice.get("withdraw"):
             p.standing.pop(seat, None)
         elif choice.get("shares") is not None:
-            shares = check.parsed if check.parsed_from is choice else parse_shares(
+            shares = parsed[1] if parsed[0] is choice else parse_shares(
                 choice["shares"], involved, pool, state.num_players)[0]
             p.standing[seat] = {"id": f"p{p.next_id}", "proposer": seat, "round": p.round, "shares": shares}
             p.next_id += 1
@@ -153,18 +158,20 @@ def _attack_by_seat(state: DrachengoldState, slot: Slot) -> dict[str, int]:
     return totals
 
 
-def _propose_checker(state: DrachengoldState, involved: list[int], pool: list[int]):
+def _propose_checker(state: DrachengoldState, involved: list[int], pool: list[int], parsed: list[Any]):
+    """`parsed`: where the check leaves [the decision, its shares] for the flow, which then receives
+    that decision (apply checks just before): a list the flow holds, not attributes of the function
+    (a dict made for each request, and a generic store each)."""
+
     def check(d: dict[str, Any]) -> str | None:
         if "withdraw" in d and d["withdraw"] is not True and d["withdraw"] is not False:
             return "withdraw must be true or false"
         if d.get("withdraw") or d.get("shares") is None:
             return None
-        # Keep what was parsed for the decision the flow then receives (apply checks just before).
-        check.parsed, reason = parse_shares(d["shares"], involved, pool, state.num_players)
-        check.parsed_from = d
+        shares, reason = parse_shares(d["shares"], involved, pool, state.num_players)
+        parsed[0], parsed[1] = d, shares
         return reason
 
-    check.parsed, check.parsed_from = None, None
     return check
 
 

@@ -46,6 +46,18 @@ class Adventurer:
         elif name == "dragon":
             self.entry["dragon"] = value
 
+    def move(self, dragon: str | None, up: bool) -> None:
+        """Sends it against `dragon` (None: home) face up or down. What the rules call on every move:
+        the slots' own setters and the entry at once, where a store through __setattr__ (kept for
+        any other store) costs a Python call from C and a generic object.__setattr__ per field."""
+        _set_dragon(self, dragon)
+        _set_up(self, up)
+        entry = self.entry
+        entry["dragon"], entry["face"] = dragon, "up" if up else "down"
+
+
+_set_dragon, _set_up = Adventurer.dragon.__set__, Adventurer.up.__set__  # type: ignore[attr-defined]
+
 
 @dataclass(slots=True)
 class Slot:
@@ -128,6 +140,10 @@ class DrachengoldState(State):
             self._request = self._flow.send(decision)
         except StopIteration:
             self._request = None
+
+    # The play loop validates, then applies what validate accepted, once a decision: straight into
+    # the flow, without base's apply_validated calling _apply (a Python call per decision).
+    apply_validated = _apply
 
     def default_decision(self) -> Any:
         r = self._request
@@ -219,20 +235,26 @@ class DrachengoldState(State):
 
     def _turn(self, seat: int) -> Flow:
         self.phase = "turn"
-        if not self.available(seat):
+        available = self.available(seat)
+        if not available:
             flipped = [a.id for a in self.advs[seat].values() if a.dragon is None and not a.up]
             for a in flipped:
-                self.advs[seat][a].up = True
+                self.advs[seat][a].move(None, True)
             if flipped:
                 self.emit("refresh", {"seat": seat, "adventurers": flipped})
-            if not self.available(seat):  # (only a refresh can have changed it)
+                available = self.available(seat)  # (only a refresh can have changed it)
+            if not available:
                 self.emit("turn_lost", {"seat": seat, "turn": self.turn})
                 return False
         self.emit("turn", {"seat": seat, "turn": self.turn})
+        if not (self.advanced and magic.playable(self, seat)):
+            # No card to play (never one under the basic rules), so no effects and no Double Strike:
+            # the attack alone, from the adventurers just listed (nothing has moved since).
+            yield from self._attack(seat, 0, available)
+            return True
         effects = magic.TurnEffects()
-        if self.advanced and magic.playable(self, seat):
-            choice = yield Request(seat, "magic", magic.checker(self, seat), magic.info(self, seat), {"card": None})
-            magic.play(self, seat, choice, effects)
+        choice = yield Request(seat, "magic", magic.checker(self, seat), magic.info(self, seat), {"card": None})
+        magic.play(self, seat, choice, effects)
         yield from self._attack(seat, effects.might)
         yield from self._double_strike(seat, effects)
         return True
@@ -255,8 +277,11 @@ class DrachengoldState(State):
             yield from self._double_strike(seat, resume.effects)
         return True
 
-    def _attack(self, seat: int, bonus: int) -> Flow:
-        available, dragons = self.available(seat), [s.dragon["id"] for s in self.table if s]
+    def _attack(self, seat: int, bonus: int, available: list[str] | None = None) -> Flow:
+        """`available`: the seat's adventurers at home and face up, when the caller has just listed them."""
+        if available is None:
+            available = self.available(seat)
+        dragons = [s.dragon["id"] for s in self.table if s]
         choice = yield Request(
             seat,
             "attack",
@@ -267,7 +292,7 @@ class DrachengoldState(State):
         index = self.slot_of(choice["dragon"])
         slot = self.table[index]
         adv = self.advs[seat][choice["adventurer"]]
-        adv.dragon = slot.dragon["id"]
+        adv.move(slot.dragon["id"], True)  # (it was at home, face up)
         slot.attackers.append((seat, adv.id, bonus))
         if seat not in slot.first_placed:
             slot.first_placed.append(seat)
@@ -298,8 +323,7 @@ class DrachengoldState(State):
             magic.wizard_draws(self, slot, shares)
         yield from sharing.thefts(self, slot, involved, resume.theft if resume else None)
         for s, a, _ in slot.attackers:
-            adv = self.advs[s][a]
-            adv.dragon, adv.up = None, False
+            self.advs[s][a].move(None, False)
         self.table[index] = None
         self.dead.append(dragon["id"])
         self.kills += 1
@@ -322,8 +346,7 @@ class DrachengoldState(State):
             if slot is None:
                 continue
             for s, a, _ in slot.attackers:
-                adv = self.advs[s][a]
-                adv.dragon, adv.up = None, True
+                self.advs[s][a].move(None, True)
                 back.append({"seat": s, "adventurer": a, "dragon": slot.dragon["id"]})
             slot.attackers, slot.first_placed = [], []
         self.emit("retreat", {"adventurers": back})
