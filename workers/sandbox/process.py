@@ -196,11 +196,15 @@ class BotProcess:
         self._status_fd: int | None = None  # bwrap's --json-status-fd, read end
         self._status = bytearray()
         self._status_eof = False
+        # Where this start's time went, ns (strict and user): the worker before Popen, Popen, and the
+        # wait for bwrap's exec (`ladder bench sandbox` prints their medians)
+        self.start_ns: dict[str, int] = {}
 
     def _spawn(self, command: list[str], bot_dir: Path, slot: int | None, binds: dict, env: dict,
                table: sandbox_cgroup.TableCpuGroup | None, view: str | Path | None,
                rw_binds: dict | None = None) -> None:
         rw_binds = rw_binds or {}
+        entered = time.perf_counter_ns()
         lim = self.limits
         rlimits = [
             (resource.RLIMIT_NOFILE, lim.nofile),
@@ -275,6 +279,7 @@ class BotProcess:
                 window = sandbox_preexec.StartWindow(join_files, rlimits, self.uid, mask,
                                                      helper=sandbox_spawn_helper.path())
                 try:
+                    before_popen = time.perf_counter_ns()
                     self._proc = subprocess.Popen(
                         window.command(argv),
                         env={},  # bwrap's own environment is visible inside as /proc/1/environ
@@ -290,10 +295,13 @@ class BotProcess:
                     window.close()
                     raise SandboxError(why) from exc
                 held.add(self._proc.pid)
+                popen_done = time.perf_counter_ns()
                 try:
                     failed = window.started()
                 finally:
                     window.close()
+                self.start_ns = {"prepare": before_popen - entered, "popen": popen_done - before_popen,
+                                 "window": time.perf_counter_ns() - popen_done}
                 if failed:
                     raise SandboxError(failed)  # the helper exited; close() reaps it
         finally:

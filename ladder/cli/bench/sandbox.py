@@ -4,7 +4,9 @@
   the same echo bot as a plain subprocess on plain pipes read with the same code (ratio, target < 2);
   the engine and the bots share one CPU meanwhile (see the comment in run_sandbox_bench).
 - Start: from `BotProcess.start` to the echo bot's first reply, against running a bare
-  `python3 -I -c pass` to its exit (ratio, target < 1.6).
+  `python3 -I -c pass` to its exit (ratio, target < 1.4), and where a start's time goes: the worker
+  before Popen, Popen, then bwrap and the bot to its first line (of which the worker waits for
+  bwrap's exec: BotProcess.start_ns).
 - Freeze + thaw of the bot's cgroup, and what joining its cgroups costs a new process (strict only;
   the five v1 controllers' `tasks`, or v2's one `cgroup.procs`: see the backends' join_files). The
   figures name the host's cgroup backend (workers/sandbox/cgroup.py), v1 or v2.
@@ -61,6 +63,7 @@ class SandboxBench:
     match_s: float | None = None  # a full match of 4 fallback bots of the flagship game in `mode`
     plain_match_s: float | None = None  # the same match with sandbox `none`
     cgroup: str | None = None  # the cgroup backend in strict mode: "v1" or "v2"
+    start_parts_ms: dict[str, float] | None = None  # medians of BotProcess.start_ns, and "to_reply"
     start_window: str | None = None  # "helper" (spawn.c after a vfork) or "python" (a fork)
 
     @property
@@ -148,7 +151,8 @@ def _round_trip_pair(bot_dir: Path, mode: str, n: int) -> tuple[list[float], lis
     return rt_box, rt_plain, freeze_thaw
 
 
-def _start_to_reply(bot_dir: Path, mode: str) -> float:
+def _start_to_reply(bot_dir: Path, mode: str, parts: list[dict[str, int]] | None = None) -> float:
+    """ms from BotProcess.start to the echo bot's first line; the start's parts go to `parts`."""
     t0 = time.perf_counter_ns()
     bp = BotProcess.start([PYTHON, "-I", "main.py"], bot_dir, mode=mode)
     try:
@@ -159,6 +163,10 @@ def _start_to_reply(bot_dir: Path, mode: str) -> float:
         bp.close()
     if line != REQUEST[:-1]:
         raise RuntimeError(f"echo bot failed to start: {reason}")
+    if parts is not None and bp.start_ns:
+        # after Popen returned: the start window's rest, bwrap and the bot, up to its first line
+        after = elapsed * 1e6 - bp.start_ns["prepare"] - bp.start_ns["popen"]
+        parts.append({**bp.start_ns, "to_reply": int(after)})
     return elapsed
 
 
@@ -268,8 +276,9 @@ def run_sandbox_bench(
         _start_to_reply(bot_dir, mode)  # warm caches for both sides
         _bare_start()
         box_starts, bare_starts = [], []
+        parts: list[dict[str, int]] = []
         for _ in range(starts):
-            box_starts.append(_start_to_reply(bot_dir, mode))
+            box_starts.append(_start_to_reply(bot_dir, mode, parts))
             bare_starts.append(_bare_start())
     finally:
         shutil.rmtree(bot_dir, ignore_errors=True)
@@ -290,6 +299,7 @@ def run_sandbox_bench(
         cgroup_join_ms=_cgroup_join_ms() if mode == "strict" else None,
         cgroup=sandbox_cgroup.backend() if mode == "strict" else None,
         start_window=("helper" if sandbox_spawn_helper.path() else "python") if mode != "none" else None,
+        start_parts_ms={k: statistics.median(p[k] for p in parts) / 1e6 for k in parts[0]} if parts else None,
     )
     echo(render(result, round_trips=len(rt_box), starts=starts))
     return result
@@ -303,6 +313,12 @@ def render(r: SandboxBench, *, round_trips: int, starts: int) -> str:
         f"start to reply sandboxed {r.start_ms:9.2f} ms   bare python3 -I -c pass {r.bare_start_ms:.2f} ms   "
         f"ratio {r.start_ratio:.2f} (target < {START_TARGET})",
     ]
+    if r.start_parts_ms:
+        p = r.start_parts_ms
+        lines.append(
+            f"  of a start   worker before Popen {p['prepare']:.2f} ms   Popen {p['popen']:.2f} ms   "
+            f"then bwrap and the bot to its first line {p['to_reply']:.2f} ms "
+            f"(the worker waits {p['window']:.2f} ms of it for bwrap's exec)")
     if r.match_ratio is not None:
         lines.append(
             f"4-greedy match sandboxed {r.match_s:9.3f} s    none {r.plain_match_s:.3f} s   "

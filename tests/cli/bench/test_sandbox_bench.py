@@ -34,6 +34,13 @@ def test_cli_prints_round_trip_and_start_medians_with_ratios(strict_sandbox):
     assert "mode strict, 60 round trips, 2 starts" in result.output
     assert re.search(r"freeze \+ thaw +[0-9.]+ ms", result.output)
     assert re.search(r"cgroup join +[0-9.]+ ms", result.output)
+    parts = re.search(rf"of a start +worker before Popen {NUMBER} ms +Popen {NUMBER} ms +then bwrap and the bot "
+                      rf"to its first line {NUMBER} ms \(the worker waits {NUMBER} ms of it", result.output)
+    assert parts, result.output
+    before, popen, after, waited = (float(parts[i]) for i in range(1, 5))
+    # medians of each part over the same starts as the total's: they add up to about it
+    assert before > 0 and popen > 0 and 0 < waited < after and before + popen < f["start"]
+    assert abs(before + popen + after - f["start"]) < 0.25 * f["start"]
     window = "the start helper after a vfork" if spawn_helper.path() else "Python after a fork"
     assert f"start window   {window}" in result.output
     assert re.search(rf"cgroup +{sandbox_cgroup.backend()} \(workers/sandbox_cgroup_v[12].py\)", result.output)
