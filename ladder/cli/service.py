@@ -44,6 +44,14 @@ def _check_sandbox(settings) -> None:
             f"sandbox mode {settings.sandbox_mode!r} is not available here: {why}. Install bubblewrap and run as "
             "root for strict, or (development only) set LADDER_SANDBOX_MODE=user or none.")
     click.echo(f"sandbox: {settings.sandbox_mode} ({why})", err=True)  # strict names its cgroup backend
+    if settings.sandbox_mode != "none":
+        from workers.sandbox import spawn_helper
+
+        # Built here, once, before a worker's pool forks (its processes inherit the answer); where it
+        # cannot be, path() says why on stderr and bots start through the slower Python window.
+        helper = spawn_helper.path()
+        if helper:
+            click.echo(f"sandbox: bots start through {helper} (workers/sandbox/spawn.c)", err=True)
 
 
 @click.command()

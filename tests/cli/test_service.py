@@ -104,3 +104,17 @@ def test_ladder_up_says_where_the_site_is_first(tmp_path, monkeypatch):
     result = run(["up", "--port", "5099", "--sandbox", "none", "--instance", str(tmp_path)], tmp_path)
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[0].startswith("ladder up: the site will be at http://127.0.0.1:5099/")
+
+
+def test_a_worker_builds_the_start_helper_before_its_pool_forks(tmp_path, strict_sandbox, capsys):
+    from needs import unavailable
+
+    from ladder.cli.service import _check_sandbox
+    from workers.sandbox import spawn_helper
+
+    _check_sandbox(Settings(instance_dir=tmp_path, sandbox_mode=strict_sandbox))
+    helper = spawn_helper.path()  # what the check built: the pool's processes inherit the answer
+    if helper is None:
+        unavailable("the start helper could not be built here (a C compiler)")
+    err = capsys.readouterr().err
+    assert f"sandbox: {strict_sandbox} (" in err and f"bots start through {helper}" in err

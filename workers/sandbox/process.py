@@ -273,11 +273,12 @@ class BotProcess:
             # No stop signal between the fork and `held`: close() must know every monitor. Nor
             # in the child before its exec, where a handler of ours would fail the start
             # (sandbox_preexec: blocked here, reset there; its steps name what failed).
+            # The start helper (C, after a vfork) when this machine could build it; else the same
+            # steps in Python after a fork (sandbox_spawn_helper says why it matters). Asked here,
+            # outside the lock: the first call of a process may compile it.
+            helper = sandbox_spawn_helper.path()
             with interrupts.deferred(), sandbox_reap.spawning() as held, sandbox_preexec.blocked() as mask:
-                # The start helper (C, after a vfork) when this machine could build it; else the
-                # same steps in Python after a fork (sandbox_spawn_helper says why it matters).
-                window = sandbox_preexec.StartWindow(join_files, rlimits, self.uid, mask,
-                                                     helper=sandbox_spawn_helper.path())
+                window = sandbox_preexec.StartWindow(join_files, rlimits, self.uid, mask, helper=helper)
                 try:
                     before_popen = time.perf_counter_ns()
                     self._proc = subprocess.Popen(
