@@ -270,13 +270,13 @@ class BotProcess:
             # The sandbox's init outlives bwrap's monitor when the bot exits on its own: as a
             # subreaper this process gets it, not PID 1 (why, and how it is reaped: sandbox_reap).
             sandbox_reap.become_subreaper()
-            # No stop signal between the fork and `held`: close() must know every monitor. Nor
-            # in the child before its exec, where a handler of ours would fail the start
-            # (sandbox_preexec: blocked here, reset there; its steps name what failed).
             # The start helper (C, after a vfork) when this machine could build it; else the same
             # steps in Python after a fork (sandbox_spawn_helper says why it matters). Asked here,
             # outside the lock: the first call of a process may compile it.
             helper = sandbox_spawn_helper.path()
+            # No stop signal between the fork and `held`: close() must know every monitor. Nor
+            # in the child before its exec, where a handler of ours would fail the start
+            # (sandbox_preexec: blocked here, reset there; its steps name what failed).
             with interrupts.deferred(), sandbox_reap.spawning() as held, sandbox_preexec.blocked() as mask:
                 window = sandbox_preexec.StartWindow(join_files, rlimits, self.uid, mask, helper=helper)
                 try:
@@ -312,12 +312,8 @@ class BotProcess:
         self._after_spawn()
 
     def _stderr_drained(self) -> int:
-        """stderr's pipe, its drain already running; returns the write end for Popen, which the
-        caller closes once Popen returns.
-
-        Started before the process: a thread started just after it waited about 1.3 ms to be
-        scheduled (the other core busy with bwrap's set-up, on an idle 2-core machine), a tenth
-        of a bot's start (issue #29); before, about 0.1 ms."""
+        """stderr's pipe, already read by the process's drainer (streams.StderrDrain); returns the
+        write end for Popen, which the caller closes once Popen returns."""
         read_end, write_end = os.pipe2(os.O_CLOEXEC)
         owner = open(read_end, "rb", buffering=0)  # noqa: SIM115 - the drain closes it when it stops reading
         self._drain = StderrDrain(read_end, self.limits.stderr_bytes, owner=owner)
