@@ -47,8 +47,8 @@ def _build(target: Path) -> str | None:
                 os.chmod(tmp, 0o755)
                 os.replace(tmp, target)  # two processes building at once: either one wins whole
                 return None
-            complaint = done.stderr.strip().splitlines()[-1:] or [f"exit {done.returncode}"]
-            complaint = complaint[0]
+            said = done.stderr.strip().splitlines()
+            complaint = said[-1] if said else f"exit {done.returncode}"
         return f"{compiler} failed: {complaint}"
     finally:
         with contextlib.suppress(FileNotFoundError):
@@ -78,7 +78,7 @@ def path() -> str | None:
             return str(target)
         try:
             why = _build(target)
-        except OSError as exc:
+        except (OSError, subprocess.SubprocessError) as exc:  # a read-only cache, a compiler that hangs
             why = f"{type(exc).__name__}: {exc}"
         if why is None and _usable(target):
             return str(target)
