@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
@@ -18,8 +19,9 @@ _INDEX = {tid: i for i, tid in enumerate(_IDS)}
 _JSON = tuple({"id": tid, "colour": colour} for tid, colour in zip(_IDS, TOKEN_COLOURS, strict=True))
 
 
-def token_id(index: int) -> str:
-    return _IDS[index]
+# The wire id of token `index`: the tuple's own C method rather than a Python function, as it is
+# mapped over whole shares and hoards (the same value and the same TypeError for a non-int index).
+token_id: Callable[[int], str] = _IDS.__getitem__
 
 
 def token_index(value: Any) -> int | None:
