@@ -129,9 +129,13 @@ def negotiate(state: DrachengoldState, slot: Slot, involved: list[int], pool: li
 
 def _proposals(state: DrachengoldState, involved: list[int], pool: list[int], order: list[int], p: Progress) -> Flow:
     """Each seat from `p.position` on may put up a proposal (replacing its own) or withdraw it."""
+    # One checker for the round's seats, not a closure per request: what it checks against (the
+    # involved seats, the pool) is the round's. `parsed` holds the decision the last check parsed
+    # and its shares; apply validates just before the flow gets a decision, so the flow finds its own.
+    parsed: list[Any] = [None, None]
+    check = _propose_checker(state, involved, pool, parsed)
     for seat in order[p.position:]:
-        parsed: list[Any] = [None, None]  # the decision its checker last parsed, and its shares
-        choice = yield Request(seat, "propose", _propose_checker(state, involved, pool, parsed), {}, {})
+        choice = yield Request(seat, "propose", check, {}, {})
         if choice.get("withdraw"):
             p.standing.pop(seat, None)
         elif choice.get("shares") is not None:
@@ -143,8 +147,9 @@ def _proposals(state: DrachengoldState, involved: list[int], pool: list[int], or
 
 def _votes(order: list[int], p: Progress, ids: list[str]) -> Flow:
     """Each seat from `p.position` on says which standing proposals it accepts (its own always)."""
+    check = _vote_checker(ids)  # the round's standing proposals: one checker for its voters
     for seat in order[p.position:]:
-        choice = yield Request(seat, "vote", _vote_checker(ids), {"proposals": ids}, {"accept": []})
+        choice = yield Request(seat, "vote", check, {"proposals": ids}, {"accept": []})
         accepted = set(choice["accept"])
         if seat in p.standing:
             accepted.add(p.standing[seat]["id"])
