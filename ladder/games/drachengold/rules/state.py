@@ -289,8 +289,11 @@ class DrachengoldState(State):
             {"adventurers": available, "dragons": dragons},
             decisions.attack_default(available, dragons),
         )
-        index = self.slot_of(choice["dragon"])
-        slot = self.table[index]
+        # Until the pile or the bag runs out every slot holds a dragon, and then a dragon's place in
+        # `dragons` is its slot, found in C; slot_of walks a table with a gap in Python.
+        table = self.table
+        index = dragons.index(choice["dragon"]) if len(dragons) == len(table) else self.slot_of(choice["dragon"])
+        slot = table[index]
         adv = self.advs[seat][choice["adventurer"]]
         adv.move(slot.dragon["id"], True)  # (it was at home, face up)
         slot.attackers.append((seat, adv.id, bonus))
