@@ -34,12 +34,17 @@ def token_ids(tokens: list[int]) -> list[str]:
     return list(map(_IDS.__getitem__, tokens))
 
 
+# The token index of a wire id, raising KeyError for any other string (TypeError if unhashable):
+# the index's own C method, to map over a list of ids where a Python call per list costs.
+token_index_of_id: Callable[[str], int] = _INDEX.__getitem__
+
+
 def token_indices(values: list[Any]) -> list[int] | None:
     """The token indexes for a list of wire ids, or None when any value names no token: one C-level
     map for the common, well-formed decision; token_index says which value it is. A value that is
     not a string is never a key here (decisions are JSON), and an unhashable one raises TypeError."""
     try:
-        return list(map(_INDEX.__getitem__, values))
+        return list(map(token_index_of_id, values))
     except (KeyError, TypeError):
         return None
 
