@@ -41,10 +41,15 @@ class Adventurer:
 
     def __setattr__(self, name: str, value: Any) -> None:
         object.__setattr__(self, name, value)
-        if name == "up":
-            self.entry["face"] = "up" if value else "down"
-        elif name == "dragon":
-            self.entry["dragon"] = value
+        if name == "up" or name == "dragon":
+            try:
+                entry = self.entry
+            except AttributeError:  # a deep copy or an unpickling sets the slots in order, the entry last, whole
+                return
+            if name == "up":
+                entry["face"] = "up" if value else "down"
+            else:
+                entry["dragon"] = value
 
     def move(self, dragon: str | None, up: bool) -> None:
         """Sends it against `dragon` (None: home) face up or down. What the rules call on every move:
