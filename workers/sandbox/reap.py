@@ -127,6 +127,17 @@ def process_state(pid: int) -> tuple[str, str, int] | None:
     return comm, state, uid
 
 
+def _any_zombie() -> bool:
+    """Whether any child of this process (of any of its threads) has exited and is unwaited, asked
+    without reaping it (WNOWAIT). Each bot's start asks to reap zombies, and Celery's main process
+    asks every second; walking /proc for that reads two files per child and one per thread, 0.1 to
+    0.2 ms a start, when there is nearly always nothing to reap."""
+    try:
+        return os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:  # no children at all
+        return False
+
+
 def reap_orphans(*, wait_uid: int | None = None, wait_any: bool = False, deadline: float = 0.0,
                  wardens: bool = False) -> int:
     """Reap the orphaned sandbox inits among our children; returns how many of those waited for
@@ -142,6 +153,8 @@ def reap_orphans(*, wait_uid: int | None = None, wait_any: bool = False, deadlin
     exit, never killed (they are thawing and killing what their owner left); with `wardens`, waited
     for until `deadline` as well (a worker about to exit leaves none of them running).
     """
+    if wait_uid is None and not wait_any and not wardens and not _any_zombie():
+        return 0  # nothing to reap, and nothing to wait for: no walk of /proc
     while True:
         waiting = []
         with _lock:

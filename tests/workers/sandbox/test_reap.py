@@ -266,3 +266,32 @@ def test_a_process_that_started_a_sandbox_is_a_subreaper(strict_sandbox):
     flag = ctypes.c_int(0)
     assert sandbox_reap._libc.prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(flag), 0, 0, 0) == 0
     assert flag.value == 1
+
+
+# In a process of its own: the test process may hold zombies of earlier tests (xdist workers do).
+WALKS = textwrap.dedent("""
+    import json, subprocess, sys, time
+    from workers.sandbox import reap
+
+    walks = []
+    real_children = reap.children
+    reap.children = lambda: walks.append(1) or real_children()
+    alive = subprocess.Popen(["sleep", "30"])
+    reap.reap_orphans()
+    live_only = len(walks)
+    done = subprocess.Popen([sys.executable, "-c", "raise SystemExit(5)"])
+    while (reap.process_state(done.pid) or ("", "Z"))[1] != "Z":
+        time.sleep(0.01)
+    reap.reap_orphans()
+    print(json.dumps({"live_only": live_only, "exited": len(walks), "status": done.wait(timeout=5)}))
+    alive.kill()
+""")
+
+
+def test_reaping_walks_proc_only_when_a_child_has_exited():
+    """The zombie-only reap of each start (and of Celery's main process, every second) asks the
+    kernel first and walks /proc only when some child has exited; what it finds that the sandbox
+    did not orphan keeps its exit status for its own wait()."""
+    proc = subprocess.run([sys.executable, "-c", WALKS], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert json.loads(proc.stdout) == {"live_only": 0, "exited": 1, "status": 5}
