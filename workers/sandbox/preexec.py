@@ -76,46 +76,52 @@ def _said(data: bytes) -> str:
 
 
 class StartWindow:
-    """One start: Popen(window.command(argv), preexec_fn=window.preexec_fn, pass_fds=(...,
-    *window.pass_fds)); then `failure(exc)` if Popen raised, else `started()`; `close()`.
+    """One start, whichever way its steps run (`start_window` picks): Popen(window.command(argv),
+    preexec_fn=window.preexec_fn, pass_fds=(..., *window.pass_fds)); then `failure(exc)` if Popen
+    raised, else `started()`; `close()`. The child reports a failed step on the window's pipe."""
 
-    With `helper` (workers/sandbox/spawn_helper.py: the same steps in C, after a vfork) the command
-    runs through it and `started()` waits for its exec of bwrap or its report; without, the steps run
-    here in `preexec`, in the forked child."""
+    preexec_fn = None  # what Popen runs in the child between fork and exec
+    pass_fds: tuple[int, ...] = ()  # the window's own descriptors the child keeps
 
     def __init__(self, join_files: Sequence[str], rlimits: Sequence[tuple[int, int]], uid: int | None,
-                 mask: frozenset[int] = frozenset(), helper: str | None = None):
+                 mask: frozenset[int] = frozenset()):
         self.join_files, self.rlimits, self.uid, self.mask = list(join_files), list(rlimits), uid, mask
-        self.helper = helper
         self._r, self._w = os.pipe2(os.O_CLOEXEC)  # close-on-exec: bwrap never sees it
+
+    def command(self, argv: Sequence[str]) -> list[str]:
+        return list(argv)
+
+    def failure(self, exc: BaseException) -> str:
+        """What failed, for a Popen that raised `exc`: the child's step and errno, or the exec's."""
+        os.close(self._w)
+        self._w = -1
+        with contextlib.suppress(OSError):
+            os.set_blocking(self._r, False)
+            said = _said(os.read(self._r, 4096))
+            if said:
+                return said
+        if isinstance(exc, OSError):  # the child ran every step: the exec itself failed
+            return f"fork or exec of bubblewrap failed: {errno_name(exc.errno)}"
+        return f"start failed: {type(exc).__name__}"
+
+    def started(self) -> str | None:
+        """After Popen returned: None once bwrap is exec'd, or what failed."""
+        return None  # Popen returns only after its child's exec, or raises
+
+    def close(self) -> None:
+        for fd in (self._r, self._w):
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self._r = self._w = -1
+
+
+class PythonWindow(StartWindow):
+    """The steps in Python, in the child of a fork (`preexec`): where no start helper could be built."""
 
     @property
     def preexec_fn(self):
-        return None if self.helper else self.preexec
-
-    @property
-    def pass_fds(self) -> tuple[int, ...]:
-        return (self._w,) if self.helper else ()  # the helper makes it close-on-exec again
-
-    def helper_options(self) -> list[str]:
-        """The helper's options for this start's steps (spawn.c's usage)."""
-        options = [str(self._w)]
-        for sig in sorted(self.mask):
-            options += ["-m", str(int(sig))]
-        for path in self.join_files:
-            options += ["-j", _hierarchy(path), path]
-        for which, value in self.rlimits:
-            options += ["-r", _RLIMIT_NAMES.get(which, str(which)), str(which), str(value)]
-        if self.uid is not None:
-            options += ["-u", str(self.uid)]
-        return options
-
-    def command(self, argv: Sequence[str]) -> list[str]:
-        if self.helper is None:
-            return list(argv)
-        return [self.helper, *self.helper_options(), "--", *argv]
-
-    # -- in the child ------------------------------------------------------------------------
+        return self.preexec
 
     def preexec(self) -> None:
         """Runs in the child between fork and exec.
@@ -149,34 +155,44 @@ class StartWindow:
                 step = "setresuid"
                 os.setresuid(self.uid, self.uid, self.uid)  # clears the permitted and effective capabilities
         except BaseException as exc:
-            self._report(step, exc)
+            code = getattr(exc, "errno", None)
+            with contextlib.suppress(BaseException):
+                os.write(self._w, f"{step}\0{code or 0}\0{type(exc).__name__}".encode())
             raise
 
-    def _report(self, step: str, exc: BaseException) -> None:
-        code = getattr(exc, "errno", None)
-        with contextlib.suppress(BaseException):
-            os.write(self._w, f"{step}\0{code or 0}\0{type(exc).__name__}".encode())
 
-    # -- in the parent -----------------------------------------------------------------------
+class HelperWindow(StartWindow):
+    """The steps in C, by the start helper (workers/sandbox/spawn_helper.py) that Popen runs after a
+    vfork: the command goes through it, and `started()` waits for its exec of bwrap or its report."""
 
-    def failure(self, exc: BaseException) -> str:
-        """What failed, for a Popen that raised `exc`: the child's step and errno, or the exec's."""
-        os.close(self._w)
-        self._w = -1
-        with contextlib.suppress(OSError):
-            os.set_blocking(self._r, False)
-            said = _said(os.read(self._r, 4096))
-            if said:
-                return said
-        if isinstance(exc, OSError):  # the child ran every step: the exec itself failed
-            return f"fork or exec of bubblewrap failed: {errno_name(exc.errno)}"
-        return f"start failed: {type(exc).__name__}"
+    def __init__(self, join_files: Sequence[str], rlimits: Sequence[tuple[int, int]], uid: int | None,
+                 mask: frozenset[int] = frozenset(), *, helper: str):
+        super().__init__(join_files, rlimits, uid, mask)
+        self.helper = helper
+
+    @property
+    def pass_fds(self) -> tuple[int, ...]:
+        return (self._w,)  # the helper makes it close-on-exec again
+
+    def helper_options(self) -> list[str]:
+        """The helper's options for this start's steps (spawn.c's usage)."""
+        options = [str(self._w)]
+        for sig in sorted(self.mask):
+            options += ["-m", str(int(sig))]
+        for path in self.join_files:
+            options += ["-j", _hierarchy(path), path]
+        for which, value in self.rlimits:
+            options += ["-r", _RLIMIT_NAMES.get(which, str(which)), str(which), str(value)]
+        if self.uid is not None:
+            options += ["-u", str(self.uid)]
+        return options
+
+    def command(self, argv: Sequence[str]) -> list[str]:
+        return [self.helper, *self.helper_options(), "--", *argv]
 
     def started(self) -> str | None:
-        """After Popen returned: None once bwrap is exec'd, or what failed (the helper then exits).
-        Waits for the helper's exec of bwrap (EOF on the pipe): its few system calls."""
-        if self.helper is None:
-            return None
+        """Waits for the helper's exec of bwrap (EOF on the pipe: its few system calls) or its report;
+        on a report the helper exits."""
         os.close(self._w)
         self._w = -1
         data = b""
@@ -184,9 +200,10 @@ class StartWindow:
             data += chunk
         return _said(data) or None
 
-    def close(self) -> None:
-        for fd in (self._r, self._w):
-            if fd >= 0:
-                with contextlib.suppress(OSError):
-                    os.close(fd)
-        self._r = self._w = -1
+
+def start_window(join_files: Sequence[str], rlimits: Sequence[tuple[int, int]], uid: int | None,
+                 mask: frozenset[int] = frozenset(), helper: str | None = None) -> StartWindow:
+    """The start helper's window where there is one (`helper`: its path), else Python's."""
+    if helper:
+        return HelperWindow(join_files, rlimits, uid, mask, helper=helper)
+    return PythonWindow(join_files, rlimits, uid, mask)

@@ -278,7 +278,7 @@ class BotProcess:
             # in the child before its exec, where a handler of ours would fail the start
             # (sandbox_preexec: blocked here, reset there; its steps name what failed).
             with interrupts.deferred(), sandbox_reap.spawning() as held, sandbox_preexec.blocked() as mask:
-                window = sandbox_preexec.StartWindow(join_files, rlimits, self.uid, mask, helper=helper)
+                window = sandbox_preexec.start_window(join_files, rlimits, self.uid, mask, helper)
                 try:
                     before_popen = time.perf_counter_ns()
                     self._proc = subprocess.Popen(

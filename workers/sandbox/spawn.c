@@ -1,4 +1,4 @@
-/* A bot's start window in C: what workers/sandbox/preexec.py's StartWindow.preexec does in Python
+/* A bot's start window in C: what workers/sandbox/preexec.py's PythonWindow.preexec does in Python
  * between fork and exec, done here after a vfork and an exec instead (workers/sandbox/spawn_helper.py
  * builds this file and says why). Same steps, same order, same names in a failure report:
  *
@@ -6,7 +6,7 @@
  *                [-f STEP ERRNO] [-s SIG] -- PROGRAM ARG...
  *
  *   ERRFD  a pipe's write end: on a failed step the step's name, its errno and a kind go there as
- *          "step\0errno\0kind" (what StartWindow.failure() reads) and the helper exits 127; it is
+ *          "step\0errno\0kind" (what HelperWindow.started() reads) and the helper exits 127; it is
  *          made close-on-exec first, so the parent sees EOF at the exec of PROGRAM and knows it ran
  *   -m     a signal to keep blocked after the start window (the worker thread's own mask)
  *   -j     join a cgroup: write "0" (this process) to PATH; NAME is its hierarchy, for the report
@@ -59,27 +59,43 @@ static long number(const char *text) {
     return value;
 }
 
+#define MAX_STEPS 32  /* joins and limits: a start has at most 6 and 6 */
+
 int main(int argc, char **argv) {
     if (argc < 3)
         return 127;
     errfd = (int)number(argv[1]);
     if (fcntl(errfd, F_SETFD, FD_CLOEXEC) != 0)
         return 127;
+    /* One pass over the options records them; the steps then run in their fixed order. */
     sigset_t keep;
     sigemptyset(&keep);
-    int i = 2, raise_first = 0;
-    /* First pass: the options that change how the steps run. */
-    for (int k = 2; k < argc && strcmp(argv[k], "--") != 0; k++) {
-        if (strcmp(argv[k], "-f") == 0 && k + 2 < argc) {
-            fault_step = argv[k + 1];
-            fault_errno = (int)number(argv[k + 2]);
-            k += 2;
-        } else if (strcmp(argv[k], "-s") == 0 && k + 1 < argc) {
-            raise_first = (int)number(argv[++k]);
-        } else if (strcmp(argv[k], "-m") == 0 && k + 1 < argc) {
-            sigaddset(&keep, (int)number(argv[++k]));
+    int steps[MAX_STEPS], nsteps = 0, raise_first = 0, i = 2;
+    long uid = -1;
+    for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        const char *opt = argv[i];
+        int args = strcmp(opt, "-j") == 0 ? 2 : strcmp(opt, "-r") == 0 ? 3 : strcmp(opt, "-f") == 0 ? 2
+                 : (strcmp(opt, "-m") == 0 || strcmp(opt, "-s") == 0 || strcmp(opt, "-u") == 0) ? 1 : -1;
+        if (args < 0 || i + args >= argc)
+            fail("arguments", EINVAL, "ValueError");
+        if (opt[1] == 'j' || opt[1] == 'r') {
+            if (nsteps == MAX_STEPS)
+                fail("arguments", E2BIG, "ValueError");
+            steps[nsteps++] = i;  /* joins and limits keep the order they were given in */
+        } else if (opt[1] == 'f') {
+            fault_step = argv[i + 1];
+            fault_errno = (int)number(argv[i + 2]);
+        } else if (opt[1] == 's') {
+            raise_first = (int)number(argv[i + 1]);
+        } else if (opt[1] == 'm') {
+            sigaddset(&keep, (int)number(argv[i + 1]));
+        } else {
+            uid = number(argv[i + 1]);
         }
+        i += args;
     }
+    if (i >= argc - 1)
+        fail("arguments", EINVAL, "ValueError");
     if (raise_first)
         raise(raise_first);  /* blocked here, as in the parent: it stays pending until "signals" */
 
@@ -91,35 +107,21 @@ int main(int argc, char **argv) {
     }
     check("signals", sigprocmask(SIG_SETMASK, &keep, NULL));
 
-    long uid = -1;
-    for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
-        if (strcmp(argv[i], "-j") == 0 && i + 2 < argc) {
-            char step[128];
-            snprintf(step, sizeof step, "cgroup join (%s)", argv[i + 1]);
-            int fd = open(argv[i + 2], O_WRONLY | O_CLOEXEC);
+    for (int n = 0; n < nsteps; n++) {
+        char **opt = &argv[steps[n]], step[128];
+        if (opt[0][1] == 'j') {
+            snprintf(step, sizeof step, "cgroup join (%s)", opt[1]);
+            int fd = open(opt[2], O_WRONLY | O_CLOEXEC);
             check(step, fd < 0 ? -1 : 0);
             check(step, write(fd, "0", 1) == 1 ? 0 : -1);  /* "0": this process, fresh */
             close(fd);
-            i += 2;
-        } else if (strcmp(argv[i], "-r") == 0 && i + 3 < argc) {
-            char step[128];
-            snprintf(step, sizeof step, "setrlimit %s", argv[i + 1]);
-            rlim_t value = (rlim_t)number(argv[i + 3]);
-            struct rlimit limit = {value, value};
-            check(step, setrlimit((int)number(argv[i + 2]), &limit));
-            i += 3;
-        } else if (strcmp(argv[i], "-u") == 0 && i + 1 < argc) {
-            uid = number(argv[++i]);
-        } else if (strcmp(argv[i], "-f") == 0) {
-            i += 2;
-        } else if (strcmp(argv[i], "-m") == 0 || strcmp(argv[i], "-s") == 0) {
-            i += 1;
         } else {
-            fail("arguments", EINVAL, "ValueError");
+            snprintf(step, sizeof step, "setrlimit %s", opt[1]);
+            rlim_t value = (rlim_t)number(opt[3]);
+            struct rlimit limit = {value, value};
+            check(step, setrlimit((int)number(opt[2]), &limit));
         }
     }
-    if (i >= argc - 1)
-        fail("arguments", EINVAL, "ValueError");
     if (uid >= 0) {
         check("setgroups", setgroups(0, NULL));
         check("setresgid", setresgid((gid_t)uid, (gid_t)uid, (gid_t)uid));

@@ -39,7 +39,6 @@ def _build(target: Path) -> str | None:
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".build-")
     os.close(fd)
     try:
-        complaint = ""
         for static in (["-static"], []):  # static first: no dynamic loader at each start
             done = subprocess.run([compiler, "-O2", *static, "-o", tmp, str(SOURCE)],
                                   capture_output=True, text=True, timeout=120)

@@ -87,8 +87,8 @@ def fail_step(monkeypatch, start_window, step, code):
     """The child's `step` refused with errno `code`: injected in the Python start window by
     replacing the call, in the helper by its -f option (which can only fail a start)."""
     if start_window == "helper":
-        real = sandbox_preexec.StartWindow.helper_options
-        monkeypatch.setattr(sandbox_preexec.StartWindow, "helper_options",
+        real = sandbox_preexec.HelperWindow.helper_options
+        monkeypatch.setattr(sandbox_preexec.HelperWindow, "helper_options",
                             lambda self: [*real(self), "-f", step, str(code)])
         return
 
@@ -141,8 +141,8 @@ def test_a_stop_signal_in_the_fork_window_never_runs_the_workers_handler(monkeyp
     before the child has a group of its own) used to run the pool's handler there, which raised and
     failed the start as a bare SubprocessError. Now the parent blocks it across the fork and the
     child drops it: the bot starts, and the worker's handler runs in no process."""
-    real = sandbox_preexec.StartWindow.preexec
-    real_options = sandbox_preexec.StartWindow.helper_options
+    real = sandbox_preexec.PythonWindow.preexec
+    real_options = sandbox_preexec.HelperWindow.helper_options
     ran = []
 
     def signalled_first(self):
@@ -153,9 +153,9 @@ def test_a_stop_signal_in_the_fork_window_never_runs_the_workers_handler(monkeyp
         ran.append(os.getpid())
         raise SystemExit(1)
 
-    monkeypatch.setattr(sandbox_preexec.StartWindow, "preexec", signalled_first)
+    monkeypatch.setattr(sandbox_preexec.PythonWindow, "preexec", signalled_first)
     # the helper raises it first thing (its -s option), as the child of the fork does above
-    monkeypatch.setattr(sandbox_preexec.StartWindow, "helper_options",
+    monkeypatch.setattr(sandbox_preexec.HelperWindow, "helper_options",
                         lambda self: [*real_options(self), "-s", str(int(signal.SIGTERM))])
     previous = signal.signal(signal.SIGTERM, pool_handler)
     try:
