@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ladder.games.base import Event, IllegalDecision, Pending, State, competition_ranks
+from ladder.games.base import Event, EventFields, IllegalDecision, Pending, State, competition_ranks
 from ladder.games.drachengold.rules import decisions, magic, market, sharing
 from ladder.games.drachengold.rules.data import DECK, TOKEN_COLOURS, token_dicts, tokens_json
 from ladder.games.drachengold.rules.flow import Flow, Request, Resume
@@ -168,7 +168,11 @@ class DrachengoldState(State):
 
     # ---- helpers used by the phase modules ---------------------------------------------
     def emit(self, type_: str, data: dict[str, Any], to: tuple[int, ...] | None = None) -> None:
-        self.events.append(Event(type_, data, to))
+        # Event(type_, data, to) without calling the class (base.EventFields says how and why).
+        event = EventFields()
+        event.type, event.data, event.to = type_, data, to
+        event.__class__ = Event
+        self.events.append(event)
 
     def draw(self, count: int) -> list[int]:
         """Up to `count` tokens from the bag (fewer when it runs short)."""
