@@ -103,14 +103,42 @@ def negotiate(state: DrachengoldState, slot: Slot, involved: list[int], pool: li
     if progress is None:
         state.emit("negotiation", {"dragon": dragon, "involved": involved, "order": order,
                                    "tokens": ctx["tokens"], "rounds": rounds})
+    # One request per step for the whole negotiation, its seat replaced at each turn to decide (and
+    # the vote's proposal ids each round), and the rounds' steps played here, not in generators of
+    # their own: a request, a generator or a checker made per decision or per round costs more than
+    # the step's own work, and every level of generators is resumed again on every decision.
+    # `parsed` holds the decision the proposal check last parsed and its shares: apply validates
+    # just before the flow gets a decision, so the flow finds its own there.
+    parsed: list[Any] = [None, None]
+    propose = Request(0, "propose", _propose_checker(state, involved, pool, parsed), {}, default_of=_no_proposal)
+    vote_info: dict[str, Any] = {"proposals": []}
+    vote = Request(0, "vote", _vote_checker(vote_info), vote_info, default_of=_no_votes)
     while p.round <= rounds:
         ctx["round"], ctx["step"] = p.round, p.step
         if p.step == "propose":
-            yield from _proposals(state, involved, pool, order, p)
+            # Each seat from `p.position` on may put up a proposal (replacing its own) or withdraw it.
+            for seat in order[p.position:]:
+                propose.seat = seat
+                choice = yield propose
+                if choice.get("withdraw"):
+                    p.standing.pop(seat, None)
+                elif choice.get("shares") is not None:
+                    shares = parsed[1] if parsed[0] is choice else parse_shares(
+                        choice["shares"], involved, pool, state.num_players)[0]
+                    p.standing[seat] = {"id": f"p{p.next_id}", "proposer": seat, "round": p.round, "shares": shares}
+                    p.next_id += 1
             ctx["standing"], ctx["step"] = _published(p, order), "vote"
             state.emit("proposals", {"dragon": dragon, "round": p.round, "proposals": ctx["standing"]})
             p.step, p.position = "vote", 0
-        yield from _votes(order, p, [x["id"] for x in ctx["standing"]])
+        # Each seat from `p.position` on says which standing proposals it accepts (its own always).
+        ids = vote_info["proposals"] = [x["id"] for x in ctx["standing"]]
+        for seat in order[p.position:]:
+            vote.seat = seat
+            choice = yield vote
+            accepted = set(choice["accept"])
+            if seat in p.standing:
+                accepted.add(p.standing[seat]["id"])
+            p.votes[seat] = sorted(accepted, key=ids.index)
         ctx["last_votes"] = {str(s): v for s, v in p.votes.items()}
         state.emit("votes", {"dragon": dragon, "round": p.round, "votes": ctx["last_votes"]})
         for seat in order:
@@ -131,33 +159,14 @@ def negotiate(state: DrachengoldState, slot: Slot, involved: list[int], pool: li
     return None
 
 
-def _proposals(state: DrachengoldState, involved: list[int], pool: list[int], order: list[int], p: Progress) -> Flow:
-    """Each seat from `p.position` on may put up a proposal (replacing its own) or withdraw it."""
-    # One checker for the round's seats, not a closure per request: what it checks against (the
-    # involved seats, the pool) is the round's. `parsed` holds the decision the last check parsed
-    # and its shares; apply validates just before the flow gets a decision, so the flow finds its own.
-    parsed: list[Any] = [None, None]
-    check = _propose_checker(state, involved, pool, parsed)
-    for seat in order[p.position:]:
-        choice = yield Request(seat, "propose", check, {}, {})
-        if choice.get("withdraw"):
-            p.standing.pop(seat, None)
-        elif choice.get("shares") is not None:
-            shares = parsed[1] if parsed[0] is choice else parse_shares(
-                choice["shares"], involved, pool, state.num_players)[0]
-            p.standing[seat] = {"id": f"p{p.next_id}", "proposer": seat, "round": p.round, "shares": shares}
-            p.next_id += 1
+def _no_proposal(info: dict[str, Any]) -> dict[str, Any]:
+    """The safe proposal decision: none (the seat's standing proposal, if any, stays)."""
+    return {}
 
 
-def _votes(order: list[int], p: Progress, ids: list[str]) -> Flow:
-    """Each seat from `p.position` on says which standing proposals it accepts (its own always)."""
-    check = _vote_checker(ids)  # the round's standing proposals: one checker for its voters
-    for seat in order[p.position:]:
-        choice = yield Request(seat, "vote", check, {"proposals": ids}, {"accept": []})
-        accepted = set(choice["accept"])
-        if seat in p.standing:
-            accepted.add(p.standing[seat]["id"])
-        p.votes[seat] = sorted(accepted, key=ids.index)
+def _no_votes(info: dict[str, Any]) -> dict[str, Any]:
+    """The safe vote: accept nothing but the seat's own proposal (always accepted)."""
+    return {"accept": []}
 
 
 def _published(p: Progress, order: list[int]) -> list[dict[str, Any]]:
@@ -193,11 +202,15 @@ def _propose_checker(state: DrachengoldState, involved: list[int], pool: list[in
     return check
 
 
-def _vote_checker(ids: list[str]):
+def _vote_checker(info: dict[str, Any]):
+    """Checks a vote against the round's standing proposals, info["proposals"] (read at each check:
+    one checker for the negotiation)."""
+
     def check(d: dict[str, Any]) -> str | None:
         accept = d.get("accept")
         if not isinstance(accept, list):
             return 'a vote is {"accept": [proposal ids]}'
+        ids = info["proposals"]
         for pid in accept:
             if pid not in ids:
                 return f"{pid!r} is not a standing proposal ({', '.join(ids) or 'none'})"

@@ -154,7 +154,7 @@ class DrachengoldState(State):
         r = self._request
         if r is None:
             raise IllegalDecision("the game is over")
-        return r.default
+        return r.default if r.default_of is None else r.default_of(r.info)
 
     def observation(self, seat: int) -> dict[str, Any]:
         return build_observation(self, seat, self._request)
@@ -218,9 +218,16 @@ class DrachengoldState(State):
     # ---- the flow ---------------------------------------------------------------------
     def _play(self, resume: Resume | None = None) -> Flow:
         """The game from here to its end; `resume` (forward.py only) first finishes the turn under way.
-        That turn has waited for a decision, so it was played: no lost-turn count needs restoring."""
+        That turn has waited for a decision, so it was played: no lost-turn count needs restoring.
+
+        A turn without a card to play (every turn under the basic rules) is played here, not in a
+        generator of its own: a turn's generator and its attack's cost more to make than the rest of
+        the turn, and each level of generators is resumed again on every decision below it (a kill's
+        split, its thefts). Its attack request is one for the game, its seat and lists replaced."""
         n = self.num_players
         lost_in_a_row = 0
+        info: dict[str, Any] = {"adventurers": [], "dragons": []}
+        attack = Request(0, "attack", decisions.attack_checker(info), info, default_of=decisions.attack_default)
         while not self._table_empty():
             seat = self.current
             if resume is not None:
@@ -231,7 +238,20 @@ class DrachengoldState(State):
                 break
             else:
                 self.turn += 1
-                played = yield from self._turn(seat)
+                available = self._start_turn(seat)
+                if available is None:
+                    played = False
+                elif self.advanced and magic.playable(self, seat):
+                    played = yield from self._magic_turn(seat)
+                else:
+                    # No card to play (never one under the basic rules), so no effects and no Double
+                    # Strike: the attack alone, from the adventurers just listed (nothing has moved since).
+                    dragons = info["dragons"] = [s.dragon["id"] for s in self.table if s]
+                    info["adventurers"], attack.seat = available, seat
+                    index = self._send(seat, 0, (yield attack), dragons)
+                    if index is not None:
+                        yield from self._kill(index)
+                    played = True
             lost_in_a_row = 0 if played else lost_in_a_row + 1
             if lost_in_a_row >= n:
                 self._retreat()
@@ -242,7 +262,9 @@ class DrachengoldState(State):
     def _table_empty(self) -> bool:
         return not any(self.table)  # a Slot is always true
 
-    def _turn(self, seat: int) -> Flow:
+    def _start_turn(self, seat: int) -> list[str] | None:
+        """The seat's adventurers at home and face up, after a refresh if it had none; None (the
+        turn lost) if it still has none."""
         self.phase = "turn"
         available = self.available(seat)
         if not available:
@@ -254,13 +276,12 @@ class DrachengoldState(State):
                 available = self.available(seat)  # (only a refresh can have changed it)
             if not available:
                 self.emit("turn_lost", {"seat": seat, "turn": self.turn})
-                return False
+                return None
         self.emit("turn", {"seat": seat, "turn": self.turn})
-        if not (self.advanced and magic.playable(self, seat)):
-            # No card to play (never one under the basic rules), so no effects and no Double Strike:
-            # the attack alone, from the adventurers just listed (nothing has moved since).
-            yield from self._attack(seat, 0, available)
-            return True
+        return available
+
+    def _magic_turn(self, seat: int) -> Flow:
+        """A turn with a card to play first (advanced rules)."""
         effects = magic.TurnEffects()
         choice = yield Request(seat, "magic", magic.checker(self, seat), magic.info(self, seat), {"card": None})
         magic.play(self, seat, choice, effects)
@@ -286,18 +307,18 @@ class DrachengoldState(State):
             yield from self._double_strike(seat, resume.effects)
         return True
 
-    def _attack(self, seat: int, bonus: int, available: list[str] | None = None) -> Flow:
-        """`available`: the seat's adventurers at home and face up, when the caller has just listed them."""
-        if available is None:
-            available = self.available(seat)
-        dragons = [s.dragon["id"] for s in self.table if s]
-        choice = yield Request(
-            seat,
-            "attack",
-            decisions.attack_checker(available, dragons),
-            {"adventurers": available, "dragons": dragons},
-            decisions.attack_default(available, dragons),
-        )
+    def _attack(self, seat: int, bonus: int) -> Flow:
+        """An attack of a turn with a card (or a determinization's): a request of its own."""
+        info = {"adventurers": self.available(seat), "dragons": [s.dragon["id"] for s in self.table if s]}
+        choice = yield Request(seat, "attack", decisions.attack_checker(info), info,
+                               default_of=decisions.attack_default)
+        index = self._send(seat, bonus, choice, info["dragons"])
+        if index is not None:
+            yield from self._kill(index)
+
+    def _send(self, seat: int, bonus: int, choice: dict[str, Any], dragons: list[str]) -> int | None:
+        """Sends the chosen adventurer against the chosen dragon (`dragons`: the ids on the table, as
+        the request listed them); the dragon's slot if it dies, else None."""
         # Until the pile or the bag runs out every slot holds a dragon, and then a dragon's place in
         # `dragons` is its slot, found in C; slot_of walks a table with a gap in Python.
         table = self.table
@@ -314,8 +335,7 @@ class DrachengoldState(State):
             {"seat": seat, "adventurer": adv.id, "dragon": adv.dragon, "bonus": bonus, "total": total,
              "strength": slot.dragon["strength"]},
         )
-        if total >= slot.dragon["strength"]:
-            yield from self._kill(index)
+        return index if total >= slot.dragon["strength"] else None
 
     def _kill(self, index: int, resume: Resume | None = None) -> Flow:
         """A dead dragon; `resume` (forward.py only) joins its split or its thefts under way."""
