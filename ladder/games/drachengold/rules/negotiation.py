@@ -23,8 +23,40 @@ if TYPE_CHECKING:
 _SEAT_KEYS = {str(s): s for s in range(10)}  # beyond any seat count; seat_value takes two digits
 
 
-def parse_shares(value: Any, involved: list[int], pool: list[int], n: int) -> tuple[dict | None, str | None]:
-    """seat -> tokens from {"<seat>": [token ids]}; every pool token goes to exactly one seat."""
+def parse_shares(value: Any, involved: list[int], pool: list[int], n: int,
+                 pool_set: frozenset[int] | None = None) -> tuple[dict | None, str | None]:
+    """seat -> tokens from {"<seat>": [token ids]}; every pool token goes to exactly one seat.
+    `pool_set`: frozenset(pool), when the caller keeps one (a negotiation parses many proposals).
+
+    A well-formed proposal (every proposal is parsed on its validate) is parsed in one pass over
+    its shares, each one seat's own decimal string and a list of token ids: no share lists made
+    for every involved seat first, no set of the pool. Anything else goes through the loop of
+    _parse_shares, which says why (and parses what it accepts the same)."""
+    if type(value) is dict:
+        shares: dict[int, list[int]] = {}
+        seen: set[int] = set()
+        given = 0
+        for key, tokens in value.items():
+            seat = _SEAT_KEYS.get(key)
+            if seat is None or seat in shares or seat not in involved or type(tokens) is not list:
+                break
+            try:
+                parsed = list(map(token_index_of_id, tokens))
+            except (KeyError, TypeError):
+                break
+            seen.update(parsed)
+            given += len(parsed)
+            shares[seat] = parsed
+        else:
+            if len(seen) == given and seen == (frozenset(pool) if pool_set is None else pool_set):
+                if len(shares) == len(involved) and list(shares) == involved:
+                    return shares, None  # a share for each involved seat, in their order: the usual proposal
+                return {s: shares.get(s, []) for s in involved}, None
+    return _parse_shares(value, involved, pool, n)
+
+
+def _parse_shares(value: Any, involved: list[int], pool: list[int], n: int) -> tuple[dict | None, str | None]:
+    """parse_shares for any value: the reason a value is not a proposal's shares, or the shares."""
     if not isinstance(value, dict):
         return None, 'shares must be an object {"<seat>": [token ids], ...}'
     shares: dict[int, list[int]] = {s: [] for s in involved}
@@ -190,12 +222,14 @@ def _propose_checker(state: DrachengoldState, involved: list[int], pool: list[in
     that decision (apply checks just before): a list the flow holds, not attributes of the function
     (a dict made for each request, and a generic store each)."""
 
+    pool_set = frozenset(pool)  # the negotiation's: each parse compares the shares with it
+
     def check(d: dict[str, Any]) -> str | None:
         if "withdraw" in d and d["withdraw"] is not True and d["withdraw"] is not False:
             return "withdraw must be true or false"
         if d.get("withdraw") or d.get("shares") is None:
             return None
-        shares, reason = parse_shares(d["shares"], involved, pool, state.num_players)
+        shares, reason = parse_shares(d["shares"], involved, pool, state.num_players, pool_set)
         parsed[0], parsed[1] = d, shares
         return reason
 
