@@ -170,7 +170,8 @@ def negotiate(state: DrachengoldState, slot: Slot, involved: list[int], pool: li
             accepted = set(choice["accept"])
             if seat in p.standing:
                 accepted.add(p.standing[seat]["id"])
-            p.votes[seat] = sorted(accepted, key=ids.index)
+            # in the order of the proposals (one accepted, the usual vote, needs no sort)
+            p.votes[seat] = sorted(accepted, key=ids.index) if len(accepted) > 1 else list(accepted)
         ctx["last_votes"] = {str(s): v for s, v in p.votes.items()}
         state.emit("votes", {"dragon": dragon, "round": p.round, "votes": ctx["last_votes"]})
         for seat in order:

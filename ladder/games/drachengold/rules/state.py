@@ -228,29 +228,45 @@ class DrachengoldState(State):
         lost_in_a_row = 0
         info: dict[str, Any] = {"adventurers": [], "dragons": []}
         attack = Request(0, "attack", decisions.attack_checker(info), info, default_of=decisions.attack_default)
-        while not self._table_empty():
+        # The dragons' ids on the table, listed again only after a turn that may have changed them:
+        # a kill, or a turn not played here (nothing else takes a dragon off or puts one on).
+        dragons: list[str] | None = None
+        while any(self.table):  # (a Slot is always true)
             seat = self.current
             if resume is not None:
                 played = yield from self._resume_turn(seat, resume)
-                resume = None
+                resume = dragons = None
             elif self.turn >= DECK["turn_cap"]:
                 self._end_early("turn_cap")
                 break
             else:
                 self.turn += 1
-                available = self._start_turn(seat)
+                self.phase = "turn"
+                # The seat's adventurers at home and face up: a loop here, not available()'s call and
+                # comprehension (each costs about as much as the loop, every turn).
+                available = []
+                for a in self.advs[seat].values():
+                    if a.up and a.dragon is None:
+                        available.append(a.id)
+                if not available:
+                    available = self._refresh(seat)
                 if available is None:
                     played = False
                 elif self.advanced and magic.playable(self, seat):
+                    self.emit("turn", {"seat": seat, "turn": self.turn})
                     played = yield from self._magic_turn(seat)
+                    dragons = None
                 else:
+                    self.emit("turn", {"seat": seat, "turn": self.turn})
                     # No card to play (never one under the basic rules), so no effects and no Double
                     # Strike: the attack alone, from the adventurers just listed (nothing has moved since).
-                    dragons = info["dragons"] = [s.dragon["id"] for s in self.table if s]
+                    if dragons is None:
+                        dragons = info["dragons"] = [s.dragon["id"] for s in self.table if s]
                     info["adventurers"], attack.seat = available, seat
                     index = self._send(seat, 0, (yield attack), dragons)
                     if index is not None:
                         yield from self._kill(index)
+                        dragons = None
                     played = True
             lost_in_a_row = 0 if played else lost_in_a_row + 1
             if lost_in_a_row >= n:
@@ -262,22 +278,19 @@ class DrachengoldState(State):
     def _table_empty(self) -> bool:
         return not any(self.table)  # a Slot is always true
 
-    def _start_turn(self, seat: int) -> list[str] | None:
-        """The seat's adventurers at home and face up, after a refresh if it had none; None (the
-        turn lost) if it still has none."""
-        self.phase = "turn"
-        available = self.available(seat)
+    def _refresh(self, seat: int) -> list[str] | None:
+        """A seat with no adventurer at home face up turns those at home face up; the adventurers it
+        can send then, or None (the turn lost) if it still has none."""
+        flipped = [a.id for a in self.advs[seat].values() if a.dragon is None and not a.up]
+        for a in flipped:
+            self.advs[seat][a].move(None, True)
+        available = None
+        if flipped:
+            self.emit("refresh", {"seat": seat, "adventurers": flipped})
+            available = self.available(seat)  # (only a refresh can have changed it)
         if not available:
-            flipped = [a.id for a in self.advs[seat].values() if a.dragon is None and not a.up]
-            for a in flipped:
-                self.advs[seat][a].move(None, True)
-            if flipped:
-                self.emit("refresh", {"seat": seat, "adventurers": flipped})
-                available = self.available(seat)  # (only a refresh can have changed it)
-            if not available:
-                self.emit("turn_lost", {"seat": seat, "turn": self.turn})
-                return None
-        self.emit("turn", {"seat": seat, "turn": self.turn})
+            self.emit("turn_lost", {"seat": seat, "turn": self.turn})
+            return None
         return available
 
     def _magic_turn(self, seat: int) -> Flow:
