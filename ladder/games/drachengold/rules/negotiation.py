@@ -10,6 +10,7 @@ player accepts in the same round is agreed; among several, the first in proposal
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from ladder.games.drachengold.rules.data import token_id, token_index_of_id, tokens_json
@@ -96,8 +97,13 @@ def _parse_shares(value: Any, involved: list[int], pool: list[int], n: int) -> t
 
 
 def shares_json(shares: dict[int, list[int]]) -> dict[str, list[str]]:
-    # token_id per token in C (a map over the tuple's __getitem__), not a token_ids call per share
-    return {str(s): list(map(token_id, sorted(tokens))) for s, tokens in sorted(shares.items())}
+    # token_id per token in C (a map over the tuple's __getitem__), not a token_ids call per share;
+    # a loop, not a comprehension, whose function costs more than its two to six shares (every
+    # standing proposal is published each round)
+    out = {}
+    for s, tokens in sorted(shares.items()):
+        out[str(s)] = list(map(token_id, sorted(tokens)))
+    return out
 
 
 def proposal_order(state: DrachengoldState, involved: list[int]) -> list[int]:
@@ -163,7 +169,7 @@ def negotiate(state: DrachengoldState, slot: Slot, involved: list[int], pool: li
             state.emit("proposals", {"dragon": dragon, "round": p.round, "proposals": ctx["standing"]})
             p.step, p.position = "vote", 0
         # Each seat from `p.position` on says which standing proposals it accepts (its own always).
-        ids = vote_info["proposals"] = [x["id"] for x in ctx["standing"]]
+        ids = vote_info["proposals"] = list(map(_id_of, ctx["standing"]))
         for seat in order[p.position:]:
             vote.seat = seat
             choice = yield vote
@@ -172,7 +178,9 @@ def negotiate(state: DrachengoldState, slot: Slot, involved: list[int], pool: li
                 accepted.add(p.standing[seat]["id"])
             # in the order of the proposals (one accepted, the usual vote, needs no sort)
             p.votes[seat] = sorted(accepted, key=ids.index) if len(accepted) > 1 else list(accepted)
-        ctx["last_votes"] = {str(s): v for s, v in p.votes.items()}
+        ctx["last_votes"] = last_votes = {}
+        for s, v in p.votes.items():  # (a loop: a comprehension's function costs more than a round's votes)
+            last_votes[str(s)] = v
         state.emit("votes", {"dragon": dragon, "round": p.round, "votes": ctx["last_votes"]})
         for seat in order:
             proposal = p.standing.get(seat)
@@ -192,6 +200,9 @@ def negotiate(state: DrachengoldState, slot: Slot, involved: list[int], pool: li
     return None
 
 
+_id_of = itemgetter("id")  # a proposal's id, mapped in C
+
+
 def _no_proposal(info: dict[str, Any]) -> dict[str, Any]:
     """The safe proposal decision: none (the seat's standing proposal, if any, stays)."""
     return {}
@@ -203,8 +214,14 @@ def _no_votes(info: dict[str, Any]) -> dict[str, Any]:
 
 
 def _published(p: Progress, order: list[int]) -> list[dict[str, Any]]:
-    """The standing proposals in proposal order, as the table sees them."""
-    return [_public(p.standing[s]) for s in order if s in p.standing]
+    """The standing proposals in proposal order, as the table sees them (a loop, not a
+    comprehension: it costs more than its few proposals, every round)."""
+    out = []
+    for s in order:
+        proposal = p.standing.get(s)
+        if proposal is not None:
+            out.append(_public(proposal))
+    return out
 
 
 def _public(proposal: dict[str, Any]) -> dict[str, Any]:
