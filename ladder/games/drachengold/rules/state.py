@@ -61,6 +61,12 @@ class Adventurer:
         entry = self.entry
         entry["dragon"], entry["face"] = dragon, "up" if up else "down"
 
+    def send(self, dragon: str) -> None:
+        """Sends it, at home and face up, against `dragon`: move(dragon, True) without setting the
+        face it already shows (every attack calls it; each slot setter is a call from Python)."""
+        _set_dragon(self, dragon)
+        self.entry["dragon"] = dragon
+
 
 _set_dragon, _set_up = Adventurer.dragon.__set__, Adventurer.up.__set__  # type: ignore[attr-defined]
 _seat_of = itemgetter(0)  # an attacker's seat: (seat, adventurer id, bonus)
@@ -83,7 +89,7 @@ class Slot:
 
     def total(self, advs: list[dict[str, Adventurer]]) -> int:
         total = 0
-        for s, a, bonus in self.attackers:  # a loop, not sum() of a generator: every attack asks
+        for s, a, bonus in self.attackers:  # a loop, not sum() of a generator (_send has it inline)
             total += advs[s][a].attack + bonus
         return total
 
@@ -340,11 +346,13 @@ class DrachengoldState(State):
         index = dragons.index(choice["dragon"]) if len(dragons) == len(table) else self.slot_of(choice["dragon"])
         slot = table[index]
         adv = self.advs[seat][choice["adventurer"]]
-        adv.move(slot.dragon["id"], True)  # (it was at home, face up)
+        adv.send(slot.dragon["id"])  # (it was at home, face up: the request listed it so)
         slot.attackers.append((seat, adv.id, bonus))
         if seat not in slot.first_placed:
             slot.first_placed.append(seat)
-        total = slot.total(self.advs)
+        advs, total = self.advs, 0
+        for s, a, b in slot.attackers:  # the dragon's total: a loop here, not a method's call each attack
+            total += advs[s][a].attack + b
         self.emit(
             "attack",
             {"seat": seat, "adventurer": adv.id, "dragon": adv.dragon, "bonus": bonus, "total": total,
