@@ -82,6 +82,17 @@ class Event:
 _set_type, _set_data, _set_to = Event.type.__set__, Event.data.__set__, Event.to.__set__  # type: ignore[attr-defined]
 
 
+class EventFields:
+    """Event's slots, in its layout, without its frozen __setattr__: a game that makes events on its
+    hot path fills one with plain stores and then makes it the Event by assigning its __class__,
+    which Python allows between two classes of the same slots. Calling Event(...) costs a call of
+    the class, of its __init__ from C and of a slot setter per field: about twice the work, and a
+    game emits one or two events a decision. After the assignment the object is an Event like any
+    other, as frozen as one the constructor made."""
+
+    __slots__ = Event.__slots__  # type: ignore[attr-defined]
+
+
 @dataclass(frozen=True, slots=True)
 class Option:
     """One game option: its default and either a set of choices or an integer range."""

@@ -37,22 +37,24 @@ def seat_value(value: Any, n: int) -> int | None:
     return value if 0 <= value < n else None
 
 
-def attack_checker(available: list[str], dragons: list[str]):
-    """`available`: the seat's face-up adventurers at home; `dragons`: the ids on the table. Both are
-    the attack request's own lists (also its info, which a seat only ever sees a copy of), made
-    once per request by the flow instead of again from the state on every check."""
+def attack_checker(info: dict[str, Any]):
+    """Checks an attack against the request's `info`: "adventurers", the seat's face-up adventurers
+    at home, and "dragons", the ids on the table (lists a seat only ever sees copies of). Read at
+    each check, so that the flow's one attack request serves every turn with its info's lists
+    replaced, instead of a checker (and a request) made every turn."""
 
     def check(d: dict[str, Any]) -> str | None:
         adv, dragon = d.get("adventurer"), d.get("dragon")
+        available = info["adventurers"]
         if not isinstance(adv, str) or adv not in available:
             return f"adventurer {adv!r} is not one of your face-up adventurers ({', '.join(sorted(available))})"
-        if not isinstance(dragon, str) or dragon not in dragons:
+        if not isinstance(dragon, str) or dragon not in info["dragons"]:
             return f"dragon {dragon!r} is not on the table"
         return None
 
     return check
 
 
-def attack_default(available: list[str], dragons: list[str]) -> dict[str, Any]:
+def attack_default(info: dict[str, Any]) -> dict[str, Any]:
     """Safe default: the first face-up adventurer against the first dragon on the table."""
-    return {"adventurer": available[0], "dragon": dragons[0]}
+    return {"adventurer": info["adventurers"][0], "dragon": info["dragons"][0]}

@@ -21,6 +21,9 @@ class Request:
     info: dict[str, Any] = field(default_factory=dict)
     # The documented safe decision, played for a faulty bot.
     default: Any = None
+    # When given, the safe decision is default_of(info), made only when asked: a faulty bot is rare,
+    # and a request made every turn (the attack's) need not build one each time.
+    default_of: Callable[[dict[str, Any]], Any] | None = None
 
 
 Flow = Generator[Request, Any, Any]

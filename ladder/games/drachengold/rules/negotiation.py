@@ -10,6 +10,7 @@ player accepts in the same round is agreed; among several, the first in proposal
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from ladder.games.drachengold.rules.data import token_id, token_index_of_id, tokens_json
@@ -23,8 +24,40 @@ if TYPE_CHECKING:
 _SEAT_KEYS = {str(s): s for s in range(10)}  # beyond any seat count; seat_value takes two digits
 
 
-def parse_shares(value: Any, involved: list[int], pool: list[int], n: int) -> tuple[dict | None, str | None]:
-    """seat -> tokens from {"<seat>": [token ids]}; every pool token goes to exactly one seat."""
+def parse_shares(value: Any, involved: list[int], pool: list[int], n: int,
+                 pool_set: frozenset[int] | None = None) -> tuple[dict | None, str | None]:
+    """seat -> tokens from {"<seat>": [token ids]}; every pool token goes to exactly one seat.
+    `pool_set`: frozenset(pool), when the caller keeps one (a negotiation parses many proposals).
+
+    A well-formed proposal (every proposal is parsed on its validate) is parsed in one pass over
+    its shares, each one seat's own decimal string and a list of token ids: no share lists made
+    for every involved seat first, no set of the pool. Anything else goes through the loop of
+    _parse_shares, which says why (and parses what it accepts the same)."""
+    if type(value) is dict:
+        shares: dict[int, list[int]] = {}
+        seen: set[int] = set()
+        given = 0
+        for key, tokens in value.items():
+            seat = _SEAT_KEYS.get(key)
+            if seat is None or seat in shares or seat not in involved or type(tokens) is not list:
+                break
+            try:
+                parsed = list(map(token_index_of_id, tokens))
+            except (KeyError, TypeError):
+                break
+            seen.update(parsed)
+            given += len(parsed)
+            shares[seat] = parsed
+        else:
+            if len(seen) == given and seen == (frozenset(pool) if pool_set is None else pool_set):
+                if len(shares) == len(involved) and list(shares) == involved:
+                    return shares, None  # a share for each involved seat, in their order: the usual proposal
+                return {s: shares.get(s, []) for s in involved}, None
+    return _parse_shares(value, involved, pool, n)
+
+
+def _parse_shares(value: Any, involved: list[int], pool: list[int], n: int) -> tuple[dict | None, str | None]:
+    """parse_shares for any value: the reason a value is not a proposal's shares, or the shares."""
     if not isinstance(value, dict):
         return None, 'shares must be an object {"<seat>": [token ids], ...}'
     shares: dict[int, list[int]] = {s: [] for s in involved}
@@ -64,8 +97,13 @@ def parse_shares(value: Any, involved: list[int], pool: list[int], n: int) -> tu
 
 
 def shares_json(shares: dict[int, list[int]]) -> dict[str, list[str]]:
-    # token_id per token in C (a map over the tuple's __getitem__), not a token_ids call per share
-    return {str(s): list(map(token_id, sorted(tokens))) for s, tokens in sorted(shares.items())}
+    # token_id per token in C (a map over the tuple's __getitem__), not a token_ids call per share;
+    # a loop, not a comprehension, whose function costs more than its two to six shares (every
+    # standing proposal is published each round)
+    out = {}
+    for s, tokens in sorted(shares.items()):
+        out[str(s)] = list(map(token_id, sorted(tokens)))
+    return out
 
 
 def proposal_order(state: DrachengoldState, involved: list[int]) -> list[int]:
@@ -103,15 +141,46 @@ def negotiate(state: DrachengoldState, slot: Slot, involved: list[int], pool: li
     if progress is None:
         state.emit("negotiation", {"dragon": dragon, "involved": involved, "order": order,
                                    "tokens": ctx["tokens"], "rounds": rounds})
+    # One request per step for the whole negotiation, its seat replaced at each turn to decide (and
+    # the vote's proposal ids each round), and the rounds' steps played here, not in generators of
+    # their own: a request, a generator or a checker made per decision or per round costs more than
+    # the step's own work, and every level of generators is resumed again on every decision.
+    # `parsed` holds the decision the proposal check last parsed and its shares: apply validates
+    # just before the flow gets a decision, so the flow finds its own there.
+    parsed: list[Any] = [None, None]
+    propose = Request(0, "propose", _propose_checker(state, involved, pool, parsed), {}, default_of=_no_proposal)
+    vote_info: dict[str, Any] = {"proposals": []}
+    vote = Request(0, "vote", _vote_checker(vote_info), vote_info, default_of=_no_votes)
     while p.round <= rounds:
         ctx["round"], ctx["step"] = p.round, p.step
         if p.step == "propose":
-            yield from _proposals(state, involved, pool, order, p)
+            # Each seat from `p.position` on may put up a proposal (replacing its own) or withdraw it.
+            for seat in order[p.position:]:
+                propose.seat = seat
+                choice = yield propose
+                if choice.get("withdraw"):
+                    p.standing.pop(seat, None)
+                elif choice.get("shares") is not None:
+                    shares = parsed[1] if parsed[0] is choice else parse_shares(
+                        choice["shares"], involved, pool, state.num_players)[0]
+                    p.standing[seat] = {"id": f"p{p.next_id}", "proposer": seat, "round": p.round, "shares": shares}
+                    p.next_id += 1
             ctx["standing"], ctx["step"] = _published(p, order), "vote"
             state.emit("proposals", {"dragon": dragon, "round": p.round, "proposals": ctx["standing"]})
             p.step, p.position = "vote", 0
-        yield from _votes(order, p, [x["id"] for x in ctx["standing"]])
-        ctx["last_votes"] = {str(s): v for s, v in p.votes.items()}
+        # Each seat from `p.position` on says which standing proposals it accepts (its own always).
+        ids = vote_info["proposals"] = list(map(_id_of, ctx["standing"]))
+        for seat in order[p.position:]:
+            vote.seat = seat
+            choice = yield vote
+            accepted = set(choice["accept"])
+            if seat in p.standing:
+                accepted.add(p.standing[seat]["id"])
+            # in the order of the proposals (one accepted, the usual vote, needs no sort)
+            p.votes[seat] = sorted(accepted, key=ids.index) if len(accepted) > 1 else list(accepted)
+        ctx["last_votes"] = last_votes = {}
+        for s, v in p.votes.items():  # (a loop: a comprehension's function costs more than a round's votes)
+            last_votes[str(s)] = v
         state.emit("votes", {"dragon": dragon, "round": p.round, "votes": ctx["last_votes"]})
         for seat in order:
             proposal = p.standing.get(seat)
@@ -131,38 +200,28 @@ def negotiate(state: DrachengoldState, slot: Slot, involved: list[int], pool: li
     return None
 
 
-def _proposals(state: DrachengoldState, involved: list[int], pool: list[int], order: list[int], p: Progress) -> Flow:
-    """Each seat from `p.position` on may put up a proposal (replacing its own) or withdraw it."""
-    # One checker for the round's seats, not a closure per request: what it checks against (the
-    # involved seats, the pool) is the round's. `parsed` holds the decision the last check parsed
-    # and its shares; apply validates just before the flow gets a decision, so the flow finds its own.
-    parsed: list[Any] = [None, None]
-    check = _propose_checker(state, involved, pool, parsed)
-    for seat in order[p.position:]:
-        choice = yield Request(seat, "propose", check, {}, {})
-        if choice.get("withdraw"):
-            p.standing.pop(seat, None)
-        elif choice.get("shares") is not None:
-            shares = parsed[1] if parsed[0] is choice else parse_shares(
-                choice["shares"], involved, pool, state.num_players)[0]
-            p.standing[seat] = {"id": f"p{p.next_id}", "proposer": seat, "round": p.round, "shares": shares}
-            p.next_id += 1
+_id_of = itemgetter("id")  # a proposal's id, mapped in C
 
 
-def _votes(order: list[int], p: Progress, ids: list[str]) -> Flow:
-    """Each seat from `p.position` on says which standing proposals it accepts (its own always)."""
-    check = _vote_checker(ids)  # the round's standing proposals: one checker for its voters
-    for seat in order[p.position:]:
-        choice = yield Request(seat, "vote", check, {"proposals": ids}, {"accept": []})
-        accepted = set(choice["accept"])
-        if seat in p.standing:
-            accepted.add(p.standing[seat]["id"])
-        p.votes[seat] = sorted(accepted, key=ids.index)
+def _no_proposal(info: dict[str, Any]) -> dict[str, Any]:
+    """The safe proposal decision: none (the seat's standing proposal, if any, stays)."""
+    return {}
+
+
+def _no_votes(info: dict[str, Any]) -> dict[str, Any]:
+    """The safe vote: accept nothing but the seat's own proposal (always accepted)."""
+    return {"accept": []}
 
 
 def _published(p: Progress, order: list[int]) -> list[dict[str, Any]]:
-    """The standing proposals in proposal order, as the table sees them."""
-    return [_public(p.standing[s]) for s in order if s in p.standing]
+    """The standing proposals in proposal order, as the table sees them (a loop, not a
+    comprehension: it costs more than its few proposals, every round)."""
+    out = []
+    for s in order:
+        proposal = p.standing.get(s)
+        if proposal is not None:
+            out.append(_public(proposal))
+    return out
 
 
 def _public(proposal: dict[str, Any]) -> dict[str, Any]:
@@ -181,23 +240,29 @@ def _propose_checker(state: DrachengoldState, involved: list[int], pool: list[in
     that decision (apply checks just before): a list the flow holds, not attributes of the function
     (a dict made for each request, and a generic store each)."""
 
+    pool_set = frozenset(pool)  # the negotiation's: each parse compares the shares with it
+
     def check(d: dict[str, Any]) -> str | None:
         if "withdraw" in d and d["withdraw"] is not True and d["withdraw"] is not False:
             return "withdraw must be true or false"
         if d.get("withdraw") or d.get("shares") is None:
             return None
-        shares, reason = parse_shares(d["shares"], involved, pool, state.num_players)
+        shares, reason = parse_shares(d["shares"], involved, pool, state.num_players, pool_set)
         parsed[0], parsed[1] = d, shares
         return reason
 
     return check
 
 
-def _vote_checker(ids: list[str]):
+def _vote_checker(info: dict[str, Any]):
+    """Checks a vote against the round's standing proposals, info["proposals"] (read at each check:
+    one checker for the negotiation)."""
+
     def check(d: dict[str, Any]) -> str | None:
         accept = d.get("accept")
         if not isinstance(accept, list):
             return 'a vote is {"accept": [proposal ids]}'
+        ids = info["proposals"]
         for pid in accept:
             if pid not in ids:
                 return f"{pid!r} is not a standing proposal ({', '.join(ids) or 'none'})"

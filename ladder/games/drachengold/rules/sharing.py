@@ -45,10 +45,10 @@ def share_treasure(state: DrachengoldState, slot: Slot, involved: list[int], res
     for seat, tokens in agreed.items():
         state.give(seat, tokens)
         shares[seat].extend(tokens)
-    state.emit(
-        "split",
-        {"dragon": dragon, "shares": {str(s): tokens_json(t) for s, t in sorted(agreed.items())}},
-    )
+    published = {}
+    for s, t in sorted(agreed.items()):  # (a loop: a comprehension's function costs more than its shares)
+        published[str(s)] = tokens_json(t)
+    state.emit("split", {"dragon": dragon, "shares": published})
     return shares
 
 
@@ -82,7 +82,7 @@ def thefts(state: DrachengoldState, slot: Slot, involved: list[int],
 
 def _theft(state: DrachengoldState, slot: Slot, involved: list[int], thief: int, victim: int | None) -> Flow:
     """One thief's theft; with `victim` given it is already named (and no Ward stopped it)."""
-    wizard_helps = any(s == thief and a == "wizard" for s, a, _ in slot.attackers)
+    wizard_helps = (thief, "wizard") in [(s, a) for s, a, _ in slot.attackers]  # (no generator for any())
     if victim is None:
         candidates = [s for s in involved if s != thief and state.hoards[s]]
         if not candidates:

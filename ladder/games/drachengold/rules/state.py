@@ -13,9 +13,10 @@ import random
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
-from ladder.games.base import Event, IllegalDecision, Pending, State, competition_ranks
+from ladder.games.base import Event, EventFields, IllegalDecision, Pending, State, competition_ranks
 from ladder.games.drachengold.rules import decisions, magic, market, sharing
 from ladder.games.drachengold.rules.data import DECK, TOKEN_COLOURS, token_dicts, tokens_json
 from ladder.games.drachengold.rules.flow import Flow, Request, Resume
@@ -60,8 +61,15 @@ class Adventurer:
         entry = self.entry
         entry["dragon"], entry["face"] = dragon, "up" if up else "down"
 
+    def send(self, dragon: str) -> None:
+        """Sends it, at home and face up, against `dragon`: move(dragon, True) without setting the
+        face it already shows (every attack calls it; each slot setter is a call from Python)."""
+        _set_dragon(self, dragon)
+        self.entry["dragon"] = dragon
+
 
 _set_dragon, _set_up = Adventurer.dragon.__set__, Adventurer.up.__set__  # type: ignore[attr-defined]
+_seat_of = itemgetter(0)  # an attacker's seat: (seat, adventurer id, bonus)
 
 
 @dataclass(slots=True)
@@ -81,7 +89,7 @@ class Slot:
 
     def total(self, advs: list[dict[str, Adventurer]]) -> int:
         total = 0
-        for s, a, bonus in self.attackers:  # a loop, not sum() of a generator: every attack asks
+        for s, a, bonus in self.attackers:  # a loop, not sum() of a generator (_send has it inline)
             total += advs[s][a].attack + bonus
         return total
 
@@ -154,7 +162,7 @@ class DrachengoldState(State):
         r = self._request
         if r is None:
             raise IllegalDecision("the game is over")
-        return r.default
+        return r.default if r.default_of is None else r.default_of(r.info)
 
     def observation(self, seat: int) -> dict[str, Any]:
         return build_observation(self, seat, self._request)
@@ -168,7 +176,11 @@ class DrachengoldState(State):
 
     # ---- helpers used by the phase modules ---------------------------------------------
     def emit(self, type_: str, data: dict[str, Any], to: tuple[int, ...] | None = None) -> None:
-        self.events.append(Event(type_, data, to))
+        # Event(type_, data, to) without calling the class (base.EventFields says how and why).
+        event = EventFields()
+        event.type, event.data, event.to = type_, data, to
+        event.__class__ = Event
+        self.events.append(event)
 
     def draw(self, count: int) -> list[int]:
         """Up to `count` tokens from the bag (fewer when it runs short)."""
@@ -214,20 +226,56 @@ class DrachengoldState(State):
     # ---- the flow ---------------------------------------------------------------------
     def _play(self, resume: Resume | None = None) -> Flow:
         """The game from here to its end; `resume` (forward.py only) first finishes the turn under way.
-        That turn has waited for a decision, so it was played: no lost-turn count needs restoring."""
+        That turn has waited for a decision, so it was played: no lost-turn count needs restoring.
+
+        A turn without a card to play (every turn under the basic rules) is played here, not in a
+        generator of its own: a turn's generator and its attack's cost more to make than the rest of
+        the turn, and each level of generators is resumed again on every decision below it (a kill's
+        split, its thefts). Its attack request is one for the game, its seat and lists replaced."""
         n = self.num_players
         lost_in_a_row = 0
-        while not self._table_empty():
+        info: dict[str, Any] = {"adventurers": [], "dragons": []}
+        attack = Request(0, "attack", decisions.attack_checker(info), info, default_of=decisions.attack_default)
+        # The dragons' ids on the table, listed again only after a turn that may have changed them:
+        # a kill, or a turn not played here (nothing else takes a dragon off or puts one on).
+        dragons: list[str] | None = None
+        while any(self.table):  # (a Slot is always true)
             seat = self.current
             if resume is not None:
                 played = yield from self._resume_turn(seat, resume)
-                resume = None
+                resume = dragons = None
             elif self.turn >= DECK["turn_cap"]:
                 self._end_early("turn_cap")
                 break
             else:
                 self.turn += 1
-                played = yield from self._turn(seat)
+                self.phase = "turn"
+                # The seat's adventurers at home and face up: a loop here, not available()'s call and
+                # comprehension (each costs about as much as the loop, every turn).
+                available = []
+                for a in self.advs[seat].values():
+                    if a.up and a.dragon is None:
+                        available.append(a.id)
+                if not available:
+                    available = self._refresh(seat)
+                if available is None:
+                    played = False
+                elif self.advanced and magic.playable(self, seat):
+                    self.emit("turn", {"seat": seat, "turn": self.turn})
+                    played = yield from self._magic_turn(seat)
+                    dragons = None
+                else:
+                    self.emit("turn", {"seat": seat, "turn": self.turn})
+                    # No card to play (never one under the basic rules), so no effects and no Double
+                    # Strike: the attack alone, from the adventurers just listed (nothing has moved since).
+                    if dragons is None:
+                        dragons = info["dragons"] = [s.dragon["id"] for s in self.table if s]
+                    info["adventurers"], attack.seat = available, seat
+                    index = self._send(seat, 0, (yield attack), dragons)
+                    if index is not None:
+                        yield from self._kill(index)
+                        dragons = None
+                    played = True
             lost_in_a_row = 0 if played else lost_in_a_row + 1
             if lost_in_a_row >= n:
                 self._retreat()
@@ -238,25 +286,23 @@ class DrachengoldState(State):
     def _table_empty(self) -> bool:
         return not any(self.table)  # a Slot is always true
 
-    def _turn(self, seat: int) -> Flow:
-        self.phase = "turn"
-        available = self.available(seat)
+    def _refresh(self, seat: int) -> list[str] | None:
+        """A seat with no adventurer at home face up turns those at home face up; the adventurers it
+        can send then, or None (the turn lost) if it still has none."""
+        flipped = [a.id for a in self.advs[seat].values() if a.dragon is None and not a.up]
+        for a in flipped:
+            self.advs[seat][a].move(None, True)
+        available = None
+        if flipped:
+            self.emit("refresh", {"seat": seat, "adventurers": flipped})
+            available = self.available(seat)  # (only a refresh can have changed it)
         if not available:
-            flipped = [a.id for a in self.advs[seat].values() if a.dragon is None and not a.up]
-            for a in flipped:
-                self.advs[seat][a].move(None, True)
-            if flipped:
-                self.emit("refresh", {"seat": seat, "adventurers": flipped})
-                available = self.available(seat)  # (only a refresh can have changed it)
-            if not available:
-                self.emit("turn_lost", {"seat": seat, "turn": self.turn})
-                return False
-        self.emit("turn", {"seat": seat, "turn": self.turn})
-        if not (self.advanced and magic.playable(self, seat)):
-            # No card to play (never one under the basic rules), so no effects and no Double Strike:
-            # the attack alone, from the adventurers just listed (nothing has moved since).
-            yield from self._attack(seat, 0, available)
-            return True
+            self.emit("turn_lost", {"seat": seat, "turn": self.turn})
+            return None
+        return available
+
+    def _magic_turn(self, seat: int) -> Flow:
+        """A turn with a card to play first (advanced rules)."""
         effects = magic.TurnEffects()
         choice = yield Request(seat, "magic", magic.checker(self, seat), magic.info(self, seat), {"card": None})
         magic.play(self, seat, choice, effects)
@@ -282,42 +328,43 @@ class DrachengoldState(State):
             yield from self._double_strike(seat, resume.effects)
         return True
 
-    def _attack(self, seat: int, bonus: int, available: list[str] | None = None) -> Flow:
-        """`available`: the seat's adventurers at home and face up, when the caller has just listed them."""
-        if available is None:
-            available = self.available(seat)
-        dragons = [s.dragon["id"] for s in self.table if s]
-        choice = yield Request(
-            seat,
-            "attack",
-            decisions.attack_checker(available, dragons),
-            {"adventurers": available, "dragons": dragons},
-            decisions.attack_default(available, dragons),
-        )
+    def _attack(self, seat: int, bonus: int) -> Flow:
+        """An attack of a turn with a card (or a determinization's): a request of its own."""
+        info = {"adventurers": self.available(seat), "dragons": [s.dragon["id"] for s in self.table if s]}
+        choice = yield Request(seat, "attack", decisions.attack_checker(info), info,
+                               default_of=decisions.attack_default)
+        index = self._send(seat, bonus, choice, info["dragons"])
+        if index is not None:
+            yield from self._kill(index)
+
+    def _send(self, seat: int, bonus: int, choice: dict[str, Any], dragons: list[str]) -> int | None:
+        """Sends the chosen adventurer against the chosen dragon (`dragons`: the ids on the table, as
+        the request listed them); the dragon's slot if it dies, else None."""
         # Until the pile or the bag runs out every slot holds a dragon, and then a dragon's place in
         # `dragons` is its slot, found in C; slot_of walks a table with a gap in Python.
         table = self.table
         index = dragons.index(choice["dragon"]) if len(dragons) == len(table) else self.slot_of(choice["dragon"])
         slot = table[index]
         adv = self.advs[seat][choice["adventurer"]]
-        adv.move(slot.dragon["id"], True)  # (it was at home, face up)
+        adv.send(slot.dragon["id"])  # (it was at home, face up: the request listed it so)
         slot.attackers.append((seat, adv.id, bonus))
         if seat not in slot.first_placed:
             slot.first_placed.append(seat)
-        total = slot.total(self.advs)
+        advs, total = self.advs, 0
+        for s, a, b in slot.attackers:  # the dragon's total: a loop here, not a method's call each attack
+            total += advs[s][a].attack + b
         self.emit(
             "attack",
             {"seat": seat, "adventurer": adv.id, "dragon": adv.dragon, "bonus": bonus, "total": total,
              "strength": slot.dragon["strength"]},
         )
-        if total >= slot.dragon["strength"]:
-            yield from self._kill(index)
+        return index if total >= slot.dragon["strength"] else None
 
     def _kill(self, index: int, resume: Resume | None = None) -> Flow:
         """A dead dragon; `resume` (forward.py only) joins its split or its thefts under way."""
         slot = self.table[index]
         dragon = slot.dragon
-        involved = sorted({s for s, _, _ in slot.attackers})
+        involved = sorted(set(map(_seat_of, slot.attackers)))  # in C: a comprehension's function costs more
         if resume is None:
             hidden = self.draw(dragon["hidden"])
             slot.tokens.extend(hidden)
