@@ -29,43 +29,85 @@ def _fresh(value: Any) -> Any:
         for key, item in value.items():
             if type(item) is dict or type(item) is list:
                 out[key] = _fresh(item)
-    else:
-        for index, item in enumerate(value):
+    elif not _CONTAINERS.isdisjoint(map(type, value)):  # most lists hold only strings or numbers:
+        for index, item in enumerate(value):  # their items are looked at in C, not here
             if type(item) is dict or type(item) is list:
                 out[index] = _fresh(item)
     return out
 
 
-def _negotiation(ctx: dict[str, Any]) -> dict[str, Any]:
-    """A fresh copy of a negotiation's context (negotiation.negotiate), made knowing its shape:
-    a shallow copy per container instead of a generic walk (half the decisions of a game are a
-    negotiation's). A key this does not know is deep-copied, so a new one is safe before it is
-    made fast (tests/games/drachengold/rules/test_observation.py checks nothing is shared)."""
-    out = ctx.copy()
-    for key, value in ctx.items():
-        if key in ("involved", "order"):  # seat numbers
-            out[key] = value.copy()
-        elif key == "tokens":  # {"id", "colour"}: strings
-            out[key] = [token.copy() for token in value]
-        elif key == "standing":
-            out[key] = [{**p, "shares": {s: ids.copy() for s, ids in p["shares"].items()}} for p in value]
-        elif key == "last_votes":  # seat -> proposal ids
-            out[key] = {s: ids.copy() for s, ids in value.items()}
-        elif key == "attack":  # seat -> attack
-            out[key] = value.copy()
-        elif type(value) is list or type(value) is dict:
-            out[key] = _fresh(value)
+_CONTAINERS = frozenset((dict, list))
+
+
+def _request(request: Request) -> dict[str, Any]:
+    """{"kind", **info}, fresh: the info's containers copied (_fresh) straight into the request's
+    dict, rather than into a copy of the info that is then merged and dropped."""
+    info = request.info
+    out = {"kind": request.kind}
+    out.update(info)
+    for key, item in info.items():
+        if type(item) is dict or type(item) is list:
+            out[key] = _fresh(item)
     return out
 
 
-def _adventurers(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One seat's adventurers, {id, attack, role, face, dragon} each: copies of the entries each
-    keeps current (state.Adventurer, listed per seat in state.entries), instead of a copy changed
-    where it is not face up at home; copied by one map in C, not a comprehension's attribute loads."""
-    return list(map(dict.copy, entries))
+# dict.copy as a function: mapped over a list it copies each dict in C. Python 3.11 runs every
+# comprehension as a function of its own (a function object and a frame per comprehension), which
+# for the short lists of an observation costs more than the copies (bench/instructions.py).
+_copy = dict.copy
+_copy_list = list.copy
+# The keys of a negotiation's context (negotiation.negotiate), whose containers _negotiation copies
+# one by one; a context with any other set of keys is copied generically (see there).
+_NEGOTIATION_KEYS = frozenset(
+    ("dragon", "involved", "order", "tokens", "rounds", "round", "step", "standing", "last_votes", "attack")
+)
+
+
+def _negotiation(ctx: dict[str, Any]) -> dict[str, Any]:
+    """A fresh copy of a negotiation's context (negotiation.negotiate), made knowing its shape:
+    a copy in C per container instead of a generic walk (half the decisions of a game are a
+    negotiation's). A context with keys this does not know is deep-copied, so a new one is safe
+    before it is made fast (tests/games/drachengold/rules/test_observation.py checks nothing is shared)."""
+    if ctx.keys() != _NEGOTIATION_KEYS:
+        return _fresh(ctx)
+    out = ctx.copy()
+    out["involved"] = ctx["involved"].copy()  # seat numbers
+    out["order"] = ctx["order"].copy()
+    out["tokens"] = list(map(_copy, ctx["tokens"]))  # {"id", "colour"}: strings
+    standing = ctx["standing"]
+    if standing:
+        out["standing"] = standing = list(map(_copy, standing))
+        for proposal in standing:  # {id, proposer, round, shares: seat -> token ids}
+            shares = proposal["shares"]
+            proposal["shares"] = dict(zip(shares, map(_copy_list, shares.values()), strict=True))
+    else:
+        out["standing"] = []
+    votes = ctx["last_votes"]  # seat -> proposal ids
+    out["last_votes"] = dict(zip(votes, map(_copy_list, votes.values()), strict=True)) if votes else {}
+    out["attack"] = ctx["attack"].copy()  # seat -> attack
+    return out
+
+
+def _dragons(state: DrachengoldState) -> list[dict[str, Any] | None]:
+    """The table, as state.dragon_json would give each dragon, in one loop: a copy of each dragon's
+    JSON the slot keeps (state.shown_dragon), its lists copied by a map in C."""
+    out: list[dict[str, Any] | None] = []
+    for slot in state.table:
+        if slot is None:
+            out.append(None)
+            continue
+        shown = slot.shown
+        if shown is None or shown[0] != slot.tokens or shown[1] != slot.attackers:
+            shown = state.shown_dragon(slot)
+        dragon = shown[2].copy()
+        dragon["tokens"] = list(map(_copy, shown[3]))
+        dragon["attackers"] = list(map(_copy, shown[4])) if shown[4] else []
+        out.append(dragon)
+    return out
 
 
 def build_observation(state: DrachengoldState, seat: int, request: Request | None) -> dict[str, Any]:
+    hoards, hands = state.hoards, state.hands
     obs: dict[str, Any] = {
         "game": "drachengold",
         "seat": seat,
@@ -74,16 +116,16 @@ def build_observation(state: DrachengoldState, seat: int, request: Request | Non
         "turn": state.turn,
         "current": state.current,
         "phase": state.phase,
-        "dragons": [state.dragon_json(s) if s else None for s in state.table],
-        "adventurers": [_adventurers(entries) for entries in state.entries],
-        "hoard": tokens_json(sorted(state.hoards[seat])),
-        "hoard_sizes": [len(h) for h in state.hoards],
-        "hand": magic.hand_json(state, seat),
-        "hand_sizes": [len(h) for h in state.hands],
+        "dragons": _dragons(state),
+        "adventurers": [list(map(_copy, entries)) for entries in state.entries],
+        "hoard": tokens_json(sorted(hoards[seat])),
+        "hoard_sizes": list(map(len, hoards)),
+        "hand": magic.hand_json(state, seat) if hands[seat] else [],
+        "hand_sizes": list(map(len, hands)),
         "bag": len(state.bag),
         "pile": len(state.pile),
         "box": len(state.box),
-        "dead": list(state.dead),
+        "dead": state.dead.copy(),
         "market": state.market_status,
     }
     if state.negotiation is not None:
@@ -93,8 +135,8 @@ def build_observation(state: DrachengoldState, seat: int, request: Request | Non
     if state.market_state is not None:
         obs["market_round"] = dict(state.market_state)
     if state.phase == "over":
-        obs["hoards"] = [tokens_json(sorted(h)) for h in state.hoards]
+        obs["hoards"] = [tokens_json(sorted(h)) for h in hoards]
         obs["scores"] = state.scores()
     if request is not None and request.seat == seat:
-        obs["request"] = {"kind": request.kind, **_fresh(request.info)}
+        obs["request"] = _request(request)
     return obs

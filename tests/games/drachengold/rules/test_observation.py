@@ -127,3 +127,61 @@ def test_no_observation_shares_a_list_or_dict_with_the_state_or_another_seat(opt
             for key, obj in reachable(observation).items():
                 assert key not in held, f"seat {s}'s observation shares {obj!r:.80} with the state ({state.pending()})"
                 assert owners.setdefault(key, s) == s, f"seats {owners[key]} and {s} share {obj!r:.80}"
+
+
+def _uncached(state, seat: int) -> dict:
+    """The seat's observation with every kept JSON dropped first, so made from the state alone."""
+    for slot in state.table:
+        if slot is not None:
+            slot.shown = None
+    return state.observation(seat)
+
+
+@pytest.mark.parametrize(("options", "players", "seed"), CASES)
+def test_what_the_state_keeps_for_observations_is_never_stale(options, players, seed):
+    """Each dragon's JSON is kept while its tokens and attackers stay (state.shown_dragon): at every
+    decision every seat's observation equals one made without anything kept, before and after."""
+    for state in play(options, players, seed):
+        kept = [state.observation(s) for s in range(players)]
+        assert kept == [_uncached(state, s) for s in range(players)]
+        assert kept == [state.observation(s) for s in range(players)]
+
+
+def test_a_dragon_changed_in_place_is_shown_changed():
+    """The kept JSON is checked against the slot's lists by value: tokens added to a slot, or an
+    attacker appended, in place, show at once."""
+    state = Drachengold().new_state({}, 3, 4)
+    slot = next(s for s in state.table if s is not None)
+    before = state.observation(0)
+    slot.tokens.append(state.bag.pop())
+    slot.attackers.append((1, "thief", 2))
+    after = state.observation(0)
+    index = state.table.index(slot)
+    assert len(after["dragons"][index]["tokens"]) == len(before["dragons"][index]["tokens"]) + 1
+    attack = state.advs[1]["thief"].attack + 2
+    assert after["dragons"][index]["attackers"][-1] == {"seat": 1, "adventurer": "thief", "attack": attack}
+    assert after == _uncached(state, 0)
+
+
+def test_a_negotiation_of_another_shape_is_still_copied_whole():
+    """observation._negotiation copies the context key by key when it has the keys it knows; a
+    context with another key (a list here) is deep-copied, so nothing in it is shared."""
+    from ladder.games.drachengold.rules.observation import _negotiation
+
+    known = {
+        "dragon": "D1",
+        "involved": [0, 1],
+        "order": [1, 0],
+        "tokens": [{"id": "t1", "colour": "red"}],
+        "rounds": 2,
+        "round": 1,
+        "step": "vote",
+        "standing": [{"id": "p1", "proposer": 1, "round": 1, "shares": {"0": ["t1"], "1": []}}],
+        "last_votes": {"0": ["p1"]},
+        "attack": {"0": 3, "1": 4},
+    }
+    for ctx in (known, {**known, "extra": [[1], {"a": [2]}]}):
+        copied = _negotiation(ctx)
+        assert copied == ctx
+        ids = reachable(ctx)
+        assert not set(reachable(copied)) & set(ids)
