@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ladder.games.drachengold.rules import magic
-from ladder.games.drachengold.rules.data import tokens_json
+from ladder.games.drachengold.rules.data import token_dicts, tokens_json
 
 if TYPE_CHECKING:
     from ladder.games.drachengold.rules.flow import Request
@@ -46,7 +46,9 @@ def _request(request: Request) -> dict[str, Any]:
     out = {"kind": request.kind}
     out.update(info)
     for key, item in info.items():
-        if type(item) is dict or type(item) is list:
+        if type(item) is list:  # most are lists of ids: copied here, without a call to _fresh
+            out[key] = item.copy() if _CONTAINERS.isdisjoint(map(type, item)) else _fresh(item)
+        elif type(item) is dict:
             out[key] = _fresh(item)
     return out
 
@@ -55,7 +57,6 @@ def _request(request: Request) -> dict[str, Any]:
 # comprehension as a function of its own (a function object and a frame per comprehension), which
 # for the short lists of an observation costs more than the copies (bench/instructions.py).
 _copy = dict.copy
-_copy_list = list.copy
 # The keys of a negotiation's context (negotiation.negotiate), whose containers _negotiation copies
 # one by one; a context with any other set of keys is copied generically (see there).
 _NEGOTIATION_KEYS = frozenset(
@@ -78,12 +79,14 @@ def _negotiation(ctx: dict[str, Any]) -> dict[str, Any]:
     if standing:
         out["standing"] = standing = list(map(_copy, standing))
         for proposal in standing:  # {id, proposer, round, shares: seat -> token ids}
-            shares = proposal["shares"]
-            proposal["shares"] = dict(zip(shares, map(_copy_list, shares.values()), strict=True))
+            proposal["shares"] = shares = proposal["shares"].copy()
+            for key, ids in shares.items():  # (a loop: a dict(zip(...)) of the copies costs twice as much)
+                shares[key] = ids.copy()
     else:
         out["standing"] = []
-    votes = ctx["last_votes"]  # seat -> proposal ids
-    out["last_votes"] = dict(zip(votes, map(_copy_list, votes.values()), strict=True)) if votes else {}
+    out["last_votes"] = votes = ctx["last_votes"].copy()  # seat -> proposal ids
+    for key, ids in votes.items():
+        votes[key] = ids.copy()
     out["attack"] = ctx["attack"].copy()  # seat -> attack
     return out
 
@@ -106,6 +109,28 @@ def _dragons(state: DrachengoldState) -> list[dict[str, Any] | None]:
     return out
 
 
+class SortedHoards(list):
+    """Per seat, (its hoard when last shown, data.py's dicts of its tokens, sorted) or None: what
+    _hoard copies while the seat's hoard stays. Not game state, so its repr does not show it (two
+    equal states print the same whichever observations were made of them: tests/bots/test_forward.py)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"SortedHoards({len(self)} seats)"
+
+
+def _hoard(state: DrachengoldState, seat: int) -> list[dict[str, str]]:
+    """The seat's own hoard, sorted, as fresh token dicts: copies of data.py's dicts of its tokens,
+    which state.sorted_hoards (SortedHoards) keeps in order with the hoard as it was then. While the hoard is that
+    (compared by value, so a change in place is seen) nothing is sorted nor looked up again."""
+    hoard = state.hoards[seat]
+    kept = state.sorted_hoards[seat]
+    if kept is None or kept[0] != hoard:
+        kept = state.sorted_hoards[seat] = (hoard.copy(), token_dicts(sorted(hoard)))
+    return list(map(_copy, kept[1]))
+
+
 def build_observation(state: DrachengoldState, seat: int, request: Request | None) -> dict[str, Any]:
     hoards, hands = state.hoards, state.hands
     obs: dict[str, Any] = {
@@ -118,7 +143,7 @@ def build_observation(state: DrachengoldState, seat: int, request: Request | Non
         "phase": state.phase,
         "dragons": _dragons(state),
         "adventurers": [list(map(_copy, entries)) for entries in state.entries],
-        "hoard": tokens_json(sorted(hoards[seat])),
+        "hoard": _hoard(state, seat),
         "hoard_sizes": list(map(len, hoards)),
         "hand": magic.hand_json(state, seat) if hands[seat] else [],
         "hand_sizes": list(map(len, hands)),

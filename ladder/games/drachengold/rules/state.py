@@ -19,7 +19,7 @@ from ladder.games.base import Event, IllegalDecision, Pending, State, competitio
 from ladder.games.drachengold.rules import decisions, magic, market, sharing
 from ladder.games.drachengold.rules.data import DECK, TOKEN_COLOURS, token_dicts, tokens_json
 from ladder.games.drachengold.rules.flow import Flow, Request, Resume
-from ladder.games.drachengold.rules.observation import build_observation
+from ladder.games.drachengold.rules.observation import SortedHoards, build_observation
 from ladder.games.drachengold.rules.scoring import score_hoards
 
 
@@ -109,6 +109,7 @@ class DrachengoldState(State):
         self.dead: list[str] = []
         self.box: list[int] = []
         self.hoards: list[list[int]] = [[] for _ in range(n)]
+        self.sorted_hoards = SortedHoards([None] * n)  # what observations copy of each seat's own hoard
         self.advs = [
             {a["id"]: Adventurer(a["id"], a["attack"], a["role"]) for a in DECK["adventurers"]} for _ in range(n)
         ]

@@ -134,13 +134,15 @@ def _uncached(state, seat: int) -> dict:
     for slot in state.table:
         if slot is not None:
             slot.shown = None
+    state.sorted_hoards[:] = [None] * len(state.sorted_hoards)
     return state.observation(seat)
 
 
 @pytest.mark.parametrize(("options", "players", "seed"), CASES)
 def test_what_the_state_keeps_for_observations_is_never_stale(options, players, seed):
-    """Each dragon's JSON is kept while its tokens and attackers stay (state.shown_dragon): at every
-    decision every seat's observation equals one made without anything kept, before and after."""
+    """Each dragon's JSON is kept while its tokens and attackers stay (state.shown_dragon), each
+    seat's sorted hoard while the hoard stays (observation.SortedHoards): at every decision every
+    seat's observation equals one made without anything kept, before and after."""
     for state in play(options, players, seed):
         kept = [state.observation(s) for s in range(players)]
         assert kept == [_uncached(state, s) for s in range(players)]
@@ -185,3 +187,31 @@ def test_a_negotiation_of_another_shape_is_still_copied_whole():
         assert copied == ctx
         ids = reachable(ctx)
         assert not set(reachable(copied)) & set(ids)
+
+
+def test_a_hoard_changed_in_place_is_shown_changed_and_only_to_its_seat():
+    state = Drachengold().new_state({}, 3, 4)
+    assert [state.observation(s)["hoard"] for s in range(4)] == [[]] * 4
+    state.hoards[2].extend([state.bag.pop(), state.bag.pop()])
+    shown = state.observation(2)["hoard"]
+    assert [t["id"] for t in shown] == [f"t{t}" for t in sorted(state.hoards[2])]
+    assert [state.observation(s)["hoard"] for s in (0, 1, 3)] == [[]] * 3
+    state.hoards[2].append(state.bag.pop())  # in place again, after it was kept
+    assert len(state.observation(2)["hoard"]) == 3
+
+
+def test_what_the_state_keeps_survives_a_copy_and_a_pickle():
+    """The kept JSON is plain data: deep-copied or pickled (as the forward model may do with a
+    state), the copies serve the same observations."""
+    import copy
+    import pickle
+
+    state = Drachengold().new_state({}, 5, 3)
+    state.hoards[0].extend([state.bag.pop(), state.bag.pop()])
+    seen = state.observation(0)
+    assert state.sorted_hoards[0] is not None and all(s.shown for s in state.table if s)
+    kept = (state.table, state.sorted_hoards)
+    for table, hoards in (copy.deepcopy(kept), pickle.loads(pickle.dumps(kept))):
+        state.table, state.sorted_hoards = table, hoards
+        assert state.observation(0) == seen
+    assert repr(state.sorted_hoards) == repr(Drachengold().new_state({}, 5, 3).sorted_hoards)  # not state
