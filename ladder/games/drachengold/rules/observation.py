@@ -91,28 +91,11 @@ def _negotiation(ctx: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _dragons(state: DrachengoldState) -> list[dict[str, Any] | None]:
-    """The table, as state.dragon_json would give each dragon, in one loop: a copy of each dragon's
-    JSON the slot keeps (state.shown_dragon), its lists copied by a map in C."""
-    out: list[dict[str, Any] | None] = []
-    for slot in state.table:
-        if slot is None:
-            out.append(None)
-            continue
-        shown = slot.shown
-        if shown is None or shown[0] != slot.tokens or shown[1] != slot.attackers:
-            shown = state.shown_dragon(slot)
-        dragon = shown[2].copy()
-        dragon["tokens"] = list(map(_copy, shown[3]))
-        dragon["attackers"] = list(map(_copy, shown[4])) if shown[4] else []
-        out.append(dragon)
-    return out
-
-
 class SortedHoards(list):
     """Per seat, (its hoard when last shown, data.py's dicts of its tokens, sorted) or None: what
-    _hoard copies while the seat's hoard stays. Not game state, so its repr does not show it (two
-    equal states print the same whichever observations were made of them: tests/bots/test_forward.py)."""
+    build_observation copies while the seat's hoard stays. Not game state, so its repr does not
+    show it (two equal states print the same whichever observations were made of them:
+    tests/bots/test_forward.py)."""
 
     __slots__ = ()
 
@@ -120,39 +103,73 @@ class SortedHoards(list):
         return f"SortedHoards({len(self)} seats)"
 
 
-def _hoard(state: DrachengoldState, seat: int) -> list[dict[str, str]]:
-    """The seat's own hoard, sorted, as fresh token dicts: copies of data.py's dicts of its tokens,
-    which state.sorted_hoards (SortedHoards) keeps in order with the hoard as it was then. While the hoard is that
-    (compared by value, so a change in place is seen) nothing is sorted nor looked up again."""
+# An observation's keys in their order, each with a stand-in: build_observation copies this and sets
+# each value, which costs less than a dict display of 18 keys (that inserts each into a new table).
+_SKELETON: dict[str, Any] = dict.fromkeys(
+    (
+        "game",
+        "seat",
+        "players",
+        "options",
+        "turn",
+        "current",
+        "phase",
+        "dragons",
+        "adventurers",
+        "hoard",
+        "hoard_sizes",
+        "hand",
+        "hand_sizes",
+        "bag",
+        "pile",
+        "box",
+        "dead",
+        "market",
+    )
+)
+_SKELETON["game"] = "drachengold"
+
+
+def build_observation(state: DrachengoldState, seat: int, request: Request | None) -> dict[str, Any]:
+    obs = _SKELETON.copy()
+    obs["seat"] = seat
+    obs["players"] = state.num_players
+    obs["options"] = state.options.copy()
+    obs["turn"] = state.turn
+    obs["current"] = state.current
+    obs["phase"] = state.phase
+    # The table, as state.dragon_json would give each dragon: a copy of the JSON the slot keeps
+    # (state.shown_dragon) and of its token and attacker dicts, each list by a map in C.
+    obs["dragons"] = dragons = []
+    for slot in state.table:
+        if slot is None:
+            dragons.append(None)
+            continue
+        shown = slot.shown
+        if shown is None or shown[0] != slot.tokens or shown[1] != slot.attackers:
+            shown = state.shown_dragon(slot)
+        dragon = shown[2].copy()
+        dragon["tokens"] = list(map(_copy, shown[3]))
+        dragon["attackers"] = list(map(_copy, shown[4])) if shown[4] else []
+        dragons.append(dragon)
+    obs["adventurers"] = [list(map(_copy, entries)) for entries in state.entries]
+    # The seat's own hoard, sorted: copies of data.py's dicts of its tokens, which state.sorted_hoards
+    # keeps in order with the hoard as it was then. While the hoard is that (compared by value, so a
+    # change in place is seen) nothing is sorted nor looked up again.
     hoard = state.hoards[seat]
     kept = state.sorted_hoards[seat]
     if kept is None or kept[0] != hoard:
         kept = state.sorted_hoards[seat] = (hoard.copy(), token_dicts(sorted(hoard)))
-    return list(map(_copy, kept[1]))
-
-
-def build_observation(state: DrachengoldState, seat: int, request: Request | None) -> dict[str, Any]:
-    hoards, hands = state.hoards, state.hands
-    obs: dict[str, Any] = {
-        "game": "drachengold",
-        "seat": seat,
-        "players": state.num_players,
-        "options": state.options.copy(),
-        "turn": state.turn,
-        "current": state.current,
-        "phase": state.phase,
-        "dragons": _dragons(state),
-        "adventurers": [list(map(_copy, entries)) for entries in state.entries],
-        "hoard": _hoard(state, seat),
-        "hoard_sizes": list(map(len, hoards)),
-        "hand": magic.hand_json(state, seat) if hands[seat] else [],
-        "hand_sizes": list(map(len, hands)),
-        "bag": len(state.bag),
-        "pile": len(state.pile),
-        "box": len(state.box),
-        "dead": state.dead.copy(),
-        "market": state.market_status,
-    }
+    obs["hoard"] = list(map(_copy, kept[1]))
+    obs["hoard_sizes"] = list(map(len, state.hoards))
+    hands = state.hands
+    obs["hand"] = magic.hand_json(state, seat) if hands[seat] else []
+    obs["hand_sizes"] = list(map(len, hands))
+    obs["bag"] = len(state.bag)
+    obs["pile"] = len(state.pile)
+    obs["box"] = len(state.box)
+    obs["dead"] = state.dead.copy()
+    obs["market"] = state.market_status
     if state.negotiation is not None:
         obs["negotiation"] = _negotiation(state.negotiation)
     if state.strategic is not None:
@@ -160,7 +177,7 @@ def build_observation(state: DrachengoldState, seat: int, request: Request | Non
     if state.market_state is not None:
         obs["market_round"] = dict(state.market_state)
     if state.phase == "over":
-        obs["hoards"] = [tokens_json(sorted(h)) for h in hoards]
+        obs["hoards"] = [tokens_json(sorted(h)) for h in state.hoards]
         obs["scores"] = state.scores()
     if request is not None and request.seat == seat:
         obs["request"] = _request(request)
