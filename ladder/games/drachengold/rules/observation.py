@@ -152,7 +152,9 @@ def build_observation(state: DrachengoldState, seat: int, request: Request | Non
         dragon["tokens"] = list(map(_copy, shown[3]))
         dragon["attackers"] = list(map(_copy, shown[4])) if shown[4] else []
         dragons.append(dragon)
-    obs["adventurers"] = [list(map(_copy, entries)) for entries in state.entries]
+    obs["adventurers"] = adventurers = []  # a loop: a comprehension would be a function call (3.11)
+    for entries in state.entries:
+        adventurers.append(list(map(_copy, entries)))
     # The seat's own hoard, sorted: copies of data.py's dicts of its tokens, which state.sorted_hoards
     # keeps in order with the hoard as it was then. While the hoard is that (compared by value, so a
     # change in place is seen) nothing is sorted nor looked up again.
