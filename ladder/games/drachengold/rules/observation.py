@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ladder.games.drachengold.rules import magic
-from ladder.games.drachengold.rules.data import tokens_json
+from ladder.games.drachengold.rules.data import token_dicts, tokens_json
 
 if TYPE_CHECKING:
     from ladder.games.drachengold.rules.flow import Request
@@ -29,63 +29,149 @@ def _fresh(value: Any) -> Any:
         for key, item in value.items():
             if type(item) is dict or type(item) is list:
                 out[key] = _fresh(item)
-    else:
-        for index, item in enumerate(value):
+    elif not _CONTAINERS.isdisjoint(map(type, value)):  # most lists hold only strings or numbers:
+        for index, item in enumerate(value):  # their items are looked at in C, not here
             if type(item) is dict or type(item) is list:
                 out[index] = _fresh(item)
     return out
 
 
-def _negotiation(ctx: dict[str, Any]) -> dict[str, Any]:
-    """A fresh copy of a negotiation's context (negotiation.negotiate), made knowing its shape:
-    a shallow copy per container instead of a generic walk (half the decisions of a game are a
-    negotiation's). A key this does not know is deep-copied, so a new one is safe before it is
-    made fast (tests/games/drachengold/rules/test_observation.py checks nothing is shared)."""
-    out = ctx.copy()
-    for key, value in ctx.items():
-        if key in ("involved", "order"):  # seat numbers
-            out[key] = value.copy()
-        elif key == "tokens":  # {"id", "colour"}: strings
-            out[key] = [token.copy() for token in value]
-        elif key == "standing":
-            out[key] = [{**p, "shares": {s: ids.copy() for s, ids in p["shares"].items()}} for p in value]
-        elif key == "last_votes":  # seat -> proposal ids
-            out[key] = {s: ids.copy() for s, ids in value.items()}
-        elif key == "attack":  # seat -> attack
-            out[key] = value.copy()
-        elif type(value) is list or type(value) is dict:
-            out[key] = _fresh(value)
+_CONTAINERS = frozenset((dict, list))
+
+
+def _request(request: Request) -> dict[str, Any]:
+    """{"kind", **info}, fresh: the info's containers copied (_fresh) straight into the request's
+    dict, rather than into a copy of the info that is then merged and dropped."""
+    info = request.info
+    out = {"kind": request.kind}
+    out.update(info)
+    for key, item in info.items():
+        if type(item) is list:  # most are lists of ids: copied here, without a call to _fresh
+            out[key] = item.copy() if _CONTAINERS.isdisjoint(map(type, item)) else _fresh(item)
+        elif type(item) is dict:
+            out[key] = _fresh(item)
     return out
 
 
-def _adventurers(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One seat's adventurers, {id, attack, role, face, dragon} each: copies of the entries each
-    keeps current (state.Adventurer, listed per seat in state.entries), instead of a copy changed
-    where it is not face up at home; copied by one map in C, not a comprehension's attribute loads."""
-    return list(map(dict.copy, entries))
+# dict.copy as a function: mapped over a list it copies each dict in C. Python 3.11 runs every
+# comprehension as a function of its own (a function object and a frame per comprehension), which
+# for the short lists of an observation costs more than the copies (bench/instructions.py).
+_copy = dict.copy
+# The keys of a negotiation's context (negotiation.negotiate), whose containers _negotiation copies
+# one by one; a context with any other set of keys is copied generically (see there).
+_NEGOTIATION_KEYS = frozenset(
+    ("dragon", "involved", "order", "tokens", "rounds", "round", "step", "standing", "last_votes", "attack")
+)
+
+
+def _negotiation(ctx: dict[str, Any]) -> dict[str, Any]:
+    """A fresh copy of a negotiation's context (negotiation.negotiate), made knowing its shape:
+    a copy in C per container instead of a generic walk (half the decisions of a game are a
+    negotiation's). A context with keys this does not know is deep-copied, so a new one is safe
+    before it is made fast (tests/games/drachengold/rules/test_observation.py checks nothing is shared)."""
+    if ctx.keys() != _NEGOTIATION_KEYS:
+        return _fresh(ctx)
+    out = ctx.copy()
+    out["involved"] = ctx["involved"].copy()  # seat numbers
+    out["order"] = ctx["order"].copy()
+    out["tokens"] = list(map(_copy, ctx["tokens"]))  # {"id", "colour"}: strings
+    standing = ctx["standing"]
+    if standing:
+        out["standing"] = standing = list(map(_copy, standing))
+        for proposal in standing:  # {id, proposer, round, shares: seat -> token ids}
+            proposal["shares"] = shares = proposal["shares"].copy()
+            for key, ids in shares.items():  # (a loop: a dict(zip(...)) of the copies costs twice as much)
+                shares[key] = ids.copy()
+    else:
+        out["standing"] = []
+    out["last_votes"] = votes = ctx["last_votes"].copy()  # seat -> proposal ids
+    for key, ids in votes.items():
+        votes[key] = ids.copy()
+    out["attack"] = ctx["attack"].copy()  # seat -> attack
+    return out
+
+
+class SortedHoards(list):
+    """Per seat, (its hoard when last shown, data.py's dicts of its tokens, sorted) or None: what
+    build_observation copies while the seat's hoard stays. Not game state, so its repr does not
+    show it (two equal states print the same whichever observations were made of them:
+    tests/bots/test_forward.py)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"SortedHoards({len(self)} seats)"
+
+
+# An observation's keys in their order, each with a stand-in: build_observation copies this and sets
+# each value, which costs less than a dict display of 18 keys (that inserts each into a new table).
+_SKELETON: dict[str, Any] = dict.fromkeys(
+    (
+        "game",
+        "seat",
+        "players",
+        "options",
+        "turn",
+        "current",
+        "phase",
+        "dragons",
+        "adventurers",
+        "hoard",
+        "hoard_sizes",
+        "hand",
+        "hand_sizes",
+        "bag",
+        "pile",
+        "box",
+        "dead",
+        "market",
+    )
+)
+_SKELETON["game"] = "drachengold"
 
 
 def build_observation(state: DrachengoldState, seat: int, request: Request | None) -> dict[str, Any]:
-    obs: dict[str, Any] = {
-        "game": "drachengold",
-        "seat": seat,
-        "players": state.num_players,
-        "options": state.options.copy(),
-        "turn": state.turn,
-        "current": state.current,
-        "phase": state.phase,
-        "dragons": [state.dragon_json(s) if s else None for s in state.table],
-        "adventurers": [_adventurers(entries) for entries in state.entries],
-        "hoard": tokens_json(sorted(state.hoards[seat])),
-        "hoard_sizes": [len(h) for h in state.hoards],
-        "hand": magic.hand_json(state, seat),
-        "hand_sizes": [len(h) for h in state.hands],
-        "bag": len(state.bag),
-        "pile": len(state.pile),
-        "box": len(state.box),
-        "dead": list(state.dead),
-        "market": state.market_status,
-    }
+    obs = _SKELETON.copy()
+    obs["seat"] = seat
+    obs["players"] = state.num_players
+    obs["options"] = state.options.copy()
+    obs["turn"] = state.turn
+    obs["current"] = state.current
+    obs["phase"] = state.phase
+    # The table, as state.dragon_json would give each dragon: a copy of the JSON the slot keeps
+    # (state.shown_dragon) and of its token and attacker dicts, each list by a map in C.
+    obs["dragons"] = dragons = []
+    for slot in state.table:
+        if slot is None:
+            dragons.append(None)
+            continue
+        shown = slot.shown
+        if shown is None or shown[0] != slot.tokens or shown[1] != slot.attackers:
+            shown = state.shown_dragon(slot)
+        dragon = shown[2].copy()
+        dragon["tokens"] = list(map(_copy, shown[3]))
+        dragon["attackers"] = list(map(_copy, shown[4])) if shown[4] else []
+        dragons.append(dragon)
+    obs["adventurers"] = adventurers = []  # a loop: a comprehension would be a function call (3.11)
+    for entries in state.entries:
+        adventurers.append(list(map(_copy, entries)))
+    # The seat's own hoard, sorted: copies of data.py's dicts of its tokens, which state.sorted_hoards
+    # keeps in order with the hoard as it was then. While the hoard is that (compared by value, so a
+    # change in place is seen) nothing is sorted nor looked up again.
+    hoard = state.hoards[seat]
+    kept = state.sorted_hoards[seat]
+    if kept is None or kept[0] != hoard:
+        kept = state.sorted_hoards[seat] = (hoard.copy(), token_dicts(sorted(hoard)))
+    obs["hoard"] = list(map(_copy, kept[1]))
+    obs["hoard_sizes"] = list(map(len, state.hoards))
+    hands = state.hands
+    obs["hand"] = magic.hand_json(state, seat) if hands[seat] else []
+    obs["hand_sizes"] = list(map(len, hands))
+    obs["bag"] = len(state.bag)
+    obs["pile"] = len(state.pile)
+    obs["box"] = len(state.box)
+    obs["dead"] = state.dead.copy()
+    obs["market"] = state.market_status
     if state.negotiation is not None:
         obs["negotiation"] = _negotiation(state.negotiation)
     if state.strategic is not None:
@@ -96,5 +182,5 @@ def build_observation(state: DrachengoldState, seat: int, request: Request | Non
         obs["hoards"] = [tokens_json(sorted(h)) for h in state.hoards]
         obs["scores"] = state.scores()
     if request is not None and request.seat == seat:
-        obs["request"] = {"kind": request.kind, **_fresh(request.info)}
+        obs["request"] = _request(request)
     return obs

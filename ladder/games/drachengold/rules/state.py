@@ -20,7 +20,7 @@ from ladder.games.base import Event, EventFields, IllegalDecision, Pending, Stat
 from ladder.games.drachengold.rules import decisions, magic, market, sharing
 from ladder.games.drachengold.rules.data import DECK, TOKEN_COLOURS, token_dicts, tokens_json
 from ladder.games.drachengold.rules.flow import Flow, Request, Resume
-from ladder.games.drachengold.rules.observation import build_observation
+from ladder.games.drachengold.rules.observation import SortedHoards, build_observation
 from ladder.games.drachengold.rules.scoring import score_hoards
 
 
@@ -81,11 +81,12 @@ class Slot:
     # seats in the order they first placed an adventurer here; a recall does not undo it
     # (strategic variant: "the one who first placed a character on this Dragon")
     first_placed: list[int] = field(default_factory=list)
-    # (tokens, attackers, its JSON) as dragon_json last made it: while neither list changed, the
-    # JSON is handed out again as copies. The token dicts in it are data.py's own (copied on the
-    # way out), the lists are snapshots, so a change in place is seen (compared in C, one ==).
-    shown: tuple[list[int], list[tuple[int, str, int]], dict[str, Any]] | None = field(
-        default=None, repr=False, compare=False)
+    # (tokens, attackers, its JSON, its token dicts, its attacker dicts) as shown_dragon last made
+    # them: while neither list changed, the JSON is handed out again as copies (dragon_json,
+    # observation.py). The token dicts are data.py's own (copied on the way out), the lists are
+    # snapshots, so a change in place is seen (compared in C, one ==).
+    shown: tuple[list[int], list[tuple[int, str, int]], dict[str, Any], list[dict[str, str]],
+                 list[dict[str, Any]]] | None = field(default=None, repr=False, compare=False)
 
     def total(self, advs: list[dict[str, Adventurer]]) -> int:
         total = 0
@@ -116,6 +117,7 @@ class DrachengoldState(State):
         self.dead: list[str] = []
         self.box: list[int] = []
         self.hoards: list[list[int]] = [[] for _ in range(n)]
+        self.sorted_hoards = SortedHoards([None] * n)  # what observations copy of each seat's own hoard
         self.advs = [
             {a["id"]: Adventurer(a["id"], a["attack"], a["role"]) for a in DECK["adventurers"]} for _ in range(n)
         ]
@@ -194,22 +196,30 @@ class DrachengoldState(State):
         return dict(Counter(map(TOKEN_COLOURS.__getitem__, self.hoards[seat])))
 
     def dragon_json(self, slot: Slot) -> dict[str, Any]:
-        """A fresh {id, strength, known, hidden, tokens, attackers, total} (every observation draws
-        each dragon): copies of the JSON kept while the slot's tokens and attackers stay."""
+        """A fresh {id, strength, known, hidden, tokens, attackers, total}: a copy of the JSON the slot
+        keeps while its tokens and attackers stay (shown_dragon)."""
         shown = slot.shown
         if shown is None or shown[0] != slot.tokens or shown[1] != slot.attackers:
-            d, advs = slot.dragon, self.advs
-            attackers = [{"seat": s, "adventurer": a, "attack": advs[s][a].attack + b} for s, a, b in slot.attackers]
-            total = 0
-            for attacker in attackers:  # slot.total, from the attacks just computed
-                total += attacker["attack"]
-            shown = slot.shown = (list(slot.tokens), list(slot.attackers), {
-                "id": d["id"], "strength": d["strength"], "known": d["known"], "hidden": d["hidden"],
-                "tokens": token_dicts(slot.tokens), "attackers": attackers, "total": total})
+            shown = self.shown_dragon(slot)
         out = shown[2].copy()
-        out["tokens"] = [t.copy() for t in out["tokens"]]
-        out["attackers"] = [a.copy() for a in out["attackers"]]
+        out["tokens"] = [t.copy() for t in shown[3]]
+        out["attackers"] = [a.copy() for a in shown[4]]
         return out
+
+    def shown_dragon(self, slot: Slot) -> tuple[list[int], list[tuple[int, str, int]], dict[str, Any],
+                                                 list[dict[str, str]], list[dict[str, Any]]]:
+        """The slot's JSON made anew into slot.shown, for dragon_json and observation.py to copy:
+        (tokens, attackers) as they are now, the dragon's dict, its token dicts, its attacker dicts."""
+        d, advs = slot.dragon, self.advs
+        attackers = [{"seat": s, "adventurer": a, "attack": advs[s][a].attack + b} for s, a, b in slot.attackers]
+        total = 0
+        for attacker in attackers:  # slot.total, from the attacks just computed
+            total += attacker["attack"]
+        tokens = token_dicts(slot.tokens)
+        shown = slot.shown = (list(slot.tokens), list(slot.attackers), {
+            "id": d["id"], "strength": d["strength"], "known": d["known"], "hidden": d["hidden"],
+            "tokens": tokens, "attackers": attackers, "total": total}, tokens, attackers)
+        return shown
 
     def slot_of(self, dragon_id: str) -> int | None:
         for i, slot in enumerate(self.table):

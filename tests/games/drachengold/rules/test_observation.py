@@ -127,3 +127,91 @@ def test_no_observation_shares_a_list_or_dict_with_the_state_or_another_seat(opt
             for key, obj in reachable(observation).items():
                 assert key not in held, f"seat {s}'s observation shares {obj!r:.80} with the state ({state.pending()})"
                 assert owners.setdefault(key, s) == s, f"seats {owners[key]} and {s} share {obj!r:.80}"
+
+
+def _uncached(state, seat: int) -> dict:
+    """The seat's observation with every kept JSON dropped first, so made from the state alone."""
+    for slot in state.table:
+        if slot is not None:
+            slot.shown = None
+    state.sorted_hoards[:] = [None] * len(state.sorted_hoards)
+    return state.observation(seat)
+
+
+@pytest.mark.parametrize(("options", "players", "seed"), CASES)
+def test_what_the_state_keeps_for_observations_is_never_stale(options, players, seed):
+    """Each dragon's JSON is kept while its tokens and attackers stay (state.shown_dragon), each
+    seat's sorted hoard while the hoard stays (observation.SortedHoards): at every decision every
+    seat's observation equals one made without anything kept, before and after."""
+    for state in play(options, players, seed):
+        kept = [state.observation(s) for s in range(players)]
+        assert kept == [_uncached(state, s) for s in range(players)]
+        assert kept == [state.observation(s) for s in range(players)]
+
+
+def test_a_dragon_changed_in_place_is_shown_changed():
+    """The kept JSON is checked against the slot's lists by value: tokens added to a slot, or an
+    attacker appended, in place, show at once."""
+    state = Drachengold().new_state({}, 3, 4)
+    slot = next(s for s in state.table if s is not None)
+    before = state.observation(0)
+    slot.tokens.append(state.bag.pop())
+    slot.attackers.append((1, "thief", 2))
+    after = state.observation(0)
+    index = state.table.index(slot)
+    assert len(after["dragons"][index]["tokens"]) == len(before["dragons"][index]["tokens"]) + 1
+    attack = state.advs[1]["thief"].attack + 2
+    assert after["dragons"][index]["attackers"][-1] == {"seat": 1, "adventurer": "thief", "attack": attack}
+    assert after == _uncached(state, 0)
+
+
+def test_a_negotiation_of_another_shape_is_still_copied_whole():
+    """observation._negotiation copies the context key by key when it has the keys it knows; a
+    context with another key (a list here) is deep-copied, so nothing in it is shared."""
+    from ladder.games.drachengold.rules.observation import _negotiation
+
+    known = {
+        "dragon": "D1",
+        "involved": [0, 1],
+        "order": [1, 0],
+        "tokens": [{"id": "t1", "colour": "red"}],
+        "rounds": 2,
+        "round": 1,
+        "step": "vote",
+        "standing": [{"id": "p1", "proposer": 1, "round": 1, "shares": {"0": ["t1"], "1": []}}],
+        "last_votes": {"0": ["p1"]},
+        "attack": {"0": 3, "1": 4},
+    }
+    for ctx in (known, {**known, "extra": [[1], {"a": [2]}]}):
+        copied = _negotiation(ctx)
+        assert copied == ctx
+        ids = reachable(ctx)
+        assert not set(reachable(copied)) & set(ids)
+
+
+def test_a_hoard_changed_in_place_is_shown_changed_and_only_to_its_seat():
+    state = Drachengold().new_state({}, 3, 4)
+    assert [state.observation(s)["hoard"] for s in range(4)] == [[]] * 4
+    state.hoards[2].extend([state.bag.pop(), state.bag.pop()])
+    shown = state.observation(2)["hoard"]
+    assert [t["id"] for t in shown] == [f"t{t}" for t in sorted(state.hoards[2])]
+    assert [state.observation(s)["hoard"] for s in (0, 1, 3)] == [[]] * 3
+    state.hoards[2].append(state.bag.pop())  # in place again, after it was kept
+    assert len(state.observation(2)["hoard"]) == 3
+
+
+def test_what_the_state_keeps_survives_a_copy_and_a_pickle():
+    """The kept JSON is plain data: deep-copied or pickled (as the forward model may do with a
+    state), the copies serve the same observations."""
+    import copy
+    import pickle
+
+    state = Drachengold().new_state({}, 5, 3)
+    state.hoards[0].extend([state.bag.pop(), state.bag.pop()])
+    seen = state.observation(0)
+    assert state.sorted_hoards[0] is not None and all(s.shown for s in state.table if s)
+    kept = (state.table, state.sorted_hoards)
+    for table, hoards in (copy.deepcopy(kept), pickle.loads(pickle.dumps(kept))):
+        state.table, state.sorted_hoards = table, hoards
+        assert state.observation(0) == seen
+    assert repr(state.sorted_hoards) == repr(Drachengold().new_state({}, 5, 3).sorted_hoards)  # not state
