@@ -33,7 +33,7 @@ class Drachengold(Game):
     forms = "view.forms"  # a person's seat (ladder/games/forms.py)
     rules_files = ("__init__.py", "rules/__init__.py", "rules/data.py", "rules/decisions.py", "rules/deck.json",
                    "rules/flow.py", "rules/forward.py", "rules/magic.py", "rules/market.py", "rules/negotiation.py",
-                   "rules/observation.py", "rules/scoring.py", "rules/sharing.py", "rules/state.py",
+                   "rules/observation.py", "rules/pieces.py", "rules/scoring.py", "rules/sharing.py", "rules/state.py",
                    "rules/strategic.py")
     decision_kinds = KINDS
     options = {

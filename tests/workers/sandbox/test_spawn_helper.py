@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from needs import unavailable
 
 from workers.sandbox import spawn_helper
 
-QUIET_BOT = "import sys\nsys.stdin.readline()\n"  # runs until its stdin closes
+QUIET_BOT = "import sys\nprint('up', flush=True)\nsys.stdin.readline()\n"  # runs until its stdin closes
 
 
 @pytest.fixture
@@ -55,8 +56,12 @@ def test_without_a_compiler_starts_keep_the_python_window_and_say_so(monkeypatch
     assert "slower Python start window" in capfd.readouterr().err
 
 
-def _facts(pid: int) -> dict[str, str]:
-    """What the start window sets, as bwrap's monitor (the started process) has it."""
+def _facts(bot) -> dict[str, str]:
+    """What the start window sets, as bwrap's monitor (the started process) has it: read once the
+    bot is up, since the monitor sets a signal mask of its own after its exec (SIGCHLD blocked, for
+    its signalfd), and a read before that (the start returns at bwrap's exec) raced it under load."""
+    assert bot.read_line(time.monotonic() + 30) == (b"up", "ok")
+    pid = bot.pid
     status = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines())
     facts = {k: status[k].split() for k in ("Uid", "Gid", "Groups", "CapBnd", "CapEff", "CapPrm", "SigBlk",
                                            "SigIgn")}
@@ -72,10 +77,10 @@ def _facts(pid: int) -> dict[str, str]:
 def test_bwrap_starts_with_the_same_uid_groups_capabilities_limits_cgroups_and_signals_either_way(
         monkeypatch, strict_sandbox, kit, helper):
     started = kit.start(QUIET_BOT, mode=strict_sandbox)
-    by_helper = _facts(started.pid)
+    by_helper = _facts(started)
     uid = str(started.uid)
     monkeypatch.setattr(spawn_helper, "path", lambda: None)
-    by_python = _facts(kit.start(QUIET_BOT, mode=strict_sandbox).pid)
+    by_python = _facts(kit.start(QUIET_BOT, mode=strict_sandbox))
     assert by_helper["Uid"] == [uid] * 4 and by_helper["Gid"] == [uid] * 4  # real, effective, saved, fs
     assert by_helper["Groups"] == []
     assert int(by_helper["CapBnd"][0], 16) == int(by_helper["CapEff"][0], 16) == 0

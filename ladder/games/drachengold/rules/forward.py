@@ -30,7 +30,8 @@ from ladder.games.base import Event
 from ladder.games.drachengold.rules import magic, market, negotiation, strategic
 from ladder.games.drachengold.rules.data import DECK, TOKEN_COLOURS, token_index
 from ladder.games.drachengold.rules.flow import Resume
-from ladder.games.drachengold.rules.state import DrachengoldState, Slot
+from ladder.games.drachengold.rules.pieces import Slot
+from ladder.games.drachengold.rules.state import DrachengoldState
 
 DRAGONS = {d["id"]: d for d in DECK["dragons"]}
 

@@ -9,7 +9,8 @@ from ladder.games.drachengold.rules.data import DECK, TOKEN_COLOURS, tokens_json
 from ladder.games.drachengold.rules.decisions import is_int
 
 if TYPE_CHECKING:
-    from ladder.games.drachengold.rules.state import DrachengoldState, Slot
+    from ladder.games.drachengold.rules.pieces import Slot
+    from ladder.games.drachengold.rules.state import DrachengoldState
 
 KINDS: tuple[str, ...] = tuple(DECK["magic"]["kinds"])
 NEEDS_ADVENTURER = {"recall", "banish"}

@@ -18,7 +18,8 @@ from ladder.games.drachengold.rules.decisions import seat_value, token_list
 from ladder.games.drachengold.rules.flow import Flow, Request
 
 if TYPE_CHECKING:
-    from ladder.games.drachengold.rules.state import DrachengoldState, Slot
+    from ladder.games.drachengold.rules.pieces import Slot
+    from ladder.games.drachengold.rules.state import DrachengoldState
 
 
 _SEAT_KEYS = {str(s): s for s in range(10)}  # beyond any seat count; seat_value takes two digits

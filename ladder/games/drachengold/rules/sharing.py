@@ -13,7 +13,8 @@ from ladder.games.drachengold.rules.strategic import divide_and_choose
 
 if TYPE_CHECKING:
     from ladder.games.drachengold.rules.flow import Resume
-    from ladder.games.drachengold.rules.state import DrachengoldState, Slot
+    from ladder.games.drachengold.rules.pieces import Slot
+    from ladder.games.drachengold.rules.state import DrachengoldState
 
 
 def share_treasure(state: DrachengoldState, slot: Slot, involved: list[int], resume: Resume | None = None) -> Flow:

@@ -10,7 +10,8 @@ from ladder.games.drachengold.rules.decisions import is_int, token_list
 from ladder.games.drachengold.rules.flow import Flow, Request
 
 if TYPE_CHECKING:
-    from ladder.games.drachengold.rules.state import DrachengoldState, Slot
+    from ladder.games.drachengold.rules.pieces import Slot
+    from ladder.games.drachengold.rules.state import DrachengoldState
 
 
 def strength_order(state: DrachengoldState, slot: Slot, involved: list[int]) -> list[int]:
