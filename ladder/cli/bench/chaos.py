@@ -53,7 +53,7 @@ class ChaosPlan:
     slack: float = 60  # a match's own play and queue wait, a worker restarting
     p_claim: float = 0.15  # probability of a kill at each claim / each ratings write, while kills are due
     p_ratings: float = 0.15
-    p_group: float = 0.5  # share of those kills that take the whole worker
+    p_group: float = 0.5  # share of those kills that take the whole worker (the first one always, above 0)
     max_fault_seconds: float = 900  # give up (and fail) if the faults are not all done by then
     drain: bool = True
 
