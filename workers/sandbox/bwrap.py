@@ -4,8 +4,9 @@ Inside the sandbox a bot sees: read-only /usr (plus the /bin, /lib, /lib64, /sbi
 host has), a few harmless /etc pieces, its own files read-only at /bot (the working directory),
 optional extra read-only binds (e.g. the SDK at /sdk), a fresh /proc of its own pid namespace, a
 minimal /dev, sized tmpfs mounts at /tmp and /dev/shm, and a read-only root: nothing else of the
-host. All namespaces are new (so no network at all), no nested user namespaces, a new session (no
-controlling terminal), an environment holding only what `sandbox_env` returns.
+host. All namespaces are new (the network one may instead be its slot's own: workers/sandbox/netns.py;
+no network either way), no nested user namespaces, a new session (no controlling terminal), an
+environment holding only what `sandbox_env` returns.
 """
 
 from __future__ import annotations
@@ -92,6 +93,8 @@ def bwrap_argv(
     view: str | Path | None = None,
     status_fd: int | None = None,
     rw_binds: Mapping[str, str | Path] | None = None,
+    share_net: bool = False,
+    dev: str | Path | None = None,
 ) -> list[str]:
     """The full argv: bwrap, its options, `--`, then the bot's command as seen inside.
 
@@ -100,12 +103,16 @@ def bwrap_argv(
     and a few /etc pieces are shown (local debugging on a host without a dpkg database).
     `status_fd` gets bwrap's JSON status: the init's pid, and an exit code only if the command
     was started (what tells a sandbox that failed from a bot that did: workers/match/blame.py).
-    `rw_binds` are the only host folders the bot may write (its data folder: workers/build/bot_data.py)."""
+    `rw_binds` are the only host folders the bot may write (its data folder: workers/build/bot_data.py).
+    `share_net` keeps the network namespace bwrap is started in: the slot's own, which the start window
+    joined (workers/sandbox/netns.py), never the host's. `dev` is the read-only folder of device
+    nodes shown as /dev (workers/sandbox/devices.py); without it bwrap builds the same /dev (--dev)."""
     if not command:
         raise SandboxConfigError("empty command")
     argv = [
         BWRAP,
         "--unshare-all",  # user, ipc, pid, net, uts, cgroup namespaces
+        *(["--share-net"] if share_net else []),  # net: the slot's, joined before bwrap (netns.py)
         "--unshare-user",
         "--disable-userns",
         "--die-with-parent",
@@ -139,11 +146,12 @@ def bwrap_argv(
         argv += ["--bind", str(Path(source).resolve()), target]
     argv += [
         "--proc", "/proc",
-        "--dev", "/dev",
+        # The folder is a read-only mount already; a remount would add nodev (devices.py).
+        *(["--dev-bind", str(dev), "/dev"] if dev is not None else ["--dev", "/dev"]),
         "--size", str(int(tmp_bytes)), "--perms", "1777", "--tmpfs", "/tmp",
         "--size", str(int(shm_bytes)), "--perms", "1777", "--tmpfs", "/dev/shm",
         # The root and /dev tmpfs are unsized: nothing may be written outside /tmp and /dev/shm.
-        "--remount-ro", "/dev",
+        *(["--remount-ro", "/dev"] if dev is None else []),
         "--remount-ro", "/",
         "--chdir", BOT_MOUNT,
         "--seccomp", str(seccomp_fd),

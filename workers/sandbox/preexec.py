@@ -41,6 +41,14 @@ _CAP_LAST = int(Path("/proc/sys/kernel/cap_last_cap").read_text()) if Path(
 _PR_CAPBSET_DROP = 24
 _RLIMIT_NAMES = {getattr(resource, n): n for n in dir(resource) if n.startswith("RLIMIT_")}
 _libc = ctypes.CDLL(None, use_errno=True)
+_CLONE_NEWNET = 0x40000000
+
+
+def _setns(fd: int) -> None:
+    """setns(2) into the network namespace `fd` (os.setns is Python 3.12's)."""
+    if _libc.setns(fd, _CLONE_NEWNET) != 0:
+        code = ctypes.get_errno()
+        raise OSError(code, os.strerror(code))
 
 
 @contextlib.contextmanager
@@ -81,12 +89,17 @@ class StartWindow:
     raised, else `started()`; `close()`. The child reports a failed step on the window's pipe."""
 
     preexec_fn = None  # what Popen runs in the child between fork and exec
-    pass_fds: tuple[int, ...] = ()  # the window's own descriptors the child keeps
 
     def __init__(self, join_files: Sequence[str], rlimits: Sequence[tuple[int, int]], uid: int | None,
-                 mask: frozenset[int] = frozenset()):
+                 mask: frozenset[int] = frozenset(), *, netns: int | None = None):
         self.join_files, self.rlimits, self.uid, self.mask = list(join_files), list(rlimits), uid, mask
+        self.netns = netns  # the slot's network namespace to join (workers/sandbox/netns.py), if any
         self._r, self._w = os.pipe2(os.O_CLOEXEC)  # close-on-exec: bwrap never sees it
+
+    @property
+    def pass_fds(self) -> tuple[int, ...]:
+        """The window's own descriptors the child keeps (it closes the namespace's once joined)."""
+        return () if self.netns is None else (self.netns,)
 
     def command(self, argv: Sequence[str]) -> list[str]:
         return list(argv)
@@ -143,6 +156,10 @@ class PythonWindow(StartWindow):
             for which, value in self.rlimits:
                 step = f"setrlimit {_RLIMIT_NAMES.get(which, which)}"
                 resource.setrlimit(which, (value, value))
+            if self.netns is not None:  # while still privileged: joining needs CAP_SYS_ADMIN
+                step = "network namespace"
+                _setns(self.netns)
+                os.close(self.netns)  # bwrap and the bot never hold it
             if self.uid is not None:
                 step = "setgroups"
                 os.setgroups([])
@@ -166,13 +183,13 @@ class HelperWindow(StartWindow):
     vfork: the command goes through it, and `started()` waits for its exec of bwrap or its report."""
 
     def __init__(self, join_files: Sequence[str], rlimits: Sequence[tuple[int, int]], uid: int | None,
-                 mask: frozenset[int] = frozenset(), *, helper: str):
-        super().__init__(join_files, rlimits, uid, mask)
+                 mask: frozenset[int] = frozenset(), *, helper: str, netns: int | None = None):
+        super().__init__(join_files, rlimits, uid, mask, netns=netns)
         self.helper = helper
 
     @property
     def pass_fds(self) -> tuple[int, ...]:
-        return (self._w,)  # the helper makes it close-on-exec again
+        return (self._w, *super().pass_fds)  # the helper makes its pipe close-on-exec again
 
     def helper_options(self) -> list[str]:
         """The helper's options for this start's steps (spawn.c's usage)."""
@@ -183,6 +200,8 @@ class HelperWindow(StartWindow):
             options += ["-j", _hierarchy(path), path]
         for which, value in self.rlimits:
             options += ["-r", _RLIMIT_NAMES.get(which, str(which)), str(which), str(value)]
+        if self.netns is not None:
+            options += ["-n", str(self.netns)]
         if self.uid is not None:
             options += ["-u", str(self.uid)]
         return options
@@ -202,8 +221,9 @@ class HelperWindow(StartWindow):
 
 
 def start_window(join_files: Sequence[str], rlimits: Sequence[tuple[int, int]], uid: int | None,
-                 mask: frozenset[int] = frozenset(), helper: str | None = None) -> StartWindow:
+                 mask: frozenset[int] = frozenset(), helper: str | None = None,
+                 netns: int | None = None) -> StartWindow:
     """The start helper's window where there is one (`helper`: its path), else Python's."""
     if helper:
-        return HelperWindow(join_files, rlimits, uid, mask, helper=helper)
-    return PythonWindow(join_files, rlimits, uid, mask)
+        return HelperWindow(join_files, rlimits, uid, mask, helper=helper, netns=netns)
+    return PythonWindow(join_files, rlimits, uid, mask, netns=netns)

@@ -2,7 +2,7 @@
  * between fork and exec, done here after a vfork and an exec instead (workers/sandbox/spawn_helper.py
  * builds this file and says why). Same steps, same order, same names in a failure report:
  *
- *   ladder-spawn ERRFD [-m SIG]... [-j NAME PATH]... [-r NAME RESOURCE VALUE]... [-u UID]
+ *   ladder-spawn ERRFD [-m SIG]... [-j NAME PATH]... [-r NAME RESOURCE VALUE]... [-n FD] [-u UID]
  *                [-f STEP ERRNO] [-s SIG] -- PROGRAM ARG...
  *
  *   ERRFD  a pipe's write end: on a failed step the step's name, its errno and a kind go there as
@@ -11,6 +11,7 @@
  *   -m     a signal to keep blocked after the start window (the worker thread's own mask)
  *   -j     join a cgroup: write "0" (this process) to PATH; NAME is its hierarchy, for the report
  *   -r     setrlimit(RESOURCE, VALUE, VALUE); NAME for the report
+ *   -n     join the network namespace FD (the slot's: workers/sandbox/netns.py), then close FD
  *   -u     drop to UID: no supplementary groups, gid = uid, an empty capability bounding set, uid
  *   -f     tests only: report STEP failed with ERRNO when it is reached (it can only fail a start)
  *   -s     tests only: raise SIG first, as a stop signal that reaches the start window would
@@ -25,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -71,11 +73,12 @@ int main(int argc, char **argv) {
     sigset_t keep;
     sigemptyset(&keep);
     int steps[MAX_STEPS], nsteps = 0, raise_first = 0, i = 2;
-    long uid = -1;
+    long uid = -1, netns = -1;
     for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
         const char *opt = argv[i];
         int args = strcmp(opt, "-j") == 0 ? 2 : strcmp(opt, "-r") == 0 ? 3 : strcmp(opt, "-f") == 0 ? 2
-                 : (strcmp(opt, "-m") == 0 || strcmp(opt, "-s") == 0 || strcmp(opt, "-u") == 0) ? 1 : -1;
+                 : (strcmp(opt, "-m") == 0 || strcmp(opt, "-s") == 0 || strcmp(opt, "-u") == 0
+                    || strcmp(opt, "-n") == 0) ? 1 : -1;
         if (args < 0 || i + args >= argc)
             fail("arguments", EINVAL, "ValueError");
         if (opt[1] == 'j' || opt[1] == 'r') {
@@ -89,6 +92,8 @@ int main(int argc, char **argv) {
             raise_first = (int)number(argv[i + 1]);
         } else if (opt[1] == 'm') {
             sigaddset(&keep, (int)number(argv[i + 1]));
+        } else if (opt[1] == 'n') {
+            netns = number(argv[i + 1]);
         } else {
             uid = number(argv[i + 1]);
         }
@@ -121,6 +126,10 @@ int main(int argc, char **argv) {
             struct rlimit limit = {value, value};
             check(step, setrlimit((int)number(opt[2]), &limit));
         }
+    }
+    if (netns >= 0) {  /* while still privileged: joining needs CAP_SYS_ADMIN */
+        check("network namespace", setns((int)netns, CLONE_NEWNET));
+        check("network namespace", close((int)netns));  /* bwrap and the bot never hold it */
     }
     if (uid >= 0) {
         check("setgroups", setgroups(0, NULL));

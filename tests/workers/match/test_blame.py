@@ -111,6 +111,24 @@ def test_a_preexec_step_failing_for_real_names_its_step_and_errno(monkeypatch, s
     assert_nothing_left(uid_processes)
 
 
+def test_joining_the_slots_network_namespace_failing_names_the_step(monkeypatch, strict_sandbox, uid_processes,
+                                                                    start_window):
+    """The start window joins the slot's network namespace (workers/sandbox/netns.py) while still
+    privileged; refused there, the start names that step, and the match is void."""
+    if start_window == "helper":
+        fail_step(monkeypatch, start_window, "network namespace", errno.EPERM)
+    else:
+        def refused(fd):
+            raise OSError(errno.EPERM, os.strerror(errno.EPERM))
+
+        monkeypatch.setattr(sandbox_preexec, "_setns", refused)  # the forked child calls it
+    with pytest.raises(LadderFault) as caught:
+        play()
+    monkeypatch.undo()
+    assert caught.value.reason == "the sandbox could not start the bot: network namespace failed: EPERM"
+    assert_nothing_left(uid_processes)
+
+
 def test_a_cgroup_join_failing_in_the_child_names_the_hierarchy(monkeypatch, strict_sandbox, uid_processes,
                                                                 start_window):
     real = sandbox_preexec.StartWindow.__init__

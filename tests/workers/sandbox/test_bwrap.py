@@ -46,6 +46,15 @@ def test_isolation_flags_and_command(tmp_path):
     assert [opts[i - 3] for i in tmpfs_at] == ["1000", "500"]
 
 
+def test_the_network_namespace_is_kept_only_when_asked(tmp_path):
+    """`share_net`: bwrap keeps the slot's namespace its start window joined (workers/sandbox/netns.py);
+    every other namespace is still new."""
+    assert "--share-net" not in argv(tmp_path)
+    opts = argv(tmp_path, share_net=True)
+    opts = opts[:opts.index("--")]
+    assert opts.count("--share-net") == 1 and opts.index("--share-net") > opts.index("--unshare-all")
+
+
 def test_environment_is_base_plus_caller(tmp_path):
     a = argv(tmp_path, env={"PYTHONPATH": "/sdk"})
     env = {k: v for k, v in pairs(a[:a.index("--")], "--setenv", 2)}
