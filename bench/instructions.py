@@ -7,7 +7,7 @@ machine that is never idle (issue #29 item 3): wall-clock µs swing with the loa
 the observation's instructions per decision, and the same figures as idle µs on the machine of
 bench/baseline.json, with the targets of issue #29 item 3 in instructions. By hand, the same:
 
-    .venv/bin/python bench/instructions.py record            # once: the decisions, to /tmp
+    .venv/bin/python bench/instructions.py record            # once: the decisions, to RECORD below
     for mode in base engine observation; do
       PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.$mode \
         .venv/bin/python bench/instructions.py $mode
@@ -41,13 +41,15 @@ import tempfile
 from pathlib import Path
 
 GAMES = 24
-RECORD = Path("/tmp/drachengold-decisions.json")
+# `measure` records to a folder of its own (two runs at once must not share the file) and tells its
+# callgrind runs where, through this variable; by hand, the default.
+RECORD = Path(os.environ.get("LADDER_DECISIONS_FILE", "/tmp/drachengold-decisions.json"))
 # (µs, instructions) per decision on the baseline machine, both at commit 56c33a2 (the docstring)
 BASELINE = {"engine": (10.99, 102_321), "observation": (26.49, 208_998)}
 TARGET_US = {"engine": 12.0, "observation": 20.0}  # issue #29 item 3, on the baseline machine
 
 
-def record() -> None:
+def record(to: Path = RECORD) -> None:
     from ladder.play import play_builtin
 
     games = []
@@ -55,8 +57,8 @@ def record() -> None:
         played = play_builtin("drachengold", ["greedy"] * 4, seed=seed)
         decisions = [[e.seat, e.decision] for e in played.replay.log if hasattr(e, "decision")]
         games.append({"seed": seed, "decisions": decisions})
-    RECORD.write_text(json.dumps(games))
-    print(f"{sum(len(g['decisions']) for g in games)} decisions in {GAMES} games -> {RECORD}")
+    to.write_text(json.dumps(games))
+    print(f"{sum(len(g['decisions']) for g in games)} decisions in {GAMES} games -> {to}")
 
 
 def replay(mode: str) -> None:
@@ -81,12 +83,13 @@ def replay(mode: str) -> None:
     print(f"{mode}: {count} decisions")
 
 
-def count(mode: str, out: Path) -> int:
+def count(mode: str, out: Path, decisions: Path) -> int:
     """The instructions callgrind counts for one mode of this script (a fixed hash seed, so that
     dict and set layouts, and with them the counts, repeat from run to run)."""
     subprocess.run(
         ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, __file__, mode],
-        check=True, capture_output=True, env={**os.environ, "PYTHONHASHSEED": "0"},
+        check=True, capture_output=True,
+        env={**os.environ, "PYTHONHASHSEED": "0", "LADDER_DECISIONS_FILE": str(decisions)},
     )
     for line in out.read_text().splitlines():
         if line.startswith("summary:"):
@@ -95,10 +98,11 @@ def count(mode: str, out: Path) -> int:
 
 
 def measure() -> None:
-    record()
-    decisions = sum(len(g["decisions"]) for g in json.loads(RECORD.read_text()))
     with tempfile.TemporaryDirectory() as tmp:
-        totals = {mode: count(mode, Path(tmp) / mode) for mode in ("base", "engine", "observation")}
+        recorded = Path(tmp) / "decisions.json"
+        record(recorded)
+        decisions = sum(len(g["decisions"]) for g in json.loads(recorded.read_text()))
+        totals = {mode: count(mode, Path(tmp) / mode, recorded) for mode in ("base", "engine", "observation")}
     per = {
         "engine": (totals["engine"] - totals["base"]) / decisions,
         "observation": (totals["observation"] - totals["engine"]) / decisions,
