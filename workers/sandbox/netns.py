@@ -35,6 +35,16 @@ _lock = threading.Lock()
 _refused: list[str] = []  # why none could be made (said once)
 
 
+def _after_fork_in_child() -> None:
+    # The namespaces stay usable in a forked child (a slot's lease still decides who uses one), but
+    # a fork while another thread held the lock would leave the child's copy locked forever.
+    global _lock
+    _lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 def _make() -> int:
     """A new, empty network namespace's descriptor (made in a thread of its own, which then ends)."""
     made: dict[str, object] = {}
