@@ -20,7 +20,8 @@ the deciding seat's observation (the bench's obs µs). Per decision: (engine - b
 and (observation - engine) / decisions, from the "summary:" line of each callgrind output file.
 
 How instructions become idle µs (BASELINE below): issue #29's baseline (bench/baseline.json until
-2026-11-29, when it was taken again on this workplace's Intel machine) was taken at commit 56c33a2
+2026-11-29, when it was taken again, first on this workplace's Intel machine, then on the AMD EPYC
+kind with the strict starts' cuts of that day) was taken at commit 56c33a2
 on an AMD EPYC, idle: Drachengold 4 x greedy engine 10.99 µs and observation 26.49 µs per decision.
 This script at that same commit counts 102,321 and 208,998 instructions per decision. So that
 machine ran the engine at 10.99 µs / 102,321 = 0.1074 ns per instruction and the observation at
