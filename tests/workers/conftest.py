@@ -16,7 +16,9 @@ import time
 from pathlib import Path
 
 import pytest
+from needs import unavailable
 
+from workers.sandbox import spawn_helper as sandbox_spawn_helper
 from workers.sandbox.process import PYTHON, BotProcess
 
 CANARY = os.environ.setdefault("LADDER_SECRET_CANARY", "canary-" + secrets.token_hex(16))
@@ -152,3 +154,14 @@ def processes_of_uid(uid: int) -> list[int]:
 def uid_processes():
     """uid_processes(uid) -> pids of live processes running as that uid."""
     return processes_of_uid
+
+
+@pytest.fixture(params=["helper", "python"])
+def start_window(request, monkeypatch):
+    """Each start window: the C start helper after a vfork (where it builds, the default) and the
+    Python one after a fork (where it does not: workers/sandbox/spawn_helper.py)."""
+    if request.param == "python":
+        monkeypatch.setattr(sandbox_spawn_helper, "path", lambda: None)
+    elif sandbox_spawn_helper.path() is None:
+        unavailable("the start helper could not be built here (a C compiler)")
+    return request.param

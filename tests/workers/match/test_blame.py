@@ -11,7 +11,6 @@ import threading
 import time
 
 import pytest
-from needs import unavailable
 
 from workers.match import blame
 from workers.match.blame import LadderFault
@@ -21,7 +20,6 @@ from workers.sandbox import cgroup as sandbox_cgroup
 from workers.sandbox import preexec as sandbox_preexec
 from workers.sandbox import process as sandbox
 from workers.sandbox import slots as sandbox_slots
-from workers.sandbox import spawn_helper as sandbox_spawn_helper
 from workers.sandbox import warden as sandbox_warden
 from workers.sandbox.bwrap import BWRAP
 
@@ -70,17 +68,6 @@ def test_popen_failing_voids_the_match_and_the_retry_plays_it(monkeypatch, stric
         (1, True, f"the sandbox could not start the bot: {detail}")]
     assert [r["status"] for r in result.results] == ["ok"] * 3  # nobody was charged
     assert_nothing_left(uid_processes)
-
-
-@pytest.fixture(params=["helper", "python"])
-def start_window(request, monkeypatch):
-    """Each start window: the C start helper after a vfork (where it builds, the default) and the
-    Python one after a fork (where it does not: workers/sandbox/spawn_helper.py)."""
-    if request.param == "python":
-        monkeypatch.setattr(sandbox_spawn_helper, "path", lambda: None)
-    elif sandbox_spawn_helper.path() is None:
-        unavailable("the start helper could not be built here (a C compiler)")
-    return request.param
 
 
 def fail_step(monkeypatch, start_window, step, code):

@@ -9,10 +9,8 @@ import secrets
 import time
 
 import pytest
-from needs import unavailable
 
 from workers.sandbox import netns as sandbox_netns
-from workers.sandbox import spawn_helper
 
 # Allowance for a start and first line (a VM under software emulation is slow: test_attacks.SLOW).
 SLOW = 15 if os.environ.get("LADDER_VM_CLOCK") == "1" else 3
@@ -96,16 +94,6 @@ def test_an_abstract_socket_goes_with_its_bot(strict_sandbox, kit, fresh_namespa
     listener.close()
     assert listener.clean
     assert meet("connect", slot=slot)[1] == "err:ECONNREFUSED"  # the slot's next bot
-
-
-@pytest.fixture(params=["helper", "python"])
-def start_window(request, monkeypatch):
-    """Each start window: the C start helper and Python's (workers/sandbox/preexec.py)."""
-    if request.param == "python":
-        monkeypatch.setattr(spawn_helper, "path", lambda: None)
-    elif spawn_helper.path() is None:
-        unavailable("the start helper could not be built here (a C compiler)")
-    return request.param
 
 
 def test_the_namespace_descriptor_never_reaches_the_bot(strict_sandbox, kit, fresh_namespaces, start_window):
