@@ -50,6 +50,10 @@ LINKS = {
 FOLDERS = ("shm", "pts")
 VERSION = 1  # a new layout gets a new folder name: a worker of the old code keeps its own
 MS_RDONLY, MS_NOSUID, MS_REMOUNT, MS_BIND = 1, 2, 32, 4096
+# Where the folder goes when the worker's cache is read-only (the VM stage shares this machine's
+# files read-only): one fixed place, so that every process of the machine uses one mount, not a
+# mount per process. A name another user made first fails the owner check, and starts keep --dev.
+FALLBACK = Path(tempfile.gettempdir()) / "ladder-sandbox-dev"
 _libc = ctypes.CDLL(None, use_errno=True)
 
 
@@ -144,14 +148,9 @@ def folder() -> str | None:
     if os.geteuid() != 0:
         return None
     why = "not tried"
-    # The worker's cache first; a private temporary folder where that is read-only (as for the start
-    # helper: the VM stage shares this machine's files read-only).
-    for parent in (cache_root(), None):
+    for parent in (cache_root(), FALLBACK):
         try:
-            if parent is None:
-                parent = Path(tempfile.mkdtemp(prefix="ladder-dev-"))
-                parent.chmod(0o755)  # bwrap, past the uid drop, must reach the folder
-            parent.mkdir(parents=True, exist_ok=True, mode=0o755)
+            parent.mkdir(parents=True, exist_ok=True, mode=0o755)  # bwrap, past the uid drop, must reach it
             target = parent / f"sandbox-dev-{VERSION}"
             if not target.exists():
                 _make(target)

@@ -148,12 +148,13 @@ def test_a_folder_others_may_write_or_holding_more_is_refused(strict_sandbox, pl
     assert "holds other files" in devices.problem(target)
 
 
-def test_without_a_usable_folder_starts_keep_bwraps_dev_and_say_so(strict_sandbox, kit, monkeypatch, capfd):
+def test_without_a_usable_folder_starts_keep_bwraps_dev_and_say_so(strict_sandbox, kit, monkeypatch, capfd, place):
     def refused(target):
         raise PermissionError(1, "Operation not permitted")
 
     monkeypatch.setattr(devices, "_make", refused)
-    monkeypatch.setattr(devices, "cache_root", lambda: Path("/nonexistent-ladder-cache"))
+    monkeypatch.setattr(devices, "cache_root", lambda: place / "cache")
+    monkeypatch.setattr(devices, "FALLBACK", place / "tmp")
     devices.folder.cache_clear()
     try:
         assert devices.folder() is None
