@@ -17,7 +17,6 @@ import functools
 import inspect
 import secrets
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -40,6 +39,7 @@ from workers.match.protocol import TimeControl
 from workers.match.seat import MatchVoid, SandboxedSeat
 from workers.sandbox import cgroup as sandbox_cgroup
 from workers.sandbox import interrupts
+from workers.sandbox import scratch as sandbox_scratch
 
 TABLE_CPUS = 1.0  # what all bots of one match may use together (strict): one core per pool process
 
@@ -225,8 +225,7 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
     limits = Limits(
         line_bytes=protocol.MAX_LINE_BYTES, stderr_bytes=protocol.LOG_BYTES, cpu_seconds=protocol.CPU_BACKSTOP_S
     )
-    root = Path(tempfile.mkdtemp(prefix="ladder-match-"))
-    root.chmod(0o755)  # the bots' uids must reach their staged files
+    root = sandbox_scratch.make()  # named for this process: a warden removes it if we are killed
     seats: list[SandboxedSeat] = []
     void = MatchVoid()
     table = None

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import logging
 import shutil
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -41,6 +40,7 @@ from ladder.services.errors import ServiceError
 from ladder.services.matches import claim_match, mark_failed, release_match
 from ladder.services.results import MatchOutcome, outcome_from_replay, record_result
 from workers.queue.live import LivePublisher
+from workers.sandbox import scratch as sandbox_scratch
 
 log = logging.getLogger(__name__)
 
@@ -156,8 +156,7 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
                 match = claim_match(session=session, match_id=match_id, worker_id=worker_id)
             if match is None:
                 return JobResult(match_id, "skipped", "not queued: another worker has it, or it is done")
-            root = Path(tempfile.mkdtemp(prefix=f"ladder-match-{match_id}-"))
-            root.chmod(0o755)  # the sandboxed bots' uids read their files through here
+            root = sandbox_scratch.make(f"{match_id}-")  # the bots' uids read their files through here
             specs, names, versions = _stage_code(session, match_id, root)
             snapshots = botdata.snapshots(session, match_id)  # each seat's data folder to start from
             person = _person_seat(session, match, names, settings)  # "Play it yourself": a person at a seat

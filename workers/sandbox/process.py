@@ -51,6 +51,7 @@ from workers.sandbox import interrupts
 from workers.sandbox import netns as sandbox_netns
 from workers.sandbox import preexec as sandbox_preexec
 from workers.sandbox import reap as sandbox_reap
+from workers.sandbox import scratch as sandbox_scratch
 from workers.sandbox import slots as sandbox_slots
 from workers.sandbox import spawn_helper as sandbox_spawn_helper
 from workers.sandbox import warden as sandbox_warden
@@ -251,6 +252,7 @@ class BotProcess:
             global _swept
             if not _swept:
                 sandbox_cgroup.sweep_stale()
+                sandbox_scratch.sweep_stale()  # match folders a killed process left without a warden
                 sandbox_cgroup.hold_freezer_on()
                 _swept = True
             self._cgroup = sandbox_cgroup.BotCgroup.create(

@@ -12,7 +12,8 @@ process starts this small process: its own session (a SIGKILL to the worker's pr
 not reach it) and no pipe of the worker's (a caller reading the worker's output to its end is not
 held up). It waits for its owner's exit through a pidfd and then runs the sweep
 (sandbox_cgroup.sweep_stale: every group whose owner is gone is frozen, its tasks SIGKILLed,
-thawed, and removed; the hold group too), and exits. A process that exits normally (its bots
+thawed, and removed; the hold group too), then removes the match folders of dead owners and their
+bot data mounts (sandbox_scratch.sweep_stale), and exits. A process that exits normally (its bots
 closed) removes its hold group and ends its warden itself, at exit (`_at_exit`).
 
 Its parent is the worker; once the worker is gone it is reparented to the nearest subreaper (the
@@ -32,6 +33,7 @@ import sys
 import time
 
 from workers.sandbox import reap as sandbox_reap
+from workers.sandbox import scratch as sandbox_scratch
 from workers.sandbox.reap import WARDEN_COMM, start_time
 
 _PR_SET_NAME = 15
@@ -109,6 +111,9 @@ def watch(owner: int, started: int | None) -> int:
         if not sandbox_cgroup.owned_groups(owner):
             break
         time.sleep(0.1)
+    # and the match folders it left, with their bot data mounts (sandbox_scratch says why)
+    with contextlib.suppress(OSError):
+        sandbox_scratch.sweep_stale()
     return removed
 
 
