@@ -23,7 +23,7 @@ from typing import Any, Protocol
 from bots import builtin_names, load_builtin, reference_bot
 from bots.sdk import Bot
 from ladder.games import get_game
-from ladder.games.base import State
+from ladder.games.base import Game, State
 from ladder.replay import (
     ENGINE_VERSION,
     SCHEMA_VERSION,
@@ -119,11 +119,12 @@ def _validate(state: State, seat: int, decision: Any) -> str | None:
 
 
 def play_game(
-    game: str,
+    game: Game | str,
     bots: Sequence[Player],
     *,
     seed: int,
     options: Mapping[str, Any] | None = None,
+    checked: bool = False,
     names: Sequence[str] | None = None,
     sandbox: str | None = None,
     on_entry: Callable[[dict[str, Any]], None] | None = None,
@@ -132,11 +133,16 @@ def play_game(
 ) -> PlayedGame:
     """Play one game of `game` with one bot per seat; raises OptionError for a bad game, option
     or player count. `on_entry` sees every log entry as it happens (decisions and events).
-    `seed_key` keys the bots' seeds (`bot_seed`); the replay records it as hex."""
-    game_obj = get_game(game)
+    `seed_key` keys the bots' seeds (`bot_seed`); the replay records it as hex. `checked`: the
+    table is checked and `options` are resolved already (a ladder.match.MatchPlan's, checked when it was made)."""
+    game_obj = game if isinstance(game, Game) else get_game(game)
+    game = game_obj.name
     players = len(bots)
-    game_obj.check_players(players)
-    resolved = game_obj.resolve_options(options)
+    if checked:
+        resolved = dict(options or {})
+    else:
+        game_obj.check_players(players)
+        resolved = game_obj.resolve_options(options)
     names = list(names) if names is not None else [type(b).__name__ for b in bots]
     if len(names) != players:
         raise ValueError(f"{len(names)} names for {players} bots")

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -367,6 +369,18 @@ def test_the_core_never_imports_the_workers():
             if top(name, {"workers"}):
                 found.append(f"{rel} imports {name}")
     assert not found, found
+
+
+def test_a_match_plan_imports_no_bots_and_no_workers():
+    """ladder/match/ is pure values shared by the site, the worker and the CLI: neither it nor what
+    it imports reaches bots/ or workers/ (a plan is made where no bot code may be loaded)."""
+    found = [f"{path.relative_to(ROOT)} imports {name}" for path, tree in modules("ladder/match")
+             for name in imported(tree) if top(name, {"bots", "workers"})]
+    assert not found, found
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import sys, ladder.match; print(sorted({m.split('.')[0] for m in sys.modules}))"],
+        capture_output=True, text=True, check=True, cwd=ROOT).stdout
+    assert "'bots'" not in loaded and "'workers'" not in loaded, loaded
 
 
 LONG = 400

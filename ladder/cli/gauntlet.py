@@ -134,13 +134,15 @@ def _check_staging(specs: list[str], game: str) -> None:
     """A bot that does not stage (a missing file, a bad package) fails here once, not in every match."""
     import tempfile
 
+    from ladder.games import get_game
+    from ladder.match import local_seat
     from workers.build.packaging import PackagingError, remove_staged
-    from workers.match.runner import RunnerError, stage_bot
+    from workers.match.runner import RunnerError, stage_seat
 
     with tempfile.TemporaryDirectory(prefix="ladder-check-") as tmp:
         for spec in dict.fromkeys(specs):
             try:
-                remove_staged(stage_bot(spec, game, Path(tmp)).path)
+                remove_staged(stage_seat(local_seat(spec), 0, get_game(game), Path(tmp)).path)
             except (OSError, KeyError, RunnerError, PackagingError) as exc:
                 raise click.UsageError(f"{spec}: {exc.args[0] if exc.args else exc}") from None
 

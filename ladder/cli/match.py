@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +32,7 @@ def results_table(result: Any):
     from rich.markup import escape
     from rich.table import Table
 
-    table = Table(title=f"{result.game} · seed {result.seed} · sandbox {result.sandbox}" + (
+    table = Table(title=f"{result.plan.game.name} · seed {result.plan.seed} · sandbox {result.sandbox}" + (
         f" (cgroup {result.replay.header.cgroup})" if result.replay.header.cgroup else ""), title_justify="left")
     for name, justify in (("Seat", "right"), ("Bot", "left"), ("Score", "right"), ("Rank", "right"),
                           ("Status", "left"), ("Reason", "left")):
@@ -84,9 +85,11 @@ def write_logs(result: Any, folder: Path) -> list[Path]:
     return paths
 
 
-def author_faulted(specs: tuple[str, ...], result: Any) -> list[int]:
+def author_faulted(result: Any) -> list[int]:
     """Seats played by a bot given as a file (not builtin:NAME) that faulted."""
-    return [s.seat for s in result.replay.seats if not specs[s.seat].startswith("builtin:") and faulted(s)]
+    from ladder.match import HouseBot
+
+    return [s.seat for s in result.replay.seats if not isinstance(result.plan.seats[s.seat], HouseBot) and faulted(s)]
 
 
 def run_match_command(
@@ -97,21 +100,24 @@ def run_match_command(
     from rich.markup import escape
 
     from ladder.games import OptionError
+    from ladder.match import local_plan
+    from ladder.replay import write_replay
     from workers.build.packaging import PackagingError
     from workers.match import blame
-    from workers.match.protocol import TimeControl
-    from workers.match.runner import BuildError, RunnerError, run_match
-
-    clock = TimeControl()
+    from workers.match.runner import BuildError, Env, RunnerError, run
 
     def on_build(seat: int, runtime: str) -> None:
         click.echo(f"building seat {seat} ({bots[seat]}) with the {runtime} runtime, in the sandbox "
                    "(the artifact is cached for later matches)...", err=True)
 
+    try:
+        plan = local_plan(game, bots, seed=seed, options=options, sandbox=sandbox, seed_key=seed_key)
+    except (OptionError, KeyError) as exc:
+        raise click.UsageError(str(exc.args[0]) if exc.args else str(exc)) from None
+    env = Env(on_build=on_build)
+
     def attempt(final: bool):
-        return run_match(list(bots), game=game, seed=seed, options=options, sandbox=sandbox,
-                         replay_path=replay_path, clock=clock, on_build=on_build, final_attempt=final,
-                         seed_key=seed_key)
+        return run(plan, replace(env, final_attempt=final))
 
     def voided(number: int, fault) -> None:
         click.echo(f"attempt {number} void, the ladder failed (not a bot): {fault.reason}; playing it again",
@@ -128,10 +134,12 @@ def run_match_command(
         raise click.exceptions.Exit(1) from None
     except (OptionError, KeyError, RunnerError, PackagingError) as exc:
         raise click.UsageError(str(exc.args[0]) if exc.args else str(exc)) from None
+    if replay_path is not None:
+        write_replay(result.replay, replay_path)
     log_paths = write_logs(result, logs_dir) if logs_dir is not None else []
-    bad = author_faulted(bots, result)
+    bad = author_faulted(result)
     if as_json:
-        click.echo(json.dumps(result.as_json(), sort_keys=True))
+        click.echo(json.dumps(result.as_json(replay_path), sort_keys=True))
     else:
         err = Console(stderr=True, highlight=False)
         Console(highlight=False).print(results_table(result))
@@ -142,12 +150,12 @@ def run_match_command(
                 err.print(stderr_tail(seat.stderr), markup=False, highlight=False, soft_wrap=True)
         for line in strike_lines(result):
             err.print(escape(line), style="yellow")
-        for line in bank_warnings(result, clock.bank_ms):
+        for line in bank_warnings(result, plan.clock.bank_ms):
             err.print(escape(line), style="yellow")
         if log_paths:
             err.print(f"every seat's stderr written to {logs_dir}/seat-<n>.log")
-        if result.replay_path is not None:
-            err.print(f"replay written to {result.replay_path} (each bot's stderr is in it)")
+        if replay_path is not None:
+            err.print(f"replay written to {replay_path} (each bot's stderr is in it)")
     if bad:
         raise click.exceptions.Exit(1)
 

@@ -1,7 +1,7 @@
 """`ladder tournament`: a duplicate round robin (or Swiss event) of local bots on this machine.
 
 The schedule and the standings come from ladder/tournaments (the code the site uses); every match
-is played by workers.match.runner.run_match, as `ladder match` and the site's workers play it, in a pool
+is played by workers.match.runner.run, as `ladder match` and the site's workers play it, in a pool
 of processes (ladder/cli/tournament_local.py). Writes OUT/tournament.json and OUT/replays/.
 """
 
@@ -107,10 +107,11 @@ def tournament(bots, game, option_pairs, players, deals, duplicate, fmt, rounds,
     from ladder.cli.options import parse_options
     from ladder.cli.tournament_local import Job, freeze_entrants, play_job, replay_name, run_pool
     from ladder.games import OptionError, get_game
+    from ladder.match import local_seat
     from ladder.tournaments import model
     from ladder.tournaments.standings import standing_order, standings
     from workers.build.packaging import PackagingError, remove_staged
-    from workers.match.runner import RunnerError, choose_mode, stage_bot
+    from workers.match.runner import RunnerError, choose_mode, stage_seat
 
     options = parse_options(option_pairs)
     # The deals follow from the seed (base + deal * stride): a seed a bot could guess (1, the old
@@ -150,7 +151,7 @@ def tournament(bots, game, option_pairs, players, deals, duplicate, fmt, rounds,
         frozen = freeze_entrants(bots, out_dir / "entrants")
         with tempfile.TemporaryDirectory(prefix="ladder-check-") as tmp:
             for path in frozen:  # a bot that does not stage fails here, once, not in every match
-                remove_staged(stage_bot(path, game, Path(tmp)).path)
+                remove_staged(stage_seat(local_seat(path), 0, game_obj, Path(tmp)).path)
     except (OSError, RunnerError, PackagingError) as exc:
         raise click.UsageError(str(exc)) from None
     by_name = dict(zip(names, frozen, strict=True))

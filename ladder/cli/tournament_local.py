@@ -1,6 +1,6 @@
 """Run a tournament's matches on this machine: `ladder tournament` (and the tournament bench).
 
-Each match is one `workers.match.runner.run_match` call, the code `ladder match` and the site's workers
+Each match is one `workers.match.runner.run` call, the code `ladder match` and the site's workers
 use, in a pool of processes (one per core by default; in the strict sandbox a match's bots share
 one core, `runner.TABLE_CPUS`). A pool process runs its task in its main thread, as the sandbox
 needs. Entrants are frozen first: each bot file or folder is copied once, so editing a bot while
@@ -44,16 +44,17 @@ def replay_name(match: MatchSpec) -> str:
 def play_job(job: Job) -> PlayedMatch:
     """Play one match in the sandbox (in a pool process); never raises but for a stop signal. A
     match the ladder's own failures void (workers/match/blame.py) is played again, then failed."""
+    from ladder.match import local_plan
+    from ladder.replay import write_replay
     from workers.match import blame
-    from workers.match.runner import run_match
-
-    def attempt(final: bool):
-        return run_match(list(job.specs), game=job.game, seed=job.match.seed, options=job.options,
-                         sandbox=job.sandbox, names=list(job.names), replay_path=job.replay_path,
-                         final_attempt=final)
+    from workers.match.runner import Env, run
 
     try:
-        result = blame.retrying(attempt)
+        plan = local_plan(job.game, job.specs, names=job.names, seed=job.match.seed, options=job.options,
+                          sandbox=job.sandbox)
+        result = blame.retrying(lambda final: run(plan, Env(final_attempt=final)))
+        if job.replay_path is not None:
+            write_replay(result.replay, job.replay_path)
     except blame.LadderFault as fault:  # void every time: failed, counted for nobody, charged to none
         return PlayedMatch(job.match, failed=f"the ladder failed {blame.ATTEMPTS} times: {fault.reason}"[:500])
     except Exception as exc:  # cannot be played (sandbox, packaging): a failed match, counted for nobody

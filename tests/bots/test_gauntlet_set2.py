@@ -12,8 +12,7 @@ import ast
 from pathlib import Path
 
 import pytest
-
-from workers.match import runner
+from match_support import run_specs
 
 GAUNTLET = Path(__file__).parents[2] / "bots" / "gauntlet"
 
@@ -39,7 +38,7 @@ def play(bot: Path, others: list[str], seed: int, game: str, options: dict, sand
     lineup = list(others)
     seat = seed % (len(others) + 1)
     lineup.insert(seat, str(bot))
-    result = runner.run_match(lineup, game=game, seed=seed, options=options, sandbox=sandbox)
+    result = run_specs(lineup, game=game, seed=seed, options=options, sandbox=sandbox)
     replay = result.replay.to_json()
     entry = replay["seats"][seat]
     kinds = {e["kind"] for e in replay["log"] if e.get("seat") == seat and "decision" in e}

@@ -14,9 +14,9 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import replace
-from types import SimpleNamespace
 
 import pytest
+from match_support import record_of
 from web.conftest import app, build, dispatched, settings  # noqa: F401 (fixtures)
 
 from ladder.db import session_factory
@@ -45,7 +45,8 @@ class HeldGame:
         self.claimed, self.go, self.at_half, self.resume = (threading.Event() for _ in range(4))
         self.replay = None
 
-    def __call__(self, specs, *, game, seed, options, names, on_entry, **_kw):
+    def __call__(self, plan, env):
+        game, names, on_entry = plan.game.name, plan.names, env.on_entry
         self.claimed.set()
         assert self.go.wait(TIMEOUT)
         count = 0
@@ -58,12 +59,12 @@ class HeldGame:
                 self.at_half.set()
                 assert self.resume.wait(TIMEOUT)
 
-        bots = make_bots(game, get_game(game).starter_bots[:len(specs)])
-        played = play_game(game, bots, seed=seed, options=options, names=names, on_entry=entry)
+        bots = make_bots(game, get_game(game).starter_bots[:len(plan.seats)])
+        played = play_game(game, bots, seed=plan.seed, options=plan.options, names=names, on_entry=entry)
         self.replay = played.replay
         seats = [replace(s, bot=names[i]) for i, s in enumerate(played.seats)]
         results = [replace(r, bot=names[r.seat]) for r in played.results]
-        return SimpleNamespace(replay=played.replay.completed(results=results, seats=seats, cgroup=None))
+        return record_of(plan, played.replay.completed(results=results, seats=seats, cgroup=None))
 
 
 def _feed(relay, match_id) -> Feed:

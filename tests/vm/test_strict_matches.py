@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from match_support import run_specs
 
 from workers.match.protocol import TimeControl
-from workers.match.runner import run_match
 from workers.sandbox import cgroup as sandbox_cgroup
 
 HERE = Path(__file__).parent
@@ -30,7 +30,7 @@ def ladder_match(tmp_path: Path, *bots: str) -> tuple[dict, dict]:
     over the VM's 9p root costs minutes under emulation: paid once)."""
     replay = tmp_path / "replay.json"
     if os.environ.get("LADDER_VM_CLOCK") == "1":
-        result = run_match(list(bots), sandbox="strict", clock=SLOW_CLOCK, replay_path=replay)
+        result = run_specs(list(bots), sandbox="strict", clock=SLOW_CLOCK, replay_path=replay)
         return result.as_json(), json.loads(replay.read_text())
     from ladder.cli import main
 

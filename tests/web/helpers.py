@@ -11,8 +11,8 @@ import io
 import re
 import zipfile
 from dataclasses import replace
-from types import SimpleNamespace
 
+from match_support import record_of
 from sqlmodel import select
 
 from ladder.models import Bot
@@ -99,13 +99,14 @@ class FakeRunner:
     def __init__(self, crash: tuple[int, ...] = ()):
         self.crash = crash
 
-    def __call__(self, specs, *, game, seed, options, names, **_kw):
+    def __call__(self, plan, env):
         from bots import builtin_names
         from ladder.play import play_builtin
 
+        game, names, specs = plan.game.name, plan.names, plan.seats
         starters = builtin_names(game)
-        played = play_builtin(game, [starters[i % len(starters)] for i in range(len(specs))], seed=seed,
-                              options=options)
+        played = play_builtin(game, [starters[i % len(starters)] for i in range(len(specs))], seed=plan.seed,
+                              options=plan.options)
         seats = [replace(seat, bot=names[i], stderr=f"seat {i} says hello <b>from stderr</b>\n")
                  for i, seat in enumerate(played.seats)]
         results = [replace(result, bot=names[result.seat]) for result in played.results]
@@ -114,7 +115,7 @@ class FakeRunner:
                                forfeit=True)
         if self.crash:
             results = [replace(r, rank=len(specs) if r.seat in self.crash else 1) for r in results]
-        return SimpleNamespace(replay=played.replay.completed(results=results, seats=seats, cgroup=None))
+        return record_of(plan, played.replay.completed(results=results, seats=seats, cgroup=None))
 
 
 class Builder:

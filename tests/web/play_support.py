@@ -7,23 +7,30 @@ from __future__ import annotations
 
 import re
 import threading
-from types import SimpleNamespace
+
+from match_support import record_of
 
 from bots import builtin_names, load_builtin
 from ladder.play import play_game
 
 
 class PersonRunner:
-    """Stands in for workers.match.runner.run_match: each bot seat plays its starter bot (its name
-    ends "/<starter> v1"), each `outside` seat is the seat object the job made."""
+    """Stands in for workers.match.runner.run: each bot seat plays its starter bot (its name ends
+    "/<starter> v1"), each person's seat is the seat object the runner makes of it."""
 
-    def __call__(self, specs, *, game, seed, options, names, outside=None, **_kw):
-        outside = outside or {}
+    def __call__(self, plan, env):
+        from ladder.match import Person
+        from workers.match.person_seat import PersonSeat
+
+        game, seed, options, names = plan.game.name, plan.seed, plan.options, plan.names
+        outside = [i for i, seat in enumerate(plan.seats) if isinstance(seat, Person)]
         starters = builtin_names(game)
         seats = []
         for i, name in enumerate(names):
             if i in outside:
-                seats.append(outside[i](name))
+                seats.append(PersonSeat(relay=env.relay, match_id=plan.match_id, seat=i, game=game, name=name,
+                                        clock_s=plan.seats[i].clock_s, absent_s=env.person_absent_s,
+                                        budget_s=env.person_budget_s))
                 continue
             found = re.search(r"/([a-z]+) v\d+$", name)
             bot = found.group(1) if found and found.group(1) in starters else starters[0]
@@ -40,7 +47,7 @@ class PersonRunner:
         results = [{"seat": r.seat, "score": r.score, "rank": r.rank} for r in played.results]
         for i in outside:
             seats[i].send_end(results, 0)
-        return SimpleNamespace(replay=played.replay.completed(results=played.results, seats=records, cgroup=None))
+        return record_of(plan, played.replay.completed(results=played.results, seats=records, cgroup=None))
 
 
 def play_in_background(match_id, *, sessions, settings):

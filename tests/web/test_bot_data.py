@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import io
+from dataclasses import replace
 
 import pytest
 from web.helpers import FakeRunner, make_zip
@@ -84,11 +85,10 @@ def test_nobody_else_sees_or_touches_the_data(site, other_site, owned, build, en
 
 def test_a_refused_match_leaves_a_note_only_the_owner_sees(site, other_site, owned, build, engine, settings):
     class OverTheCap(FakeRunner):
-        def __call__(self, specs, **kwargs):
-            result = super().__call__(specs, **kwargs)
-            result.data = [Collected(refused="22.0 MiB of files, over the cap of 20.0 MiB and 1,000 files"),
-                           None]
-            return result
+        def __call__(self, plan, env):
+            result = super().__call__(plan, env)
+            return replace(result, data=(Collected(refused="22.0 MiB of files, over the cap of 20.0 MiB and 1,000 "
+                                                           "files"), None))
 
     with session_factory(engine)() as session:
         version = bot_service.active_version(session=session, bot_id=owned.id)

@@ -112,7 +112,7 @@ def shared_sdk() -> Path:
     and renamed into place (two workers racing both succeed: the loser's copy is removed). A folder
     of that name is used only if this uid owns it and nobody else may write to it, so another user
     of the machine cannot plant one. Mode `none` bots run unconfined and could alter a shared copy:
-    they get their own per match (see _run_match).
+    they get their own per match (see workers.match.runner._run).
     """
     return _shared_sdk(tempfile.gettempdir(), os.getuid())
 

@@ -9,15 +9,16 @@ the tests share one set of numbers.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
+from ladder.match import STRIKES, TimeControl  # a match's terms: part of its plan
+
 PROTOCOL_VERSION = 1
 MAX_LINE_BYTES = 1 << 20  # one line from the bot
 LOG_BYTES = 64 << 10  # the tail of stderr kept in the replay, per seat
-STRIKES = 3  # refused answers before the fallback takes the seat
 END_GRACE_MS = 1000  # after `end`, the bot may take this long to exit before it is killed
 CPU_BACKSTOP_S = 600  # RLIMIT_CPU per process: far above any fair match, it only stops a runaway
 
@@ -40,18 +41,6 @@ STATUS = {
 STRIKE_CODES = frozenset({"bad_json", "wrong_id", "illegal"})
 TAKEOVER_CODES = frozenset(STATUS) - STRIKE_CODES
 RESULT_STATUSES = ("ok", "timeout", "crash", "illegal", "protocol_error", "error")
-
-
-@dataclass(frozen=True)
-class TimeControl:
-    """Time allowances in milliseconds; sent to the bot in hello as `time`."""
-
-    decision_ms: int = 1000
-    bank_ms: int = 10000
-    startup_ms: int = 5000
-
-    def as_json(self) -> dict[str, int]:
-        return asdict(self)
 
 
 @dataclass(frozen=True)

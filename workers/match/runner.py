@@ -7,8 +7,9 @@ Faults never stop the match: a seat that fails for good is played by the built-i
 ranks last, and every other seat's result stands. The replay records the sandbox mode, and per
 seat the strikes, the takeover, the time per decision, the exit and the tail of stderr.
 
-A bot spec is a path to a `.py` file, a `.zip`, a bot directory, or `builtin:NAME` (a starter bot
-of the game, run as a process from its own file exactly as an author's copy would run).
+The match is one `ladder.match.MatchPlan` (its seats typed: uploaded code, a bot on this disk, a
+house bot run as a process from its own file exactly as an author's copy would run, a program
+outside, a person), played with one `Env` (what is the machine's), into one `MatchRecord`.
 """
 
 from __future__ import annotations
@@ -18,22 +19,24 @@ import inspect
 import secrets
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from bots import load_builtin
-from ladder import runtimes, seat_relay
-from ladder.bot_data import Cap, Collected, Snapshot
-from ladder.games import FLAGSHIP, get_game
+from ladder import runtimes
+from ladder.bot_data import Cap, Collected
+from ladder.games import get_game
+from ladder.games.base import Game
+from ladder.match import SANDBOXED, HouseBot, MatchPlan, Person, RemoteProgram, SeatPlan, UploadedCode
 from ladder.play import play_game
-from ladder.replay import Replay, results_of, write_replay
+from ladder.replay import Replay, results_of
 from workers.build import bot_data as bot_data_folders
 from workers.build import builds, packaging, runtime_view
 from workers.build.sdk import SDK_MOUNT, shared_sdk, stage_sdk
 from workers.match import blame, protocol
 from workers.match.outside_seat import OutsideSeat
+from workers.match.person_seat import PersonSeat
 from workers.match.phases import NO_PHASES, Phases
 from workers.match.protocol import TimeControl
 from workers.match.seat import MatchVoid, SandboxedSeat
@@ -86,11 +89,14 @@ def _warn_host_usr(why: str) -> None:
 
 
 def runnable(bots: Sequence[packaging.StagedBot], *, mode: str, cache: builds.BuildCache | None,
-             parent: Path, on_build: Callable[[int, str], None] | None = None) -> list[packaging.StagedBot]:
+             parent: Path, on_build: Callable[[int, str], None] | None = None,
+             seats: Sequence[int] | None = None) -> list[packaging.StagedBot]:
     """Every staged bot ready to start: compiled runtimes built (or taken from `cache`);
-    `on_build(seat, runtime)` is called before a build starts (they take seconds)."""
+    `seats[n]` is the n-th bot's seat (default: n), which a BuildError names and `on_build(seat,
+    runtime)` is told before a build starts (they take seconds)."""
     ready = []
-    for seat, bot in enumerate(bots):
+    for n, bot in enumerate(bots):
+        seat = seats[n] if seats is not None else n
         announce = functools.partial(on_build, seat) if on_build is not None else None
         try:
             ready.append(builds.ensure_built(bot, mode=mode, cache=cache, parent=parent, announce=announce)[0])
@@ -101,25 +107,46 @@ def runnable(bots: Sequence[packaging.StagedBot], *, mode: str, cache: builds.Bu
     return ready
 
 
-@dataclass
-class MatchResult:
-    game: str
-    seed: int
-    sandbox: str
-    results: list[dict[str, Any]]  # seat, bot, score, rank, status, reason
-    replay: Replay
-    replay_path: Path | None = None
-    build_keys: list[str | None] | None = None  # per seat, the artifact a compiled bot ran
-    data: list[Collected | None] | None = None  # per seat, its bot data's changes (workers/build/bot_data.py)
+@dataclass(frozen=True)
+class Env:
+    """What a match is played with that belongs to the machine, not to the match: the build cache
+    (default: builds.DirCache, the local cache `ladder match` keeps), the relay outside seats and
+    people play over, the bot data cap, the callbacks, and how this attempt stands (the last one
+    charges a seat with a start-up death the ladder cannot prove was its own: workers/match/blame.py)."""
 
-    def as_json(self) -> dict[str, Any]:
+    build_cache: builds.BuildCache | None = None
+    relay: Any = None
+    require_strict: bool = True  # a ranked match needs the strict sandbox (off in development)
+    final_attempt: bool = True
+    data_cap: Cap | None = None
+    on_entry: Callable[[dict[str, Any]], None] | None = None  # every log entry as it is played
+    on_build: Callable[[int, str], None] | None = None  # (seat, runtime) before a build starts
+    phases: Phases = field(default_factory=lambda: NO_PHASES)  # where the match's time goes (workers/match/phases.py)
+    person_absent_s: float = 45.0  # a person's page unseen this long has left the table
+    person_budget_s: float | None = None  # the longest a match with a person may take
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """What one played match produced, made once at its end: the completed replay, the results as
+    the bots were told them, and per seat the artifact a compiled bot ran and its bot data's changes
+    (workers/build/bot_data.py; None: no folder)."""
+
+    plan: MatchPlan
+    sandbox: str  # the mode the bots ran in
+    results: tuple[dict[str, Any], ...]  # seat, bot, score, rank, status, reason
+    replay: Replay
+    build_keys: tuple[str | None, ...]
+    data: list[Collected | None] | None = None
+
+    def as_json(self, replay_path: Path | None = None) -> dict[str, Any]:
         return {
-            "game": self.game,
-            "seed": self.seed,
+            "game": self.plan.game.name,
+            "seed": self.plan.seed,
             "sandbox": self.sandbox,
             "cgroup": self.replay.header.cgroup,
-            "results": self.results,
-            "replay": str(self.replay_path) if self.replay_path else None,
+            "results": list(self.results),
+            "replay": str(replay_path) if replay_path else None,
         }
 
 
@@ -144,125 +171,98 @@ def choose_mode(sandbox: str, *, ranked: bool = False, require_strict: bool = Tr
     return sandbox
 
 
-def builtin_source(game: str, name: str) -> Path:
+def builtin_source(game: Game | str, name: str) -> Path:
     """The file of a built-in starter bot; raises KeyError naming the choices."""
-    return Path(inspect.getsourcefile(load_builtin(game, name)))
+    game = get_game(game) if isinstance(game, str) else game
+    return Path(inspect.getsourcefile(game.bot_class(name)))
 
 
-def stage_bot(spec: str, game: str, parent: Path) -> packaging.StagedBot:
-    if spec.startswith("builtin:"):
+def stage_seat(seat: SeatPlan, index: int, game: Game, parent: Path) -> packaging.StagedBot:
+    """A sandboxed seat's bot checked and staged under `parent` (packaging.stage)."""
+    if isinstance(seat, HouseBot):
         try:
-            source = builtin_source(game, spec.removeprefix("builtin:"))
+            source = builtin_source(game, seat.bot)
         except KeyError as exc:
             raise RunnerError(str(exc.args[0])) from None
-        return packaging.stage(source, parent)
-    return packaging.stage(spec, parent)
+    elif isinstance(seat, UploadedCode):  # the stored bytes, written where the bots' uids can read them
+        folder = parent / f"code-{index}"
+        folder.mkdir(mode=0o755)
+        source = folder / seat.filename
+        source.write_bytes(seat.code)
+        source.chmod(0o644)
+    else:
+        source = seat.path
+    return packaging.stage(source, parent)
 
 
-def run_match(
-    specs: Sequence[str],
-    *,
-    game: str = FLAGSHIP,
-    seed: int = 1,
-    options: Mapping[str, Any] | None = None,
-    sandbox: str = "strict",
-    clock: TimeControl | None = None,
-    strikes: int = protocol.STRIKES,
-    ranked: bool = False,
-    require_strict: bool = True,
-    replay_path: str | Path | None = None,
-    names: Sequence[str] | None = None,
-    on_entry: Callable[[dict[str, Any]], None] | None = None,
-    build_cache: builds.BuildCache | None = None,
-    on_build: Callable[[int, str], None] | None = None,
-    final_attempt: bool = True,
-    seed_key: bytes | None = None,
-    bot_data: Sequence[Snapshot | None] | None = None,
-    data_cap: Cap | None = None,
-    relay: Any = None,
-    phases: Phases = NO_PHASES,
-    outside: Mapping[int, Callable[[str], Any]] | None = None,
-) -> MatchResult:
-    """Play one match, seat i played by specs[i]. Raises RunnerError/PackagingError/OptionError
-    (BuildError for a bot that does not compile) before any bot starts when the match cannot be
-    run. Raises blame.LadderFault when the ladder failed (a sandbox that did not start, a bot the
-    ladder killed at start-up, a build sandbox that failed): the match is void, no seat is charged,
-    and the caller plays it again (blame.retrying); `final_attempt` False also voids a start-up
-    death the ladder cannot prove was its own. Otherwise, once it runs, it always finishes.
+def run(plan: MatchPlan, env: Env | None = None) -> MatchRecord:
+    """Play the match `plan` with `env`. Raises RunnerError/PackagingError (BuildError for a bot
+    that does not compile) before any bot starts when the match cannot be run. Raises
+    blame.LadderFault when the ladder failed (a sandbox that did not start, a bot the ladder killed
+    at start-up, a build sandbox that failed): the match is void, no seat is charged, and the caller
+    plays it again (blame.retrying); `env.final_attempt` False also voids a start-up death the ladder
+    cannot prove was its own. Otherwise, once it runs, it always finishes.
     A stop signal (SIGINT, SIGTERM) tears the match down and is then handed on
-    (workers/sandbox/interrupts.py). Compiled bots are built in the sandbox first, or taken from
-    `build_cache` (default: builds.DirCache, the local cache `ladder match` keeps). The bots'
-    seeds are keyed with `seed_key`, a fresh secret per match unless given (to repeat a recorded
-    match): no bot can work back from its seed to the game's hidden draws (ladder.play.bot_seed).
-    `bot_data[i]` is seat i's data folder to start from (shown at /botdata; None: no folder): its
-    changes come back in MatchResult.data, read once the bots are gone (workers/build/bot_data.py).
-    `phases` collects where the match's time goes (workers/match/phases.py; `ladder bench service`).
-    `outside` maps a seat to a factory, given the seat's name, of a seat played from outside the
-    sandbox (workers/match/person_seat.py): that seat's spec is staged, never started (it names the
-    fallback), and the factory's object stands in for a SandboxedSeat.
-    A spec `remote:<match>:<seat>` (ladder/seat_relay.py) is a program outside, played over `relay`
-    (workers/match/outside_seat.py) instead of a sandboxed process."""
+    (workers/sandbox/interrupts.py). The bots' seeds are keyed with `plan.seed_key`, a fresh secret
+    per match unless given (to repeat a recorded match): no bot can work back from its seed to the
+    game's hidden draws (ladder.play.bot_seed). A seat's bot data snapshot is shown at /botdata: its
+    changes come back in MatchRecord.data, read once the bots are gone (workers/build/bot_data.py)."""
     with interrupts.catching():
-        return _run_match(specs, game=game, seed=seed, options=options, sandbox=sandbox, clock=clock,
-                          strikes=strikes, ranked=ranked, require_strict=require_strict, replay_path=replay_path,
-                          names=names, on_entry=on_entry, build_cache=build_cache, on_build=on_build,
-                          final_attempt=final_attempt, seed_key=seed_key, bot_data=bot_data,
-                          data_cap=data_cap, phases=phases, outside=outside or {}, relay=relay)
+        return _run(plan, env if env is not None else Env())
 
 
-def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, require_strict, replay_path, names,
-               on_entry, build_cache, on_build, final_attempt, seed_key, phases, outside, relay, bot_data=None,
-               data_cap=None) -> MatchResult:
+def _run(plan: MatchPlan, env: Env) -> MatchRecord:
     from workers.sandbox.process import BotProcess, Limits
 
+    phases = env.phases
     phases.begin()
-    mode = choose_mode(sandbox, ranked=ranked, require_strict=require_strict)
-    game_obj = get_game(game)
-    game_obj.check_players(len(specs))
-    game_obj.resolve_options(options)
-    clock = clock or TimeControl()
-    names = list(names) if names is not None else list(specs)
+    mode = choose_mode(plan.sandbox, ranked=plan.ranked, require_strict=env.require_strict)
+    game, names = plan.game, plan.names
     limits = Limits(
         line_bytes=protocol.MAX_LINE_BYTES, stderr_bytes=protocol.LOG_BYTES, cpu_seconds=protocol.CPU_BACKSTOP_S
     )
-    root = sandbox_scratch.make()  # named for this process: a warden removes it if we are killed
-    seats: list[SandboxedSeat] = []
+    root = sandbox_scratch.make(f"{plan.match_id}-" if plan.match_id is not None else "")  # a warden removes it
+    seats: list[Any] = []
     void = MatchVoid()
     table = None
     folders, collected, finished = None, None, False  # bot data (workers/build/bot_data.py)
+    sandboxed = [i for i, seat in enumerate(plan.seats) if isinstance(seat, SANDBOXED)]
+    staged: list[packaging.StagedBot | None] = [None] * len(plan.seats)
     try:
         if mode == "strict":
             table = sandbox_cgroup.TableCpuGroup.create(TABLE_CPUS)
         sdk = stage_sdk(root) if mode == "none" else shared_sdk()
-        remote = {i: seat_relay.parse_remote_spec(spec) for i, spec in enumerate(specs)}
-        remote = {i: where for i, where in remote.items() if where is not None}
-        staged = [stage_bot(spec, game, root) for i, spec in enumerate(specs) if i not in remote]
-        staged = runnable(staged, mode=mode, cache=build_cache if build_cache is not None else builds.DirCache(),
-                          parent=root, on_build=on_build)
-        trees = [runtime_tree(bot.entry, mode) for bot in staged]
-        for i in sorted(remote):  # a remote seat has no process: None in the sandboxed lists
-            staged.insert(i, None)
-            trees.insert(i, None)
-        if bot_data is not None:
-            folders = bot_data_folders.SeatFolders(root, bot_data, data_cap or Cap(), mode)
+        ready = runnable([stage_seat(plan.seats[i], i, game, root) for i in sandboxed], mode=mode,
+                         cache=env.build_cache if env.build_cache is not None else builds.DirCache(), parent=root,
+                         on_build=env.on_build, seats=sandboxed)
+        trees: list[Path | None] = [None] * len(plan.seats)
+        for i, bot in zip(sandboxed, ready, strict=True):
+            staged[i], trees[i] = bot, runtime_tree(bot.entry, mode)
+        snapshots = [seat.data for seat in plan.seats]
+        if any(snapshot is not None for snapshot in snapshots):
+            folders = bot_data_folders.SeatFolders(root, snapshots, env.data_cap or Cap(), mode)
         phases.lap("stage")
         lines = protocol.EventLines()  # one per match: each event is encoded once for every seat
-        for index, (name, bot, tree) in enumerate(zip(names, staged, trees, strict=True)):
-            if index in outside:  # a person's seat (its spec, the fallback, is staged, never started)
-                seats.append(outside[index](name))
+        for index, (seat_plan, bot, tree) in enumerate(zip(plan.seats, staged, trees, strict=True)):
+            if isinstance(seat_plan, Person):  # a person in the browser: no process
+                seats.append(PersonSeat(relay=env.relay, match_id=plan.match_id, seat=index, game=game.name,
+                                        name=seat_plan.name, clock_s=seat_plan.clock_s,
+                                        absent_s=env.person_absent_s, budget_s=env.person_budget_s,
+                                        strikes=plan.strikes))
                 seats[-1].void = void
                 continue
-            if bot is None:  # a program outside (workers/match/outside_seat.py)
-                match_id, number = remote[index]
-                seats.append(OutsideSeat(name, game, relay=relay, match_id=match_id, seat=number, clock=clock,
-                                         strikes=strikes, lines=lines, void=void, final_attempt=final_attempt))
+            if isinstance(seat_plan, RemoteProgram):  # a program outside (workers/match/outside_seat.py)
+                seats.append(OutsideSeat(seat_plan.name, game.name, relay=env.relay, match_id=plan.match_id,
+                                         seat=index, clock=plan.clock, strikes=plan.strikes, lines=lines, void=void,
+                                         final_attempt=env.final_attempt))
                 seats[-1].start()
                 continue
-            seat_limits, seat_clock = runtime_terms(bot.entry, limits, clock)
-            seat = SandboxedSeat(name, game, mode, seat_clock, strikes, lines, void=void, final_attempt=final_attempt)
+            seat_limits, seat_clock = runtime_terms(bot.entry, limits, plan.clock)
+            seat = SandboxedSeat(seat_plan.name, game.name, mode, seat_clock, plan.strikes, lines, void=void,
+                                 final_attempt=env.final_attempt)
 
             def factory(bot: packaging.StagedBot = bot, tree: Path | None = tree, limits: Any = seat_limits,
-                        index: int = len(seats)) -> Any:
+                        index: int = index) -> Any:
                 # LADDER_BOT=1: bots.sdk moves the protocol off fd 1 at import, so stray prints
                 # (even at import time) go to the log instead of breaking the protocol
                 data_env = folders.env(index) if folders is not None else {}
@@ -276,7 +276,7 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
             try:
                 seat.start(factory)
             except blame.LadderFault as fault:
-                fault.seat = len(seats) - 1
+                fault.seat = index
                 void.fault = void.fault or fault  # the seats started already hear the match is void
                 raise
         phases.lap("start", seats)
@@ -284,20 +284,21 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
         def route(entry: dict[str, Any]) -> None:
             if "fault" in entry:
                 seats[entry["seat"]].refused(entry)
-            if on_entry is not None:
-                on_entry(entry)
+            if env.on_entry is not None:
+                env.on_entry(entry)
 
-        played = play_game(game, seats, seed=seed, options=options, names=names, sandbox=mode, on_entry=route,
-                           seed_key=seed_key if seed_key is not None else secrets.token_bytes(16))
+        played = play_game(game, seats, seed=plan.seed, options=plan.options, checked=True, names=names, sandbox=mode,
+                           on_entry=route, seed_key=plan.seed_key if plan.seed_key is not None
+                           else secrets.token_bytes(16))
         phases.lap("play", seats)
         if void.fault is not None:
             raise void.fault
         forfeited = [i for i, s in enumerate(seats) if s.takeover is not None or played.seats[i].forfeit]
         final = results_of(played.state, names, forfeited)  # a takeover forfeits too
-        results = [
+        results = tuple(
             {"seat": r.seat, "bot": r.bot, "score": r.score, "rank": r.rank, "status": s.status, "reason": s.reason}
             for r, s in zip(final, seats, strict=True)
-        ]
+        )
         for seat in seats:
             seat.send_end(results, protocol.END_GRACE_MS / 1000)
         deadline = time.monotonic() + protocol.END_GRACE_MS / 1000
@@ -326,10 +327,8 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
         # which hierarchy held the bots (workers/sandbox/cgroup.py)
         cgroup=sandbox_cgroup.backend() if mode == "strict" else None,
     )
-    path = write_replay(replay, replay_path) if replay_path is not None else None
     phases.lap("replay")
-    return MatchResult(game, seed, mode, results, replay, path, [bot and bot.build_key for bot in staged],
-                       collected)
+    return MatchRecord(plan, mode, results, replay, tuple(bot and bot.build_key for bot in staged), collected)
 
 
 def _exited_cleanly(seat: Any) -> bool:

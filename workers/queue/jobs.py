@@ -1,18 +1,18 @@
 """What the Celery tasks do, as plain functions over a session factory and the settings.
 
 `play_match` is the whole life of one match on a worker: claim it with the guarded status change
-(nobody else can hold it then), play it through `workers.match.runner` with each seat's stored code
-and bot data, and record seats, the public replay, the bots' logs (split off it:
-`Replay.split_logs`), rating changes and each seat's bot data changes (services/botdata.py) with
-`services.results.record_result`, one transaction that only the claim holder can commit.
-A match that cannot be played (sandbox missing, a bot that does not unpack, the soft time
+(nobody else can hold it then), read it as one plan (`services.match_plan`: each seat's stored code
+and bot data, typed), play it through `workers.match.runner.run`, and record seats, the public
+replay, the bots' logs (split off it: `Replay.split_logs`), rating changes and each seat's bot data
+changes (services/botdata.py) with `services.results.record_result`, one transaction that only the
+claim holder can commit. A match that cannot be played (sandbox missing, a bot that does not unpack, the soft time
 limit) is marked failed, which is never rated.
 A failure of the ladder (workers/match/blame.py: a sandbox that did not start, a bot the ladder killed)
 voids the match: it is played again, blame.ATTEMPTS times in all, then marked failed with the
 ladder's reason; no seat is ever charged with it. A worker told to stop (SIGTERM, Ctrl-C) tears
 the match down and gives it back to the queue before it goes.
 
-This module is the adapter between the stored match and the runner, which takes bot files.
+This module is the adapter between the stored match and the runner: claim -> plan -> run -> record.
 With a relay, the match's public entries reach live spectators as it is played (workers/queue/live.py:
 the runner's on_entry only queues them; the publisher's thread sends them).
 """
@@ -20,31 +20,27 @@ the runner's on_entry only queues them; the publisher's thread sends them).
 from __future__ import annotations
 
 import logging
-import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy.orm import sessionmaker
-from sqlmodel import Session, select
+from sqlmodel import Session
 
-from ladder import seat_relay
 from ladder.config import Settings
 from ladder.db import session_scope
-from ladder.models import Bot, BotVersion, Seat, User
+from ladder.match import MatchPlan, Person, RemoteProgram
 from ladder.relay import Relay
-from ladder.services import botdata
 from ladder.services import builds as build_service
 from ladder.services.errors import ServiceError
+from ladder.services.match_plan import match_plan
 from ladder.services.matches import claim_match, mark_failed, release_match
 from ladder.services.results import MatchOutcome, outcome_from_replay, record_result
 from workers.queue.live import LivePublisher
-from workers.sandbox import scratch as sandbox_scratch
 
 log = logging.getLogger(__name__)
 
-# (specs, game, seed, options, sandbox, ranked, require_strict, names) -> MatchResult-like object
+# run(plan, env) -> MatchRecord: workers.match.runner.run, or a test's stand-in
 Runner = Callable[..., Any]
 
 
@@ -58,10 +54,10 @@ class JobResult:
         return {"match": self.match_id, "status": self.status, "detail": self.detail}
 
 
-def default_runner(specs: list[str], **kwargs: Any) -> Any:
-    from workers.match.runner import run_match
+def default_runner(plan: MatchPlan, env: Any) -> Any:
+    from workers.match.runner import run
 
-    return run_match(specs, **kwargs)
+    return run(plan, env)
 
 
 class DatabaseBuilds:
@@ -82,36 +78,6 @@ class DatabaseBuilds:
                                          seconds=build.seconds)
 
 
-def _stage_code(session: Session, match_id: int, root: Path) -> tuple[list[str], list[str], list[int]]:
-    """Write each seat's stored code to `root/<seat>/<filename>`: (paths in seat order, seat names,
-    version ids)."""
-    rows = session.exec(
-        select(Seat.seat, BotVersion.filename, BotVersion.code, BotVersion.number, Bot.name, User.username,
-               BotVersion.id, Bot.remote)
-        .join(BotVersion, BotVersion.id == Seat.bot_version_id)
-        .join(Bot, Bot.id == Seat.bot_id)
-        .join(User, User.id == Bot.owner_id)
-        .where(Seat.match_id == match_id)
-        .order_by(Seat.seat)
-    ).all()
-    specs, names, versions = [], [], []
-    for seat, filename, code, number, bot_name, owner, version_id, remote in rows:
-        names.append(f"{owner}/{bot_name} v{number}" if not remote else f"{owner}/{bot_name} (remote)")
-        versions.append(version_id)
-        if remote:  # played from outside, over the relay (workers/match/outside_seat.py): no code
-            specs.append(seat_relay.remote_spec(match_id, seat))
-            continue
-        folder = root / str(seat)
-        folder.mkdir(mode=0o755)
-        # a fixed name, never the uploader's: a stored name the file system refuses (too long, NUL)
-        # would fail every match the bot is seated at
-        path = folder / ("bot.zip" if filename.lower().endswith(".zip") else "main.py")
-        path.write_bytes(code)
-        path.chmod(0o644)
-        specs.append(str(path))
-    return specs, names, versions
-
-
 def play_match(
     match_id: int,
     *,
@@ -130,7 +96,7 @@ def play_match(
         # A stop signal (workers/sandbox/interrupts.py) waits until the match is torn down and given back.
         with interrupts.catching():
             result = _play_match(match_id, sessions=sessions, settings=settings, worker_id=worker_id, runner=runner,
-                                 live=live)
+                                 live=live, relay=relay)
         if live is not None and result.status in ("finished", "failed"):
             live.end(result.status)  # after the result is stored: the page can switch to the replay
         return result
@@ -140,13 +106,13 @@ def play_match(
 
 
 def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Settings, worker_id: str,
-                runner: Runner, live: LivePublisher | None) -> JobResult:
+                runner: Runner, live: LivePublisher | None, relay: Relay | None) -> JobResult:
     from workers.match import blame
     from workers.match.runner import BuildError  # the runner (and the sandbox) load on a worker only
     from workers.sandbox import interrupts
 
     with session_scope(sessions) as session:
-        match, root = None, None
+        match, plan = None, None
         try:
             # A stop signal that lands while the claim is written (under load an SQLite claim can
             # wait seconds for its lock) waits for it, and is raised inside this try, which gives the
@@ -156,38 +122,29 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
                 match = claim_match(session=session, match_id=match_id, worker_id=worker_id)
             if match is None:
                 return JobResult(match_id, "skipped", "not queued: another worker has it, or it is done")
-            root = sandbox_scratch.make(f"{match_id}-")  # the bots' uids read their files through here
-            specs, names, versions = _stage_code(session, match_id, root)
-            snapshots = botdata.snapshots(session, match_id)  # each seat's data folder to start from
-            person = _person_seat(session, match, names, settings)  # "Play it yourself": a person at a seat
+            plan = match_plan(session=session, match_id=match_id)
             session.commit()  # end the read: no transaction stays open while the bots play
-
-            remote = {"relay": _relay(settings, sessions)} if any(s.startswith("remote:") for s in specs) else {}
+            env = _env(plan, settings, sessions, relay)
 
             def attempt(final: bool) -> Any:
-                extra: dict[str, Any] = dict(person)
+                on_entry = None
                 if live is not None:  # every attempt starts the spectators' view over
-                    live.begin(game=match.game, options=match.options, names=names)
-                    extra["on_entry"] = live.append
-                return runner(
-                    specs, game=match.game, seed=match.seed, options=match.options, sandbox=match.sandbox,
-                    ranked=match.ranked, require_strict=not settings.development, names=names,
-                    build_cache=DatabaseBuilds(sessions), final_attempt=final,
-                    bot_data=snapshots, data_cap=settings.bot_data_cap, **remote, **extra,
-                )
+                    live.begin(game=plan.game.name, options=dict(plan.options), names=plan.names)
+                    on_entry = live.append
+                return runner(plan, replace(env, final_attempt=final, on_entry=on_entry))
 
             def voided(number: int, fault: blame.LadderFault) -> None:
                 log.warning("match %s: attempt %d void, the ladder failed: %s", match_id, number, fault.reason)
 
-            result = blame.retrying(attempt, on_void=voided)
+            record = blame.retrying(attempt, on_void=voided)
             # a bot's log is its owner's, a replay is public: they are stored apart
-            public, logs = result.replay.split_logs()
-            outcome = replace(outcome_from_replay(public, logs), data=getattr(result, "data", None))
-            keys = {v: k for v, k in zip(versions, getattr(result, "build_keys", None) or [], strict=False) if k}
+            public, logs = record.replay.split_logs()
+            outcome = replace(outcome_from_replay(public, logs), data=record.data)
+            keys = {seat.version_id: key for seat, key in zip(plan.seats, record.build_keys, strict=True) if key}
             build_service.note_builds(session=session, keys=keys)
         except BuildError as exc:  # the author's fault, not ours: the version is rejected with the reason
             session.rollback()
-            return _unbuildable(session, match_id, versions[exc.seat], exc.build.failure(), worker_id)
+            return _unbuildable(session, match_id, plan.seats[exc.seat].version_id, exc.build.failure(), worker_id)
         except blame.LadderFault as exc:  # every attempt voided by the ladder's own failures
             session.rollback()
             reason = f"the ladder failed {blame.ATTEMPTS} times, never a bot: {exc.reason}"[:2000]
@@ -206,40 +163,22 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
             reason = f"{type(exc).__name__}: {exc}"[:2000]
             log.warning("match %s failed before a result: %s", match_id, reason)
             return _fail(session, match_id, reason, worker_id)
-        finally:
-            if root is not None:
-                shutil.rmtree(root, ignore_errors=True)
         return _record(session, match_id, outcome, worker_id, settings)
 
 
-def _person_seat(session: Session, match: Any, names: list[str], settings: Settings) -> dict[str, Any]:
-    """The runner's `outside` argument when a person plays a seat of the match ({} when nobody does):
-    the seat's name becomes the person's, and its seat object talks to the page over the relay."""
+def _env(plan: MatchPlan, settings: Settings, sessions: sessionmaker[Session], relay: Relay | None) -> Any:
+    """What this worker plays the match with: its build cache over the database, and one relay for
+    the seats played from outside (the live view's when there is one, else the web tier's kind)."""
     from ladder.relay import relay_for
-    from ladder.services.person_seat import person_seat_of
-    from workers.match.person_seat import PersonSeat
+    from workers.match.runner import Env
 
-    found = person_seat_of(session=session, match_id=match.id)
-    if found is None:
-        return {}
-    row, username = found
-    names[row.seat] = f"{username} (in person)"
-    relay = relay_for(settings, session.get_bind())
-    # the person's game ends in time for the result to be written before the task's own time limit
-    budget = max(60.0, settings.match_stale_after * 0.8)
-
-    def factory(name: str) -> PersonSeat:
-        return PersonSeat(relay=relay, match_id=match.id, seat=row.seat, game=match.game, name=name,
-                          clock_s=row.clock_s, absent_s=settings.person_absent, budget_s=budget)
-
-    return {"outside": {row.seat: factory}}
-
-
-def _relay(settings: Settings, sessions: sessionmaker[Session]) -> Any:
-    """The relay an outside seat plays over: Redis or the ladder's database, as the web tier's."""
-    from ladder.relay import relay_for
-
-    return relay_for(settings, sessions.kw.get("bind"))
+    outside = any(isinstance(seat, Person | RemoteProgram) for seat in plan.seats)
+    if outside and relay is None:
+        relay = relay_for(settings, sessions.kw.get("bind"))
+    # a person's game ends in time for the result to be written before the task's own time limit
+    return Env(build_cache=DatabaseBuilds(sessions), relay=relay if outside else None,
+               require_strict=not settings.development, data_cap=settings.bot_data_cap,
+               person_absent_s=settings.person_absent, person_budget_s=max(60.0, settings.match_stale_after * 0.8))
 
 
 def _unbuildable(session: Session, match_id: int, version_id: int, reason: str, worker_id: str) -> JobResult:

@@ -236,10 +236,12 @@ def _match_seconds(mode: str, seed: int) -> float:
     """Wall time of one whole match of the flagship game's fallback bot x 4 through the match runner."""
     from bots import reference_bot
     from ladder.games import FLAGSHIP
-    from workers.match.runner import run_match
+    from ladder.match import local_plan
+    from workers.match.runner import Env, run
 
     t0 = time.perf_counter()
-    run_match([f"builtin:{reference_bot(FLAGSHIP)}"] * 4, game=FLAGSHIP, seed=seed, sandbox=mode, require_strict=False)
+    run(local_plan(FLAGSHIP, [f"builtin:{reference_bot(FLAGSHIP)}"] * 4, seed=seed, sandbox=mode),
+        Env(require_strict=False))
     return time.perf_counter() - t0
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -31,20 +32,20 @@ def measure_breakdown(url: str, versions: list[int], *, count: int, sandbox: str
     per match meanwhile, and the SQL statements per match (which no load on the machine changes)."""
     from ladder.db import make_engine, session_factory
     from workers.match.phases import Phases
-    from workers.match.runner import run_match
+    from workers.match.runner import run
     from workers.queue import heap
     from workers.queue.jobs import play_match
 
     phases = Phases()
 
-    def runner(specs: list[str], **kwargs: Any) -> Any:
-        return run_match(specs, phases=phases, **kwargs)
+    def runner(plan: Any, env: Any) -> Any:
+        return run(plan, replace(env, phases=phases))
 
     engine = make_engine(url)
     sessions = session_factory(engine)
     settings = Settings(env="development", database_url=url, instance_dir=Path(tempfile.gettempdir()))
     ids = _queue(url, versions, count + 1, seed=3000, sandbox=sandbox)
-    play_match(ids[0], sessions=sessions, settings=settings, worker_id="bench-warmup", runner=run_match)  # warm caches
+    play_match(ids[0], sessions=sessions, settings=settings, worker_id="bench-warmup", runner=run)  # warm caches
     heap.freeze_for_matches()  # as each pool process of a worker does at its start
     statements = [0]
 

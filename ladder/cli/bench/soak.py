@@ -96,8 +96,9 @@ def run_soak(*, matches: int, hog: bool, game: str | None = None, players: int =
     machine may not get through them all in the time there is: the leftovers are counted all the
     same, at the end, as after a full run)."""
     from ladder.games import FLAGSHIP
+    from ladder.match import local_plan
     from workers.match import blame
-    from workers.match.runner import run_match
+    from workers.match.runner import Env, run
     from workers.sandbox import process as sandbox
 
     game = game or FLAGSHIP
@@ -111,8 +112,8 @@ def run_soak(*, matches: int, hog: bool, game: str | None = None, players: int =
                 echo(f"time budget of {minutes:g} min used up after {i} matches")
                 break
             def attempt(final: bool, seed: int = i):
-                return run_match(["builtin:random"] * players, game=game, seed=seed, sandbox="strict",
-                                 final_attempt=final)
+                return run(local_plan(game, ["builtin:random"] * players, seed=seed, sandbox="strict"),
+                           Env(final_attempt=final))
 
             def voided(_n: int, _fault: blame.LadderFault) -> None:
                 result.voided += 1

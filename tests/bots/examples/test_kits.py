@@ -1,5 +1,5 @@
 """The starter kits in bots/examples/: each is built and run by the ladder's own runtime table
-(ladder/runtimes.py) exactly as an upload is, through `workers.match.runner.run_match` in the strict
+(ladder/runtimes.py) exactly as an upload is, through `workers.match.runner.run` in the strict
 sandbox: the compiled ones by the compile step (workers/build/builds.py) in their runtime's build tree,
 every one running in its runtime's tree. Each plays a game of every game without a single refused
 answer or takeover, and its JSON reader takes any JSON.
@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 import pytest
+from match_support import run_specs
 from needs import unavailable
 
 from ladder import runtimes
@@ -94,7 +95,7 @@ def test_each_kit_builds_and_plays_every_game_legally_in_the_strict_sandbox(kit_
     for seed, (game, options, lineup) in enumerate(MATCHES, start=1):
         specs = [str(path) if spec == "kit" else spec for spec in lineup]
         # a fixed key for the bots' seeds (a fresh secret per match otherwise): the same games each run
-        result = runner.run_match(specs, game=game, seed=seed, options=options, sandbox=strict_sandbox,
+        result = run_specs(specs, game=game, seed=seed, options=options, sandbox=strict_sandbox,
                                   clock=PATIENT, build_cache=cache, on_build=lambda seat, _r: built.append(seat),
                                   seed_key=KIT_SEED_KEYS.get(kit, KIT_SEED_KEY))
         kit_seats = {i for i, spec in enumerate(lineup) if spec == "kit"}
@@ -137,7 +138,7 @@ def test_the_python_ml_kit_imports_torch_within_the_default_clock(strict_sandbox
     # The ladder's own clock, not the patient one above: the runtime's start-up floor
     # (ladder/runtimes.py, 20 s to ready) must cover importing torch in the strict sandbox.
     path, _ = build("python-ml", Path(tempfile.mkdtemp(prefix="kit-ml-")))
-    result = runner.run_match([str(path), "builtin:careful"], game="treasure", seed=5, sandbox=strict_sandbox)
+    result = run_specs([str(path), "builtin:careful"], game="treasure", seed=5, sandbox=strict_sandbox)
     seat = result.replay.to_json()["seats"][0]
     assert seat["status"] == "ok" and seat["takeover"] is None and not seat.get("strikes"), seat.get("stderr")
     assert "torch 1." in seat["stderr"] or "torch 2." in seat["stderr"], seat.get("stderr")

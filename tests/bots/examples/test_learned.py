@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from match_support import run_specs
 
 from ladder.play import make_bots, play_game
-from workers.match import runner
 
 ROOT = Path(__file__).resolve().parents[3]
 LEARNED = ROOT / "bots" / "examples" / "learned"
@@ -97,7 +97,7 @@ def test_the_bot_plays_only_legal_answers_in_the_sandbox(mode, request):
     sandbox = request.getfixturevalue(f"{mode}_sandbox")
     for seed, lineup in ((3, [str(LEARNED), "builtin:careful", "builtin:random"]),
                          (4, ["builtin:memory", str(LEARNED)])):
-        result = runner.run_match(lineup, game="treasure", seed=seed, sandbox=sandbox, seed_key=b"learned")
+        result = run_specs(lineup, game="treasure", seed=seed, sandbox=sandbox, seed_key=b"learned")
         replay = result.replay.to_json()
         seat = next(s for s in replay["seats"] if s["bot"] == str(LEARNED))
         where = f"{mode}, seed {seed}: {seat.get('stderr', '')[-2000:]}"

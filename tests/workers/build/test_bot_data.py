@@ -6,11 +6,12 @@ from __future__ import annotations
 import os
 
 import pytest
+from match_support import run_specs
 
 from ladder.bot_data import Cap, Changes, Snapshot
 from workers.build import bot_data as folders
 from workers.match.protocol import TimeControl
-from workers.match.runner import builtin_source, run_match
+from workers.match.runner import builtin_source
 
 CLOCK = TimeControl(decision_ms=2000, bank_ms=5000, startup_ms=10000)
 CAP = Cap(max_bytes=1 << 20, max_files=20)
@@ -64,7 +65,7 @@ def mode(request):
 
 
 def play(tmp_path, prelude, snapshot, mode):
-    result = run_match([bot_with(tmp_path, prelude), "builtin:random"], game="treasure", seed=3, sandbox=mode,
+    result = run_specs([bot_with(tmp_path, prelude), "builtin:random"], game="treasure", seed=3, sandbox=mode,
                        clock=CLOCK, bot_data=[snapshot, None], data_cap=CAP)
     assert [r["status"] for r in result.results] == ["ok", "ok"], result.replay.seats
     return result.data

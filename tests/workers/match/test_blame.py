@@ -11,11 +11,11 @@ import threading
 import time
 
 import pytest
+from match_support import run_specs
 
 from workers.match import blame
 from workers.match.blame import LadderFault
 from workers.match.protocol import TimeControl
-from workers.match.runner import run_match
 from workers.sandbox import cgroup as sandbox_cgroup
 from workers.sandbox import preexec as sandbox_preexec
 from workers.sandbox import process as sandbox
@@ -28,7 +28,7 @@ OTHERS = ["builtin:random", "builtin:random"]
 
 
 def play(specs=None, **kw):
-    return run_match(specs or ["builtin:random", *OTHERS], game="treasure", seed=5, sandbox="strict", clock=CLOCK, **kw)
+    return run_specs(specs or ["builtin:random", *OTHERS], game="treasure", seed=5, sandbox="strict", clock=CLOCK, **kw)
 
 
 def assert_nothing_left(uid_processes):
@@ -252,7 +252,7 @@ def test_running_out_of_memory_at_start_up_is_the_bots(tmp_path, strict_sandbox,
     # Not void, not even on a first attempt. Touching 512 MiB before the kernel kills it can take
     # over 8 s on a loaded machine: the bot's start-up allowance is no part of this test.
     slow = TimeControl(decision_ms=1000, bank_ms=2000, startup_ms=60000)
-    result = run_match([str(bot), *OTHERS], game="treasure", seed=5, sandbox="strict", clock=slow,
+    result = run_specs([str(bot), *OTHERS], game="treasure", seed=5, sandbox="strict", clock=slow,
                        final_attempt=False)
     assert result.results[0]["status"] == "crash" and "oom_kills" in result.results[0]["reason"]
     assert_nothing_left(uid_processes)
@@ -346,7 +346,7 @@ def test_a_bwrap_killed_before_the_bots_program_started_charges_no_seat(monkeypa
     killer.start()  # the match runs in this, the main thread, as the sandbox needs
 
     def attempt(final: bool):
-        return run_match(["builtin:random", *OTHERS], game="treasure", seed=5, sandbox="strict", clock=slow_start,
+        return run_specs(["builtin:random", *OTHERS], game="treasure", seed=5, sandbox="strict", clock=slow_start,
                          final_attempt=final)
 
     with pytest.raises(LadderFault) as caught:

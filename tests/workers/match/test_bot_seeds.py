@@ -11,10 +11,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from match_support import run_specs
 
 from ladder.play import bot_seed
 from workers.match.protocol import TimeControl
-from workers.match.runner import choose_mode, run_match
+from workers.match.runner import choose_mode
 
 CLOCK = TimeControl(decision_ms=2000, bank_ms=2000, startup_ms=8000)
 
@@ -55,7 +56,7 @@ def test_a_sandboxed_bot_cannot_search_back_to_a_small_game_seed(attacker):
     mode = choose_mode("auto", require_strict=False)
     seen = []
     for _ in range(2):
-        result = run_match([str(attacker), "builtin:random", "builtin:careful"], game="treasure", seed=1,
+        result = run_specs([str(attacker), "builtin:random", "builtin:careful"], game="treasure", seed=1,
                            sandbox=mode, clock=CLOCK, require_strict=False)
         seat = result.replay.to_json()["seats"][0]
         assert seat["status"] == "ok", seat
@@ -69,7 +70,7 @@ def test_a_sandboxed_bot_cannot_search_back_to_a_small_game_seed(attacker):
 def test_a_recorded_seed_key_repeats_the_bots_seeds(attacker):
     mode = choose_mode("auto", require_strict=False)
     key = bytes(range(16))
-    result = run_match([str(attacker), "builtin:random"], game="treasure", seed=1, sandbox=mode, clock=CLOCK,
+    result = run_specs([str(attacker), "builtin:random"], game="treasure", seed=1, sandbox=mode, clock=CLOCK,
                        require_strict=False, seed_key=key)
     assert result.replay.to_json()["seed_key"] == key.hex()
     assert [s["bot_seed"] for s in result.replay.to_json()["seats"]] == [bot_seed(1, 0, key), bot_seed(1, 1, key)]

@@ -10,14 +10,15 @@ import json
 import threading
 
 import pytest
+from match_support import run_specs
 
 from bots import load_builtin
 from ladder import seat_relay
+from ladder.match import RemoteProgram
 from ladder.relay import MemoryRelay
 from ladder.replay import verify_replay
 from workers.match import blame, outside_seat, runner
 from workers.match.protocol import TimeControl
-from workers.match.runner import run_match
 
 GAME = "treasure"
 MATCH = 7
@@ -73,7 +74,7 @@ class Client(threading.Thread):
 def play(client: Client, relay: MemoryRelay, seed: int = 3):
     client.start()
     try:
-        result = run_match([seat_relay.remote_spec(MATCH, 0), "builtin:careful"], game=GAME, seed=seed,
+        result = run_specs([RemoteProgram("far"), "builtin:careful"], game=GAME, match_id=MATCH, seed=seed,
                            sandbox="none", require_strict=False, clock=CLOCK, relay=relay, names=["far", "near"])
     finally:
         client.stop.set()
@@ -233,7 +234,7 @@ def test_a_voided_attempt_tells_the_client_to_restart_and_never_closes_it():
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(runner, "MatchVoid", Recorded)
             result = blame.retrying(
-                lambda final: run_match([seat_relay.remote_spec(MATCH, 0), "builtin:careful"], game=GAME, seed=3,
+                lambda final: run_specs([RemoteProgram("far"), "builtin:careful"], game=GAME, match_id=MATCH, seed=3,
                                         sandbox="none", require_strict=False, clock=CLOCK, relay=relay,
                                         names=["far", "near"], final_attempt=final),
                 on_void=lambda number, fault: voided.append(number))
@@ -266,7 +267,7 @@ def test_the_last_attempt_void_closes_the_seat_with_the_reason():
     try:
         with pytest.MonkeyPatch.context() as patch, pytest.raises(blame.LadderFault):
             patch.setattr(runner, "MatchVoid", Recorded)
-            run_match([seat_relay.remote_spec(MATCH, 0), "builtin:careful"], game=GAME, seed=3, sandbox="none",
+            run_specs([RemoteProgram("far"), "builtin:careful"], game=GAME, match_id=MATCH, seed=3, sandbox="none",
                       require_strict=False, clock=CLOCK, relay=relay, names=["far", "near"], final_attempt=True)
         for _ in range(50):
             if client.closed is not None:
@@ -298,7 +299,7 @@ def test_a_polling_client_that_lets_its_lease_run_out_is_cut_once():
     client.script = script
     client.start()
     try:
-        result = run_match([seat_relay.remote_spec(MATCH, 0), "builtin:careful"], game=GAME, seed=3, sandbox="none",
+        result = run_specs([RemoteProgram("far"), "builtin:careful"], game=GAME, match_id=MATCH, seed=3, sandbox="none",
                            require_strict=False, clock=TimeControl(decision_ms=3000, bank_ms=600, startup_ms=3000),
                            relay=relay, names=["far", "near"])
     finally:

@@ -8,9 +8,11 @@ import threading
 import time
 
 import pytest
+from match_support import run_specs
 
 from bots import load_builtin
 from ladder.games import get_game
+from ladder.match import Person
 from ladder.play import make_bots, play_game
 from ladder.relay import MemoryRelay, topics
 from workers.match.person_seat import PersonSeat
@@ -148,18 +150,13 @@ def test_answers_left_from_an_earlier_attempt_are_not_read() -> None:
 
 
 def test_the_runner_seats_a_person_without_starting_a_process() -> None:
-    from workers.match.runner import run_match
-
     relay = MemoryRelay()
     person = ScriptedPerson(relay, "treasure", 2, "careful")
     person.start()
     try:
-        def factory(name: str) -> PersonSeat:
-            return PersonSeat(relay=relay, match_id=MATCH, seat=2, game="treasure", name=name, clock_s=30,
-                              absent_s=30)
-
-        result = run_match(["builtin:random", "builtin:careful", "builtin:careful"], game="treasure", seed=4,
-                           sandbox="none", require_strict=False, names=["a", "b", "me"], outside={2: factory})
+        result = run_specs(["builtin:random", "builtin:careful", Person("me", clock_s=30)], game="treasure", seed=4,
+                           sandbox="none", require_strict=False, names=["a", "b", "me"], match_id=MATCH, relay=relay,
+                           person_absent_s=30)
     finally:
         person.stop.set()
         person.join(5)
@@ -181,21 +178,23 @@ def test_a_voided_attempt_restarts_the_table_instead_of_a_second_hello(monkeypat
             super().__init__()
             voids.append(self)
 
+    class Failing(PersonSeat):
+        def __init__(self, **kw):
+            if len(voids) == 1:  # the first attempt: the ladder fails once the person has been asked
+                voids[0].fault = blame.LadderFault("a test's ladder failure")
+            super().__init__(**kw)
+
     monkeypatch.setattr(runner, "MatchVoid", Recorded)
+    monkeypatch.setattr(runner, "PersonSeat", Failing)
     relay = MemoryRelay()
     person = ScriptedPerson(relay, "treasure", 1, "careful")
     person.start()
 
-    def factory(name: str) -> PersonSeat:
-        if len(voids) == 1:  # the first attempt: the ladder fails once the person has been asked
-            voids[0].fault = blame.LadderFault("a test's ladder failure")
-        return PersonSeat(relay=relay, match_id=MATCH, seat=1, game="treasure", name=name, clock_s=30, absent_s=30)
-
     try:
         result = blame.retrying(
-            lambda final: runner.run_match(["builtin:careful", "builtin:careful"], game="treasure", seed=4,
-                                           sandbox="none", require_strict=False, names=["a", "me"],
-                                           outside={1: factory}, final_attempt=final),
+            lambda final: run_specs(["builtin:careful", Person("me", clock_s=30)], game="treasure", seed=4,
+                                    sandbox="none", require_strict=False, names=["a", "me"], match_id=MATCH,
+                                    relay=relay, person_absent_s=30, final_attempt=final),
             on_void=lambda number, fault: voided.append(number))
         deadline = time.monotonic() + 10
         while not any(m["type"] == "end" for m in person.seen) and time.monotonic() < deadline:

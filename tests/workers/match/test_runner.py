@@ -6,6 +6,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from match_support import run_specs
 
 from ladder import runtimes
 from ladder.play import play_builtin
@@ -13,7 +14,7 @@ from ladder.replay import Decision, Replay, verify_replay
 from workers.match import protocol, runner
 from workers.match.blame import LadderFault
 from workers.match.protocol import TimeControl
-from workers.match.runner import RunnerError, choose_mode, run_match
+from workers.match.runner import RunnerError, choose_mode
 
 CLOCK = TimeControl(decision_ms=1000, bank_ms=1000, startup_ms=5000)
 SHORT = TimeControl(decision_ms=200, bank_ms=300, startup_ms=800)
@@ -78,7 +79,7 @@ def bot_source(behaviour: str = "pass", ready: str = 'say({"type": "ready"})') -
 def play(tmp_path, mode, behaviour="pass", *, clock=CLOCK, ready='say({"type": "ready"})', seed=3, **kw):
     bot = tmp_path / "faulty.py"
     bot.write_text(bot_source(behaviour, ready))
-    return run_match([str(bot), *OTHERS], seed=seed, sandbox=mode, clock=clock, **kw)
+    return run_specs([str(bot), *OTHERS], seed=seed, sandbox=mode, clock=clock, **kw)
 
 
 def finished(result, mode="strict", started=True):
@@ -114,7 +115,7 @@ def taken_over(result, code, status, *words, started=True):
 def test_bots_as_processes_play_the_same_game_as_in_process(strict_sandbox):
     names = ["greedy", "bargainer", "trader", "random"]
     key = b"same seeds"  # the bots' seeds keyed alike in both: the same game, decision for decision
-    result = run_match([f"builtin:{n}" for n in names], seed=11, sandbox=strict_sandbox, clock=CLOCK, seed_key=key)
+    result = run_specs([f"builtin:{n}" for n in names], seed=11, sandbox=strict_sandbox, clock=CLOCK, seed_key=key)
     expected = play_builtin("drachengold", names, seed=11, seed_key=key)
     assert [r["score"] for r in result.results] == [r.score for r in expected.results]
     assert result.replay.log == expected.replay.log
@@ -229,7 +230,7 @@ def test_packaged_bots_zip_and_node_play_full_matches(tmp_path, strict_sandbox):
         zf.writestr("helper.py", bot_source().split("n = 0")[0] +
                     "from bots.sdk import Bot as Base\n\nclass Bot(Base):\n"
                     "    def decide(self, kind, obs):\n        return legal(kind, obs)\n")
-    result = run_match([str(archive), str(JS_BOT), "builtin:trader"], seed=5, sandbox=strict_sandbox, clock=CLOCK)
+    result = run_specs([str(archive), str(JS_BOT), "builtin:trader"], seed=5, sandbox=strict_sandbox, clock=CLOCK)
     assert [r["status"] for r in result.results] == ["ok"] * 3
     assert verify_replay(result.replay).ok
     js = result.replay.to_json()["seats"][1]
@@ -249,7 +250,7 @@ def test_ranked_matches_need_strict(monkeypatch):
     with pytest.raises(RunnerError, match="unavailable here: no root here"):
         choose_mode("strict", ranked=True)
     with pytest.raises(RunnerError, match="ranked"):
-        run_match(["builtin:greedy"] * 3, sandbox="auto", ranked=True)
+        run_specs(["builtin:greedy"] * 3, sandbox="auto", ranked=True)
     with pytest.raises(RunnerError, match="unknown sandbox mode"):
         choose_mode("docker")
 
@@ -271,7 +272,7 @@ def test_a_bot_the_sandbox_cannot_start_voids_the_match_and_charges_no_seat(tmp_
 
     monkeypatch.setattr(sandbox.BotProcess, "start", flaky)
     with pytest.raises(LadderFault) as caught:
-        run_match(["builtin:random", *OTHERS], seed=2, sandbox=strict_sandbox, clock=CLOCK)
+        run_specs(["builtin:random", *OTHERS], seed=2, sandbox=strict_sandbox, clock=CLOCK)
     assert (caught.value.seat, caught.value.certain) == (1, True)
     assert caught.value.reason == "the sandbox could not start the bot: no free slot"
     assert started[0].clean is True and uid_processes(started[0].uid) == []
@@ -279,9 +280,9 @@ def test_a_bot_the_sandbox_cannot_start_voids_the_match_and_charges_no_seat(tmp_
 
 def test_refused_specs_fail_before_anything_starts(tmp_path):
     with pytest.raises(RunnerError, match="no built-in bot 'nope'"):
-        run_match(["builtin:nope", *OTHERS], sandbox="none")
+        run_specs(["builtin:nope", *OTHERS], sandbox="none")
     with pytest.raises(runner.packaging.PackagingError, match="no such file"):
-        run_match([str(tmp_path / "absent.py"), *OTHERS], sandbox="none")
+        run_specs([str(tmp_path / "absent.py"), *OTHERS], sandbox="none")
 
 
 def test_bots_load_the_sdk_from_staged_bytecode_instead_of_compiling_it(tmp_path, strict_sandbox):
@@ -314,7 +315,7 @@ def test_a_matchs_bots_share_one_table_cpu_group_which_goes_with_the_match(stric
         if not seen:
             seen.append(sorted(p.parent.name for p in cpu.glob(f"table-{os.getpid()}-*/bot-*")))
 
-    run_match(["builtin:greedy", *OTHERS], seed=2, sandbox=strict_sandbox, clock=CLOCK, on_entry=look)
+    run_specs(["builtin:greedy", *OTHERS], seed=2, sandbox=strict_sandbox, clock=CLOCK, on_entry=look)
     assert len(seen[0]) == 3 and len(set(seen[0])) == 1  # three bots, one table
     assert not list(cpu.glob(f"table-{os.getpid()}-*"))
     # and on v1 this process keeps one empty frozen group, so freezing never toggles the kernel's

@@ -3,11 +3,12 @@ and what it imports there is the game engine only, read-only."""
 
 import textwrap
 
+from match_support import run_specs
+
 from ladder.games import get_game
 from ladder.replay import verify_replay
 from workers.build.sdk import sdk_tree
 from workers.match.protocol import TimeControl
-from workers.match.runner import run_match
 
 GAME = "treasure"
 # The ladder's default time control for ranked matches (1 s per decision, 10 s bank).
@@ -16,7 +17,7 @@ DEFAULT = TimeControl()
 
 def test_the_forward_model_bot_plays_a_strict_match_within_the_default_clock(strict_sandbox):
     names = ["search", "memory", "careful", "random"]
-    result = run_match([f"builtin:{n}" for n in names], game=GAME, seed=5, sandbox=strict_sandbox, clock=DEFAULT)
+    result = run_specs([f"builtin:{n}" for n in names], game=GAME, seed=5, sandbox=strict_sandbox, clock=DEFAULT)
     assert result.sandbox == "strict" and verify_replay(result.replay).ok
     for r, seat in zip(result.results, result.replay.to_json()["seats"], strict=True):
         # no strike, no timeout, no takeover: every decision came in time and was legal
@@ -69,7 +70,7 @@ PROBE = textwrap.dedent('''
 def test_a_sandboxed_bot_imports_the_rules_read_only_and_nothing_else(tmp_path, strict_sandbox):
     bot = tmp_path / "probe.py"
     bot.write_text(PROBE)
-    result = run_match([str(bot), "builtin:careful"], game=GAME, seed=2, sandbox=strict_sandbox, clock=DEFAULT)
+    result = run_specs([str(bot), "builtin:careful"], game=GAME, seed=2, sandbox=strict_sandbox, clock=DEFAULT)
     seat = result.replay.to_json()["seats"][0]
     assert result.results[0]["status"] == "ok", seat
     log = seat["stderr"]

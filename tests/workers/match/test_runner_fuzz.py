@@ -6,11 +6,11 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from match_support import run_specs
 
 from ladder.replay import verify_replay
 from workers.build.packaging import remove_staged
 from workers.match.protocol import RESULT_STATUSES, TimeControl
-from workers.match.runner import run_match
 
 CLOCK = TimeControl(decision_ms=150, bank_ms=150, startup_ms=2000)
 
@@ -68,7 +68,7 @@ def test_the_runner_survives_any_bytes(strict_sandbox, payload):
     try:
         (bot / "main.py").write_text(REPLAYER)
         (bot / "payload.json").write_text(json.dumps(payload))
-        result = run_match([str(bot), "builtin:random"], game="treasure", seed=1, sandbox=strict_sandbox,
+        result = run_specs([str(bot), "builtin:random"], game="treasure", seed=1, sandbox=strict_sandbox,
                            clock=CLOCK)
     finally:
         remove_staged(bot)

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import random
 from datetime import timedelta
-from types import SimpleNamespace
 
 import pytest
+from match_support import record_of
 from service_support import SLOW_BOT, add_user_bot, house_versions
 from sqlalchemy import func
 from sqlmodel import select
@@ -31,11 +31,11 @@ from workers.queue.scheduler import schedule, sweep
 STALE = 30
 
 
-def quick_runner(specs, **_kwargs):
+def quick_runner(plan, env):
     """A played match: seat order is rank order, nobody forfeits."""
-    seats = range(len(specs))
-    return SimpleNamespace(replay=Replay(
-        Header(SCHEMA_VERSION, ENGINE_VERSION, "treasure", {}, 1, len(specs), "strict"),
+    seats = range(len(plan.seats))
+    return record_of(plan, Replay(
+        Header(SCHEMA_VERSION, ENGINE_VERSION, "treasure", {}, 1, len(plan.seats), "strict"),
         seats=tuple(SeatRecord(i, f"b{i}", run=SandboxRun("strict")) for i in seats),
         log=(),
         results=tuple(Result(i, f"b{i}", 9 - i, i + 1, {}) for i in seats),

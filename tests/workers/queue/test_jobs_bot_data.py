@@ -3,9 +3,8 @@ hands back are kept with the result, and a match the ladder voided on every atte
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
+from match_support import record_of
 from service_support import house_versions
 
 from ladder.bot_data import Changes, Collected, Snapshot, read_zip
@@ -44,11 +43,12 @@ class DataRunner:
     def __init__(self):
         self.given: list[list[Snapshot]] = []
 
-    def __call__(self, specs, *, bot_data, data_cap, **_kw):
-        self.given.append(list(bot_data))
-        assert data_cap.max_bytes == 1000 and data_cap.max_files == 5
+    def __call__(self, plan, env):
+        bot_data = [seat.data for seat in plan.seats]
+        self.given.append(bot_data)
+        assert env.data_cap.max_bytes == 1000 and env.data_cap.max_files == 5
         written = Changes({"counter": str(bot_data[0].version + 1).encode()})
-        return SimpleNamespace(replay=fake_replay(len(specs), [1, 2]), data=[Collected(changes=written), None])
+        return record_of(plan, fake_replay(len(plan.seats), [1, 2]), data=[Collected(changes=written), None])
 
 
 def test_each_match_starts_from_the_latest_and_keeps_its_changes(session, sessions, settings, seats):
@@ -64,7 +64,7 @@ def test_each_match_starts_from_the_latest_and_keeps_its_changes(session, sessio
 
 
 def test_a_match_the_ladder_voided_keeps_nothing(session, sessions, settings, seats):
-    def void(specs, **_kw):
+    def void(plan, env):
         raise LadderFault("the sandbox could not start the bot")
 
     match = queue_match(session=session, game="treasure", seats=seats)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import threading
 from dataclasses import replace
-from types import SimpleNamespace
 
 import pytest
+from match_support import record_of
 
 from ladder.games import GAMES, get_game
 from ladder.models import Match
@@ -178,12 +178,14 @@ def test_play_match_publishes_the_match_live(session, sessions, tmp_path):
     session.commit()
     calls = []
 
-    def runner(specs, *, game, seed, options, names, on_entry, **_kw):
-        played = play_builtin(game, ["random"] * len(specs), seed=seed, options=options, on_entry=on_entry)
+    def runner(plan, env):
+        names = plan.names
+        played = play_builtin(plan.game.name, ["random"] * len(plan.seats), seed=plan.seed, options=plan.options,
+                              on_entry=env.on_entry)
         calls.append((names, played.replay))
         seats = [replace(s, bot=names[i]) for i, s in enumerate(played.seats)]
         results = [replace(r, bot=names[r.seat]) for r in played.results]
-        return SimpleNamespace(replay=played.replay.completed(results=results, seats=seats, cgroup=None))
+        return record_of(plan, played.replay.completed(results=results, seats=seats, cgroup=None))
 
     relay = Recording()
     result = play_match(match.id, sessions=sessions, settings=settings, worker_id="w", runner=runner, relay=relay)

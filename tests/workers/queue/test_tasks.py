@@ -10,10 +10,9 @@ import json
 import random
 import zipfile
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
+from match_support import record_of
 from service_support import (
     SLOW_BOT,
     add_user_bot,
@@ -77,13 +76,13 @@ class FakeRunner:
     def __init__(self, ranks=(1, 2), stderr=None, during=None, error=None):
         self.calls, self.ranks, self.stderr, self.during, self.error = [], list(ranks), stderr, during, error
 
-    def __call__(self, specs, **kwargs):
-        self.calls.append((specs, kwargs))
+    def __call__(self, plan, env):
+        self.calls.append((plan, env))
         if self.during is not None:
             self.during()
         if self.error is not None:
             raise self.error
-        return SimpleNamespace(replay=fake_replay(len(specs), self.ranks, self.stderr))
+        return record_of(plan, fake_replay(len(plan.seats), self.ranks, self.stderr))
 
 
 def test_a_match_is_played_and_rated_once_however_often_it_is_sent(session, sessions, settings, house):
@@ -93,9 +92,9 @@ def test_a_match_is_played_and_rated_once_however_often_it_is_sent(session, sess
     again = play_match(match.id, sessions=sessions, settings=settings, worker_id="w2", runner=runner)
     assert (first.status, again.status) == ("finished", "skipped")
     assert len(runner.calls) == 1
-    specs, kwargs = runner.calls[0]
-    assert len(specs) == 2 and kwargs["seed"] == match.seed and kwargs["sandbox"] == "strict"
-    assert kwargs["ranked"] is True and kwargs["require_strict"] is False  # a test env is a development env
+    plan, env = runner.calls[0]
+    assert len(plan.seats) == 2 and plan.seed == match.seed and plan.sandbox == "strict"
+    assert plan.ranked is True and env.require_strict is False  # a test env is a development env
     assert rating_changes_per_match(session) == {match.id: 2}
     row = match_row(session, match.id)
     assert (row.status, row.attempts, row.claimed_by) == ("finished", 1, "w1")
@@ -107,10 +106,10 @@ def test_the_runner_gets_each_seats_stored_code(session, sessions, settings, hou
     match = queue_match(session=session, game="treasure", seats=[version.id, house["treasure"][0]])
     seen = []
 
-    def runner(specs, **kwargs):
-        seen.extend(Path(path).read_bytes() for path in specs)
-        seen.append(kwargs["names"])
-        return SimpleNamespace(replay=fake_replay(2, [1, 2]))
+    def runner(plan, env):
+        seen.extend(seat.code for seat in plan.seats)
+        seen.append(plan.names)
+        return record_of(plan, fake_replay(2, [1, 2]))
 
     assert play_match(match.id, sessions=sessions, settings=settings, worker_id="w", runner=runner).status == "finished"
     house_code = session.get(BotVersion, house["treasure"][0]).code
@@ -358,11 +357,11 @@ def test_a_ladder_fault_voids_the_attempt_and_the_match_is_played_again(session,
     match = queue_match(session=session, game="treasure", seats=house["treasure"])
     finals = []
 
-    def runner(specs, **kwargs):
-        finals.append(kwargs["final_attempt"])
+    def runner(plan, env):
+        finals.append(env.final_attempt)
         if len(finals) == 1:
             raise LadderFault("the sandbox could not start the bot: SubprocessError", seat=1)
-        return SimpleNamespace(replay=fake_replay(2, [1, 2]))
+        return record_of(plan, fake_replay(2, [1, 2]))
 
     assert play_match(match.id, sessions=sessions, settings=settings, worker_id="w", runner=runner).status == "finished"
     assert finals == [False, False]
@@ -375,8 +374,8 @@ def test_a_match_the_ladder_fails_every_time_ends_failed_unrated_charging_nobody
     match = queue_match(session=session, game="treasure", seats=house["treasure"])
     finals = []
 
-    def runner(specs, **kwargs):
-        finals.append(kwargs["final_attempt"])
+    def runner(plan, env):
+        finals.append(env.final_attempt)
         raise LadderFault("the sandbox's monitor was killed by SIGKILL", seat=0)
 
     result = play_match(match.id, sessions=sessions, settings=settings, worker_id="w", runner=runner)
@@ -390,7 +389,7 @@ def test_a_match_the_ladder_fails_every_time_ends_failed_unrated_charging_nobody
 def test_a_worker_told_to_stop_gives_its_match_back_to_the_queue(session, sessions, settings, house, stop):
     match = queue_match(session=session, game="treasure", seats=house["treasure"])
 
-    def runner(specs, **kwargs):
+    def runner(plan, env):
         raise stop()  # what the runner re-raises once it has torn the match down
 
     with pytest.raises(stop):

@@ -8,9 +8,10 @@ import signal
 import threading
 
 import pytest
+from match_support import run_specs
 
 from workers.match.protocol import TimeControl
-from workers.match.runner import builtin_source, run_match
+from workers.match.runner import builtin_source
 from workers.sandbox import cgroup as sandbox_cgroup
 from workers.sandbox import interrupts
 from workers.sandbox import process as sandbox
@@ -36,7 +37,7 @@ def test_sigterm_mid_match_tears_it_down_then_reaches_the_previous_handler(tmp_p
     try:
         timer.start()
         with pytest.raises(SystemExit):
-            run_match([str(slow_bot(tmp_path)), "builtin:random"], game="treasure", seed=3, sandbox=strict_sandbox,
+            run_specs([str(slow_bot(tmp_path)), "builtin:random"], game="treasure", seed=3, sandbox=strict_sandbox,
                       clock=TimeControl(decision_ms=2000, bank_ms=2000, startup_ms=8000))
     finally:
         timer.cancel()

@@ -34,11 +34,15 @@ PR_GET_CHILD_SUBREAPER = 37
 # there it checks the delegated cgroup2 subtree.
 MATCHES = int(os.environ.get("LADDER_REAP_TEST_MATCHES", "200"))
 
-# The match loop: run_match is what `ladder match` and the worker's task call, in one process.
+# The match loop: runner.run is what `ladder match` and the worker's task call, in one process.
 LOOP = textwrap.dedent("""
     import json, os, sys
+    from ladder.match import local_plan
     from workers.match.protocol import TimeControl
-    from workers.match.runner import run_match
+    from workers.match.runner import run
+
+    def run_specs(specs, *, game, seed, sandbox, clock):
+        return run(local_plan(game, specs, seed=seed, sandbox=sandbox, clock=clock))
 
     # the VM stage's emulation (LADDER_VM_CLOCK=1) can take more than the default 5 s to start a bot
     slow = os.environ.get("LADDER_VM_CLOCK") == "1"
@@ -46,7 +50,7 @@ LOOP = textwrap.dedent("""
     spoiled = []
     for seed in range(int(sys.argv[1])):
         try:
-            result = run_match(["builtin:random"] * 4, game="drachengold", seed=seed, sandbox="strict", clock=clock)
+            result = run_specs(["builtin:random"] * 4, game="drachengold", seed=seed, sandbox="strict", clock=clock)
             bad = [(r["seat"], r["status"], r["reason"]) for r in result.results if r["status"] != "ok"]
         except Exception as exc:  # a refused start-up is what the test looks for: count it
             bad = [repr(exc)]
