@@ -8,10 +8,18 @@ has, and which one plays a forfeited seat, the game itself declares (`Game.start
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
-def _game(game: str):
+if TYPE_CHECKING:
+    from ladder.games.base import Game
+
+
+def _game(game: str | Game) -> Game | None:
+    """The Game of `game`: a name is looked up, a Game object (a match plan's) is taken as it is."""
     from ladder.games import OptionError, get_game
 
+    if not isinstance(game, str):
+        return game
     try:
         return get_game(game)
     except OptionError:
@@ -27,7 +35,7 @@ def builtin_bots() -> dict[tuple[str, str], str]:
             for name in get_game(game).starter_bots}
 
 
-def reference_bot(game: str) -> str:
+def reference_bot(game: str | Game) -> str:
     """The game's fallback bot (also its default opponent and the benchmark's greedy-style
     line-up), else its first built-in that is not "random"."""
     obj = _game(game)
@@ -37,12 +45,12 @@ def reference_bot(game: str) -> str:
     return others[0] if others else "random"
 
 
-def builtin_names(game: str) -> list[str]:
+def builtin_names(game: str | Game) -> list[str]:
     obj = _game(game)
     return sorted(obj.starter_bots) if obj is not None else []
 
 
-def load_builtin(game: str, name: str):
+def load_builtin(game: str | Game, name: str):
     """The class of a built-in bot; raises KeyError with the choices when unknown."""
     obj = _game(game)
     if obj is None:

@@ -39,7 +39,7 @@ MAX_DECISIONS = 200_000  # far above any real game: a game still running here ha
 
 
 class Player(Protocol):
-    """What plays a seat: an in-process bot, a sandboxed process's proxy (workers/match/seat.py), or
+    """What plays a seat: an in-process bot, a sandboxed process's proxy (workers/match/seats/process.py), or
     one played from outside. Named apart from `ladder.models.Seat`, a seat's row in the database."""
 
     def setup(self, hello: dict[str, Any]) -> None: ...
@@ -196,7 +196,7 @@ def play_game(
             # Packed once per event; each in-process bot gets its own copy (it can alter neither
             # the log, nor the state, nor what another seat sees). Wire seats only serialise what
             # they are handed, so they all get the log entry itself: one object per event, which
-            # workers/match/seat.py encodes once per match. marshal copies the JSON value as it
+            # workers/match/seats/process.py encodes once per match. marshal copies the JSON value as it
             # is, several times faster than a JSON round trip (measured in ladder bench engine).
             packed = None
             for seat, bot in enumerate(bots):

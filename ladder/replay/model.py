@@ -114,7 +114,7 @@ def entry_from_json(data: Mapping[str, JSON]) -> Entry:
 
 @dataclass(frozen=True, slots=True)
 class SandboxRun:
-    """What the match runner saw of one sandboxed seat (workers/match/seat.py `record`)."""
+    """What the match runner saw of one sandboxed seat (workers/match/seats/process.py, from its run record)."""
 
     sandbox: str  # the mode the bot ran in
     ready: JSON = None  # the bot's ready message, None when it never sent one
@@ -125,7 +125,7 @@ class SandboxRun:
     stderr_bytes: int | None = None  # how much the bot wrote to stderr in all (the log keeps the tail)
     exit: JSON = None  # {code, signal}
     clean: bool | None = None
-    # an outside seat's connection cuts, {request, reason} each (workers/match/outside_seat.py)
+    # an outside seat's connection cuts, {request, reason} each (workers/match/seats/outside.py)
     disconnects: tuple[JSON, ...] = ()
 
     KEYS = ("sandbox", "ready", "strikes", "takeover", "timings", "bank_left_ms", "stderr_bytes", "exit", "clean",

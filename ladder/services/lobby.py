@@ -11,7 +11,7 @@ a worker plays them with every seat an OutsideSeat. The next `wait` tells each c
 seat; it connects as for a challenge.
 
 A client that is paired and never connects is a no-show: the seat's clock hands it to the fallback
-(workers/match/outside_seat.py, a `startup` fault within its start-up allowance), and settling
+(workers/match/seats/outside.py, a `startup` fault within its start-up allowance), and settling
 counts it; after MAX_NO_SHOWS in a row the bot leaves the lobby for BENCH_S.
 """
 

@@ -2,7 +2,7 @@
 
 A remote bot is a `Bot` with `remote` set and one placeholder version (no code, always active), so
 seats, results and ratings work as for any bot; the worker plays its seat over the relay
-(workers/match/outside_seat.py, found by the job through `remote_seats`). It never plays on the
+(workers/match/seats/outside.py, found by the job through `remote_seats`). It never plays on the
 sandboxed ladder. It plays challenges its owner asks for, and, once its owner opts it in, the
 open ladder: rated matches among remote bots only, with their own leaderboard.
 

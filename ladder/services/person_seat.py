@@ -4,7 +4,7 @@ A logged-in user starts an unrated match of a game with "me" at one seat and act
 game at the others. The match is an ordinary challenge in the queue, played by a worker; its
 `person_seats` row says which seat is the person's, and that seat's `seats` row names the game's
 house "person" bot, a retired bot whose code is the game's fallback bot: what plays the seat when
-the person leaves or runs out of time (workers/match/person_seat.py).
+the person leaves or runs out of time (workers/match/seats/person.py).
 
 The web tier only relays: `updates` reads what the worker wrote for the seat (topic
 `match:<id>:seat:<n>:down`) and says the page is still there; `answer` reads a submitted form with

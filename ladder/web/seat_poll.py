@@ -2,7 +2,7 @@
 the same lines, token, limits and faults as the websocket (ladder/web/seats.py), decided by the
 same functions of that module; only the carrying differs. A polling connection lives by its
 requests: each renews its place in seat_connections and tells the worker, with a lease mark, until
-when it holds; past that without a request it is cut (workers/match/outside_seat.py).
+when it holds; past that without a request it is cut (workers/match/seats/outside.py).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ _told_lock = threading.Lock()
 
 def _lease(conn: str, first: bool, wait: float) -> dict[str, Any] | None:
     """The mark that keeps a polling connection alive for the worker until `until` (wall clock):
-    past it without another request, it is cut (workers/match/outside_seat.py). None for a renewal
+    past it without another request, it is cut (workers/match/seats/outside.py). None for a renewal
     that moves the end by no more than LEASE_SLACK_S: nothing new to tell."""
     now = time.time()
     until = now + wait + HTTP_GRACE_S

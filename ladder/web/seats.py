@@ -2,13 +2,13 @@
 seat's lines, the API to challenge with a remote bot, and the open ladder's standings.
 
 The web tier relays, it never plays: the worker holding the match plays the seat
-(workers/match/outside_seat.py) and the two meet on the relay (ladder/seat_relay.py). Everything a
+(workers/match/seats/outside.py) and the two meet on the relay (ladder/seat_relay.py). Everything a
 hostile client could do is refused here without touching another match: a connection is refused
 before the handshake (a bad token, a token without `play`, a seat not theirs, too many at once,
 a bad `received`); once open, a binary frame, a line over the cap, more lines than requests, a
 client too slow to read, all end that connection (a cut of that seat, nothing else); a second
 connection to the same seat replaces the first. Every connection that ends before the seat is
-finished with is one cut of that seat (a `disconnect` fault: workers/match/outside_seat.py),
+finished with is one cut of that seat (a `disconnect` fault: workers/match/seats/outside.py),
 replaced ones too: a client that reconnects before its old connection is seen to end left it all
 the same.
 """

@@ -1,6 +1,6 @@
 """Shared by the person-seat tests (tests/web/test_play.py, tests/browser/test_play.py): a runner that
 plays a match in-process with the starter bots named by its seats, and the person's seat as the
-worker makes it (workers/match/person_seat.py through workers.queue.jobs), so the page, the relay and
+worker makes it (workers/match/seats/person.py through workers.queue.jobs), so the page, the relay and
 the seat are real and only the sandbox is left out."""
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ class PersonRunner:
 
     def __call__(self, plan, env):
         from ladder.match import Person
-        from workers.match.person_seat import PersonSeat
+        from workers.match.protocol import EventLines
+        from workers.match.seats import MatchVoid, Table, seat_for
 
         game, seed, options, names = plan.game.name, plan.seed, plan.options, plan.names
         outside = [i for i, seat in enumerate(plan.seats) if isinstance(seat, Person)]
@@ -28,9 +29,7 @@ class PersonRunner:
         seats = []
         for i, name in enumerate(names):
             if i in outside:
-                seats.append(PersonSeat(relay=env.relay, match_id=plan.match_id, seat=i, game=game, name=name,
-                                        clock_s=plan.seats[i].clock_s, absent_s=env.person_absent_s,
-                                        budget_s=env.person_budget_s))
+                seats.append(seat_for(i, Table(plan, env, "none", EventLines(), MatchVoid(), {})))
                 continue
             found = re.search(r"/([a-z]+) v\d+$", name)
             bot = found.group(1) if found and found.group(1) in starters else starters[0]

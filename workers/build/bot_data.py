@@ -24,8 +24,12 @@ import shutil
 import stat
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ladder.bot_data import MAX_DEPTH, BotDataError, Cap, Collected, Snapshot, check_path, diff
+
+if TYPE_CHECKING:
+    from workers.sandbox.record import RunRecord
 
 MOUNT = "/botdata"  # where a bot sees its folder (docs/bots.md, "Bot data")
 ENV_PATH = "LADDER_BOT_DATA"
@@ -167,15 +171,15 @@ class SeatFolders:
             return {}
         return {ENV_PATH: MOUNT, ENV_VERSION: str(self.snapshots[seat].version)}
 
-    def collect(self, ended: Sequence[bool | None]) -> list[Collected | None]:
-        """Each seat's changes (None: nothing staged, or pinned). `ended[i]` False: seat i's bot did
-        not exit on its own after `end` (the ladder stopped it, maybe halfway through a write) or
-        left something running, so nothing of its folder is kept."""
+    def collect(self, runs: Sequence[RunRecord | None]) -> list[Collected | None]:
+        """Each seat's changes (None: nothing staged, or pinned), read by its bot's run record
+        (workers/sandbox/record.py): a bot that did not end cleanly (the ladder stopped it, maybe
+        halfway through a write, or it left something running), or had no process, keeps nothing."""
         out: list[Collected | None] = []
         for i, (snap, folder) in enumerate(zip(self.snapshots, self.folders, strict=True)):
             if snap is None or folder is None or not snap.keep:
                 out.append(None)
-            elif i < len(ended) and ended[i] is not True:
+            elif i < len(runs) and (runs[i] is None or not runs[i].ended_cleanly):
                 out.append(Collected(refused=STILL_RUNNING))
             else:
                 try:

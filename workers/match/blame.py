@@ -98,10 +98,22 @@ def own_limit(events: Mapping[str, int]) -> bool:
     """Whether the bot reached a limit of its own cgroup (what it answers for). `memory_limit_bytes`
     (BotProcess.limit_events adds it) with the peak: this host's v1 kernel counted an OOM kill at a
     bot's own limit with memory.failcnt and memsw.failcnt still 0, and the peak exactly at the limit."""
-    if any(events.get(name) for name in LIMIT_EVENTS):
-        return True
+    return bool(limits_reached(events) & {"memory", "pids"})
+
+
+def limits_reached(events: Mapping[str, int], exit_signal: int | None = None) -> frozenset[str]:
+    """The limits of its own a bot reached ("time", "memory", "pids"; a run record's `limits`):
+    its memory (a failcnt or an OOM of its own group, or the peak at the limit), its pids, and its
+    CPU backstop (RLIMIT_CPU's SIGXCPU)."""
+    reached = set()
     limit, peak = events.get("memory_limit_bytes"), events.get("memory_peak_bytes")
-    return bool(limit and peak and peak >= limit - PEAK_SLACK_BYTES)
+    if events.get("memory_failcnt") or events.get("ooms") or (limit and peak and peak >= limit - PEAK_SLACK_BYTES):
+        reached.add("memory")
+    if events.get("pids_refused"):
+        reached.add("pids")
+    if exit_signal == signal.SIGXCPU:
+        reached.add("time")
+    return frozenset(reached)
 
 
 def foreign_oom(events: Mapping[str, int]) -> LadderFault | None:

@@ -82,9 +82,15 @@ NO_PHASES: Phases = _NoPhases()
 
 
 def _bots_cpu(seats: Iterable[Any]) -> float | None:
-    """The seats' bots' CPU seconds so far; None when none of them can be read any more."""
+    """The seats' bots' CPU seconds so far (a closed bot's from its run record,
+    workers/sandbox/record.py); None when none of them can be read any more."""
     total, read = 0.0, False
     for seat in seats:
+        run = getattr(seat, "run", None)
+        if run is not None:
+            total += run.time_s
+            read = True
+            continue
         proc = getattr(seat, "proc", None)
         reader: Callable[[], float] | None = getattr(proc, "cpu_seconds", None)
         if reader is None:

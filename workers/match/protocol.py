@@ -33,7 +33,7 @@ STATUS = {
     "crash": "crash",
     "startup": "protocol_error",
     "error": "error",  # the ladder could not run the bot (sandbox failure): not the bot's fault
-    # an outside seat (workers/match/outside_seat.py): its connection cut three times, or still cut
+    # an outside seat (workers/match/seats/outside.py): its connection cut three times, or still cut
     # at a deadline; and lines it sent unasked, past what any game needs (a flood)
     "disconnect": "protocol_error",
     "flood": "protocol_error",

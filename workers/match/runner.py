@@ -28,21 +28,20 @@ from ladder import runtimes
 from ladder.bot_data import Cap, Collected
 from ladder.games import get_game
 from ladder.games.base import Game
-from ladder.match import SANDBOXED, HouseBot, MatchPlan, Person, RemoteProgram, SeatPlan, UploadedCode
+from ladder.match import SANDBOXED, HouseBot, MatchPlan, SeatPlan, UploadedCode
 from ladder.play import play_game
 from ladder.replay import Replay, results_of
 from workers.build import bot_data as bot_data_folders
 from workers.build import builds, packaging, runtime_view
 from workers.build.sdk import SDK_MOUNT, shared_sdk, stage_sdk
 from workers.match import blame, protocol
-from workers.match.outside_seat import OutsideSeat
-from workers.match.person_seat import PersonSeat
 from workers.match.phases import NO_PHASES, Phases
 from workers.match.protocol import TimeControl
-from workers.match.seat import MatchVoid, SandboxedSeat
+from workers.match.seats import MatchVoid, Table, seat_for
 from workers.sandbox import cgroup as sandbox_cgroup
 from workers.sandbox import interrupts
 from workers.sandbox import scratch as sandbox_scratch
+from workers.sandbox.record import RunRecord
 
 TABLE_CPUS = 1.0  # what all bots of one match may use together (strict): one core per pool process
 
@@ -138,6 +137,7 @@ class MatchRecord:
     replay: Replay
     build_keys: tuple[str | None, ...]
     data: list[Collected | None] | None = None
+    runs: tuple[RunRecord | None, ...] = ()  # per seat, what its process did (None: it had none)
 
     def as_json(self, replay_path: Path | None = None) -> dict[str, Any]:
         return {
@@ -242,24 +242,10 @@ def _run(plan: MatchPlan, env: Env) -> MatchRecord:
         if any(snapshot is not None for snapshot in snapshots):
             folders = bot_data_folders.SeatFolders(root, snapshots, env.data_cap or Cap(), mode)
         phases.lap("stage")
-        lines = protocol.EventLines()  # one per match: each event is encoded once for every seat
-        for index, (seat_plan, bot, tree) in enumerate(zip(plan.seats, staged, trees, strict=True)):
-            if isinstance(seat_plan, Person):  # a person in the browser: no process
-                seats.append(PersonSeat(relay=env.relay, match_id=plan.match_id, seat=index, game=game.name,
-                                        name=seat_plan.name, clock_s=seat_plan.clock_s,
-                                        absent_s=env.person_absent_s, budget_s=env.person_budget_s,
-                                        strikes=plan.strikes))
-                seats[-1].void = void
-                continue
-            if isinstance(seat_plan, RemoteProgram):  # a program outside (workers/match/outside_seat.py)
-                seats.append(OutsideSeat(seat_plan.name, game.name, relay=env.relay, match_id=plan.match_id,
-                                         seat=index, clock=plan.clock, strikes=plan.strikes, lines=lines, void=void,
-                                         final_attempt=env.final_attempt))
-                seats[-1].start()
-                continue
+        processes = {}  # per sandboxed seat: what starts its process, and its clock
+        for index in sandboxed:
+            bot, tree = staged[index], trees[index]
             seat_limits, seat_clock = runtime_terms(bot.entry, limits, plan.clock)
-            seat = SandboxedSeat(seat_plan.name, game.name, mode, seat_clock, plan.strikes, lines, void=void,
-                                 final_attempt=env.final_attempt)
 
             def factory(bot: packaging.StagedBot = bot, tree: Path | None = tree, limits: Any = seat_limits,
                         index: int = index) -> Any:
@@ -272,9 +258,14 @@ def _run(plan: MatchPlan, env: Env) -> MatchRecord:
                     table=table, view=tree, rw_binds=folders.binds(index) if folders is not None else None,
                 )
 
+            processes[index] = (factory, seat_clock)
+        # one per match: each event is encoded once for every seat
+        sitting = Table(plan, env, mode, protocol.EventLines(), void, processes)
+        for index in range(len(plan.seats)):
+            seat = seat_for(index, sitting)  # the class of the seat's kind (workers/match/seats/)
             seats.append(seat)
             try:
-                seat.start(factory)
+                seat.start()
             except blame.LadderFault as fault:
                 fault.seat = index
                 void.fault = void.fault or fault  # the seats started already hear the match is void
@@ -314,7 +305,7 @@ def _run(plan: MatchPlan, env: Env) -> MatchRecord:
                 table.remove()
             if folders is not None:  # read back once every bot is gone, and only from a match that ended
                 if finished:  # a bot the ladder had to stop may be halfway through a write: not kept
-                    collected = folders.collect([_exited_cleanly(seat) for seat in seats])
+                    collected = folders.collect([seat.run for seat in seats])
                 folders.remove()
             for path in root.iterdir():
                 packaging.remove_staged(path)
@@ -328,12 +319,5 @@ def _run(plan: MatchPlan, env: Env) -> MatchRecord:
         cgroup=sandbox_cgroup.backend() if mode == "strict" else None,
     )
     phases.lap("replay")
-    return MatchRecord(plan, mode, results, replay, tuple(bot and bot.build_key for bot in staged), collected)
-
-
-def _exited_cleanly(seat: Any) -> bool:
-    """The seat's bot ended on its own after the end and left nothing behind: only then are its
-    data folder's changes kept. A seat played from outside has no process, and no folder."""
-    ended = getattr(seat, "exit", None) or {}
-    return getattr(seat, "clean", None) is True and ended.get("signal") is None and ended.get("code") is not None
-
+    return MatchRecord(plan, mode, results, replay, tuple(bot and bot.build_key for bot in staged), collected,
+                       tuple(seat.run for seat in seats))

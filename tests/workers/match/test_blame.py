@@ -359,3 +359,12 @@ def test_a_bwrap_killed_before_the_bots_program_started_charges_no_seat(monkeypa
     assert [r["status"] for r in replayed.results] == ["ok"] * 3
     assert not any(seat["forfeit"] for seat in replayed.replay.to_json()["seats"])
     assert_nothing_left(uid_processes)
+
+
+def test_the_limits_a_bot_reached_are_named_for_its_run_record():
+    assert blame.limits_reached({}) == frozenset()
+    assert blame.limits_reached({"memory_failcnt": 2, "pids_refused": 1}) == {"memory", "pids"}
+    at_limit = {"memory_limit_bytes": 64 << 20, "memory_peak_bytes": 64 << 20}
+    assert blame.limits_reached(at_limit) == {"memory"} and blame.own_limit(at_limit)
+    assert blame.limits_reached({"oom_kills": 1}) == frozenset()  # another group ran out: not its limit
+    assert blame.limits_reached({}, signal.SIGXCPU) == {"time"}

@@ -168,6 +168,20 @@ def test_an_early_exit_is_taken_over(tmp_path, strict_sandbox):
     assert seat["exit"] == {"code": 0, "signal": None}
 
 
+def test_each_bot_process_reports_one_run_record_that_the_replay_reads(tmp_path, strict_sandbox):
+    """Like isolate's meta file: how each process ended, its CPU and wall time, whether it was still
+    running at the end (the ladder stopped it) and whether anything of it was left."""
+    result = play(tmp_path, strict_sandbox, "if n == 2:\n    time.sleep(30)", clock=SHORT)
+    stopped, ended = result.runs[0], result.runs[1]
+    assert (stopped.status, stopped.running, stopped.exit_code) == ("stopped", True, None)  # timed out, stopped
+    assert not stopped.ended_cleanly and stopped.signal is not None
+    assert (ended.status, ended.exit_code, ended.signal, ended.running, ended.clean) == ("ok", 0, None, False, True)
+    assert ended.ended_cleanly and ended.time_s > 0 and ended.wall_s >= ended.time_s / 2 and not ended.limits
+    for run, seat in zip(result.runs, result.replay.seats, strict=True):
+        assert seat.run.exit == run.exit_json() and seat.run.clean == run.clean
+        assert seat.run.stderr_bytes == run.stderr_bytes
+
+
 def test_a_crash_keeps_its_traceback(tmp_path, strict_sandbox):
     result = play(tmp_path, strict_sandbox, 'if n == 3:\n    raise RuntimeError("bot bug here")')
     seat = taken_over(result, "crash", "crash", "exited with code 1", "request 3")
@@ -326,7 +340,7 @@ def test_a_matchs_bots_share_one_table_cpu_group_which_goes_with_the_match(stric
 def test_a_sandbox_start_failure_is_told_without_server_paths():
     """A seat's reason is public (match page, replay): the exception's paths go to the log only."""
     from workers.match.protocol import TimeControl
-    from workers.match.seat import SandboxedSeat
+    from workers.match.seats import SandboxedSeat
 
     seat = SandboxedSeat("alice/bot v1", "treasure", "strict", TimeControl(), 3)
 

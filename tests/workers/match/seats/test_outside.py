@@ -17,8 +17,9 @@ from ladder import seat_relay
 from ladder.match import RemoteProgram
 from ladder.relay import MemoryRelay
 from ladder.replay import verify_replay
-from workers.match import blame, outside_seat, runner
+from workers.match import blame, runner
 from workers.match.protocol import TimeControl
+from workers.match.seats import outside as outside_seat
 
 GAME = "treasure"
 MATCH = 7

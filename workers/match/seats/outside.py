@@ -26,10 +26,12 @@ from dataclasses import replace
 from typing import Any
 
 from ladder import seat_relay
-from ladder.replay import SeatRecord
+from ladder.games.base import Game
+from ladder.replay import SandboxRun
 from workers.match import protocol
 from workers.match.protocol import Fault, TimeControl
-from workers.match.seat import MatchVoid, SandboxedSeat
+from workers.match.seats.base import MatchVoid
+from workers.match.seats.process import SandboxedSeat
 
 MAX_CUTS = seat_relay.MAX_CUTS
 POLL_S = 1.0  # longest single wait on the relay: a read never outlives its deadline by more
@@ -206,7 +208,7 @@ class OutsideSeat(SandboxedSeat):
     }
     MAX_LINE_BYTES = seat_relay.MAX_LINE_BYTES
 
-    def __init__(self, name: str, game: str, *, relay: Any, match_id: int, seat: int,
+    def __init__(self, name: str, game: Game | str, *, relay: Any, match_id: int, seat: int,
                  clock: TimeControl | None = None, strikes: int = protocol.STRIKES,
                  lines: protocol.EventLines | None = None, void: MatchVoid | None = None,
                  max_cuts: int = MAX_CUTS, final_attempt: bool = True):
@@ -233,5 +235,5 @@ class OutsideSeat(SandboxedSeat):
             self.link.close_reason = f"the fallback bot plays this seat now: {self.takeover.code}"
         super().close()
 
-    def completed(self, record: SeatRecord, *, forfeit: bool, sandbox: str) -> SeatRecord:
-        return super().completed(record, forfeit=forfeit, sandbox="remote")
+    def _run(self, sandbox: str, takeover: dict[str, Any] | None) -> tuple[SandboxRun, str]:
+        return super()._run("remote", takeover)

@@ -1,94 +1,75 @@
-"""One seat of a match played by a bot process: the proxy `ladder.play.play_game` talks to.
+"""A seat played by a bot process: speaks docs/protocol.md to it through workers.sandbox.process
+(never starting anything itself).
 
-It speaks docs/protocol.md to the process (through workers.sandbox.process, never starting anything
-itself), keeps the bot frozen outside its own requests, spends the time bank, records wall and CPU
-time per decision, and turns every misbehaviour into a `Fault`. Strikes (bad_json, wrong_id,
-illegal) play the decision's default and tell the bot; the `strikes`-th strike, or any takeover
-fault, hands the seat to the game's fallback bot (`Game.fallback_bot`) for the rest of the game. Events for a
-frozen bot are queued and written just before its next request (or `end`): it could not read them
-earlier anyway. What the ladder did wrong is never a fault of the bot (workers/match/blame.py): a bot
-that cannot be started raises LadderFault from `start`, and a start-up death the ladder caused
-voids the match (MatchVoid), which the runner turns into a LadderFault once the game has run out.
+It keeps the bot frozen outside its own requests, spends the time bank, records wall and CPU time
+per decision, and turns every misbehaviour into a `Fault`: strikes (bad_json, wrong_id, illegal)
+play the decision's default and tell the bot; any takeover fault, or the last strike, hands the
+seat to the fallback (workers/match/seats/base.py). Events for a frozen bot are queued and written
+just before its next request (or `end`): it could not read them earlier anyway. What the ladder did
+wrong is never a fault of the bot (workers/match/blame.py): a bot that cannot be started raises
+LadderFault from `start`, and a start-up death the ladder caused voids the match (MatchVoid),
+which the runner turns into a LadderFault once the game has run out. When it closes the process,
+the seat keeps what the process did as one run record (workers/sandbox/record.py).
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from dataclasses import replace
+from collections.abc import Callable
+from types import MappingProxyType
 from typing import Any
 
-from bots import load_builtin, reference_bot
-from ladder.play import BotFault, fresh_json
-from ladder.replay import SandboxRun, SeatRecord
+from ladder.games.base import Game
+from ladder.play import BotFault
+from ladder.replay import SandboxRun
 from workers.match import blame, protocol
 from workers.match.protocol import Fault, TimeControl
+from workers.match.seats.base import MatchVoid, Seat
+from workers.sandbox.record import RunRecord, status_of
 
 log = logging.getLogger(__name__)
 
 STARTUP_GRACE_S = 0.25
 
 
-class MatchVoid:
-    """Shared by the seats of one match: once the ladder failed (workers.match.blame) the match is void,
-    every seat hands its bot to the fallback, the game runs out in process, the runner raises."""
-
-    def __init__(self) -> None:
-        self.fault: blame.LadderFault | None = None
-
-
-class SandboxedSeat:
-    wire = True  # play_game may hand it the engine's values: it only serialises them (or copies)
+class SandboxedSeat(Seat):
     # read_line's answers other than a process's ("disconnect", "flood"), each to its Fault: an
     # outside seat's link has them; the fault and strike handling stays this class's, shared
     LINK_FAULTS: dict[str, Any] = {}
     MAX_LINE_BYTES = protocol.MAX_LINE_BYTES  # what hello tells the bot
 
-    def __init__(self, name: str, game: str, mode: str, clock: TimeControl, strikes: int = protocol.STRIKES,
+    def __init__(self, name: str, game: Game | str, mode: str, clock: TimeControl, strikes: int = protocol.STRIKES,
                  lines: protocol.EventLines | None = None, void: MatchVoid | None = None,
-                 final_attempt: bool = True):
+                 final_attempt: bool = True, process: Callable[[], Any] | None = None):
+        super().__init__(name, game, strikes=strikes, void=void, final_attempt=final_attempt)
         self.lines = lines or protocol.EventLines()  # shared by the seats of a match: encode once
-        self.void = void or MatchVoid()
-        self.final_attempt = final_attempt  # whether an uncertain ladder fault stands as the bot's
-        self.name, self.game, self.mode, self.clock, self.max_strikes = name, game, mode, clock, strikes
+        self.mode, self.clock = mode, clock
+        self.process = process  # starts the bot's BotProcess (the runner's factory)
         self.proc: Any = None  # a workers.sandbox.process.BotProcess once started
         self.started_at = time.monotonic()
-        self.hello: dict[str, Any] = {}
         self.ready: dict[str, Any] | None = None
-        self.events: list[dict[str, Any]] = []  # everything seen, so a fallback can catch up
         self.pending: list[bytes] = []  # lines for the bot, written before its next request
-        self.request_id = 0
-        self.kind: str | None = None
-        self.raised: Fault | None = None  # the strike decide() raised for the current request
-        self.strikes: list[dict[str, Any]] = []
         self.disconnects: list[dict[str, Any]] = []  # an outside seat's cuts (none for a process)
-        self.takeover: Fault | None = None
-        self.takeover_at: int | None = None  # request id (0: before the first request)
-        self.fallback: Any = None
         self.bank_ms = float(clock.bank_ms)
-        self.timings: list[list[float]] = []  # [wall ms, cpu ms] per answered request
         self.cpu_mark = 0.0  # the bot's CPU seconds when it was last asked to freeze
-        self.stderr = b""
-        self.stderr_bytes = 0
-        self.exit: dict[str, int | None] = {"code": None, "signal": None}
-        self.clean: bool | None = None
+        self.run: RunRecord | None = None
 
     # --- start and handshake ---------------------------------------------------------------
 
-    def start(self, process_factory) -> None:
-        """`process_factory()` returns a started BotProcess. A failure (SandboxError, SlotBusy,
-        SubprocessError, EAGAIN...) is the ladder's, never the bot's: it raises LadderFault."""
+    def start(self, process_factory: Callable[[], Any] | None = None) -> None:
+        """`process_factory()` (default: the one the seat was made with) returns a started
+        BotProcess. A failure (SandboxError, SlotBusy, SubprocessError, EAGAIN...) is the ladder's,
+        never the bot's: it raises LadderFault."""
+        factory = process_factory or self.process
         self.started_at = time.monotonic()
         try:
-            self.proc = process_factory()
+            self.proc = factory()
         except Exception as exc:
             log.warning("seat %s: the sandbox could not start the bot: %r", self.name, exc)
             raise blame.start_failure(exc) from exc
 
-    def setup(self, hello: dict[str, Any]) -> None:
-        self.hello = dict(hello)
-        if self._voided():
-            return
+    def _greet(self, hello: dict[str, Any]) -> None:
         message = protocol.hello(
             game=hello["game"], seat=hello["seat"], players=hello["players"], options=hello["options"],
             bot_seed=hello["bot_seed"], time=self.clock,
@@ -112,19 +93,12 @@ class SandboxedSeat:
 
     # --- the game ----------------------------------------------------------------------------
 
-    def on_event(self, event: dict[str, Any]) -> None:
-        self.events.append(event)
-        if self.fallback is not None or self._voided():
-            self.fallback.on_event(fresh_json(event))
-        elif self.takeover is None and self.proc is not None:
+    def _queue_event(self, event: dict[str, Any]) -> None:
+        if self.proc is not None:
             self.pending.append(self.lines.line(event))
 
-    def decide(self, kind: str, observation: dict[str, Any]) -> Any:
-        if self.fallback is not None or self._voided():
-            return self.fallback.decide(kind, fresh_json(observation))
-        self.request_id += 1
-        self.kind, self.raised = kind, None
-        rid, proc = self.request_id, self.proc
+    def _ask(self, rid: int, kind: str, observation: dict[str, Any]) -> Any:
+        proc = self.proc
         data = b"".join(self.pending) + protocol.encode(protocol.request(rid, kind, observation))
         self.pending.clear()
         t0 = time.monotonic()
@@ -151,18 +125,14 @@ class SandboxedSeat:
             raise BotFault(fault.status, fault.reason)
         return decision
 
-    def refused(self, entry: dict[str, Any]) -> None:
-        """play_game replaced this seat's answer by `entry["decision"]` (the default): a strike."""
-        if self.takeover is not None or self.proc is None:
-            return  # the takeover fault itself, or the fallback's own mistake: no bot to tell
-        fault = self.raised or Fault("illegal", str(entry["fault"].get("reason")))
-        rid = self.request_id
-        self.strikes.append({"request": rid, "kind": self.kind, "code": fault.code, "reason": fault.reason})
-        self.pending.append(protocol.encode(protocol.error(rid, fault.code, fault.reason, entry["decision"])))
-        if len(self.strikes) >= self.max_strikes:
-            self._take_over(Fault(fault.code, f"{len(self.strikes)} strikes, the last: {fault.reason}"))
+    def _tell_refused(self, rid: int, fault: Fault, default: Any) -> None:
+        self.pending.append(protocol.encode(protocol.error(rid, fault.code, fault.reason, default)))
 
-    # --- faults and takeover -----------------------------------------------------------------
+    def _let_go(self, fault: Fault, voided: bool) -> None:
+        self.pending.clear()
+        self.close()
+
+    # --- faults --------------------------------------------------------------------------------
 
     def _send_fault(self, why: str, during: str) -> Fault:
         if why == "timeout":
@@ -175,7 +145,7 @@ class SandboxedSeat:
         return Fault("exited", f"closed its input during {during}")
 
     def _read_fault(self, why: str, during: str) -> Fault:
-        if why in self.LINK_FAULTS:  # an outside seat's link (workers/match/outside_seat.py)
+        if why in self.LINK_FAULTS:  # an outside seat's link (workers/match/seats/outside.py)
             return self.LINK_FAULTS[why](self, during)
         if why == "timeout":
             if during == "start-up":
@@ -207,37 +177,7 @@ class SandboxedSeat:
             return Fault("crash", f"exited with code {code} during {during}")
         return Fault("exited", f"exited during {during}")
 
-    def _voided(self) -> bool:
-        """Whether the match is void: then this seat's bot is handed to the fallback at once."""
-        if self.void.fault is None:
-            return False
-        if self.takeover is None:
-            self._take_over(Fault("error", f"the match is void: {self.void.fault.reason}"))
-        return True
-
-    def _fail(self, fault: Fault) -> None:
-        self._take_over(fault)
-        raise BotFault(fault.status, fault.reason, forfeit=True)
-
-    def _take_over(self, fault: Fault) -> None:
-        self.takeover, self.takeover_at = fault, self.request_id
-        self.pending.clear()
-        self.close()
-        bot = load_builtin(self.game, reference_bot(self.game))()
-        bot.setup(self.hello)
-        for event in self.events:
-            bot.on_event(fresh_json(event))
-        self.fallback = bot
-
     # --- the end -----------------------------------------------------------------------------
-
-    @property
-    def status(self) -> str:
-        return "ok" if self.takeover is None else self.takeover.status
-
-    @property
-    def reason(self) -> str | None:
-        return None if self.takeover is None else f"{self.takeover.code}: {self.takeover.reason}"
 
     def send_end(self, results: list[dict[str, Any]], grace_s: float) -> None:
         if self.takeover is not None or self.proc is None:
@@ -255,24 +195,33 @@ class SandboxedSeat:
             pass
 
     def close(self) -> None:
+        """Stop the process (if it still runs) and keep its run record."""
         proc = self.proc
-        if proc is None or self.clean is not None:
+        if proc is None or self.run is not None:
             return
-        self.clean = proc.close()
-        self.stderr, self.stderr_bytes = proc.stderr_tail(), proc.stderr_total
-        self.exit = {"code": proc.exit_code, "signal": proc.exit_signal}
+        running = proc.exit_code is None and proc.exit_signal is None  # no exit seen: the ladder stops it
+        try:  # read while its group still exists: the close removes it
+            cpu, events = max(self.cpu_mark, proc.cpu_seconds()), dict(proc.limit_events())
+        except (OSError, ValueError):
+            cpu, events = self.cpu_mark, {}
+        clean = proc.close()
+        code, sig = proc.exit_code, proc.exit_signal
+        self.run = RunRecord(
+            status=status_of(code, sig, running), time_s=cpu, wall_s=time.monotonic() - self.started_at,
+            peak_memory_bytes=events.get("memory_peak_bytes"), exit_code=code, signal=sig, clean=clean,
+            running=running, limits=blame.limits_reached(events, None if running else sig),
+            monitor_signal=proc.monitor_signal, stderr=proc.stderr_tail(), stderr_bytes=proc.stderr_total,
+            events=MappingProxyType(events))
 
-    def completed(self, record: SeatRecord, *, forfeit: bool, sandbox: str) -> SeatRecord:
-        """play_game's record of this seat as the replay keeps it: its status is the takeover's
-        (refused answers alone leave it "ok"), with what the sandbox saw and the bot's log."""
-        takeover = None
-        if self.takeover is not None:
-            takeover = {"code": self.takeover.code, "reason": self.takeover.reason, "request": self.takeover_at}
-        run = SandboxRun(
+    def _run(self, sandbox: str, takeover: dict[str, Any] | None) -> tuple[SandboxRun, str]:
+        run = self.run
+        sandbox_run = SandboxRun(
             sandbox=sandbox, ready=self.ready, strikes=tuple(self.strikes), takeover=takeover,
-            timings=tuple(self.timings), bank_left_ms=round(self.bank_ms, 2), stderr_bytes=self.stderr_bytes,
-            exit=self.exit, clean=self.clean, disconnects=tuple(self.disconnects),
+            timings=tuple(self.timings), bank_left_ms=round(self.bank_ms, 2),
+            stderr_bytes=run.stderr_bytes if run is not None else 0,
+            exit=run.exit_json() if run is not None else {"code": None, "signal": None},
+            clean=run.clean if run is not None else None, disconnects=tuple(self.disconnects),
         )
         # replacement characters are 3 bytes: re-cap so binary garbage cannot triple the log
-        stderr = self.stderr.decode("utf-8", "replace").encode()[-protocol.LOG_BYTES:].decode("utf-8", "ignore")
-        return replace(record, status=self.status, reason=self.reason, forfeit=forfeit, run=run, stderr=stderr)
+        stderr = run.stderr if run is not None else b""
+        return sandbox_run, stderr.decode("utf-8", "replace").encode()[-protocol.LOG_BYTES:].decode("utf-8", "ignore")

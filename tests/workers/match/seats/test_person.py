@@ -1,4 +1,4 @@
-"""A person's seat in the worker (workers/match/person_seat.py) over an in-process relay: a scripted
+"""A person's seat in the worker (workers/match/seats/person.py) over an in-process relay: a scripted
 person plays a whole game through the game's forms; no answer within the clock, a page no longer
 seen and a refused answer are handled like a faulty bot's; the runner seats it without a sandbox."""
 
@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import replace
 
 import pytest
 from match_support import run_specs
@@ -15,7 +16,8 @@ from ladder.games import get_game
 from ladder.match import Person
 from ladder.play import make_bots, play_game
 from ladder.relay import MemoryRelay, topics
-from workers.match.person_seat import PersonSeat
+from workers.match import seats
+from workers.match.seats import PersonSeat
 
 MATCH = 41
 
@@ -185,7 +187,7 @@ def test_a_voided_attempt_restarts_the_table_instead_of_a_second_hello(monkeypat
             super().__init__(**kw)
 
     monkeypatch.setattr(runner, "MatchVoid", Recorded)
-    monkeypatch.setattr(runner, "PersonSeat", Failing)
+    monkeypatch.setitem(seats.KINDS, Person, replace(seats.KINDS[Person], cls=Failing))
     relay = MemoryRelay()
     person = ScriptedPerson(relay, "treasure", 1, "careful")
     person.start()
