@@ -129,7 +129,7 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
             def attempt(final: bool) -> Any:
                 on_entry = None
                 if live is not None:  # every attempt starts the spectators' view over
-                    live.begin(game=plan.game.name, options=dict(plan.options), names=plan.names)
+                    live.begin_plan(plan)
                     on_entry = live.append
                 return runner(plan, replace(env, final_attempt=final, on_entry=on_entry))
 

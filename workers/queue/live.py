@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ladder.games import get_game
+from ladder.match import MatchPlan
 from ladder.relay import MAX_MESSAGE_BYTES, Relay, RelayError, encode, topics
 from ladder.replay.public import public_entry
 
@@ -56,9 +57,16 @@ class LivePublisher:
 
     def begin(self, *, game: str, options: Mapping[str, Any] | None, names: Sequence[str]) -> None:
         """A new attempt of the match: spectators start over from this message."""
+        self._begin(game, get_game(game).resolve_options(options), names)
+
+    def begin_plan(self, plan: MatchPlan) -> None:
+        """begin() for a match plan, whose options are resolved already: no game is looked up again."""
+        self._begin(plan.game.name, plan.options, plan.names)
+
+    def _begin(self, game: str, resolved: Mapping[str, Any], names: Sequence[str]) -> None:
         self._attempt += 1
         header = {"type": "start", "attempt": self._attempt, "game": game, "players": len(names),
-                  "options": dict(get_game(game).resolve_options(options)), "names": list(names)}
+                  "options": dict(resolved), "names": list(names)}
         self._queue.append(("message", header))
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name=f"live-{self.topic}", daemon=True)
