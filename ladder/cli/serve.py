@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import ipaddress
 import os
 import secrets
 import signal
@@ -28,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ladder.config import DEV_SECRET_KEY, Settings
+from ladder.config import DEV_SECRET_KEY, Settings, loopback
 
 _PR_SET_PDEATHSIG = 1
 
@@ -113,20 +112,16 @@ def ensure_secret(settings: Settings) -> Settings:
 
 def exposure_warning(settings: Settings, host: str) -> str | None:
     """A warning when a development configuration listens where other machines can reach it."""
-    if not settings.development or _loopback(host):
+    if not settings.development or loopback(host):
         return None
     return (f"listening on {host} with LADDER_ENV={settings.env}: other machines can reach this site. Its "
             "secret key is generated into the instance directory, but cookies are not Secure and sandboxes "
             "weaker than strict are allowed; set LADDER_ENV=production for a public site (docs/operations.md).")
 
 
-def _loopback(host: str) -> bool:
-    if host in ("localhost", "localhost.localdomain"):
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False  # a host name: assume it resolves beyond this machine
+def bind_address(host: str, port: int) -> str:
+    """gunicorn's bind for `--host`: unix:PATH as it is (a proxy on this machine), else host:port."""
+    return host if host.startswith("unix:") else f"{host}:{port}"
 
 
 def run_gunicorn(settings: Settings, *, host: str, port: int, workers: int, threads: int = 4,
@@ -142,7 +137,7 @@ def run_gunicorn(settings: Settings, *, host: str, port: int, workers: int, thre
     class Server(BaseApplication):
         def load_config(self) -> None:
             for key, value in {
-                "bind": f"{host}:{port}", "workers": workers, "threads": threads, "worker_class": "gthread",
+                "bind": bind_address(host, port), "workers": workers, "threads": threads, "worker_class": "gthread",
                 "graceful_timeout": graceful_timeout, "accesslog": "-", "errorlog": "-",
                 "proc_name": "ladder-web", "forwarded_allow_ips": os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
             }.items():

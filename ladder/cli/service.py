@@ -109,7 +109,8 @@ def _requeue_left_running(settings) -> None:
 
 
 @click.command()
-@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on, or unix:PATH for a unix socket (behind a reverse proxy on this machine).")
 @click.option("--port", type=int, default=5000, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True, help="gunicorn processes.")
 @click.option("--threads", type=click.IntRange(min=1), default=4, show_default=True, help="Threads per process.")
@@ -118,7 +119,11 @@ def web(host, port, workers, threads, graceful_timeout) -> None:
     """Serve the web site and API with gunicorn (never runs bot code)."""
     from ladder.cli.serve import run_gunicorn
 
-    run_gunicorn(_settings(), host=host, port=port, workers=workers, threads=threads,
+    settings = _settings()
+    refusal = settings.proxy_refusal(host)
+    if refusal:
+        raise click.ClickException(refusal)
+    run_gunicorn(settings, host=host, port=port, workers=workers, threads=threads,
                  graceful_timeout=graceful_timeout)
 
 

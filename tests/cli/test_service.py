@@ -77,7 +77,8 @@ def test_recompute_reports_a_finished_ranked_match_without_rating_changes(tmp_pa
 
 def test_workers_refuse_a_weak_sandbox_outside_development(tmp_path):
     result = run(["worker"], tmp_path, LADDER_ENV="production", LADDER_SANDBOX_MODE="none",
-                 LADDER_SECRET_KEY="k" * 40)
+                 LADDER_SECRET_KEY="pVs2UrwNOc6DoD6aNxVUk7Gq_Rt5bq2Ws9LhXe3Jm", DATABASE_URL="postgresql://db/x",
+                 REDIS_URL="redis://redis:6379/0")
     assert result.exit_code != 0
     assert "development only" in result.output
 
@@ -118,3 +119,21 @@ def test_a_worker_builds_the_start_helper_before_its_pool_forks(tmp_path, strict
         unavailable("the start helper could not be built here (a C compiler)")
     err = capsys.readouterr().err
     assert f"sandbox: {strict_sandbox} (" in err and f"bots start through {helper}" in err
+
+
+PRODUCTION = {"LADDER_ENV": "production", "LADDER_SECRET_KEY": "pVs2UrwNOc6DoD6aNxVUk7Gq_Rt5bq2Ws9LhXe3Jm",
+              "DATABASE_URL": "postgresql://ladder:Vx83kLq9@127.0.0.1:1/ladder", "REDIS_URL": "redis://127.0.0.1:1/0"}
+
+
+def test_production_commands_refuse_the_embedded_services_with_the_reason(tmp_path):
+    for args in (["migrate"], ["worker"], ["web"], ["scheduler"]):
+        result = run(args, tmp_path, **{**PRODUCTION, "DATABASE_URL": ""})
+        assert result.exit_code != 0 and "DATABASE_URL must be set when LADDER_ENV=production" in result.output
+        result = run(args, tmp_path, **{**PRODUCTION, "REDIS_URL": ""})
+        assert result.exit_code != 0 and "REDIS_URL must be set when LADDER_ENV=production" in result.output
+    assert not (tmp_path / "ladder.sqlite3").exists() and not (tmp_path / "broker.sqlite3").exists()
+
+
+def test_the_web_refuses_to_believe_forwarded_addresses_where_clients_reach_it(tmp_path):
+    result = run(["web", "--host", "0.0.0.0"], tmp_path, **PRODUCTION, LADDER_TRUSTED_PROXIES="1")
+    assert result.exit_code != 0 and "forge their address" in result.output and "Traceback" not in result.output
