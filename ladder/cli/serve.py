@@ -119,6 +119,26 @@ def exposure_warning(settings: Settings, host: str) -> str | None:
             "weaker than strict are allowed; set LADDER_ENV=production for a public site (docs/operations.md).")
 
 
+def observability(settings: Settings) -> dict[str, object]:
+    """gunicorn settings for metrics and logs: a fresh multiprocess metrics folder for this web's
+    processes (ladder/metrics.py), a child_exit hook that drops a dead process's live values, and
+    with LADDER_LOG_FORMAT=json the app's own JSON request lines instead of the access log."""
+    from ladder import logs
+    from ladder.metrics_dir import use_multiproc_dir
+
+    use_multiproc_dir(settings.instance_dir, "web")
+
+    def child_exit(_server, worker) -> None:
+        from ladder.metrics import mark_process_dead
+
+        mark_process_dead(worker.pid)
+
+    hooks: dict[str, object] = {"child_exit": child_exit}
+    if settings.log_format == "json":
+        hooks.update({"accesslog": None, "logconfig_dict": logs.gunicorn_config()})
+    return hooks
+
+
 def bind_address(host: str, port: int) -> str:
     """gunicorn's bind for `--host`: unix:PATH as it is (a proxy on this machine), else host:port."""
     return host if host.startswith("unix:") else f"{host}:{port}"
@@ -129,6 +149,7 @@ def run_gunicorn(settings: Settings, *, host: str, port: int, workers: int, thre
     """Serve the site with gunicorn (threads per process: page views wait on the database)."""
     from gunicorn.app.base import BaseApplication
 
+    hooks = observability(settings)  # first: the multiprocess metrics folder before prometheus_client loads
     settings = ensure_secret(settings)
     warning = exposure_warning(settings, host)
     if warning:
@@ -141,6 +162,8 @@ def run_gunicorn(settings: Settings, *, host: str, port: int, workers: int, thre
                 "graceful_timeout": graceful_timeout, "accesslog": "-", "errorlog": "-",
                 "proc_name": "ladder-web", "forwarded_allow_ips": os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
             }.items():
+                self.cfg.set(key, value)
+            for key, value in hooks.items():
                 self.cfg.set(key, value)
             if "control_socket_disable" in self.cfg.settings:  # gunicorn 25+: no shared socket under ~
                 self.cfg.set("control_socket_disable", True)

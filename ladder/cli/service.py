@@ -135,16 +135,27 @@ def web(host, port, workers, threads, graceful_timeout) -> None:
 @click.option("--grace", type=float, default=20.0, show_default=True,
               help="Seconds running matches may take to finish after SIGTERM/SIGINT; then they are torn down "
                    "and given back to the queue.")
-def worker(concurrency, queues, name, loglevel, grace) -> None:
+@click.option("--check", is_flag=True,
+              help="Start nothing: exit 0 if the worker (--name, else the freshest on this machine) wrote its "
+                   "heartbeat within --max-age seconds, else 1. Needs no broker (health checks).")
+@click.option("--max-age", type=click.FloatRange(min=0.1),
+              help="For --check: seconds of silence that mean dead (default: 3 heartbeat intervals + 5).")
+def worker(concurrency, queues, name, loglevel, grace, check, max_age) -> None:
     """A Celery worker: plays matches, feeds and sweeps the queue. Start one per machine."""
-    from workers.queue import heap
+    settings = _settings()
+    if check:
+        _check_heartbeat(settings, name, max_age)
+    from ladder.metrics_dir import use_multiproc_dir
+
+    use_multiproc_dir(settings.instance_dir, "worker")  # before prometheus_client loads (ladder/metrics.py)
+    from workers.queue import heap, observe
     from workers.queue.celery_app import QUEUES, configure
     from workers.queue.shutdown import install_grace, leave_nothing_behind
 
-    settings = _settings()
     _check_sandbox(settings)
     runtime_report(settings.accepted_runtimes)
     app = configure(settings)
+    observe.install(app, settings)  # heartbeat, metrics endpoint, JSON logs (workers/queue/observe.py)
     argv = [
         "worker", f"--loglevel={loglevel}", f"--queues={queues or ','.join(QUEUES)}",
         f"--concurrency={concurrency or os.cpu_count() or 1}", f"--hostname={name or f'ladder-{os.getpid()}@%h'}",
@@ -161,6 +172,17 @@ def worker(concurrency, queues, name, loglevel, grace) -> None:
         app.worker_main(argv)
     finally:
         leave_nothing_behind()
+
+
+def _check_heartbeat(settings, name, max_age) -> None:
+    from celery.utils.nodenames import host_format
+
+    from workers.queue.heartbeat import check
+
+    alive, what = check(settings.instance_dir, node=host_format(name) if name else None,
+                        max_age=max_age or 3 * settings.worker_heartbeat_interval + 5)
+    click.echo(what, err=not alive)
+    sys.exit(0 if alive else 1)
 
 
 @click.command()
