@@ -54,7 +54,7 @@ def attempt_voided(game: str, reason: str) -> None:
 
 
 def start_step(reason: str) -> str | None:
-    """The failed step of a start failure's reason (workers/match/blame.start_failure: "...: cgroup
+    """The failed step of a start failure's reason (blame.start_failure in workers/match/blame.py: "...: cgroup
     join failed: EACCES" gives "cgroup join"); None for another fault."""
     found = _START_STEP.search(reason)
     if found is None:
