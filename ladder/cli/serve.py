@@ -35,13 +35,15 @@ _PR_SET_PDEATHSIG = 1
 def prepare_instance(settings: Settings, *, requeue_running: bool) -> dict[str, int]:
     """Migrate, seed the starter bots, create the embedded broker's tables; with `requeue_running`
     (only this machine runs workers) put back in the queue every match a dead run left running."""
-    from ladder.db import make_engine, session_factory, session_scope, upgrade
+    from ladder.db import current_revision, make_engine, session_factory, session_scope, upgrade
     from ladder.services.bots import seed_house_bots
     from ladder.services.matches import requeue_stale
 
     engine = make_engine(settings)
     try:
+        before = current_revision(engine)
         upgrade(engine)
+        after = current_revision(engine)
         with session_scope(session_factory(engine)) as session:
             bots = seed_house_bots(session=session, username=settings.house_username)
             requeued = []
@@ -57,7 +59,14 @@ def prepare_instance(settings: Settings, *, requeue_running: bool) -> dict[str, 
         with configure(settings).connection_for_write() as conn:
             for queue in QUEUES:
                 conn.default_channel.queue_declare(queue=queue)
-    return {"starter_bots": len(bots), "requeued": len(requeued)}
+    return {"starter_bots": len(bots), "requeued": len(requeued), "from": before, "to": after}
+
+
+def migration_text(facts: dict) -> str:
+    """What `ladder migrate` and `ladder up` say about the schema: from and to which revision."""
+    if facts["from"] == facts["to"]:
+        return f"schema at {facts['to']}, nothing to migrate"
+    return f"migrated from {facts['from'] or 'an empty database'} to {facts['to']}"
 
 
 def requeue_left_running(settings: Settings) -> list[int]:

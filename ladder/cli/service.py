@@ -71,7 +71,15 @@ def up(host, port, instance, concurrency, sandbox, grace) -> None:
     instance directory, migrations applied and the starter bots seeded, so the leaderboard fills
     within a minute. With DATABASE_URL and REDIS_URL set, the same processes use those.
     """
-    from ladder.cli.serve import Supervisor, child_commands, child_env, http_ok, prepare_instance, strongest_sandbox
+    from ladder.cli.serve import (
+        Supervisor,
+        child_commands,
+        child_env,
+        http_ok,
+        migration_text,
+        prepare_instance,
+        strongest_sandbox,
+    )
 
     url = f"http://{host}:{port}/"
     # the first line, before any report or child's banner (Celery's fills a screen): where to look
@@ -87,7 +95,7 @@ def up(host, port, instance, concurrency, sandbox, grace) -> None:
     where = "SQLite + local broker" if settings.embedded else "DATABASE_URL / REDIS_URL"
     click.echo(f"instance {settings.instance_dir.resolve()} ({where}); preparing ...")
     facts = prepare_instance(settings, requeue_running=settings.embedded)
-    click.echo(f"migrations applied, {facts['starter_bots']} starter bots, {facts['requeued']} matches requeued")
+    click.echo(f"{migration_text(facts)}, {facts['starter_bots']} starter bots, {facts['requeued']} matches requeued")
     supervisor = Supervisor(
         child_commands(host=host, port=port, concurrency=concurrency or os.cpu_count() or 1, grace=grace),
         child_env(settings), grace=grace, say=lambda text: click.echo(text, err=True),
@@ -198,12 +206,17 @@ def scheduler(loglevel) -> None:
 
 
 @click.command()
-def migrate() -> None:
+@click.option("--release-running", is_flag=True,
+              help="Put every match left `running` back in the queue: after restoring a backup, whose workers "
+                   "no longer exist (never on a ladder whose workers are playing).")
+def migrate(release_running) -> None:
     """Apply the database migrations and seed the starter bots (safe to run at every deploy)."""
-    from ladder.cli.serve import prepare_instance
+    from ladder.cli.serve import migration_text, prepare_instance
 
-    facts = prepare_instance(_settings(), requeue_running=False)
-    click.echo(f"migrations applied; {facts['starter_bots']} starter bots")
+    facts = prepare_instance(_settings(), requeue_running=release_running)
+    click.echo(f"{migration_text(facts)}; {facts['starter_bots']} starter bots")
+    if release_running:
+        click.echo(f"{facts['requeued']} matches left running put back in the queue")
 
 
 @click.group()

@@ -11,6 +11,7 @@ from ladder.config import Settings
 from ladder.db import make_engine, session_factory
 from ladder.games import GAMES, get_game
 from ladder.models import Match, Rating
+from ladder.services.health import migration_head
 from ladder.services.matches import claim_match, queue_match
 from ladder.services.results import MatchOutcome, SeatOutcome, record_result
 
@@ -38,8 +39,10 @@ def test_migrate_then_recompute_matches_and_notices_tampering(tmp_path):
     migrated = run(["migrate"], tmp_path)
     assert migrated.exit_code == 0, migrated.output
     starters = sum(len(get_game(g).starter_bots) for g in GAMES)  # every game's, as they declare them
-    assert f"migrations applied; {starters} starter bots" in migrated.output
-    assert run(["migrate"], tmp_path).exit_code == 0  # safe to run at every deploy
+    head = migration_head()
+    assert f"migrated from an empty database to {head}; {starters} starter bots" in migrated.output
+    again = run(["migrate"], tmp_path)  # safe to run at every deploy
+    assert again.exit_code == 0 and f"schema at {head}, nothing to migrate" in again.output
     play_some(tmp_path, 5)
     checked = run(["ratings", "recompute"], tmp_path)
     assert checked.exit_code == 0, checked.output
@@ -137,3 +140,21 @@ def test_production_commands_refuse_the_embedded_services_with_the_reason(tmp_pa
 def test_the_web_refuses_to_believe_forwarded_addresses_where_clients_reach_it(tmp_path):
     result = run(["web", "--host", "0.0.0.0"], tmp_path, **PRODUCTION, LADDER_TRUSTED_PROXIES="1")
     assert result.exit_code != 0 and "forge their address" in result.output and "Traceback" not in result.output
+
+
+def test_migrate_says_from_which_revision_it_went(tmp_path):
+    from ladder.db import upgrade
+
+    engine = make_engine(Settings(instance_dir=tmp_path))
+    upgrade(engine, _previous_revision())
+    engine.dispose()
+    migrated = run(["migrate"], tmp_path)
+    assert f"migrated from {_previous_revision()} to {migration_head()}" in migrated.output, migrated.output
+
+
+def _previous_revision() -> str:
+    from alembic.script import ScriptDirectory
+
+    from ladder.db import alembic_config
+
+    return ScriptDirectory.from_config(alembic_config()).get_revision(migration_head()).down_revision
