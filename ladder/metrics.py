@@ -24,6 +24,10 @@ from prometheus_client.registry import Collector
 
 from ladder.metrics_dir import MULTIPROC_ENV
 
+# prometheus_client chose files or memory when it was imported, just above: the scrape follows that
+# choice, not the variable's later value (a command run in-process by a test may set it afterwards)
+MULTIPROCESS = bool(os.environ.get(MULTIPROC_ENV))
+
 SECONDS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30)
 MATCH_SECONDS = (0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 900)
 
@@ -50,7 +54,7 @@ RATINGS_APPLIED = Counter("ladder_rating_changes_applied_total", "Rating changes
 
 def mark_process_dead(pid: int) -> None:
     """A pool or gunicorn child `pid` exited: its live gauges go (gunicorn's child_exit hook)."""
-    if os.environ.get(MULTIPROC_ENV):
+    if MULTIPROCESS:
         _multiprocess.mark_process_dead(pid)
 
 
@@ -58,7 +62,7 @@ def scrape_registry(*extra: Collector) -> CollectorRegistry:
     """A registry for one scrape: every process's values (multiprocess mode) or this process's,
     plus `extra` collectors (the database's gauges, a worker's heartbeat)."""
     registry = CollectorRegistry(auto_describe=False)
-    if os.environ.get(MULTIPROC_ENV):
+    if MULTIPROCESS:
         _multiprocess.MultiProcessCollector(registry)
     else:
         registry.register(_Forward(REGISTRY))

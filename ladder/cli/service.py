@@ -153,6 +153,8 @@ def worker(concurrency, queues, name, loglevel, grace, check, max_age) -> None:
     settings = _settings()
     if check:
         _check_heartbeat(settings, name, max_age)
+    _check_sandbox(settings)
+    runtime_report(settings.accepted_runtimes)
     from ladder.metrics_dir import use_multiproc_dir
 
     use_multiproc_dir(settings.instance_dir, "worker")  # before prometheus_client loads (ladder/metrics.py)
@@ -160,8 +162,6 @@ def worker(concurrency, queues, name, loglevel, grace, check, max_age) -> None:
     from workers.queue.celery_app import QUEUES, configure
     from workers.queue.shutdown import install_grace, leave_nothing_behind
 
-    _check_sandbox(settings)
-    runtime_report(settings.accepted_runtimes)
     app = configure(settings)
     observe.install(app, settings)  # heartbeat, metrics endpoint, JSON logs (workers/queue/observe.py)
     argv = [

@@ -17,8 +17,9 @@ from ladder.services.results import MatchOutcome, SeatOutcome, record_result
 
 
 def run(args: list[str], instance, **env: str):
+    # the metrics folder's variables too, so that CliRunner puts them back after a command set them
     environ = {"LADDER_INSTANCE_DIR": str(instance), "LADDER_ENV": "development", "DATABASE_URL": "",
-               "REDIS_URL": "", **env}
+               "REDIS_URL": "", "PROMETHEUS_MULTIPROC_DIR": None, "LADDER_PROMETHEUS_MULTIPROC_DIR": None, **env}
     return CliRunner().invoke(main, args, env=environ)
 
 
