@@ -46,7 +46,10 @@ def test_a_real_worker_beats_serves_metrics_and_is_found_dead_after_a_kill(tmp_p
             return subprocess.run([*ladder, "worker", "--check", "--name", "beat@%h", "--max-age", "3"], env=env,
                                   capture_output=True, text=True, timeout=60)
 
-        wait_until(lambda: check().returncode == 0, 90, "the worker's first heartbeat", [log])
+        # waits read the files in-process (a `ladder` start costs a CPU second); the command runs once each way
+        wait_until(lambda: heartbeat.check(tmp_path, max_age=3)[0], 90, "the worker's first heartbeat", [log])
+        alive = check()
+        assert alive.returncode == 0 and "beat@" in alive.stdout
         first = heartbeat.read_all(tmp_path)[0]
         assert first.node.startswith("beat@") and first.pid == proc.pid
         time.sleep(1.5)
@@ -55,8 +58,9 @@ def test_a_real_worker_beats_serves_metrics_and_is_found_dead_after_a_kill(tmp_p
         assert f'ladder_worker_heartbeat_age_seconds{{node="{first.node}"}}' in body
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(timeout=30)
-        wait_until(lambda: check().returncode == 1, 15, "the check to see the worker silent", [log])
-        assert "silent for more than 3 s" in check().stderr
+        wait_until(lambda: not heartbeat.check(tmp_path, max_age=3)[0], 15, "the worker to fall silent", [log])
+        dead = check()
+        assert dead.returncode == 1 and "silent for more than 3 s" in dead.stderr
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
