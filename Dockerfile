@@ -31,12 +31,11 @@ COPY ladder ladder
 COPY workers workers
 COPY bots bots
 RUN python3 -m venv /opt/ladder && /opt/ladder/bin/pip install --no-cache-dir .
-# The runtimes' file trees (workers/build/runtime_view.py), made once here as hard links inside the image
-# rather than by each worker at its first match
-RUN /opt/ladder/bin/python -c "from workers.build import runtime_view as v, runtimes as r; \
-[(v.run_tree(x), x.compiled and v.build_tree(x)) for x in r.RUNTIMES]"
-# The sandbox's start helper (workers/sandbox/spawn.c), built with the C runtime's gcc
-RUN /opt/ladder/bin/python -c "from workers.sandbox import spawn_helper; assert spawn_helper.path()"
+# The runtimes' file trees (workers/build/runtime_view.py), made once here as hard links inside the
+# image rather than by each worker at its first match, and the sandbox's start helper
+# (workers/sandbox/spawn.c), built with the C runtime's gcc: one module, which CI runs too
+# (tests/deploy/test_dockerfile.py runs every Python step of this file)
+RUN /opt/ladder/bin/python -m workers.build.image
 
 # web, scheduler and migrate run as `ladder`; the worker runs as root (compose sets it), because
 # the strict sandbox starts each bot under a per-slot uid inside cgroups of its own

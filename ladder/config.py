@@ -10,6 +10,7 @@ Tests build `Settings(...)` or `Settings.from_env({...})` and pass it in; nothin
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -30,6 +31,10 @@ PLACEHOLDERS = frozenset({
     "password", "postgres", "example", "xxx", "todo",
 })
 MIN_SECRET_LENGTH = 32
+# zxcvbn's estimate of the guesses a key needs, as a power of ten: 10^24 is about 80 bits. A random
+# key (secrets.token_urlsafe(48), a 32-digit hex) is 10^31 or more; repeats ("aaaa...") and words
+# ("passwordpassword...") are under 10^5 however long, which a length check alone let through.
+MIN_SECRET_GUESSES_LOG10 = 24
 RELAXED_ENVS = ("development", "test")  # where defaults and placeholders are allowed
 
 
@@ -105,6 +110,14 @@ class Settings(BaseModel):
     # scheduler and served at /datasets; None: instance_dir/dumps. Web and workers must share it.
     dumps_dir: Path | None = None
 
+    # operations (docs/operations.md, "Health, metrics and logs")
+    log_format: Literal["text", "json"] = "text"  # json: one JSON object a line (match ends, requests)
+    worker_heartbeat_interval: float = Field(default=10.0, gt=0, le=300)  # seconds between a worker's heartbeats
+    worker_metrics_port: int | None = Field(default=None, ge=1, le=65535)  # a worker's /metrics; None: none
+    # the web's bind address is reachable only by the reverse proxy though not loopback (a
+    # container's internal network): needed, outside development, to believe X-Forwarded-For
+    private_bind: bool = False
+
     # sessions
     login_days: int = Field(default=30, ge=1, le=365)  # a log-in (and its remember-me cookie) lasts at most
     secure_cookies: bool | None = None  # cookies only over HTTPS; None: on when LADDER_ENV=production
@@ -149,13 +162,42 @@ class Settings(BaseModel):
         if self.secret_key.strip().lower() in PLACEHOLDERS or len(self.secret_key) < MIN_SECRET_LENGTH:
             raise ValueError(
                 f"LADDER_SECRET_KEY must be set to a random value of at least {MIN_SECRET_LENGTH} characters "
-                f"when LADDER_ENV={self.env} (e.g. python -c 'import secrets; print(secrets.token_urlsafe(48))')"
+                f"when LADDER_ENV={self.env} (e.g. {NEW_KEY})"
             )
+        if secret_strength(self.secret_key) < MIN_SECRET_GUESSES_LOG10:
+            raise ValueError(
+                f"LADDER_SECRET_KEY is too easy to guess for LADDER_ENV={self.env} (repeated characters, words or "
+                f"a pattern: about 10^{secret_strength(self.secret_key):.0f} guesses, at least "
+                f"10^{MIN_SECRET_GUESSES_LOG10} needed); make a random one: {NEW_KEY}"
+            )
+        # the embedded defaults are one machine's: a production process on them would split the
+        # ladder (a worker on a private SQLite broker beside the real PostgreSQL, or a new SQLite file)
+        if self.database_url is None:
+            raise ValueError(f"DATABASE_URL must be set when LADDER_ENV={self.env} (postgresql://...): "
+                             "the embedded SQLite database is for development")
+        if make_url(self.sqlalchemy_url).get_backend_name() == "sqlite":
+            raise ValueError(f"DATABASE_URL is an SQLite database; LADDER_ENV={self.env} needs PostgreSQL")
+        if self.redis_url is None:
+            raise ValueError(f"REDIS_URL must be set when LADDER_ENV={self.env} (redis://...): the embedded "
+                             "SQLite broker is one machine's, and each process would have its own")
         for name in ("database_url", "redis_url"):
             password = _url_password(getattr(self, name))
             if password is not None and password.strip().lower() in PLACEHOLDERS:
                 raise ValueError(f"{name.upper()} uses a placeholder password when LADDER_ENV={self.env}")
         return self
+
+    def proxy_refusal(self, host: str) -> str | None:
+        """Why the web must not listen on `host` with these settings (None: it may). A trusted
+        proxy's X-Forwarded-For is believed only where nothing but the proxy reaches the app: a
+        client reaching it directly would set its own address per request (the per-address limits,
+        log-in failures first, then count nothing)."""
+        if not self.trusted_proxies or self.development or self.private_bind or loopback(host):
+            return None
+        return (f"LADDER_TRUSTED_PROXIES={self.trusted_proxies} believes X-Forwarded-For, but the site would listen "
+                f"on {host}, where clients may reach it without the proxy and forge their address. Bind "
+                "127.0.0.1 or a unix socket (--host unix:/run/ladder/web.sock) behind the proxy, or set "
+                "LADDER_PRIVATE_BIND=1 if only the proxy can reach this address (a container's internal "
+                "network; docs/operations.md, \"Behind a reverse proxy\")")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:
@@ -225,6 +267,27 @@ class Settings(BaseModel):
         if self.redis_url is not None:
             return self.redis_url
         return f"sqla+sqlite:///{(self.instance_dir / 'broker.sqlite3').resolve()}"
+
+
+NEW_KEY = "python3 -c 'import secrets; print(secrets.token_urlsafe(48))'"
+
+
+def secret_strength(key: str) -> float:
+    """zxcvbn's estimate of the guesses `key` needs, log10 (its first 128 characters: its cost
+    grows with length, and 128 random characters are far past any bound)."""
+    from zxcvbn import zxcvbn
+
+    return float(zxcvbn(key[:128])["guesses_log10"])
+
+
+def loopback(host: str) -> bool:
+    """Only this machine reaches `host`: a loopback address or name, or a unix socket (unix:PATH)."""
+    if host.startswith("unix:") or host in ("localhost", "localhost.localdomain"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False  # a host name: assume it resolves beyond this machine
 
 
 def _url_password(url: str | None) -> str | None:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import secrets
 from pathlib import Path
 
 import pytest
 
 from ladder.config import DEV_SECRET_KEY, ConfigError, Settings
 
-STRONG = "k" * 20 + "Q7x!" + "z" * 20
+STRONG = "pVs2UrwNOc6DoD6aNxVUk7Gq_Rt5bq2Ws9LhXe3Jm"  # random: zxcvbn puts it at 10^40 guesses
+SERVICES = {"DATABASE_URL": "postgresql://ladder:Vx83kLq9@db/ladder", "REDIS_URL": "redis://:Rt5bq2Ws@redis:6379/0"}
+PRODUCTION = {"LADDER_ENV": "production", "LADDER_SECRET_KEY": STRONG, **SERVICES}
 
 
 def test_embedded_defaults_need_no_services(tmp_path):
@@ -55,7 +58,7 @@ def test_redis_url_is_the_broker_and_blank_means_unset():
 
 @pytest.mark.parametrize("secret", [None, "", "changeme", "dev", DEV_SECRET_KEY, "short-but-random-7Gq"])
 def test_production_refuses_placeholder_or_short_secrets(secret):
-    env = {"LADDER_ENV": "production"}
+    env = {"LADDER_ENV": "production", **SERVICES}
     if secret is not None:
         env["LADDER_SECRET_KEY"] = secret
     with pytest.raises(ConfigError, match="LADDER_SECRET_KEY"):
@@ -63,13 +66,49 @@ def test_production_refuses_placeholder_or_short_secrets(secret):
 
 
 def test_production_refuses_placeholder_database_password():
-    env = {"LADDER_ENV": "production", "LADDER_SECRET_KEY": STRONG}
-    with pytest.raises(ConfigError, match="DATABASE_URL"):
-        Settings.from_env({**env, "DATABASE_URL": "postgresql://ladder:changeme@db/ladder"})
-    with pytest.raises(ConfigError, match="REDIS_URL"):
-        Settings.from_env({**env, "REDIS_URL": "redis://:password@redis:6379/0"})
-    s = Settings.from_env({**env, "DATABASE_URL": "postgresql://ladder:Vx83kLq9@db/ladder"})
+    with pytest.raises(ConfigError, match="DATABASE_URL uses a placeholder"):
+        Settings.from_env({**PRODUCTION, "DATABASE_URL": "postgresql://ladder:changeme@db/ladder"})
+    with pytest.raises(ConfigError, match="REDIS_URL uses a placeholder"):
+        Settings.from_env({**PRODUCTION, "REDIS_URL": "redis://:password@redis:6379/0"})
+    s = Settings.from_env(PRODUCTION)
     assert s.env == "production" and not s.development
+
+
+@pytest.mark.parametrize("secret", ["a" * 40, "passwordpasswordpasswordpassword", "passwordpasswordpasswordpassword1",
+                                    "abcdefghijklmnopqrstuvwxyz0123456789", "Tr0ub4dor&3Tr0ub4dor&3Tr0ub4dor&3xx"])
+def test_production_refuses_long_but_guessable_secrets(secret):
+    with pytest.raises(ConfigError, match=r"too easy to guess.*secrets\.token_urlsafe"):
+        Settings.from_env({**PRODUCTION, "LADDER_SECRET_KEY": secret})
+
+
+@pytest.mark.parametrize("secret", [secrets.token_urlsafe(48), secrets.token_hex(16), secrets.token_urlsafe(24)])
+def test_production_takes_random_secrets(secret):
+    assert Settings.from_env({**PRODUCTION, "LADDER_SECRET_KEY": secret}).secret_key == secret
+
+
+def test_production_refuses_the_embedded_database_and_broker():
+    without_db = {k: v for k, v in PRODUCTION.items() if k != "DATABASE_URL"}
+    with pytest.raises(ConfigError, match="DATABASE_URL must be set when LADDER_ENV=production"):
+        Settings.from_env(without_db)
+    with pytest.raises(ConfigError, match="DATABASE_URL is an SQLite database"):
+        Settings.from_env({**PRODUCTION, "DATABASE_URL": "sqlite:////var/lib/ladder.db"})
+    with pytest.raises(ConfigError, match="REDIS_URL must be set when LADDER_ENV=production"):
+        Settings.from_env({k: v for k, v in PRODUCTION.items() if k != "REDIS_URL"})
+    with pytest.raises(ConfigError, match="REDIS_URL must be set"):
+        Settings.from_env({**PRODUCTION, "REDIS_URL": " "})  # blank is unset
+    assert Settings.from_env({"LADDER_ENV": "development"}).embedded  # development keeps its defaults
+
+
+def test_trusted_proxies_are_refused_where_clients_reach_the_app_directly():
+    proxied = Settings.from_env({**PRODUCTION, "LADDER_TRUSTED_PROXIES": "1"})
+    for host in ("127.0.0.1", "::1", "localhost", "unix:/run/ladder/web.sock"):
+        assert proxied.proxy_refusal(host) is None, host
+    for host in ("0.0.0.0", "10.0.0.5", "example.org"):
+        assert "forge their address" in proxied.proxy_refusal(host), host
+    internal = Settings.from_env({**PRODUCTION, "LADDER_TRUSTED_PROXIES": "1", "LADDER_PRIVATE_BIND": "1"})
+    assert internal.proxy_refusal("0.0.0.0") is None  # the operator says only the proxy reaches it
+    assert Settings.from_env(PRODUCTION).proxy_refusal("0.0.0.0") is None  # no proxy believed: nothing to forge
+    assert Settings(trusted_proxies=1).proxy_refusal("0.0.0.0") is None  # development
 
 
 def test_development_accepts_the_defaults_and_tests_pass_settings_in(tmp_path):
@@ -92,6 +131,6 @@ def test_limits_are_settings_with_defaults_and_bad_rates_are_refused():
 
 def test_cookies_are_secure_in_production_unless_turned_off():
     assert not Settings().cookies_secure
-    assert Settings(env="production", secret_key=STRONG).cookies_secure
-    assert not Settings(env="production", secret_key=STRONG, secure_cookies=False).cookies_secure
+    assert Settings.from_env(PRODUCTION).cookies_secure
+    assert not Settings.from_env({**PRODUCTION, "LADDER_SECURE_COOKIES": "false"}).cookies_secure
     assert Settings(secure_cookies=True).cookies_secure

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import ipaddress
 import os
 import secrets
 import signal
@@ -28,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ladder.config import DEV_SECRET_KEY, Settings
+from ladder.config import DEV_SECRET_KEY, Settings, loopback
 
 _PR_SET_PDEATHSIG = 1
 
@@ -36,13 +35,15 @@ _PR_SET_PDEATHSIG = 1
 def prepare_instance(settings: Settings, *, requeue_running: bool) -> dict[str, int]:
     """Migrate, seed the starter bots, create the embedded broker's tables; with `requeue_running`
     (only this machine runs workers) put back in the queue every match a dead run left running."""
-    from ladder.db import make_engine, session_factory, session_scope, upgrade
+    from ladder.db import current_revision, make_engine, session_factory, session_scope, upgrade
     from ladder.services.bots import seed_house_bots
     from ladder.services.matches import requeue_stale
 
     engine = make_engine(settings)
     try:
+        before = current_revision(engine)
         upgrade(engine)
+        after = current_revision(engine)
         with session_scope(session_factory(engine)) as session:
             bots = seed_house_bots(session=session, username=settings.house_username)
             requeued = []
@@ -58,7 +59,14 @@ def prepare_instance(settings: Settings, *, requeue_running: bool) -> dict[str, 
         with configure(settings).connection_for_write() as conn:
             for queue in QUEUES:
                 conn.default_channel.queue_declare(queue=queue)
-    return {"starter_bots": len(bots), "requeued": len(requeued)}
+    return {"starter_bots": len(bots), "requeued": len(requeued), "from": before, "to": after}
+
+
+def migration_text(facts: dict) -> str:
+    """What `ladder migrate` and `ladder up` say about the schema: from and to which revision."""
+    if facts["from"] == facts["to"]:
+        return f"schema at {facts['to']}, nothing to migrate"
+    return f"migrated from {facts['from'] or 'an empty database'} to {facts['to']}"
 
 
 def requeue_left_running(settings: Settings) -> list[int]:
@@ -113,20 +121,36 @@ def ensure_secret(settings: Settings) -> Settings:
 
 def exposure_warning(settings: Settings, host: str) -> str | None:
     """A warning when a development configuration listens where other machines can reach it."""
-    if not settings.development or _loopback(host):
+    if not settings.development or loopback(host):
         return None
     return (f"listening on {host} with LADDER_ENV={settings.env}: other machines can reach this site. Its "
             "secret key is generated into the instance directory, but cookies are not Secure and sandboxes "
             "weaker than strict are allowed; set LADDER_ENV=production for a public site (docs/operations.md).")
 
 
-def _loopback(host: str) -> bool:
-    if host in ("localhost", "localhost.localdomain"):
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False  # a host name: assume it resolves beyond this machine
+def observability(settings: Settings) -> dict[str, object]:
+    """gunicorn settings for metrics and logs: a fresh multiprocess metrics folder for this web's
+    processes (ladder/metrics.py), a child_exit hook that drops a dead process's live values, and
+    with LADDER_LOG_FORMAT=json the app's own JSON request lines instead of the access log."""
+    from ladder import logs
+    from ladder.metrics_dir import use_multiproc_dir
+
+    use_multiproc_dir(settings.instance_dir, "web")
+
+    def child_exit(_server, worker) -> None:
+        from ladder.metrics import mark_process_dead
+
+        mark_process_dead(worker.pid)
+
+    hooks: dict[str, object] = {"child_exit": child_exit}
+    if settings.log_format == "json":
+        hooks.update({"accesslog": None, "logconfig_dict": logs.gunicorn_config()})
+    return hooks
+
+
+def bind_address(host: str, port: int) -> str:
+    """gunicorn's bind for `--host`: unix:PATH as it is (a proxy on this machine), else host:port."""
+    return host if host.startswith("unix:") else f"{host}:{port}"
 
 
 def run_gunicorn(settings: Settings, *, host: str, port: int, workers: int, threads: int = 4,
@@ -134,6 +158,7 @@ def run_gunicorn(settings: Settings, *, host: str, port: int, workers: int, thre
     """Serve the site with gunicorn (threads per process: page views wait on the database)."""
     from gunicorn.app.base import BaseApplication
 
+    hooks = observability(settings)  # first: the multiprocess metrics folder before prometheus_client loads
     settings = ensure_secret(settings)
     warning = exposure_warning(settings, host)
     if warning:
@@ -142,10 +167,12 @@ def run_gunicorn(settings: Settings, *, host: str, port: int, workers: int, thre
     class Server(BaseApplication):
         def load_config(self) -> None:
             for key, value in {
-                "bind": f"{host}:{port}", "workers": workers, "threads": threads, "worker_class": "gthread",
+                "bind": bind_address(host, port), "workers": workers, "threads": threads, "worker_class": "gthread",
                 "graceful_timeout": graceful_timeout, "accesslog": "-", "errorlog": "-",
                 "proc_name": "ladder-web", "forwarded_allow_ips": os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
             }.items():
+                self.cfg.set(key, value)
+            for key, value in hooks.items():
                 self.cfg.set(key, value)
             if "control_socket_disable" in self.cfg.settings:  # gunicorn 25+: no shared socket under ~
                 self.cfg.set("control_socket_disable", True)

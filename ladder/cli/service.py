@@ -71,7 +71,15 @@ def up(host, port, instance, concurrency, sandbox, grace) -> None:
     instance directory, migrations applied and the starter bots seeded, so the leaderboard fills
     within a minute. With DATABASE_URL and REDIS_URL set, the same processes use those.
     """
-    from ladder.cli.serve import Supervisor, child_commands, child_env, http_ok, prepare_instance, strongest_sandbox
+    from ladder.cli.serve import (
+        Supervisor,
+        child_commands,
+        child_env,
+        http_ok,
+        migration_text,
+        prepare_instance,
+        strongest_sandbox,
+    )
 
     url = f"http://{host}:{port}/"
     # the first line, before any report or child's banner (Celery's fills a screen): where to look
@@ -87,7 +95,7 @@ def up(host, port, instance, concurrency, sandbox, grace) -> None:
     where = "SQLite + local broker" if settings.embedded else "DATABASE_URL / REDIS_URL"
     click.echo(f"instance {settings.instance_dir.resolve()} ({where}); preparing ...")
     facts = prepare_instance(settings, requeue_running=settings.embedded)
-    click.echo(f"migrations applied, {facts['starter_bots']} starter bots, {facts['requeued']} matches requeued")
+    click.echo(f"{migration_text(facts)}, {facts['starter_bots']} starter bots, {facts['requeued']} matches requeued")
     supervisor = Supervisor(
         child_commands(host=host, port=port, concurrency=concurrency or os.cpu_count() or 1, grace=grace),
         child_env(settings), grace=grace, say=lambda text: click.echo(text, err=True),
@@ -109,7 +117,8 @@ def _requeue_left_running(settings) -> None:
 
 
 @click.command()
-@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on, or unix:PATH for a unix socket (behind a reverse proxy on this machine).")
 @click.option("--port", type=int, default=5000, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True, help="gunicorn processes.")
 @click.option("--threads", type=click.IntRange(min=1), default=4, show_default=True, help="Threads per process.")
@@ -118,7 +127,11 @@ def web(host, port, workers, threads, graceful_timeout) -> None:
     """Serve the web site and API with gunicorn (never runs bot code)."""
     from ladder.cli.serve import run_gunicorn
 
-    run_gunicorn(_settings(), host=host, port=port, workers=workers, threads=threads,
+    settings = _settings()
+    refusal = settings.proxy_refusal(host)
+    if refusal:
+        raise click.ClickException(refusal)
+    run_gunicorn(settings, host=host, port=port, workers=workers, threads=threads,
                  graceful_timeout=graceful_timeout)
 
 
@@ -130,16 +143,27 @@ def web(host, port, workers, threads, graceful_timeout) -> None:
 @click.option("--grace", type=float, default=20.0, show_default=True,
               help="Seconds running matches may take to finish after SIGTERM/SIGINT; then they are torn down "
                    "and given back to the queue.")
-def worker(concurrency, queues, name, loglevel, grace) -> None:
+@click.option("--check", is_flag=True,
+              help="Start nothing: exit 0 if the worker (--name, else the freshest on this machine) wrote its "
+                   "heartbeat within --max-age seconds, else 1. Needs no broker (health checks).")
+@click.option("--max-age", type=click.FloatRange(min=0.1),
+              help="For --check: seconds of silence that mean dead (default: 3 heartbeat intervals + 5).")
+def worker(concurrency, queues, name, loglevel, grace, check, max_age) -> None:
     """A Celery worker: plays matches, feeds and sweeps the queue. Start one per machine."""
-    from workers.queue import heap
+    settings = _settings()
+    if check:
+        _check_heartbeat(settings, name, max_age)
+    _check_sandbox(settings)
+    runtime_report(settings.accepted_runtimes)
+    from ladder.metrics_dir import use_multiproc_dir
+
+    use_multiproc_dir(settings.instance_dir, "worker")  # before prometheus_client loads (ladder/metrics.py)
+    from workers.queue import heap, observe
     from workers.queue.celery_app import QUEUES, configure
     from workers.queue.shutdown import install_grace, leave_nothing_behind
 
-    settings = _settings()
-    _check_sandbox(settings)
-    runtime_report(settings.accepted_runtimes)
     app = configure(settings)
+    observe.install(app, settings)  # heartbeat, metrics endpoint, JSON logs (workers/queue/observe.py)
     argv = [
         "worker", f"--loglevel={loglevel}", f"--queues={queues or ','.join(QUEUES)}",
         f"--concurrency={concurrency or os.cpu_count() or 1}", f"--hostname={name or f'ladder-{os.getpid()}@%h'}",
@@ -158,6 +182,17 @@ def worker(concurrency, queues, name, loglevel, grace) -> None:
         leave_nothing_behind()
 
 
+def _check_heartbeat(settings, name, max_age) -> None:
+    from celery.utils.nodenames import host_format
+
+    from workers.queue.heartbeat import check
+
+    alive, what = check(settings.instance_dir, node=host_format(name) if name else None,
+                        max_age=max_age or 3 * settings.worker_heartbeat_interval + 5)
+    click.echo(what, err=not alive)
+    sys.exit(0 if alive else 1)
+
+
 @click.command()
 @click.option("--loglevel", "-l", default="INFO", show_default=True)
 def scheduler(loglevel) -> None:
@@ -171,12 +206,17 @@ def scheduler(loglevel) -> None:
 
 
 @click.command()
-def migrate() -> None:
+@click.option("--release-running", is_flag=True,
+              help="Put every match left `running` back in the queue: after restoring a backup, whose workers "
+                   "no longer exist (never on a ladder whose workers are playing).")
+def migrate(release_running) -> None:
     """Apply the database migrations and seed the starter bots (safe to run at every deploy)."""
-    from ladder.cli.serve import prepare_instance
+    from ladder.cli.serve import migration_text, prepare_instance
 
-    facts = prepare_instance(_settings(), requeue_running=False)
-    click.echo(f"migrations applied; {facts['starter_bots']} starter bots")
+    facts = prepare_instance(_settings(), requeue_running=release_running)
+    click.echo(f"{migration_text(facts)}; {facts['starter_bots']} starter bots")
+    if release_running:
+        click.echo(f"{facts['requeued']} matches left running put back in the queue")
 
 
 @click.group()

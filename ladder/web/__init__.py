@@ -38,10 +38,12 @@ def init_app(app: Flask) -> None:
         datasets,
         game_assets,
         guide,
+        health,
         leaderboard,
         live,
         lobby,
         matches,
+        metrics,
         play,
         protocol,
         seats,
@@ -60,13 +62,14 @@ def init_app(app: Flask) -> None:
     login_manager.user_loader(auth.load_user)
     user_loaded_from_cookie.connect(auth.rotate_remembered, app)
     blueprints = (auth, account, leaderboard, bots, bot_data, matches, users, api, protocol, tournaments,
-                  replay_viewer, game_assets, guide, datasets, live, play, seats, lobby)
+                  replay_viewer, game_assets, guide, datasets, live, play, seats, lobby, health, metrics)
     for module in blueprints:
         app.register_blueprint(module.bp)
     csrf.exempt(api.bp)
     csrf.exempt(seats.bp)
     seats.init_app(app)
     init_limits(app, settings)
+    metrics.init_request_metrics(app, json_lines=settings.log_format == "json")
     app.teardown_appcontext(close_db)
     app.add_template_filter(ago, "ago")
     app.add_template_filter(rating_text, "rating")

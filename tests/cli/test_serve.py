@@ -161,7 +161,9 @@ def test_listening_beyond_loopback_in_development_warns():
     assert exposure_warning(dev, "localhost") is None
     assert "other machines can reach this site" in exposure_warning(dev, "0.0.0.0")
     assert exposure_warning(dev, "example.org") is not None
-    assert exposure_warning(Settings(env="production", secret_key="k" * 40), "0.0.0.0") is None
+    production = Settings(env="production", secret_key="pVs2UrwNOc6DoD6aNxVUk7Gq_Rt5bq2Ws9LhXe3Jm",
+                          database_url="postgresql://db/x", redis_url="redis://redis:6379/0")
+    assert exposure_warning(production, "0.0.0.0") is None
 
 
 def test_supervisor_adopts_and_reaps_what_its_children_orphan(tmp_path):

@@ -11,13 +11,15 @@ from ladder.config import Settings
 from ladder.db import make_engine, session_factory
 from ladder.games import GAMES, get_game
 from ladder.models import Match, Rating
+from ladder.services.health import migration_head
 from ladder.services.matches import claim_match, queue_match
 from ladder.services.results import MatchOutcome, SeatOutcome, record_result
 
 
 def run(args: list[str], instance, **env: str):
+    # the metrics folder's variables too, so that CliRunner puts them back after a command set them
     environ = {"LADDER_INSTANCE_DIR": str(instance), "LADDER_ENV": "development", "DATABASE_URL": "",
-               "REDIS_URL": "", **env}
+               "REDIS_URL": "", "PROMETHEUS_MULTIPROC_DIR": None, "LADDER_PROMETHEUS_MULTIPROC_DIR": None, **env}
     return CliRunner().invoke(main, args, env=environ)
 
 
@@ -38,8 +40,10 @@ def test_migrate_then_recompute_matches_and_notices_tampering(tmp_path):
     migrated = run(["migrate"], tmp_path)
     assert migrated.exit_code == 0, migrated.output
     starters = sum(len(get_game(g).starter_bots) for g in GAMES)  # every game's, as they declare them
-    assert f"migrations applied; {starters} starter bots" in migrated.output
-    assert run(["migrate"], tmp_path).exit_code == 0  # safe to run at every deploy
+    head = migration_head()
+    assert f"migrated from an empty database to {head}; {starters} starter bots" in migrated.output
+    again = run(["migrate"], tmp_path)  # safe to run at every deploy
+    assert again.exit_code == 0 and f"schema at {head}, nothing to migrate" in again.output
     play_some(tmp_path, 5)
     checked = run(["ratings", "recompute"], tmp_path)
     assert checked.exit_code == 0, checked.output
@@ -77,7 +81,8 @@ def test_recompute_reports_a_finished_ranked_match_without_rating_changes(tmp_pa
 
 def test_workers_refuse_a_weak_sandbox_outside_development(tmp_path):
     result = run(["worker"], tmp_path, LADDER_ENV="production", LADDER_SANDBOX_MODE="none",
-                 LADDER_SECRET_KEY="k" * 40)
+                 LADDER_SECRET_KEY="pVs2UrwNOc6DoD6aNxVUk7Gq_Rt5bq2Ws9LhXe3Jm", DATABASE_URL="postgresql://db/x",
+                 REDIS_URL="redis://redis:6379/0")
     assert result.exit_code != 0
     assert "development only" in result.output
 
@@ -118,3 +123,39 @@ def test_a_worker_builds_the_start_helper_before_its_pool_forks(tmp_path, strict
         unavailable("the start helper could not be built here (a C compiler)")
     err = capsys.readouterr().err
     assert f"sandbox: {strict_sandbox} (" in err and f"bots start through {helper}" in err
+
+
+PRODUCTION = {"LADDER_ENV": "production", "LADDER_SECRET_KEY": "pVs2UrwNOc6DoD6aNxVUk7Gq_Rt5bq2Ws9LhXe3Jm",
+              "DATABASE_URL": "postgresql://ladder:Vx83kLq9@127.0.0.1:1/ladder", "REDIS_URL": "redis://127.0.0.1:1/0"}
+
+
+def test_production_commands_refuse_the_embedded_services_with_the_reason(tmp_path):
+    for args in (["migrate"], ["worker"], ["web"], ["scheduler"]):
+        result = run(args, tmp_path, **{**PRODUCTION, "DATABASE_URL": ""})
+        assert result.exit_code != 0 and "DATABASE_URL must be set when LADDER_ENV=production" in result.output
+        result = run(args, tmp_path, **{**PRODUCTION, "REDIS_URL": ""})
+        assert result.exit_code != 0 and "REDIS_URL must be set when LADDER_ENV=production" in result.output
+    assert not (tmp_path / "ladder.sqlite3").exists() and not (tmp_path / "broker.sqlite3").exists()
+
+
+def test_the_web_refuses_to_believe_forwarded_addresses_where_clients_reach_it(tmp_path):
+    result = run(["web", "--host", "0.0.0.0"], tmp_path, **PRODUCTION, LADDER_TRUSTED_PROXIES="1")
+    assert result.exit_code != 0 and "forge their address" in result.output and "Traceback" not in result.output
+
+
+def test_migrate_says_from_which_revision_it_went(tmp_path):
+    from ladder.db import upgrade
+
+    engine = make_engine(Settings(instance_dir=tmp_path))
+    upgrade(engine, _previous_revision())
+    engine.dispose()
+    migrated = run(["migrate"], tmp_path)
+    assert f"migrated from {_previous_revision()} to {migration_head()}" in migrated.output, migrated.output
+
+
+def _previous_revision() -> str:
+    from alembic.script import ScriptDirectory
+
+    from ladder.db import alembic_config
+
+    return ScriptDirectory.from_config(alembic_config()).get_revision(migration_head()).down_revision

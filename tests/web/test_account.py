@@ -152,6 +152,7 @@ def test_secure_cookies_follow_the_setting_and_production(engine, tmp_path):
 
     assert cookies(env="test") == (False, False)
     assert cookies(env="test", secure_cookies=True) == (True, True)
-    assert cookies(env="production", secret_key="k" * 40) == (True, True)
-    assert Settings.from_env({"LADDER_ENV": "production", "LADDER_SECRET_KEY": "k" * 40,
-                              "LADDER_SECURE_COOKIES": "false"}).cookies_secure is False
+    production = {"secret_key": "pVs2UrwNOc6DoD6aNxVUk7Gq_Rt5bq2Ws9LhXe3Jm", "database_url": "postgresql://db/x",
+                  "redis_url": "redis://redis:6379/0"}  # a random key and both services: production's needs
+    assert cookies(env="production", **production) == (True, True)
+    assert cookies(env="production", secure_cookies=False, **production) == (False, False)

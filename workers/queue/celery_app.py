@@ -136,6 +136,10 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         },
         # the embedded transport has no broadcast: remote control (celery inspect) only with Redis
         "worker_enable_remote_control": settings.redis_url is not None,
+        # task events (Flower, exporters) with Redis: sent, started, succeeded, failed, each a small
+        # pub/sub message; the embedded broker has no fanout to carry them
+        "worker_send_task_events": settings.redis_url is not None,
+        "task_send_sent_event": settings.redis_url is not None,
         "worker_hijack_root_logger": False,
         "worker_max_tasks_per_child": 200,  # bounds any slow leak in a long-lived pool process
         "beat_schedule": beat_schedule(settings),

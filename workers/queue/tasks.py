@@ -86,15 +86,20 @@ def _send(queued) -> dict[str, int]:
 @app.task(bind=True, name="workers.queue.tasks.run_match")
 def run_match(self, match_id: int) -> dict[str, Any]:
     """Claim, play and record one match (see workers.queue.jobs.play_match)."""
+    from workers.queue import observe
     from workers.queue.jobs import play_match
 
     claim = f"{worker_id()}:{(self.request.id or 'local')[:8]}"  # names this delivery, not just the process
     try:
-        result = play_match(match_id, sessions=sessions(), settings=app.settings, worker_id=claim, relay=relay())
+        result = play_match(match_id, sessions=sessions(), settings=app.settings, worker_id=claim, relay=relay(),
+                            runner=observe.measured_runner)
     except SoftTimeLimitExceeded:  # raised while recording: the sweeper requeues the running match
         log.error("match %s: time limit reached while recording", match_id)
         raise
-    log.info("match %s: %s %s", match_id, result.status, result.detail)
+    try:  # the end as the database recorded it (a "finished" job may have recorded a failed match)
+        observe.match_ended(sessions(), match_id, result)
+    except Exception as exc:  # the result is stored: a failed read must not fail the task
+        log.warning("match %s: %s, but its end could not be read back: %s", match_id, result.status, exc)
     return result.as_json()
 
 
@@ -116,12 +121,15 @@ def schedule_matches() -> dict[str, int]:
 @app.task(name="workers.queue.tasks.sweep_stale")
 def sweep_stale() -> dict[str, Any]:
     """Requeue matches whose worker died, re-send queued matches last sent too long ago, send them."""
+    from workers.queue.observe import swept
     from workers.queue.scheduler import sweep
 
     queued, failed = sweep(sessions(), app.settings)
     if app.settings.redis_url is None:
         purge_delivered()
-    return {**_send(queued), "failed": failed}
+    sent = _send(queued)
+    swept(sent, failed)
+    return {**sent, "failed": failed}
 
 
 @app.task(name="workers.queue.tasks.write_dumps")
