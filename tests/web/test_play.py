@@ -130,7 +130,9 @@ def test_a_whole_treasure_game_through_the_pages(app, site, engine, settings) ->
                 ended = True
             if item["type"] != "request":
                 continue
-            assert 'name="square"' in item["html"] and "What you see" in item["html"]
+            # the form, the observation dump folded away, and the cave as the viewer draws it
+            assert 'name="square"' in item["html"] and '<details class="play-sight">' in item["html"]
+            assert len(item["frame"]["board"]["cells"]) == 7 and item["picks"]["squares"]
             # the observation the worker sent, read as the page's form would be filled in
             request = next(m.data for m in relay.read(topics.seat_down(match_id, 0), after, limit=500)
                            if m.data.get("type") == "request" and m.data["id"] == item["id"])
