@@ -24,6 +24,7 @@ from sqlmodel import select
 from web.conftest import app, dispatched, settings  # noqa: F401 (fixtures)
 from web.play_support import play_in_background
 
+from ladder import relay
 from ladder.db import session_factory
 from ladder.models import Bot, Match, Seat, User
 from ladder.services import person_seat
@@ -68,20 +69,28 @@ def _click_first(page, selector: str) -> bool:
     return True
 
 
+# The board's offered targets present now, in the order a person clicks them (one look, then clicks).
+PRESENT = """(selectors) => selectors.filter((sel) => document.querySelector(sel))"""
+TARGETS = [f".play-board .pickable{t}" for t in ("[data-dragon]", "[data-adventurer]", "[data-square]",
+                                                 "[data-castle]", "[data-seat]")]
+# The radio groups of the decision panel with nothing chosen yet.
+OPEN = """() => [...new Set([...document.querySelectorAll("form.play-form input[type=radio]")].map((r) => r.name))]
+  .filter((n) => !document.querySelector(`form.play-form input[name="${n}"]:checked`))"""
+
+
 def _decide(page, kind: str) -> None:
     """What a person does: the board first, then the panel's first choice of every question still open."""
     form = "form.play-form"
-    if kind == "flip" and _click_first(page, f"{form} input[name=square][value=stop]"):
-        pass  # one tile a turn, then stop: the game goes on, nobody loses a run
+    stop = page.locator(f"{form} input[name=square][value=stop]")
+    if kind == "flip" and stop.count():
+        stop.check()  # one tile a turn, then stop: the game goes on, nobody loses a run
     else:
-        for target in ("[data-dragon]", "[data-adventurer]", "[data-square]", "[data-castle]", "[data-seat]"):
-            _click_first(page, f".play-board .pickable{target}")
+        for target in page.evaluate(PRESENT, TARGETS):
+            page.locator(target).first.click()
     if kind == "vote":  # accept every proposal: the treasure is shared, the game moves on
         for box in page.locator(f"{form} input[type=checkbox][name=accept]").all():
             box.check()
-    groups = page.evaluate("""() => [...new Set([...document.querySelectorAll("form.play-form input[type=radio]")]
-        .map((r) => r.name))].filter((n) => !document.querySelector(`form.play-form input[name="${n}"]:checked`))""")
-    for name in groups:
+    for name in page.evaluate(OPEN):
         page.locator(f"{form} input[type=radio][name='{name}']").first.check()
     page.click(f"{form} button[type=submit]")
 
@@ -107,36 +116,38 @@ def _play_through(page, shots: str | None) -> dict[str, int]:
     return kinds
 
 
-@pytest.mark.parametrize("width", list(WIDTHS))
 @pytest.mark.parametrize(("game", "must"), [
     ("drachengold", {"attack", "propose", "vote", "market_offer"}),
     ("treasure", {"flip"}),
     ("dragonflame", {"play", "attack"}),
 ])
-def test_a_person_plays_a_whole_game_on_the_board(browser, base_url, engine, settings, game, must,  # noqa: F811
-                                                  width) -> None:
-    w, h = WIDTHS[width]
-    page = browser.new_page(viewport={"width": w, "height": h})
+def test_a_person_plays_whole_games_on_the_board(browser, base_url, engine, settings, game, must,  # noqa: F811
+                                                 monkeypatch) -> None:
+    """One whole game at each width, by the same person (a new table each)."""
+    # The database relay looks again every 0.1 s, twice a decision (the page's poll, the seat's read):
+    # looking more often keeps the games short without changing what is played.
+    monkeypatch.setattr(relay, "POLL_SECONDS", 0.02)
+    username = f"ada-{game[:5]}"
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
     page.set_default_timeout(30_000)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    username = f"ada-{game[:5]}-{width[:2]}"
     _sign_up(page, base_url, username)
-    match_id = _table(engine, settings, username, game)
-    page.goto(f"{base_url}/play/match/{match_id}")
-    thread, outcome = play_in_background(match_id, sessions=session_factory(engine), settings=settings)
-    shots = str(Path(SHOTS) / f"play-{game}-{width}") if SHOTS else None
-    kinds = _play_through(page, shots)
-    thread.join(60)
-    assert must <= set(kinds), kinds
-    text = page.text_content("section.play-table")
-    assert "The game is over" in text
-    log = page.text_content("ol.play-log")
-    assert "you sends" not in text and "seat 1" not in log, log  # names, not seats
-    assert page.locator("details.play-sight[open]").count() == 0
-    assert outcome and outcome[0].status == "finished", outcome
-    with session_factory(engine)() as session:
-        assert session.get(Match, match_id).status == "finished"
-        seat = session.exec(select(Seat).where(Seat.match_id == match_id, Seat.seat == 0)).one()
-        assert seat.status == "ok" and not seat.forfeited  # the person played every decision in time
+    for width, (w, h) in WIDTHS.items():
+        page.set_viewport_size({"width": w, "height": h})
+        match_id = _table(engine, settings, username, game)
+        page.goto(f"{base_url}/play/match/{match_id}")
+        thread, outcome = play_in_background(match_id, sessions=session_factory(engine), settings=settings)
+        kinds = _play_through(page, str(Path(SHOTS) / f"play-{game}-{width}") if SHOTS else None)
+        thread.join(60)
+        assert must <= set(kinds), (width, kinds)
+        assert "The game is over" in page.text_content("section.play-table")
+        log = page.text_content("ol.play-log")
+        assert "you sends" not in log and "seat 1" not in log, log  # names, not seats
+        assert page.locator("details.play-sight[open]").count() == 0  # the dump stayed folded
+        assert outcome and outcome[0].status == "finished", outcome
+        with session_factory(engine)() as session:
+            assert session.get(Match, match_id).status == "finished"
+            seat = session.exec(select(Seat).where(Seat.match_id == match_id, Seat.seat == 0)).one()
+            assert seat.status == "ok" and not seat.forfeited  # the person played every decision in time
     assert errors == []
