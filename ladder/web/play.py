@@ -157,7 +157,7 @@ def _drawn(game: str, match_id: int, me: int, data: dict[str, Any], before: str,
         if view is not None:
             # the form alone still plays: a board that cannot be drawn is left out, never a gate
             with contextlib.suppress(Exception):
-                drawn.update(frame=view.frame(observation), picks=view.picks(observation))
+                drawn.update(frame=view.frame(observation), picks=view.targets(observation))
         return drawn
     if kind == "refused":
         return {"type": "notice", "text": f"Refused: {data.get('reason')}. The game played its default instead."}

@@ -132,7 +132,7 @@ def test_a_whole_treasure_game_through_the_pages(app, site, engine, settings) ->
                 continue
             # the form, the observation dump folded away, and the cave as the viewer draws it
             assert 'name="square"' in item["html"] and '<details class="play-sight">' in item["html"]
-            assert len(item["frame"]["board"]["cells"]) == 7 and item["picks"]["squares"]
+            assert len(item["frame"]["board"]["cells"]) == 7 and item["picks"]["targets"][0]["field"] == "square"
             # the observation the worker sent, read as the page's form would be filled in
             request = next(m.data for m in relay.read(topics.seat_down(match_id, 0), after, limit=500)
                            if m.data.get("type") == "request" and m.data["id"] == item["id"])
@@ -191,3 +191,24 @@ def test_an_answer_with_no_request_waiting_is_refused(site, engine) -> None:
                           ({"request": "1", "after": "bogus"}, "")):
         response = site.post(f"/play/match/{match_id}/answer", data, page=page)
         assert response.status_code == 400 and message in response.get_json()["error"]
+
+
+def test_the_log_names_the_seats_and_follows_the_persons_market_offers() -> None:
+    """Events as the page gets them: names, not "you sends" or "seat 2"; the person's offer, its trade and
+    the end of the market round are marked, so the page can say which offers were refused."""
+    from ladder.web.play import _drawn
+
+    names = ["ada", "greedy", "bargainer"]
+
+    def drawn(event: dict) -> dict:
+        return _drawn("drachengold", 1, 0, {"type": "event", "event": event}, "0", names)
+
+    offer = drawn({"type": "offer", "data": {"id": "o1.0.0", "from": 0, "to": 2, "give": [], "want": {"red": 1}}})
+    assert offer == {"type": "event", "offer": "o1.0.0",
+                     "text": "ada offers bargainer nothing for 1 red (offer o1.0.0)"}
+    assert drawn({"type": "trade_skipped", "data": {"offer": "o1.0.0", "from": 0, "to": 2}})["settled"] == "o1.0.0"
+    assert drawn({"type": "market_close", "data": {}})["market_round_over"] is True
+    shared = drawn({"type": "split", "data": {"dragon": "D9", "shares": {"0": [], "2": []}}})
+    assert shared["text"] == "D9 is shared: ada gets nothing; bargainer gets nothing"  # seats as JSON keys too
+    hello = _drawn("drachengold", 1, 0, {"type": "hello", "players": 3}, "0", names)
+    assert hello["text"] == "The game starts: you are ada (seat 0) against greedy, bargainer."

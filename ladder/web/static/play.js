@@ -36,36 +36,6 @@
   };
   setInterval(tick, 1000);
 
-  // What a click on the board means, per game: the board's elements, the form field they fill, and
-  // the field's value for the clicked element. Only the elements the request offers are clickable.
-  const letters = "ABCDEFGHIJ";
-  const TARGETS = {
-    drachengold: (picks) => [
-      { sel: ".dragon[data-dragon]", field: "dragon", value: (el) => el.dataset.dragon, allowed: picks.dragons },
-      { sel: `.seat-panel[data-seat="${me}"] .adv[data-adventurer]`, field: "adventurer",
-        value: (el) => el.dataset.adventurer, allowed: picks.adventurers },
-      { sel: ".seat-panel[data-seat]", field: "victim", value: (el) => el.dataset.seat,
-        allowed: (picks.seats || []).map(String) },
-    ],
-    treasure: (picks) => [
-      { sel: "td[data-square]", field: "square",
-        value: (el) => `${Number(el.dataset.square.slice(1)) - 1},${letters.indexOf(el.dataset.square[0])}`,
-        allowed: (picks.squares || []).map(([r, c]) => `${r},${c}`) },
-    ],
-    dragonflame: (picks) => [
-      { sel: ".df-castle[data-castle]", field: "castle", value: (el) => el.dataset.castle,
-        allowed: (picks.castles || []).map(String) },
-    ],
-  };
-  const HINTS = {
-    attack: "Click a dragon to attack it, and one of your adventurers to send.",
-    theft_victim: "Click the player your thief robs.",
-    flip: "Click a face-down tile to flip it.",
-    move_spider: "Click the empty square the Spider moves to.",
-    play: "Click a castle to play your card on it.",
-    spy: "Click the castle whose face-down cards you look at.",
-  };
-
   const radios = (form, name) => Array.from(form.querySelectorAll(`input[type=radio][name="${CSS.escape(name)}"]`));
 
   const drawBoard = (item, form) => {
@@ -73,16 +43,18 @@
     const data = { names: names, seat: me, score_label: "score" };
     if (!window.LadderViewer.drawFrame(game, board, item.frame, data)) return;
     board.dataset.kind = item.kind || "";
-    const mine = board.querySelector(`.seat-panel[data-seat="${me}"]`);
-    if (mine) mine.classList.add("mine"); // a phone shows it next to the dragons
-    const hint = HINTS[item.kind];
-    if (hint) board.prepend(window.LadderViewer.h("p", { class: "play-hint", text: hint }));
-    const targets = (TARGETS[game] || (() => []))(item.picks || {});
-    for (const target of targets) {
+    // the person's own seat, wherever the game draws one (a phone shows it next to what is decided)
+    board.querySelectorAll(`[data-seat="${me}"]`).forEach((el) => el.classList.add("mine"));
+    // What a click means comes with the request (the game's seat_view `targets`): the drawn elements
+    // offered, the form field each fills and the field's value for each element's own value.
+    const picks = item.picks || { hint: "", targets: [] };
+    if (picks.hint) board.prepend(window.LadderViewer.h("p", { class: "play-hint", text: picks.hint }));
+    for (const spec of picks.targets || []) {
+      const target = { field: spec.field, value: (el) => spec.values[el.getAttribute(spec.attr)] };
+      const found = Array.from(board.querySelectorAll(spec.select));
       const choices = radios(form, target.field);
       if (!choices.length) continue;
-      const allowed = new Set((target.allowed || []).map(String));
-      const els = Array.from(board.querySelectorAll(target.sel)).filter((el) => allowed.has(target.value(el)));
+      const els = found.filter((el) => Object.prototype.hasOwnProperty.call(spec.values, el.getAttribute(spec.attr)));
       // the choices the board shows leave the panel's list (a button brings it back); the others stay
       const onBoard = new Set(els.map(target.value));
       const field = choices[0].closest("fieldset.play-field");

@@ -15,7 +15,7 @@ from typing import Any
 from ladder.games.drachengold.view.knowledge import count_text
 from ladder.games.drachengold.view.steps import event_line as public_line
 
-__all__ = ["event_line", "frame", "picks"]
+__all__ = ["event_line", "frame", "picks", "targets"]
 
 Who = Callable[[Any], str]
 
@@ -45,6 +45,24 @@ def picks(observation: Mapping[str, Any]) -> dict[str, list[Any]]:
     if kind == "theft_victim":
         return {"seats": list(request.get("candidates", []))}
     return {}
+
+
+def targets(observation: Mapping[str, Any]) -> dict[str, Any]:
+    """For the page (ladder/web/static/play.js): which drawn elements a click picks, the form field each
+    fills and with what value (board value -> field value), and a hint saying so."""
+    me, pick = observation.get("seat"), picks(observation)
+    out = []
+    if "dragons" in pick:
+        out.append({"field": "dragon", "select": ".dragon[data-dragon]", "attr": "data-dragon",
+                    "values": {d: d for d in pick["dragons"]}})
+        out.append({"field": "adventurer", "select": f'.seat-panel[data-seat="{me}"] .adv[data-adventurer]',
+                    "attr": "data-adventurer", "values": {a: a for a in pick["adventurers"]}})
+        return {"hint": "Click a dragon to attack it, and one of your adventurers to send.", "targets": out}
+    if "seats" in pick:
+        out.append({"field": "victim", "select": ".seat-panel[data-seat]", "attr": "data-seat",
+                    "values": {str(s): str(s) for s in pick["seats"]}})
+        return {"hint": "Click the player your thief robs.", "targets": out}
+    return {"hint": "", "targets": []}
 
 
 def frame(observation: Mapping[str, Any]) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from typing import Any
 from ladder.games.dragonflame.view.lines import card_text, event_line
 from ladder.games.dragonflame.view.timeline import Table
 
-__all__ = ["event_line", "frame", "picks"]
+__all__ = ["event_line", "frame", "picks", "targets"]
 
 
 def picks(observation: Mapping[str, Any]) -> dict[str, list[Any]]:
@@ -23,6 +23,20 @@ def picks(observation: Mapping[str, Any]) -> dict[str, list[Any]]:
     if request.get("kind") in ("play", "spy", "attack"):
         return {"castles": list(request.get("castles", []))}
     return {}
+
+
+HINTS = {"play": "Click a castle to play your card on it (the card: in the panel).",
+         "spy": "Click the castle whose face-down cards you look at.", "attack": "Click the castle you attack."}
+
+
+def targets(observation: Mapping[str, Any]) -> dict[str, Any]:
+    """For the page (ladder/web/static/play.js): a click on an offered castle picks it in the form."""
+    castles = picks(observation).get("castles")
+    if castles is None:
+        return {"hint": "", "targets": []}
+    return {"hint": HINTS[observation["request"]["kind"]],
+            "targets": [{"field": "castle", "select": ".df-castle[data-castle]", "attr": "data-castle",
+                         "values": {str(n): str(n) for n in castles}}]}
 
 
 def _card(card: Mapping[str, Any], spied: bool = False) -> dict[str, Any]:

@@ -11,14 +11,25 @@ from collections.abc import Mapping
 from typing import Any
 
 from ladder.games.treasure.view.steps import event_line
+from ladder.games.treasure.view.timeline import square_name
 
-__all__ = ["event_line", "frame", "picks"]
+__all__ = ["event_line", "frame", "picks", "targets"]
 
 
 def picks(observation: Mapping[str, Any]) -> dict[str, list[Any]]:
     """The squares the request lets the person click, as [row, col]."""
     request = observation.get("request") or {}
     return {"squares": [list(s) for s in request.get("squares", [])]}
+
+
+def targets(observation: Mapping[str, Any]) -> dict[str, Any]:
+    """For the page (ladder/web/static/play.js): a click on an offered square (the viewer names it
+    "C5") picks it in the form ("4,2")."""
+    kind = (observation.get("request") or {}).get("kind")
+    values = {square_name(r, c): f"{r},{c}" for r, c in picks(observation)["squares"]}
+    hint = "Click a face-down tile to flip it." if kind == "flip" else "Click the empty square the Spider moves to."
+    return {"hint": hint, "targets": [{"field": "square", "select": "td[data-square]", "attr": "data-square",
+                                       "values": values}]}
 
 
 def frame(observation: Mapping[str, Any]) -> dict[str, Any]:
