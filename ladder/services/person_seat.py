@@ -28,7 +28,7 @@ from ladder.config import Settings
 from ladder.games import OptionError, get_game
 from ladder.games.forms import FormError
 from ladder.models import Bot, BotVersion, Match, MatchKind, PersonSeat, Seat, User, VersionStatus
-from ladder.relay import Relay, RelayMessage, topics
+from ladder.relay import START, Relay, RelayMessage, topics
 from ladder.services.common import atomic, fetch, unit_of_work
 from ladder.services.errors import Conflict, Invalid, NotFound
 from ladder.services.matches import BUSY, queue_match
@@ -199,6 +199,17 @@ def updates(*, relay: Relay, match_id: int, seat: int, after: str, block: float 
     The caller has checked the seat is the user's (`sitting`) and holds no transaction open."""
     relay.publish(topics.seat_up(match_id, seat), {"type": "here"})
     return relay.read(topics.seat_down(match_id, seat), after, limit=MAX_UPDATES, block=block)
+
+
+def whole_table(*, relay: Relay, match_id: int, seat: int) -> list[RelayMessage]:
+    """Everything the worker wrote for the seat (the table page drawn without JavaScript: its log and
+    the decision asked), and the page is there. The caller has checked the seat is the user's."""
+    relay.publish(topics.seat_up(match_id, seat), {"type": "here"})
+    out, after = [], START
+    while batch := relay.read(topics.seat_down(match_id, seat), after, limit=MAX_UPDATES):
+        out += batch
+        after = batch[-1].id
+    return out
 
 
 def current_request(*, relay: Relay, sat: Sitting, after: str, request_id: int) -> dict[str, Any]:

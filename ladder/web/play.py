@@ -94,7 +94,25 @@ def table(match_id: int):
     sat = _sitting(match_id)
     game_obj = get_game(sat.match.game)
     names = service.seat_names(session=db(), sat=sat)
-    return render_template("play/table.html", sat=sat, game_obj=game_obj, names=names,
+    db().rollback()
+    # Drawn here too for a browser without JavaScript (the page's <noscript>): the log so far and
+    # the decision asked now, as the plain form, which posts to `answer` and comes back here.
+    try:
+        messages = service.whole_table(relay=_relay(), match_id=match_id, seat=sat.seat.seat)
+    except RelayError:
+        messages = []
+    log, asked, last = [], None, "0"
+    for message in messages:
+        item = _drawn(sat.match.game, match_id, sat.seat.seat, message.data, last, names)
+        last = message.id
+        if item["type"] == "request":
+            asked = item
+        elif item["type"] in ("takeover", "end", "hello", "restart"):
+            asked = None
+            log = [] if item["type"] == "restart" else log  # the game starts again: its earlier table is gone
+        if item.get("text"):
+            log.append(item["text"])
+    return render_template("play/table.html", sat=sat, game_obj=game_obj, names=names, log=log, asked=asked,
                            board=game_obj.part("seat_view") is not None)
 
 
@@ -195,13 +213,29 @@ def answer(match_id: int):
     try:
         request_id = int(request.form.get("request", ""))
     except ValueError:
-        return jsonify(error="which decision is this an answer to?"), 400
+        return _answered(_plain(), match_id, "which decision is this an answer to?", 400)
     values = {k: request.form.getlist(k) for k in request.form if k not in ("csrf_token", "request", "after")}
+    plain = _plain()
     try:
         service.answer(relay=_relay(), sat=sat, after=request.form.get("after", "0")[:64], request_id=request_id,
                        values=values)
     except RelayError as exc:
-        return jsonify(error=str(exc)), 400
+        return _answered(plain, match_id, str(exc), 400)
     except ServiceError as exc:
-        return jsonify(error=str(exc)), status_for(exc)
-    return jsonify(ok=True)
+        return _answered(plain, match_id, str(exc), status_for(exc))
+    return _answered(plain, match_id, None, 200)
+
+
+def _plain() -> bool:
+    """A form a browser posted without JavaScript (it asks for a page back); play.js says who it is."""
+    return request.headers.get("X-Requested-With") != "play.js" and "text/html" in request.headers.get("Accept", "")
+
+
+def _answered(plain: bool, match_id: int, error: str | None, status: int):
+    """play.js gets JSON; a plain form goes back to the table, which shows the next decision."""
+    if not plain:
+        return (jsonify(error=error), status) if error else jsonify(ok=True)
+    from flask import flash
+
+    flash(f"Not sent: {error}" if error else "Sent.", "error" if error else "ok")
+    return redirect(url_for(".table", match_id=match_id))

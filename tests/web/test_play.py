@@ -212,3 +212,31 @@ def test_the_log_names_the_seats_and_follows_the_persons_market_offers() -> None
     assert shared["text"] == "D9 is shared: ada gets nothing; bargainer gets nothing"  # seats as JSON keys too
     hello = _drawn("drachengold", 1, 0, {"type": "hello", "players": 3}, "0", names)
     assert hello["text"] == "The game starts: you are ada (seat 0) against greedy, bargainer."
+
+
+def test_without_javascript_the_table_shows_the_plain_form_which_posts_and_comes_back(app, site, engine,
+                                                                                      settings) -> None:
+    """A browser without JavaScript: the table page itself carries the log and the decision asked
+    (in <noscript>), the form posts to `answer`, which reads it with the same validation and sends the
+    person back to the table with what happened."""
+    site.signup("nia")
+    match_id = _match_of(_start(site, engine, seat=0, bots=("random", "careful")))
+    observation = get_game("treasure").new_state({}, 3, 3).observation(0)
+    relay = relay_for(settings, engine)
+    relay.publish_many(topics.seat_down(match_id, 0), [
+        {"type": "hello", "game": "treasure", "seat": 0, "players": 3, "options": {}, "clock_s": 120},
+        {"type": "request", "id": 1, "kind": "flip", "observation": observation, "deadline": time.time() + 120}])
+    page = site.text(f"/play/match/{match_id}")
+    assert "<noscript>" in page and f'action="/play/match/{match_id}/answer"' in page
+    assert "The game starts: you are nia (seat 0) against random, careful." in page
+    html = {"Accept": "text/html"}
+    after = relay.read(topics.seat_down(match_id, 0))[0].id
+    table = f"/play/match/{match_id}"
+    refused = site.post(f"{table}/answer", {"request": "1", "after": after, "square": "9,9"}, page=table,
+                        headers=html)
+    assert refused.status_code == 302 and refused.headers["Location"].endswith(table)
+    assert "Not sent: The tile to flip: &#39;9,9&#39; is not one of the choices" in site.text(table)
+    sent = site.post(f"{table}/answer", {"request": "1", "after": after, "square": "0,0"}, page=table, headers=html)
+    assert sent.status_code == 302
+    answers = [m.data for m in relay.read(topics.seat_up(match_id, 0)) if m.data.get("type") == "answer"]
+    assert answers == [{"type": "answer", "id": 1, "decision": {"square": [0, 0]}}]

@@ -186,7 +186,7 @@
     button.disabled = true;
     try {
       const response = await fetch(table.dataset.answer, { method: "POST", body: new FormData(form),
-                                                            credentials: "same-origin" });
+        credentials: "same-origin", headers: { "X-Requested-With": "play.js" } }); // JSON back, not a page
       const body = await response.json().catch(() => ({ error: `the site answered ${response.status}` }));
       if (!response.ok) {
         error.textContent = body.error || `the site answered ${response.status}`;
