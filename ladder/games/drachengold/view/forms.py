@@ -167,7 +167,7 @@ def _theft_victim(observation, request) -> Form:
 
 def _theft_pick(observation, request) -> Form:
     tokens = choices((t["id"], _token(t)) for t in request.get("hoard", []))
-    return Form("theft_pick", f"Steal one token from seat {request.get('victim')}",
+    return Form("theft_pick", f"Steal one token from {seat_label(request.get('victim'), _me(observation))}",
                 (Field("token", "The token", choices=tokens),))
 
 
