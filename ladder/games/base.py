@@ -233,6 +233,9 @@ class Game:
     view: ClassVar[str] = ""  # the replay viewer's frames(); "" = the page keeps its transcript
     forward: ClassVar[str] = ""  # the forward model's determinize(); "" = none
     forms: ClassVar[str] = ""  # a person's seat: form(), read(), fill() (ladder/games/forms.py); "" = none
+    # a person's table: frame(observation) -> a viewer frame of what the seat sees, picks(observation),
+    # event_line(event, who); "" = the page shows the forms alone
+    seat_view: ClassVar[str] = ""
     # The pure rules as a bot's sandbox gets them (module and data files of the package, relative
     # to it): chosen by inclusion, so a page's or a viewer's module never reaches a bot.
     rules_files: ClassVar[tuple[str, ...]] = ()
@@ -243,7 +246,7 @@ class Game:
         return cls.__module__
 
     def part(self, name: str) -> ModuleType | None:
-        """The module of a declared part ("renderer", "view", "forward" or "forms"), None when undeclared."""
+        """The module of a declared part (renderer, view, forward, forms, seat_view), None when undeclared."""
         relative = getattr(type(self), name)
         return _import(f"{self.package()}.{relative}") if relative else None
 

@@ -18,7 +18,9 @@ Pure: no I/O, no web framework; the site draws a Form with one template (ladder/
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -146,8 +148,25 @@ def request_of(observation: Mapping[str, Any]) -> dict[str, Any]:
     return request
 
 
+# The names at the table while a form is drawn (`named`): the page says "greedy", not "seat 2".
+# Labels only: a form's values stay seat numbers, so reading an answer never depends on names.
+_NAMES: ContextVar[Sequence[str]] = ContextVar("form_names", default=())
+
+
+@contextmanager
+def named(names: Sequence[str]) -> Iterator[None]:
+    """Draw forms inside this block with the seats' names (seat order) in their labels."""
+    token = _NAMES.set(tuple(names))
+    try:
+        yield
+    finally:
+        _NAMES.reset(token)
+
+
 def seat_label(seat: int, me: int) -> str:
-    return f"seat {seat} (you)" if seat == me else f"seat {seat}"
+    names = _NAMES.get()
+    name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
+    return f"{name} (you)" if seat == me else name
 
 
 def sight(observation: Mapping[str, Any]) -> list[tuple[str, str]]:

@@ -27,8 +27,8 @@ from sqlmodel import Session, select
 from ladder.config import Settings
 from ladder.games import OptionError, get_game
 from ladder.games.forms import FormError
-from ladder.models import Bot, BotVersion, Match, MatchKind, PersonSeat, User, VersionStatus
-from ladder.relay import Relay, RelayMessage, topics
+from ladder.models import Bot, BotVersion, Match, MatchKind, PersonSeat, Seat, User, VersionStatus
+from ladder.relay import START, Relay, RelayMessage, topics
 from ladder.services.common import atomic, fetch, unit_of_work
 from ladder.services.errors import Conflict, Invalid, NotFound
 from ladder.services.matches import BUSY, queue_match
@@ -175,12 +175,41 @@ def sitting(*, session: Session, match_id: int, user_id: int | None) -> Sitting:
     return Sitting(fetch(session, Match, match_id, "match"), row)
 
 
+def seat_names(*, session: Session, sat: Sitting) -> list[str]:
+    """The names at the table in seat order, as the person reads them: the person's user name at
+    their seat, each bot by its name ("greedy", not "seat 2"); a name twice gets its owner's."""
+    rows = session.exec(select(Seat.seat, Bot.name, User.username).join(Bot, Bot.id == Seat.bot_id)
+                        .join(User, User.id == Bot.owner_id).where(Seat.match_id == sat.match.id)
+                        .order_by(Seat.seat)).all()
+    person = session.get(User, sat.seat.user_id)
+    me = person.username if person is not None else "you"
+    bots = [name for seat, name, _ in rows if seat != sat.seat.seat]
+    names = []
+    for seat, name, owner in rows:
+        if seat == sat.seat.seat:
+            names.append(me)
+        else:
+            names.append(name if bots.count(name) == 1 and name != me else f"{owner}/{name}")
+    return names
+
+
 def updates(*, relay: Relay, match_id: int, seat: int, after: str, block: float = 0.0) -> list[RelayMessage]:
     """What the worker wrote for the seat since `after` (a relay id the page got from here), waiting
     up to `block` seconds for the first; and the page is there: the worker's absence clock restarts.
     The caller has checked the seat is the user's (`sitting`) and holds no transaction open."""
     relay.publish(topics.seat_up(match_id, seat), {"type": "here"})
     return relay.read(topics.seat_down(match_id, seat), after, limit=MAX_UPDATES, block=block)
+
+
+def whole_table(*, relay: Relay, match_id: int, seat: int) -> list[RelayMessage]:
+    """Everything the worker wrote for the seat (the table page drawn without JavaScript: its log and
+    the decision asked), and the page is there. The caller has checked the seat is the user's."""
+    relay.publish(topics.seat_up(match_id, seat), {"type": "here"})
+    out, after = [], START
+    while batch := relay.read(topics.seat_down(match_id, seat), after, limit=MAX_UPDATES):
+        out += batch
+        after = batch[-1].id
+    return out
 
 
 def current_request(*, relay: Relay, sat: Sitting, after: str, request_id: int) -> dict[str, Any]:

@@ -2,12 +2,16 @@
 
 The start form is on /play/<game> (linked from each game's page). The table is /play/match/<id>:
 play.js long-polls `updates` for what the worker wrote for the seat (events, requests, the end),
-each drawn here (a request as the game's own form, ladder/games/forms.py), and posts each form to
-`answer`. Thin views over ladder/services/person_seat.py; the web tier relays, it never plays.
+each drawn here (a request as the game's own form, ladder/games/forms.py, with the table as a
+viewer frame from the game's `seat_view` for the game's viewer script to draw and the page to make
+clickable), and posts each form to `answer`. The seats are named (the person by user name, the bots
+by theirs) in the forms and the log. Thin views over ladder/services/person_seat.py; the web tier
+relays, it never plays.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from typing import Any
 
@@ -15,7 +19,7 @@ from flask import Blueprint, abort, jsonify, redirect, render_template, request,
 from flask_login import current_user, login_required
 
 from ladder.games import get_game
-from ladder.games.forms import sight
+from ladder.games.forms import named, sight
 from ladder.games.render import renderer_for
 from ladder.models import Match
 from ladder.relay import RelayError
@@ -89,7 +93,27 @@ def _sitting(match_id: int) -> service.Sitting:
 def table(match_id: int):
     sat = _sitting(match_id)
     game_obj = get_game(sat.match.game)
-    return render_template("play/table.html", sat=sat, game_obj=game_obj)
+    names = service.seat_names(session=db(), sat=sat)
+    db().rollback()
+    # Drawn here too for a browser without JavaScript (the page's <noscript>): the log so far and
+    # the decision asked now, as the plain form, which posts to `answer` and comes back here.
+    try:
+        messages = service.whole_table(relay=_relay(), match_id=match_id, seat=sat.seat.seat)
+    except RelayError:
+        messages = []
+    log, asked, last = [], None, "0"
+    for message in messages:
+        item = _drawn(sat.match.game, match_id, sat.seat.seat, message.data, last, names)
+        last = message.id
+        if item["type"] == "request":
+            asked = item
+        elif item["type"] in ("takeover", "end", "hello", "restart"):
+            asked = None
+            log = [] if item["type"] == "restart" else log  # the game starts again: its earlier table is gone
+        if item.get("text"):
+            log.append(item["text"])
+    return render_template("play/table.html", sat=sat, game_obj=game_obj, names=names, log=log, asked=asked,
+                           board=game_obj.part("seat_view") is not None)
 
 
 @bp.get("/match/<int:match_id>/updates")
@@ -97,6 +121,7 @@ def table(match_id: int):
 def updates(match_id: int):
     sat = _sitting(match_id)
     game, seat = sat.match.game, sat.seat.seat
+    names = service.seat_names(session=db(), sat=sat)
     db().rollback()  # no transaction stays open through a long poll
     after = request.args.get("after", "0")[:64]
     # A long poll holds one of the process's few threads: only MAX_WAITING at once may wait, the
@@ -112,46 +137,73 @@ def updates(match_id: int):
             _WAITING.release()
     items, last = [], after
     for message in messages:
-        items.append(_drawn(game, match_id, seat, message.data, last))
+        items.append(_drawn(game, match_id, seat, message.data, last, names))
         last = message.id
     status = db().get(Match, match_id).status
     db().rollback()
     return jsonify(after=last, items=items, status=status, waited=bool(waiting))
 
 
-def _drawn(game: str, match_id: int, me: int, data: dict[str, Any], before: str) -> dict[str, Any]:
-    """One relay message as the page shows it: text for events and notices, HTML for a request."""
+def _drawn(game: str, match_id: int, me: int, data: dict[str, Any], before: str, names: list[str]) -> dict[str, Any]:
+    """One relay message as the page shows it: text for events and notices; for a request its
+    form's HTML, the table as a viewer frame and what on it may be clicked."""
     kind = data.get("type")
+    game_obj = get_game(game)
+    view = game_obj.part("seat_view")
+
+    def who(s: Any) -> str:
+        if isinstance(s, str) and s.isdigit():  # a seat as a JSON key ("shares": {"1": [...]})
+            s = int(s)
+        return names[s] if isinstance(s, int) and 0 <= s < len(names) else f"seat {s}"
+
     if kind == "event":
-        line = renderer_for(get_game(game)).event_line(data.get("event") or {}, lambda s: _who(s, me))
-        return {"type": "event", "text": line}
+        event = data.get("event") or {}
+        line = (view or renderer_for(game_obj)).event_line(event, who)
+        return {"type": "event", "text": line, **_offer_marks(event, me)}
     if kind == "request":
-        forms = get_game(game).part("forms")
+        forms = game_obj.part("forms")
         observation = data.get("observation") or {}
         try:
-            form = forms.form(observation)
+            with named(names):
+                form = forms.form(observation)
         except Exception as exc:  # a request the form code cannot draw: say so, the clock decides
             return {"type": "notice", "text": f"This decision cannot be drawn as a form ({exc})."}
         html = render_template("play/_request.html", form=form, request_id=data.get("id"), after=before,
                                sight=getattr(forms, "sight", sight)(observation), match_id=match_id)
-        return {"type": "request", "id": data.get("id"), "deadline": data.get("deadline"), "html": html}
+        drawn = {"type": "request", "id": data.get("id"), "deadline": data.get("deadline"), "html": html,
+                 "kind": form.kind}
+        if view is not None:
+            # the form alone still plays: a board that cannot be drawn is left out, never a gate
+            with contextlib.suppress(Exception):
+                drawn.update(frame=view.frame(observation), picks=view.targets(observation))
+        return drawn
     if kind == "refused":
         return {"type": "notice", "text": f"Refused: {data.get('reason')}. The game played its default instead."}
     if kind == "takeover":
         return {"type": "takeover", "text": f"The fallback bot now plays your seat: {data.get('reason')}."}
     if kind == "end":
         results = data.get("results") or []
-        lines = [f"{_who(r.get('seat'), me)}: {r.get('score')} points, rank {r.get('rank')}" for r in results]
+        lines = [f"{who(r.get('seat'))}: {r.get('score')} points, rank {r.get('rank')}" for r in results]
         return {"type": "end", "text": "The game is over. " + "; ".join(lines)}
     if kind == "restart":
         return {"type": "restart", "text": f"The game starts again from the beginning: {data.get('reason')}."}
     if kind == "hello":
-        return {"type": "hello", "text": f"The game starts: you are seat {me} of {data.get('players')}."}
+        others = ", ".join(who(s) for s in range(int(data.get("players") or 0)) if s != me)
+        return {"type": "hello", "text": f"The game starts: you are {who(me)} (seat {me}) against {others}."}
     return {"type": "notice", "text": ""}
 
 
-def _who(seat: Any, me: int) -> str:
-    return "you" if seat == me else f"seat {seat}"
+def _offer_marks(event: dict[str, Any], me: int) -> dict[str, Any]:
+    """What lets the page say how the person's market offers ended: one made, one settled, a round over
+    (an offer of the person's that no trade settled by then was refused)."""
+    kind, d = event.get("type"), event.get("data") or {}
+    if kind == "offer" and d.get("from") == me:
+        return {"offer": str(d.get("id"))}
+    if kind in ("trade_done", "trade_skipped"):
+        return {"settled": str(d.get("offer"))}
+    if kind in ("market_round", "market_close"):
+        return {"market_round_over": True}
+    return {}
 
 
 @bp.post("/match/<int:match_id>/answer")
@@ -161,13 +213,29 @@ def answer(match_id: int):
     try:
         request_id = int(request.form.get("request", ""))
     except ValueError:
-        return jsonify(error="which decision is this an answer to?"), 400
+        return _answered(_plain(), match_id, "which decision is this an answer to?", 400)
     values = {k: request.form.getlist(k) for k in request.form if k not in ("csrf_token", "request", "after")}
+    plain = _plain()
     try:
         service.answer(relay=_relay(), sat=sat, after=request.form.get("after", "0")[:64], request_id=request_id,
                        values=values)
     except RelayError as exc:
-        return jsonify(error=str(exc)), 400
+        return _answered(plain, match_id, str(exc), 400)
     except ServiceError as exc:
-        return jsonify(error=str(exc)), status_for(exc)
-    return jsonify(ok=True)
+        return _answered(plain, match_id, str(exc), status_for(exc))
+    return _answered(plain, match_id, None, 200)
+
+
+def _plain() -> bool:
+    """A form a browser posted without JavaScript (it asks for a page back); play.js says who it is."""
+    return request.headers.get("X-Requested-With") != "play.js" and "text/html" in request.headers.get("Accept", "")
+
+
+def _answered(plain: bool, match_id: int, error: str | None, status: int):
+    """play.js gets JSON; a plain form goes back to the table, which shows the next decision."""
+    if not plain:
+        return (jsonify(error=error), status) if error else jsonify(ok=True)
+    from flask import flash
+
+    flash(f"Not sent: {error}" if error else "Sent.", "error" if error else "ok")
+    return redirect(url_for(".table", match_id=match_id))

@@ -36,6 +36,7 @@ PAGES = {
 BY_FILE = {filename: page for page, (filename, _) in PAGES.items()}
 _DOC_LINK = re.compile(r'href="(?:\.\./docs/|\.\./\.\./\.\./docs/|\./)?([a-z-]+\.md)(#[^"]*)?"')
 _KIT_LINK = re.compile(r'href="(?:\.\./)*bots/examples/([a-z-]+)/?"')
+_REPO_IMAGE = re.compile(r'<img src="img/[^"]*"[^>]*>')  # docs/img/ is the repository's, not the site's
 
 
 def text(page: str) -> str | None:
@@ -53,7 +54,7 @@ def _relink(html: str, url_for) -> str:
             return found.group(0)
         return f'href="{url_for("guide.doc_" + page.replace("-", "_"))}{found.group(2) or ""}"'
 
-    html = _DOC_LINK.sub(doc, html)
+    html = _REPO_IMAGE.sub("", _DOC_LINK.sub(doc, html)).replace("<p></p>", "")
     return _KIT_LINK.sub(lambda m: f'href="{url_for("guide.language_kit", language=m.group(1))}"', html)
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -342,3 +343,67 @@ def test_a_page_the_test_cannot_fill_fails_it(app):  # noqa: F811
     seeded = Seeded(values={"game": list(GAMES)}, extra=[], token="", owned_seat=(1, 0))
     with pytest.raises(AssertionError, match=r"/widgets/<int:widget_id> \(widgets.page\)"):
         _urls(app, seeded)
+
+
+# A person's table with a decision asked, as the worker writes it (workers/match/person_seat.py):
+# per game the first request of seat 0 of these kinds in a seeded game played by default decisions.
+TABLE_KINDS = {"drachengold": ("attack", "market_offer"), "treasure": ("flip",), "dragonflame": ("play",)}
+
+
+def _first_request(game: str, kind: str) -> dict:
+    state = get_game(game).new_state({}, 5, 3)
+    while (pending := state.pending()) is not None:
+        if pending.seat == 0 and pending.kind == kind:
+            return state.observation(0)
+        state.apply(pending.seat, state.default_decision())
+    raise AssertionError(f"no {kind} for seat 0")
+
+
+def test_a_persons_table_fits_a_phone_with_the_board_and_the_decision_first(app, browser, base_url, build,  # noqa: F811
+                                                                         engine):
+    """The play page at 390 x 844 with each game's board drawn and a decision asked: nothing cut off,
+    and the board's first clickable target (the market has none) and the decision's title within the
+    first screen (an attack's and a flip's "Decide" too)."""
+    from ladder.relay import relay_for, topics
+    from ladder.services import person_seat
+
+    config = app.extensions["ladder"].settings
+    build.user(OWNER)
+    phone = Phone(browser, base_url)
+    phone.submit("/auth/login", {"#username": OWNER, "#password": PASSWORD}, "Log in")
+    relay = relay_for(config, engine)
+    for game, kinds in TABLE_KINDS.items():
+        for kind in kinds:
+            with session_factory(engine)() as session:
+                owner = session.exec(select(Bot.owner_id).where(Bot.game == game, Bot.retired == False)).first()  # noqa: E712
+                house = session.exec(select(Bot.id).where(Bot.game == game, Bot.owner_id == owner,
+                                                          Bot.retired == False)).all()  # noqa: E712
+                match = person_seat.start(session=session, settings=config, user_id=build.user(OWNER).id,
+                                          address=f"phone-{game}-{kind}", game=game, seat=0, opponents=house[:2])
+                match_id = match.id
+                match.status = "finished"  # the next table is not refused for this one; the page still draws
+                session.add(match)
+                session.commit()
+            observation = _first_request(game, kind)
+            relay.publish_many(topics.seat_down(match_id, 0), [
+                {"type": "hello", "game": game, "seat": 0, "players": 3, "options": {}, "clock_s": 120},
+                {"type": "request", "id": 1, "kind": kind, "observation": observation, "deadline": time.time() + 120}])
+            url = f"/play/match/{match_id}"
+            phone.page.goto(phone.base + url)
+            phone.page.wait_for_selector("form.play-form")
+            phone.check(f"{url} ({kind})")
+            where = phone.page.evaluate("""() => {
+              const top = (sel) => { const el = document.querySelector(sel); return el && el.getBoundingClientRect(); };
+              const target = top('.play-board .pickable'), title = top('form.play-form h2'),
+                    decide = top('form.play-form button[type=submit]');
+              return {target: target && target.bottom, title: title && title.bottom, decide: decide && decide.bottom};
+            }""")
+            if kind != "market_offer":  # a market is decided in the panel alone
+                assert where["target"] is not None and where["target"] <= HEIGHT, (game, kind, where)
+            assert where["title"] is not None and where["title"] <= HEIGHT, (game, kind, where)
+            if kind in ("attack", "flip"):
+                assert where["decide"] <= HEIGHT, (game, kind, where)
+            if SHOTS:
+                phone.page.screenshot(path=str(Path(SHOTS) / f"phone-play-{game}-{kind}.png"))
+    phone.context.close()
+    assert not phone.problems, "\n".join(phone.problems)

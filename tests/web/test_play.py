@@ -130,7 +130,9 @@ def test_a_whole_treasure_game_through_the_pages(app, site, engine, settings) ->
                 ended = True
             if item["type"] != "request":
                 continue
-            assert 'name="square"' in item["html"] and "What you see" in item["html"]
+            # the form, the observation dump folded away, and the cave as the viewer draws it
+            assert 'name="square"' in item["html"] and '<details class="play-sight">' in item["html"]
+            assert len(item["frame"]["board"]["cells"]) == 7 and item["picks"]["targets"][0]["field"] == "square"
             # the observation the worker sent, read as the page's form would be filled in
             request = next(m.data for m in relay.read(topics.seat_down(match_id, 0), after, limit=500)
                            if m.data.get("type") == "request" and m.data["id"] == item["id"])
@@ -189,3 +191,52 @@ def test_an_answer_with_no_request_waiting_is_refused(site, engine) -> None:
                           ({"request": "1", "after": "bogus"}, "")):
         response = site.post(f"/play/match/{match_id}/answer", data, page=page)
         assert response.status_code == 400 and message in response.get_json()["error"]
+
+
+def test_the_log_names_the_seats_and_follows_the_persons_market_offers() -> None:
+    """Events as the page gets them: names, not "you sends" or "seat 2"; the person's offer, its trade and
+    the end of the market round are marked, so the page can say which offers were refused."""
+    from ladder.web.play import _drawn
+
+    names = ["ada", "greedy", "bargainer"]
+
+    def drawn(event: dict) -> dict:
+        return _drawn("drachengold", 1, 0, {"type": "event", "event": event}, "0", names)
+
+    offer = drawn({"type": "offer", "data": {"id": "o1.0.0", "from": 0, "to": 2, "give": [], "want": {"red": 1}}})
+    assert offer == {"type": "event", "offer": "o1.0.0",
+                     "text": "ada offers bargainer nothing for 1 red (offer o1.0.0)"}
+    assert drawn({"type": "trade_skipped", "data": {"offer": "o1.0.0", "from": 0, "to": 2}})["settled"] == "o1.0.0"
+    assert drawn({"type": "market_close", "data": {}})["market_round_over"] is True
+    shared = drawn({"type": "split", "data": {"dragon": "D9", "shares": {"0": [], "2": []}}})
+    assert shared["text"] == "D9 is shared: ada gets nothing; bargainer gets nothing"  # seats as JSON keys too
+    hello = _drawn("drachengold", 1, 0, {"type": "hello", "players": 3}, "0", names)
+    assert hello["text"] == "The game starts: you are ada (seat 0) against greedy, bargainer."
+
+
+def test_without_javascript_the_table_shows_the_plain_form_which_posts_and_comes_back(app, site, engine,
+                                                                                      settings) -> None:
+    """A browser without JavaScript: the table page itself carries the log and the decision asked
+    (in <noscript>), the form posts to `answer`, which reads it with the same validation and sends the
+    person back to the table with what happened."""
+    site.signup("nia")
+    match_id = _match_of(_start(site, engine, seat=0, bots=("random", "careful")))
+    observation = get_game("treasure").new_state({}, 3, 3).observation(0)
+    relay = relay_for(settings, engine)
+    relay.publish_many(topics.seat_down(match_id, 0), [
+        {"type": "hello", "game": "treasure", "seat": 0, "players": 3, "options": {}, "clock_s": 120},
+        {"type": "request", "id": 1, "kind": "flip", "observation": observation, "deadline": time.time() + 120}])
+    page = site.text(f"/play/match/{match_id}")
+    assert "<noscript>" in page and f'action="/play/match/{match_id}/answer"' in page
+    assert "The game starts: you are nia (seat 0) against random, careful." in page
+    html = {"Accept": "text/html"}
+    after = relay.read(topics.seat_down(match_id, 0))[0].id
+    table = f"/play/match/{match_id}"
+    refused = site.post(f"{table}/answer", {"request": "1", "after": after, "square": "9,9"}, page=table,
+                        headers=html)
+    assert refused.status_code == 302 and refused.headers["Location"].endswith(table)
+    assert "Not sent: The tile to flip: &#39;9,9&#39; is not one of the choices" in site.text(table)
+    sent = site.post(f"{table}/answer", {"request": "1", "after": after, "square": "0,0"}, page=table, headers=html)
+    assert sent.status_code == 302
+    answers = [m.data for m in relay.read(topics.seat_up(match_id, 0)) if m.data.get("type") == "answer"]
+    assert answers == [{"type": "answer", "id": 1, "decision": {"square": [0, 0]}}]

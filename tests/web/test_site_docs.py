@@ -49,3 +49,12 @@ def test_every_kit_readme_link_works_inside_its_zip():
         assert any(link.startswith("docs/protocol.md") for link in links), (kit.language, links)
         for link in links:
             assert link.split("#")[0] in names, f"{kit.language}: README links to {link}, not in the zip"
+
+
+def test_the_repositorys_screenshots_are_left_out_of_the_served_page() -> None:
+    """docs/play.md shows pictures from docs/img/, which the site does not serve: no broken image."""
+    from ladder.web import site_docs
+
+    assert "](img/" in site_docs.text("play")
+    served = str(site_docs.html("play", lambda *args, **kwargs: "/x"))
+    assert "<img" not in served and "<p></p>" not in served and "The board" in served

@@ -31,6 +31,7 @@ class Drachengold(Game):
     view = "view.frames"
     forward = "rules.forward"
     forms = "view.forms"  # a person's seat (ladder/games/forms.py)
+    seat_view = "view.seat"  # a person's table drawn as the viewer draws a frame (ladder/web/play.py)
     rules_files = ("__init__.py", "rules/__init__.py", "rules/data.py", "rules/decisions.py", "rules/deck.json",
                    "rules/flow.py", "rules/forward.py", "rules/magic.py", "rules/market.py", "rules/negotiation.py",
                    "rules/observation.py", "rules/pieces.py", "rules/scoring.py", "rules/sharing.py", "rules/state.py",

@@ -34,6 +34,7 @@ class DragonFlame(Game):
     view = "view.frames"
     forward = "rules.forward"
     forms = "view.forms"  # a person's seat (ladder/games/forms.py)
+    seat_view = "view.seat"  # a person's table drawn as the viewer draws a frame (ladder/web/play.py)
     rules_files = ("__init__.py", "rules/__init__.py", "rules/data.json", "rules/data.py", "rules/decisions.py",
                    "rules/end.py", "rules/forward.py", "rules/observation.py", "rules/outlook.py", "rules/scoring.py",
                    "rules/state.py", "rules/village.py")

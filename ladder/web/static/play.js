@@ -1,16 +1,23 @@
-// A person's table (ladder/web/play.py): long-poll what the worker wrote for the seat, show each
-// event as a line and each request as the form the server drew, post the form, count the clock.
+// A person's table (ladder/web/play.py): long-poll what the worker wrote for the seat, draw the table
+// with the game's own viewer script (the frame the server made from the seat's observation), put the
+// request's form beside it, and let a click on a dragon, a tile or a castle fill the form in. The form
+// is the decision: the board only sets its fields, so a person without the board plays the same form.
 // Everything shown as text goes through textContent; only the server's own form HTML is inserted.
 (() => {
   const table = document.querySelector("section.play-table");
   if (!table) return;
+  const game = table.dataset.game;
+  const me = Number(table.dataset.seat);
+  const names = JSON.parse(table.dataset.names || "[]");
   const status = table.querySelector(".play-status");
   const clock = table.querySelector(".play-clock");
+  const board = table.querySelector(".play-board");
   const slot = table.querySelector(".play-request");
   const log = table.querySelector(".play-log");
   let after = "0";
   let deadline = null;
   let over = false;
+  let offers = new Set(); // the person's market offers this round, until a trade settles them
 
   const say = (text) => { status.textContent = text; };
   const line = (text, cls) => {
@@ -18,7 +25,7 @@
     const item = document.createElement("li");
     item.textContent = text;
     if (cls) item.className = cls;
-    log.prepend(item);
+    log.append(item); // in the order it happened
   };
 
   const tick = () => {
@@ -29,15 +36,124 @@
   };
   setInterval(tick, 1000);
 
+  const radios = (form, name) => Array.from(form.querySelectorAll(`input[type=radio][name="${CSS.escape(name)}"]`));
+
+  const drawBoard = (item, form) => {
+    if (!item.frame || !window.LadderViewer || !board) return;
+    const data = { names: names, seat: me, score_label: "score" };
+    if (!window.LadderViewer.drawFrame(game, board, item.frame, data)) return;
+    board.dataset.kind = item.kind || "";
+    // the person's own seat, wherever the game draws one (a phone shows it next to what is decided)
+    board.querySelectorAll(`[data-seat="${me}"]`).forEach((el) => el.classList.add("mine"));
+    // What a click means comes with the request (the game's seat_view `targets`): the drawn elements
+    // offered, the form field each fills and the field's value for each element's own value.
+    const picks = item.picks || { hint: "", targets: [] };
+    if (picks.hint) board.prepend(window.LadderViewer.h("p", { class: "play-hint", text: picks.hint }));
+    for (const spec of picks.targets || []) {
+      const target = { field: spec.field, value: (el) => spec.values[el.getAttribute(spec.attr)] };
+      const found = Array.from(board.querySelectorAll(spec.select));
+      const choices = radios(form, target.field);
+      if (!choices.length) continue;
+      const els = found.filter((el) => Object.prototype.hasOwnProperty.call(spec.values, el.getAttribute(spec.attr)));
+      // the choices the board shows leave the panel's list (a button brings it back); the others stay
+      const onBoard = new Set(els.map(target.value));
+      const field = choices[0].closest("fieldset.play-field");
+      const said = window.LadderViewer.h("p", { class: "play-chosen" });
+      if (field && els.length) {
+        choices.forEach((r) => { if (onBoard.has(r.value)) r.closest("label").classList.add("play-on-board"); });
+        field.classList.add("play-listed-on-board");
+        const list = window.LadderViewer.h("button", { type: "button", class: "secondary play-list",
+          text: "or pick from a list", onclick: () => field.classList.toggle("play-show-list") });
+        field.querySelector("legend").after(said, list);
+      }
+      const mark = () => {
+        const chosen = choices.find((r) => r.checked);
+        for (const el of els) el.classList.toggle("picked", !!chosen && chosen.value === target.value(el));
+        const label = chosen && chosen.closest("label");
+        said.textContent = label ? label.textContent.trim() : "none yet: click one on the board";
+      };
+      for (const el of els) {
+        el.classList.add("pickable");
+        el.setAttribute("role", "button");
+        el.setAttribute("tabindex", "0");
+        const pick = (event) => {
+          event.stopPropagation();
+          const radio = choices.find((r) => r.value === target.value(el));
+          if (!radio) return;
+          radio.checked = true;
+          radio.dispatchEvent(new Event("change", { bubbles: true }));
+        };
+        el.addEventListener("click", pick);
+        el.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") pick(event); });
+      }
+      choices.forEach((r) => r.addEventListener("change", mark));
+      mark();
+    }
+  };
+
+  // The split editor: a seat chosen for a token means "propose this split".
+  // The tally says how many tokens each seat gets (a divide's shares too).
+  const splitEditor = (form) => {
+    const tokens = Array.from(form.querySelectorAll("input[type=radio][name^='token:']"));
+    if (!tokens.length) return;
+    const split = radios(form, "action").find((r) => r.value === "split");
+    const tally = window.LadderViewer ? window.LadderViewer.h("p", { class: "play-tally" }) : document.createElement("p");
+    tally.className = "play-tally";
+    const group = tokens[0].closest("fieldset.play-group");
+    if (group) group.before(tally);
+    const count = () => {
+      const got = new Map();
+      for (const r of tokens) {
+        if (!r.checked) continue;
+        const who = r.closest("label").textContent.trim();
+        got.set(who, (got.get(who) || 0) + 1);
+      }
+      tally.textContent = "This split: " + Array.from(got, ([who, n]) => `${who} ${n}`).join(" · ");
+    };
+    tokens.forEach((r) => r.addEventListener("change", () => {
+      if (split) split.checked = true;
+      count();
+    }));
+    count();
+  };
+
+  // The market: one offer shown, the others behind "add another offer" (all of them without this script).
+  const compactMarket = (form) => {
+    const groups = Array.from(form.querySelectorAll("fieldset.play-group")).filter((g) => g.querySelector("select[name$=':to']"));
+    if (groups.length < 2) return;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "secondary play-add";
+    button.textContent = "Add another offer";
+    groups.slice(1).forEach((g) => { g.hidden = true; });
+    groups[groups.length - 1].after(button);
+    button.addEventListener("click", () => {
+      const next = groups.find((g) => g.hidden);
+      if (next) next.hidden = false;
+      if (!groups.some((g) => g.hidden)) button.remove();
+    });
+  };
+
   const show = (item) => {
     if (item.type === "event") {
       line(item.text);
+      if (item.offer) offers.add(item.offer);
+      if (item.settled) offers.delete(item.settled);
+      if (item.market_round_over) {
+        offers.forEach((id) => line(`Your offer ${id} was refused: no trade came of it.`, "play-outcome"));
+        offers = new Set();
+      }
     } else if (item.type === "request") {
       slot.innerHTML = item.html;
       deadline = item.deadline;
       say("Your decision.");
       tick();
       const form = slot.querySelector("form.play-form");
+      drawBoard(item, form);
+      const top = (board && board.childElementCount ? board : form).getBoundingClientRect().top;
+      if (top < 0 || top > window.innerHeight * 0.6) table.scrollIntoView(); // the new decision in sight
+      splitEditor(form);
+      compactMarket(form);
       form.addEventListener("submit", (event) => {
         event.preventDefault();
         send(form);
@@ -46,6 +162,7 @@
       // the ladder plays the game again from scratch: the earlier table is not this game's
       log.replaceChildren();
       slot.replaceChildren();
+      if (board) board.replaceChildren();
       deadline = null;
       line(item.text, "play-notice");
       say(item.text);
@@ -69,7 +186,7 @@
     button.disabled = true;
     try {
       const response = await fetch(table.dataset.answer, { method: "POST", body: new FormData(form),
-                                                            credentials: "same-origin" });
+        credentials: "same-origin", headers: { "X-Requested-With": "play.js" } }); // JSON back, not a page
       const body = await response.json().catch(() => ({ error: `the site answered ${response.status}` }));
       if (!response.ok) {
         error.textContent = body.error || `the site answered ${response.status}`;

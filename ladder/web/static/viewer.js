@@ -31,7 +31,17 @@
     return h("span", { class: "seat-tag s" + (seat % 8), title: "seat " + seat }, [name]);
   }
 
-  window.LadderViewer = { register: (game, draw) => { renderers[game] = draw; }, h: h, seatTag: seatTag };
+  // drawFrame: one frame drawn outside the replay viewer (a person's table, ladder/web/static/play.js)
+  function drawFrame(game, el, frame, data) {
+    const draw = renderers[game];
+    if (!draw) return false;
+    el.replaceChildren();
+    draw(el, frame, data, h);
+    return true;
+  }
+
+  window.LadderViewer = { register: (game, draw) => { renderers[game] = draw; }, h: h, seatTag: seatTag,
+    drawFrame: drawFrame };
 
   function readHash() {
     const out = {};

@@ -89,12 +89,14 @@ def _propose(observation, request) -> Form:
     negotiation = observation.get("negotiation") or {}
     me = _me(observation)
     seats = choices((s, seat_label(s, me)) for s in negotiation.get("involved", []))
-    mine = any(p.get("proposer") == me for p in negotiation.get("standing", []))
+    standing = next((p for p in negotiation.get("standing", []) if p.get("proposer") == me), None)
     actions = [(SPLIT, "propose this split")]
-    actions += [(KEEP, "keep my standing proposal"), (WITHDRAW, "withdraw my standing proposal")] if mine else \
+    actions += [(KEEP, "keep my standing proposal"), (WITHDRAW, "withdraw my standing proposal")] if standing else \
         [(KEEP, "propose nothing this round")]
-    fields = [Field("action", "What you do", choices=choices(actions), default=SPLIT)]
-    fields += [Field(f"token:{t['id']}", _token(t), SELECT, seats, default=str(me),
+    # The safe default: keep what stands; with nothing standing, a split by attack (never all to me).
+    start = _owners(standing) if standing else _by_attack(negotiation)
+    fields = [Field("action", "What you do", choices=choices(actions), default=KEEP if standing else SPLIT)]
+    fields += [Field(f"token:{t['id']}", _token(t), choices=seats, default=str(start.get(t["id"], me)),
                      group="The split: who gets each token")
                for t in negotiation.get("tokens", [])]
     return Form("propose", f"Propose how to split {negotiation.get('dragon', 'the')} hoard "
@@ -102,24 +104,58 @@ def _propose(observation, request) -> Form:
                 tuple(fields), notes=_standing(observation))
 
 
-def _standing(observation) -> tuple[str, ...]:
-    negotiation = observation.get("negotiation") or {}
-    by_id = {t["id"]: t for t in negotiation.get("tokens", [])}
+def _owners(proposal: Mapping[str, Any]) -> dict[str, int]:
+    return {tid: int(seat) for seat, ids in (proposal.get("shares") or {}).items() for tid in ids}
+
+
+def _by_attack(negotiation: Mapping[str, Any]) -> dict[str, int]:
+    """Each token to the involved seat furthest below its share by attack (ties: proposal order)."""
+    involved = [int(s) for s in negotiation.get("order") or negotiation.get("involved", [])]
+    attack = {s: max(0, int((negotiation.get("attack") or {}).get(str(s), 0))) for s in involved}
+    total = sum(attack.values()) or 1
+    tokens = negotiation.get("tokens", [])
+    got = dict.fromkeys(involved, 0)
+    out = {}
+    for n, t in enumerate(tokens, 1):
+        if not involved:
+            break
+        seat = max(involved, key=lambda s: (n * attack[s] / total - got[s], -involved.index(s)))
+        got[seat] += 1
+        out[t["id"]] = seat
+    return out
+
+
+def _split_text(observation, p: Mapping[str, Any]) -> str:
+    by_id = {t["id"]: t for t in (observation.get("negotiation") or {}).get("tokens", [])}
     me = _me(observation)
-    notes = []
-    for p in negotiation.get("standing", []):
-        split = "; ".join(f"{seat_label(int(s), me)}: {_colours(by_id, ids)}" for s, ids in sorted(
-            p.get("shares", {}).items(), key=lambda kv: int(kv[0])))
-        notes.append(f"{p['id']} by {seat_label(p['proposer'], me)}: {split}")
+    return "; ".join(f"{seat_label(int(s), me)}: {_colours(by_id, ids)}" for s, ids in sorted(
+        p.get("shares", {}).items(), key=lambda kv: int(kv[0])))
+
+
+def _same(p: Mapping[str, Any]) -> tuple:
+    return tuple(sorted((str(s), tuple(sorted(ids))) for s, ids in (p.get("shares") or {}).items() if ids))
+
+
+def _standing(observation) -> tuple[str, ...]:
+    me = _me(observation)
+    notes, first = [], {}
+    for p in (observation.get("negotiation") or {}).get("standing", []):
+        key = _same(p)
+        twin = f" (the same split as {first[key]})" if key in first else ""
+        first.setdefault(key, p["id"])
+        notes.append(f"{p['id']} by {seat_label(p['proposer'], me)}: {_split_text(observation, p)}{twin}")
     return tuple(notes)
 
 
 def _vote(observation, request) -> Form:
     notes = {n.split(" ", 1)[0]: n for n in _standing(observation)}
-    proposals = choices((pid, notes.get(pid, pid)) for pid in request.get("proposals", []))
+    asked = list(request.get("proposals", []))
+    proposals = choices((pid, notes.get(pid, pid)) for pid in asked)
+    order = ", then ".join(asked)
     return Form("vote", "Which proposals do you accept?",
                 (Field("accept", "The proposals you accept", CHECKBOXES, proposals),),
-                help="A proposal every involved player accepts is agreed; your own counts as accepted.")
+                help="A proposal every involved player accepts is agreed; your own counts as accepted. "
+                     + (f"If several are agreed, the first in proposal order wins: {order}." if len(asked) > 1 else ""))
 
 
 def _theft_victim(observation, request) -> Form:
@@ -131,7 +167,7 @@ def _theft_victim(observation, request) -> Form:
 
 def _theft_pick(observation, request) -> Form:
     tokens = choices((t["id"], _token(t)) for t in request.get("hoard", []))
-    return Form("theft_pick", f"Steal one token from seat {request.get('victim')}",
+    return Form("theft_pick", f"Steal one token from {seat_label(request.get('victim'), _me(observation))}",
                 (Field("token", "The token", choices=tokens),))
 
 
@@ -145,8 +181,9 @@ def _market_offer(observation, request) -> Form:
         group = f"Offer {i + 1}"
         fields.append(Field(f"offer{i}:to", "To", SELECT, others, default=NONE, group=group))
         fields.append(Field(f"offer{i}:give", "You give", CHECKBOXES, hoard, group=group))
-        fields += [Field(f"offer{i}:want:{c}", f"{c} wanted", NUMBER, maximum=MAX_WANT, default="0", group=group)
-                   for c in COLOURS]
+        # the colours asked back: small number boxes in a row, the first one saying what the row is
+        fields += [Field(f"offer{i}:want:{c}", f"You want back: {c}" if c == COLOURS[0] else c, NUMBER,
+                         maximum=MAX_WANT, default="0", group=group) for c in COLOURS]
     return Form("market_offer", "The market: your offers", tuple(fields),
                 help="An offer gives tokens of yours and asks colours back; leave \"To\" on \"no offer\" to skip.")
 

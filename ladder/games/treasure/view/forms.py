@@ -7,6 +7,7 @@ from typing import Any
 
 from ladder.games.forms import Choice, Field, Form, FormError, Values, one, request_of
 from ladder.games.treasure.rules.decisions import FLIP, MOVE_SPIDER
+from ladder.games.treasure.view.timeline import square_name
 
 STOP, STAY = "stop", "stay"
 
@@ -18,7 +19,7 @@ def _key(square: Any) -> str:
 def _label(observation: Mapping[str, Any], square: Any) -> str:
     row, col = square
     face = observation.get("grid", [[]] * 7)[row][col] if 0 <= row < 7 else "?"
-    where = f"row {row}, column {col}"
+    where = square_name(row, col)
     return where if face == "down" else f"{where} ({face})"
 
 
@@ -40,7 +41,7 @@ def form(observation: Mapping[str, Any]) -> Form:
         if request.get("may_leave"):
             options.insert(0, Choice(STAY, "leave the Spider where it is"))
         spider = request.get("spider")
-        title = "Move the Spider" + (f" (now at row {spider[0]}, column {spider[1]})" if spider else "")
+        title = "Move the Spider" + (f" (now at {square_name(spider[0], spider[1])})" if spider else "")
         return Form(kind, title, (Field("square", "Where the Spider goes", choices=tuple(options)),))
     raise FormError(f"treasure has no decision {kind!r}")
 
