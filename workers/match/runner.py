@@ -292,6 +292,9 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
         phases.lap("play", seats)
         if void.fault is not None:
             raise void.fault
+        killed = blame.table_killed(_seat_ends(seats))  # the whole table killed from outside: void
+        if killed is not None:
+            raise killed
         forfeited = [i for i, s in enumerate(seats) if s.takeover is not None or played.seats[i].forfeit]
         final = results_of(played.state, names, forfeited)  # a takeover forfeits too
         results = [
@@ -330,6 +333,14 @@ def _run_match(specs, *, game, seed, options, sandbox, clock, strikes, ranked, r
     phases.lap("replay")
     return MatchResult(game, seed, mode, results, replay, path, [bot and bot.build_key for bot in staged],
                        collected)
+
+
+def _seat_ends(seats: Sequence[Any]) -> list[blame.SeatEnd]:
+    """What blame.table_killed judges, per seat: only our own processes count (no signal of ours
+    reaches a program outside or a person)."""
+    return [blame.SeatEnd(process=type(seat) is SandboxedSeat, fault=seat.takeover and seat.takeover.code,
+                          signal=(getattr(seat, "exit", None) or {}).get("signal"),
+                          events=getattr(seat, "end_events", {})) for seat in seats]
 
 
 def _exited_cleanly(seat: Any) -> bool:

@@ -258,6 +258,8 @@ class SandboxedSeat:
         proc = self.proc
         if proc is None or self.clean is not None:
             return
+        # a dead bot's counters, read while its group exists: a whole table killed is the ladder's (blame.table_killed)
+        self.end_events = proc.limit_events() if self.takeover is not None else {}
         self.clean = proc.close()
         self.stderr, self.stderr_bytes = proc.stderr_tail(), proc.stderr_total
         self.exit = {"code": proc.exit_code, "signal": proc.exit_signal}
