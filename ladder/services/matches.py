@@ -9,11 +9,11 @@ matches no row. So a match never runs twice, on SQLite or PostgreSQL, without an
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import case, func, update
+from sqlalchemy import case, func, or_, update
 from sqlmodel import Session, select
 
 from ladder.games import Game, OptionError, get_game
@@ -314,15 +314,26 @@ class SweepResult:
 
 
 def requeue_stale(
-    *, session: Session, stale_after: timedelta | float, max_attempts: int = 3, now: datetime | None = None
+    *, session: Session, stale_after: timedelta | float, max_attempts: int = 3, now: datetime | None = None,
+    owner_gone: Callable[[str], bool] | None = None,
 ) -> SweepResult:
     """Matches left `running` longer than `stale_after` (their worker died) go back to the queue,
     or fail once they have been claimed `max_attempts` times. A late result from the dead worker
-    is then refused by record_result, because the claim it names is gone."""
+    is then refused by record_result, because the claim it names is gone. With `owner_gone`
+    (workers/queue/claims.py), a running match whose claim it proves dead is swept at once, however
+    young: a killed worker's matches come back in a sweep, not after the stale bound."""
     if not isinstance(stale_after, timedelta):
         stale_after = timedelta(seconds=stale_after)
     now = now or utcnow()
-    stale = (Match.status == MatchStatus.RUNNING, Match.claimed_at < now - stale_after)
+    old = Match.claimed_at < now - stale_after
+    if owner_gone is not None:
+        claims = session.exec(select(Match.claimed_by).where(Match.status == MatchStatus.RUNNING,
+                                                             Match.claimed_by.is_not(None)).distinct()).all()
+        session.commit()  # end the read: the sweep is its own transaction
+        dead = sorted(claim for claim in claims if owner_gone(claim))
+        if dead:
+            old = or_(old, Match.claimed_by.in_(dead))
+    stale = (Match.status == MatchStatus.RUNNING, old)
     with atomic(session):
         gave_up = list(session.exec(
             update(Match).where(*stale, Match.attempts >= max_attempts)

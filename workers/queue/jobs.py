@@ -36,14 +36,18 @@ from ladder.models import Bot, BotVersion, Seat, User
 from ladder.relay import Relay
 from ladder.services import botdata
 from ladder.services import builds as build_service
+from ladder.services.common import retry_transient
 from ladder.services.errors import ServiceError
 from ladder.services.matches import claim_match, mark_failed, release_match
-from ladder.services.results import MatchOutcome, outcome_from_replay, record_result
+from ladder.services.results import MatchOutcome, outcome_from_replay, record_result_retrying
 from workers.queue.live import LivePublisher
 from workers.sandbox import scratch as sandbox_scratch
 
 log = logging.getLogger(__name__)
 
+# how long a result (or a failure) waits for a database that went away (a PostgreSQL restart),
+# well inside the task's time limit: past it the claim stays for the sweeper
+RETRY_BUDGET_S = 60.0
 # (specs, game, seed, options, sandbox, ranked, require_strict, names) -> MatchResult-like object
 Runner = Callable[..., Any]
 
@@ -264,17 +268,20 @@ def _release(session: Session, match_id: int, worker_id: str) -> None:
 
 def _fail(session: Session, match_id: int, reason: str, worker_id: str) -> JobResult:
     try:
-        mark_failed(session=session, match_id=match_id, reason=reason, worker_id=worker_id)
+        retry_transient(session, lambda: mark_failed(session=session, match_id=match_id, reason=reason,
+                                                     worker_id=worker_id), budget_s=RETRY_BUDGET_S)
     except ServiceError as exc:  # the sweeper took it back meanwhile: its next run decides
         return JobResult(match_id, "refused", str(exc))
     return JobResult(match_id, "failed", reason)
 
 
 def _record(session: Session, match_id: int, outcome: MatchOutcome, worker_id: str, settings: Settings) -> JobResult:
-    try:
-        record_result(session=session, match_id=match_id, outcome=outcome, worker_id=worker_id,
-                      max_log_chars=settings.max_log_chars, data_cap=settings.bot_data_cap)
+    try:  # a database restart meanwhile: the same transaction again once it is back (services/results.py)
+        recorded = record_result_retrying(session=session, match_id=match_id, outcome=outcome, worker_id=worker_id,
+                                          budget_s=RETRY_BUDGET_S, max_log_chars=settings.max_log_chars,
+                                          data_cap=settings.bot_data_cap)
     except ServiceError as exc:  # AlreadyRecorded: our claim was swept; nothing was written
         log.warning("match %s: result refused: %s", match_id, exc)
         return JobResult(match_id, "refused", str(exc))
-    return JobResult(match_id, "finished")
+    # what the database holds: a ranked match every seat forfeited is recorded failed, not finished
+    return JobResult(match_id, str(recorded.status), recorded.failure_reason or "")
