@@ -245,3 +245,25 @@ def test_claiming_gives_challenges_a_fair_share_not_all_workers(world, session):
         matches.queue_match(session=session, game="treasure", seats=[a.id, b.id])
     kinds = [matches.claim_next_match(session=session, worker_id=f"w{i}").kind for i in range(6)]
     assert kinds.count("ladder") == 3 and kinds.count("challenge") == 3
+
+
+def test_a_match_given_back_or_swept_is_dealt_afresh(world, session):
+    """#39: a voided match was played again on the seed whose events had gone out live. A match
+    given back (a worker stopping), swept (its worker gone) or voided after its events went out
+    (redeal_after_void) gets a fresh seed; a duplicate deal's keeps its own (test_event_hold)."""
+    (_, a), (_, b) = world.bot(), world.bot()
+    match = matches.queue_match(session=session, game="treasure", seats=[a.id, b.id], seed=7)
+    matches.claim_match(session=session, match_id=match.id, worker_id="w1")
+    fresh = matches.redeal_after_void(session=session, match_id=match.id, worker_id="w1")
+    assert fresh is not None and fresh != 7 and matches._reload(session, match.id).seed == fresh
+    assert matches.redeal_after_void(session=session, match_id=match.id, worker_id="w2") is None  # not its claim
+    seeds = [fresh]
+    assert matches.release_match(session=session, match_id=match.id, worker_id="w1")
+    seeds.append(matches._reload(session, match.id).seed)
+    matches.claim_match(session=session, match_id=match.id, worker_id="w2")
+    matches.requeue_stale(session=session, stale_after=0, now=utcnow() + timedelta(seconds=1))
+    seeds.append(matches._reload(session, match.id).seed)
+    matches.claim_match(session=session, match_id=match.id, worker_id="w3")
+    assert matches.release_running(session=session) == [match.id]
+    seeds.append(matches._reload(session, match.id).seed)
+    assert len(set(seeds)) == 4

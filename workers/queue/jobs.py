@@ -38,15 +38,17 @@ from ladder.services import botdata
 from ladder.services import builds as build_service
 from ladder.services.common import retry_transient
 from ladder.services.errors import ServiceError
-from ladder.services.matches import claim_match, mark_failed, release_match
+from ladder.services.event_hold import is_held
+from ladder.services.matches import claim_match, mark_failed, redeal_after_void, release_match
 from ladder.services.results import MatchOutcome, outcome_from_replay, record_result_retrying
 from workers.queue.live import LivePublisher
 from workers.sandbox import scratch as sandbox_scratch
 
 log = logging.getLogger(__name__)
 
-# how long a result (or a failure) waits for a database that went away (a PostgreSQL restart),
-# well inside the task's time limit: past it the claim stays for the sweeper
+# how long a result (or a failure) waits for a database that went away (a PostgreSQL restart): a
+# minute, or a quarter of the stale bound if that is less, inside the task's time limit; past it the
+# claim stays for the sweeper
 RETRY_BUDGET_S = 60.0
 # (specs, game, seed, options, sandbox, ranked, require_strict, names) -> MatchResult-like object
 Runner = Callable[..., Any]
@@ -164,7 +166,10 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
             specs, names, versions = _stage_code(session, match_id, root)
             snapshots = botdata.snapshots(session, match_id)  # each seat's data folder to start from
             person = _person_seat(session, match, names, settings)  # "Play it yourself": a person at a seat
+            if live is not None and is_held(session, match_id):  # a duplicate deal's events wait for its last order
+                live.withhold()
             session.commit()  # end the read: no transaction stays open while the bots play
+            seed = [match.seed]
 
             remote = {"relay": _relay(settings, sessions)} if any(s.startswith("remote:") for s in specs) else {}
 
@@ -174,7 +179,7 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
                     live.begin(game=match.game, options=match.options, names=names)
                     extra["on_entry"] = live.append
                 return runner(
-                    specs, game=match.game, seed=match.seed, options=match.options, sandbox=match.sandbox,
+                    specs, game=match.game, seed=seed[0], options=match.options, sandbox=match.sandbox,
                     ranked=match.ranked, require_strict=not settings.development, names=names,
                     build_cache=DatabaseBuilds(sessions), final_attempt=final,
                     bot_data=snapshots, data_cap=settings.bot_data_cap, **remote, **extra,
@@ -182,6 +187,8 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
 
             def voided(number: int, fault: blame.LadderFault) -> None:
                 log.warning("match %s: attempt %d void, the ladder failed: %s", match_id, number, fault.reason)
+                if (live is not None and live.published) or remote or person:  # its events went out: re-deal
+                    seed[0] = redeal_after_void(session=session, match_id=match_id, worker_id=worker_id) or seed[0]
 
             result = blame.retrying(attempt, on_void=voided)
             # a bot's log is its owner's, a replay is public: they are stored apart
@@ -196,7 +203,7 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
             session.rollback()
             reason = f"the ladder failed {blame.ATTEMPTS} times, never a bot: {exc.reason}"[:2000]
             log.warning("match %s failed: %s", match_id, reason)
-            return _fail(session, match_id, reason, worker_id)
+            return _fail(session, match_id, reason, worker_id, settings)
         except (KeyboardInterrupt, SystemExit, interrupts.Interrupted):  # the worker is stopping
             if match is not None:
                 with interrupts.deferred():
@@ -209,7 +216,7 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
             session.rollback()
             reason = f"{type(exc).__name__}: {exc}"[:2000]
             log.warning("match %s failed before a result: %s", match_id, reason)
-            return _fail(session, match_id, reason, worker_id)
+            return _fail(session, match_id, reason, worker_id, settings)
         finally:
             if root is not None:
                 shutil.rmtree(root, ignore_errors=True)
@@ -266,10 +273,14 @@ def _release(session: Session, match_id: int, worker_id: str) -> None:
                 "back in the queue" if released else "the sweeper had taken it back already")
 
 
-def _fail(session: Session, match_id: int, reason: str, worker_id: str) -> JobResult:
+def _retry_budget(settings: Settings) -> float:
+    return min(RETRY_BUDGET_S, settings.match_stale_after / 4)
+
+
+def _fail(session: Session, match_id: int, reason: str, worker_id: str, settings: Settings) -> JobResult:
     try:
         retry_transient(session, lambda: mark_failed(session=session, match_id=match_id, reason=reason,
-                                                     worker_id=worker_id), budget_s=RETRY_BUDGET_S)
+                                                     worker_id=worker_id), budget_s=_retry_budget(settings))
     except ServiceError as exc:  # the sweeper took it back meanwhile: its next run decides
         return JobResult(match_id, "refused", str(exc))
     return JobResult(match_id, "failed", reason)
@@ -278,7 +289,7 @@ def _fail(session: Session, match_id: int, reason: str, worker_id: str) -> JobRe
 def _record(session: Session, match_id: int, outcome: MatchOutcome, worker_id: str, settings: Settings) -> JobResult:
     try:  # a database restart meanwhile: the same transaction again once it is back (services/results.py)
         recorded = record_result_retrying(session=session, match_id=match_id, outcome=outcome, worker_id=worker_id,
-                                          budget_s=RETRY_BUDGET_S, max_log_chars=settings.max_log_chars,
+                                          budget_s=_retry_budget(settings), max_log_chars=settings.max_log_chars,
                                           data_cap=settings.bot_data_cap)
     except ServiceError as exc:  # AlreadyRecorded: our claim was swept; nothing was written
         log.warning("match %s: result refused: %s", match_id, exc)

@@ -546,3 +546,62 @@ def test_the_sweeper_takes_back_at_once_a_claim_whose_worker_is_gone(session, se
     sent, failed = sweep(sessions, settings)
     assert (sent.ladder, failed) == ([dead.id], [])
     assert [match_row(session, m.id).status for m in (dead, live, unknown)] == ["queued", "running", "running"]
+
+
+def _voided_once(published: bool):
+    """A runner whose first attempt the ladder voids, after sending a public event live or not."""
+    from workers.match.blame import LadderFault
+
+    seeds = []
+
+    def runner(specs, **kwargs):
+        seeds.append(kwargs["seed"])
+        if len(seeds) == 1:
+            if published and "on_entry" in kwargs:
+                kwargs["on_entry"]({"event": "flip", "tile": 3})  # a public event: spectators saw it
+            raise LadderFault("every bot of the table was killed by SIGKILL from outside the match")
+        return SimpleNamespace(replay=fake_replay(len(specs), [1, 2]))
+
+    return runner, seeds
+
+
+@pytest.mark.parametrize("published", [True, False], ids=["events-out", "nothing-out"])
+def test_a_voided_match_whose_events_went_out_is_played_again_on_a_fresh_seed(session, sessions, settings, house,
+                                                                            published):
+    """#39: a voided match was played again on the same seed after its public events went out live."""
+    from ladder.relay import MemoryRelay
+
+    match = queue_match(session=session, game="treasure", seats=house["treasure"], seed=11)
+    runner, seeds = _voided_once(published)
+    relay = MemoryRelay()
+    assert play_match(match.id, sessions=sessions, settings=settings, worker_id="w", runner=runner,
+                      relay=relay).status == "finished"
+    assert seeds[0] == 11 and (seeds[1] != 11) is published
+    assert match_row(session, match.id).seed == seeds[1]  # the replay's seed is the match's
+
+
+def test_a_duplicate_deals_match_sends_no_live_feed_and_keeps_its_deal_when_voided(session, sessions, settings,
+                                                                                  house):
+    """An order of a duplicate deal publishes nothing while the deal is played (services/event_hold.py):
+    spectators of one order saw another running order's hidden tiles. So a voided order is played
+    again on the deal's seed, as every other order of it is."""
+    from ladder.models import User
+    from ladder.relay import MemoryRelay
+    from ladder.services.tournaments import add_entrant, create_event, feed_events, start_event
+
+    organizer = User(username="org", password_hash="!", is_admin=True)
+    session.add(organizer)
+    session.commit()
+    ev = create_event(session=session, organizer_id=organizer.id, name="cup", game="treasure", table_size=2, deals=1)
+    for version_id in house["treasure"]:
+        add_entrant(session=session, event_id=ev.id, bot_id=session.get(BotVersion, version_id).bot_id,
+                    acting_user_id=organizer.id)
+    start_event(session=session, event_id=ev.id, acting_user_id=organizer.id)
+    first = feed_events(session=session, slots=1)[0]
+    seed = match_row(session, first).seed
+    runner, seeds = _voided_once(published=True)
+    relay = MemoryRelay()
+    assert play_match(first, sessions=sessions, settings=settings, worker_id="w", runner=runner,
+                      relay=relay).status == "finished"
+    assert seeds == [seed, seed] and match_row(session, first).seed == seed
+    assert relay.read(topics.public(first), limit=100) == []  # not a message, not even its start
