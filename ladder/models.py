@@ -11,6 +11,7 @@ StrEnums below and enforced by CHECK constraints. Timestamps are timezone-aware 
 
 from __future__ import annotations
 
+import secrets
 from datetime import UTC, datetime
 from enum import StrEnum
 
@@ -540,6 +541,9 @@ class TournamentEvent(SQLModel, table=True):
     rounds: int = 1
     duplicate: bool = True
     seed: int = Field(sa_type=BigInteger)
+    # the secret its deal seeds are keyed with (ladder/tournaments/model.py deal_seed): never shown;
+    # None only for an event made before it existed (then its seed keys them)
+    deal_key: str | None = Field(default_factory=lambda: secrets.token_hex(32), max_length=64)
     open_registration: bool = False  # else: by the organizer's invitation only
     deadline: datetime | None = _when(nullable=True)  # open registration closes then
     status: str = Field(default=EventStatus.REGISTRATION, max_length=16)

@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import logging
+import time
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TypeVar
 
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from sqlmodel import Session, SQLModel
 
 from ladder.db import begin_write
 from ladder.services.errors import Conflict, NotFound
 
 T = TypeVar("T", bound=SQLModel)
+R = TypeVar("R")
+log = logging.getLogger(__name__)
+# what a database restart, a dropped connection or a locked SQLite file raises: the same
+# transaction may succeed once it is back (pool_pre_ping gives the next one a new connection)
+TRANSIENT = (OperationalError, InterfaceError)
 UNIT = "ladder.unit_of_work"  # session.info key: service calls join the caller's transaction
 
 
@@ -85,3 +92,24 @@ def expire_loaded(session: Session, model: type, keys: Sequence) -> None:
         found = session.identity_map.get(session.identity_key(model, key))
         if found is not None:
             session.expire(found)
+
+
+def retry_transient(session: Session, call: Callable[[], R], *, budget_s: float, first_delay_s: float = 0.25,
+                    sleep: Callable[[float], None] = time.sleep,
+                    on_retry: Callable[[BaseException], None] | None = None) -> R:
+    """call() (one service call: one transaction) again after a transient database error, with
+    doubling pauses (at most 8 s), for at most `budget_s` seconds; then the error propagates. The
+    call must be safe to repeat: a guarded write that refuses a second commit (record_result)."""
+    deadline, delay = time.monotonic() + budget_s, first_delay_s
+    while True:
+        try:
+            return call()
+        except TRANSIENT as exc:
+            session.rollback()  # the failed transaction (an invalidated connection is given back)
+            if time.monotonic() + delay > deadline:
+                raise
+            log.warning("database error, retried in %.2f s: %s", delay, type(exc).__name__)
+            if on_retry is not None:
+                on_retry(exc)
+            sleep(delay)
+            delay = min(delay * 2, 8.0)

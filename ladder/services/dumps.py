@@ -13,7 +13,7 @@ import re
 import shutil
 import tempfile
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -49,6 +49,8 @@ def write_daily_dumps(sessions: Sessions, root: Path, today: date, *, backfill: 
             target = dump_path(root, game, day)
             where = ExportFilter(game, day, day + timedelta(days=1))
             if target.exists() or count_matches(sessions, where) == 0:
+                continue
+            if count_matches(sessions, replace(where, held=True)):  # the day is written once its deals are over
                 continue
             written.append(_write(sessions, target, game, day, where))
     return written

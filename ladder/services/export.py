@@ -35,6 +35,7 @@ from ladder.models import Bot, BotVersion, Match, MatchStatus, RatingChange, Sea
 from ladder.models import Replay as StoredReplay
 from ladder.ratings import to_points
 from ladder.replay import Decision, Replay
+from ladder.services import event_hold
 
 Sessions = Callable[[], Session]  # a session factory (ladder.db.session_factory)
 
@@ -99,9 +100,11 @@ class ExportFilter:
     game: str | None = None
     since: date | None = None  # finished on or after this day (UTC)
     until: date | None = None  # finished before this day (UTC)
+    held: bool = False  # the matches held back (services/event_hold.py) instead of the others
 
     def clauses(self) -> list[Any]:
-        where = [Match.status == MatchStatus.FINISHED]
+        # a held match (an order of a duplicate deal still being played) tells its deal: not yet
+        where = [Match.status == MatchStatus.FINISHED, event_hold.held() if self.held else ~event_hold.held()]
         if self.game is not None:
             where.append(Match.game == self.game)
         if self.since is not None:

@@ -9,11 +9,11 @@ matches no row. So a match never runs twice, on SQLite or PostgreSQL, without an
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import case, func, update
+from sqlalchemy import case, func, or_, update
 from sqlmodel import Session, select
 
 from ladder.games import Game, OptionError, get_game
@@ -22,6 +22,7 @@ from ladder.models import Bot, BotVersion, Match, MatchKind, MatchStatus, Rating
 from ladder.services.botdata import pin_for
 from ladder.services.common import atomic, fetch
 from ladder.services.errors import Conflict, Forbidden, Invalid, NotFound
+from ladder.services.event_hold import duplicate_deal
 from ladder.services.users import get_user_by_name
 
 BUSY = (MatchStatus.QUEUED, MatchStatus.RUNNING)
@@ -274,7 +275,10 @@ def release_match(*, session: Session, match_id: int, worker_id: str) -> bool:
         .execution_options(synchronize_session=False)
     )
     with atomic(session):
-        return session.exec(stmt).rowcount == 1
+        released = session.exec(stmt).rowcount == 1
+        if released:
+            _redeal(session, [match_id])
+        return released
 
 
 def release_running(*, session: Session) -> list[int]:
@@ -289,7 +293,9 @@ def release_running(*, session: Session) -> list[int]:
         .returning(Match.id).execution_options(synchronize_session=False)
     )
     with atomic(session):
-        return sorted(session.exec(stmt).scalars())
+        released = sorted(session.exec(stmt).scalars())
+        _redeal(session, released)
+        return released
 
 
 # The owner sees this; the failure's detail (a worker's exception, server paths) stays in the logs.
@@ -314,15 +320,26 @@ class SweepResult:
 
 
 def requeue_stale(
-    *, session: Session, stale_after: timedelta | float, max_attempts: int = 3, now: datetime | None = None
+    *, session: Session, stale_after: timedelta | float, max_attempts: int = 3, now: datetime | None = None,
+    owner_gone: Callable[[str], bool] | None = None,
 ) -> SweepResult:
     """Matches left `running` longer than `stale_after` (their worker died) go back to the queue,
     or fail once they have been claimed `max_attempts` times. A late result from the dead worker
-    is then refused by record_result, because the claim it names is gone."""
+    is then refused by record_result, because the claim it names is gone. With `owner_gone`
+    (workers/queue/claims.py), a running match whose claim it proves dead is swept at once, however
+    young: a killed worker's matches come back in a sweep, not after the stale bound."""
     if not isinstance(stale_after, timedelta):
         stale_after = timedelta(seconds=stale_after)
     now = now or utcnow()
-    stale = (Match.status == MatchStatus.RUNNING, Match.claimed_at < now - stale_after)
+    old = Match.claimed_at < now - stale_after
+    if owner_gone is not None:
+        claims = session.exec(select(Match.claimed_by).where(Match.status == MatchStatus.RUNNING,
+                                                             Match.claimed_by.is_not(None)).distinct()).all()
+        session.commit()  # end the read: the sweep is its own transaction
+        dead = sorted(claim for claim in claims if owner_gone(claim))
+        if dead:
+            old = or_(old, Match.claimed_by.in_(dead))
+    stale = (Match.status == MatchStatus.RUNNING, old)
     with atomic(session):
         gave_up = list(session.exec(
             update(Match).where(*stale, Match.attempts >= max_attempts)
@@ -336,4 +353,31 @@ def requeue_stale(
             .returning(Match.id).execution_options(synchronize_session=False)
         ).scalars())
         _validation_back_to_pending(session, gave_up)
+        _redeal(session, requeued)
     return SweepResult(sorted(requeued), sorted(gave_up))
+
+
+def _redeal(session: Session, match_ids: Sequence[int]) -> list[int]:
+    """A fresh seed for each of these matches given back to the queue, unless it is an order of a
+    duplicate deal (whose orders must share their deal, and which publishes nothing before it is
+    over: services/event_hold.py): its events may have gone out (a live feed, a remote seat), and
+    whoever saw them must not meet the same game again. Returns the ids re-dealt."""
+    redealt = []
+    for match_id in match_ids:
+        changed = session.exec(update(Match).where(Match.id == match_id, ~duplicate_deal())
+                               .values(seed=secrets.randbits(63)).execution_options(synchronize_session=False))
+        if changed.rowcount == 1:
+            redealt.append(match_id)
+    return redealt
+
+
+def redeal_after_void(*, session: Session, match_id: int, worker_id: str) -> int | None:
+    """The claimed match's next attempt after a voided one whose events went out (live, or to a
+    seat played from outside) is played on a fresh seed, which is stored: its replay names it. None
+    when the seed stays: an order of a duplicate deal (all orders share one), or a claim lost."""
+    with atomic(session):
+        owned = session.exec(select(Match.id).where(Match.id == match_id, Match.status == MatchStatus.RUNNING,
+                                                    Match.claimed_by == worker_id)).first()
+        if owned is None or not _redeal(session, [match_id]):
+            return None
+        return session.exec(select(Match.seed).where(Match.id == match_id)).one()

@@ -33,6 +33,7 @@ from ladder.ratings import is_provisional
 from ladder.services.boss import BossRecord, boss_bot, boss_name, boss_record
 from ladder.services.common import fetch
 from ladder.services.errors import Forbidden, Invalid, NotFound
+from ladder.services.event_hold import HELD, is_held
 from ladder.services.match_lists import ListedSeat, seats_by_match
 
 MAX_PER_PAGE = 200
@@ -298,20 +299,22 @@ def public_failure_reason(reason: str | None) -> str | None:
     return reason if reason.startswith(PUBLIC_FAILURE_PREFIXES) else FAILED_PUBLIC
 
 
-def public_seed(match: Match) -> int | None:
-    """A match's seed, once it is finished: before that it tells the hidden draws to come."""
-    return match.seed if match.status == MatchStatus.FINISHED else None
+def public_seed(match: Match, held: bool = False) -> int | None:
+    """A match's seed, once it is finished: before that it tells the hidden draws to come. A held
+    match's (services/event_hold.py) tells those of its deal's other seat orders."""
+    return match.seed if match.status == MatchStatus.FINISHED and not held else None
 
 
 @dataclass(frozen=True, slots=True)
 class MatchView:
     match: Match
     seats: list[MatchSeatView]
-    has_replay: bool
+    has_replay: bool  # and may be shown (not held)
+    held: bool = False  # an order of a duplicate deal still being played: no seed, replay or logs yet
 
     @property
     def seed(self) -> int | None:
-        return public_seed(self.match)
+        return public_seed(self.match, self.held)
 
     @property
     def failure_reason(self) -> str | None:
@@ -336,24 +339,30 @@ def match_detail(*, session: Session, match_id: int) -> MatchView:
         errors[version.id if version else None] = (version.rejection_reason if version else None) or "did not build"
     seats = [MatchSeatView(s, name, oid, owner, number, deltas.get(s.seat), errors.get(s.bot_version_id))
              for s, name, oid, owner, number in rows]
-    has_replay = session.exec(select(func.count()).select_from(Replay).where(Replay.match_id == match_id)).one() > 0
-    return MatchView(match, seats, has_replay)
+    held = is_held(session, match_id)
+    has_replay = not held and session.exec(select(func.count()).select_from(Replay)
+                                           .where(Replay.match_id == match_id)).one() > 0
+    return MatchView(match, seats, has_replay, held)
 
 
-def replay_json(*, session: Session, match_id: int) -> bytes:
-    """The replay's JSON bytes (decompressed); NotFound when the match has none."""
+def _stored_replay(session: Session, match_id: int) -> Replay:
+    """The match's replay row; NotFound when it has none, or while it is held (services/event_hold.py)."""
     replay = session.get(Replay, match_id)
     if replay is None:
         raise NotFound(f"match {match_id} has no replay")
-    return gzip.decompress(replay.data)
+    if is_held(session, match_id):
+        raise NotFound(f"match {match_id}'s replay is {HELD}")
+    return replay
+
+
+def replay_json(*, session: Session, match_id: int) -> bytes:
+    """The replay's JSON bytes (decompressed); NotFound when the match has none (or it is held)."""
+    return gzip.decompress(_stored_replay(session, match_id).data)
 
 
 def replay_gzip(*, session: Session, match_id: int) -> bytes:
     """The replay as stored (gzip of the JSON), for downloads that pass it on untouched."""
-    replay = session.get(Replay, match_id)
-    if replay is None:
-        raise NotFound(f"match {match_id} has no replay")
-    return replay.data
+    return _stored_replay(session, match_id).data
 
 
 def bot_log(*, session: Session, match_id: int, seat: int, viewer_id: int | None) -> BotLog | None:
@@ -365,4 +374,6 @@ def bot_log(*, session: Session, match_id: int, seat: int, viewer_id: int | None
     viewer = session.get(User, viewer_id) if viewer_id is not None else None
     if viewer is None or (viewer.id != row[1] and not viewer.is_admin):
         raise Forbidden("a bot's logs are visible to its owner only")
+    if is_held(session, match_id):  # what the bot saw and printed is its deal's
+        raise NotFound(f"match {match_id}'s logs are {HELD}")
     return session.get(BotLog, (match_id, seat))

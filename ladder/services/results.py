@@ -42,7 +42,7 @@ from ladder.ratings import is_rated
 from ladder.replay import Replay, dumps_replay
 from ladder.services.botdata import record_match_data
 from ladder.services.bots import activate
-from ladder.services.common import atomic, expire_loaded
+from ladder.services.common import atomic, expire_loaded, retry_transient
 from ladder.services.errors import AlreadyRecorded, Invalid, NotFound
 from ladder.services.ratings import apply_ratings, take_rating_clock
 
@@ -195,6 +195,32 @@ def record_result(
         if match.kind == MatchKind.VALIDATION:
             _settle_validation(session, match, seats)
     return match
+
+
+def record_result_retrying(*, session: Session, match_id: int, outcome: MatchOutcome, worker_id: str,
+                           budget_s: float, sleep=None, **kw) -> Match:
+    """record_result, retried after a transient database error (a PostgreSQL restart: the worker
+    lives on, and the result it holds is written once the database is back) for `budget_s`.
+    A commit whose reply was lost may have gone through: a retry then finds the match recorded
+    under this worker's own claim, and that is the result recorded, not a refusal."""
+    lost: list[BaseException] = []
+
+    def record() -> Match:
+        try:
+            return record_result(session=session, match_id=match_id, outcome=outcome, worker_id=worker_id, **kw)
+        except AlreadyRecorded:
+            if lost:
+                match = session.get(Match, match_id, populate_existing=True)
+                session.commit()  # end the read
+                ended = match is not None and match.claimed_by == worker_id and (
+                    match.status == MatchStatus.FINISHED
+                    or (match.status == MatchStatus.FAILED and match.failure_reason == ALL_FORFEITED))
+                if ended:  # as only record_result ends it, under this claim: our commit went through
+                    return match
+            raise
+
+    extra = {} if sleep is None else {"sleep": sleep}
+    return retry_transient(session, record, budget_s=budget_s, on_retry=lost.append, **extra)
 
 
 def _settle_validation(session: Session, match: Match, seats: Sequence[PlayedSeat]) -> None:

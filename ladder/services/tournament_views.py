@@ -31,7 +31,8 @@ def event_spec(event: TournamentEvent, entrants: list[EventEntrant], names: dict
     return model.TournamentSpec(
         event.game, tuple(model.Entrant(str(e.bot_id), names.get(e.bot_id, str(e.bot_id))) for e in entrants),
         table_size=event.table_size, deals=event.deals, format=event.format, rounds=event.rounds,
-        duplicate=event.duplicate, seed=event.seed, options=dict(event.options))
+        duplicate=event.duplicate, seed=event.seed, options=dict(event.options),
+        secret=bytes.fromhex(event.deal_key or ""))
 
 
 _CACHE: dict[int, tuple[tuple, Standings]] = {}  # event id -> (what was counted, its standings)

@@ -113,6 +113,7 @@ def add_entrant(*, session: Session, event_id: int, bot_id: int, acting_user_id:
         raise Invalid(f"bot {bot.name!r} plays {bot.game}, not {event.game}")
     if bot.retired:
         raise Invalid(f"bot {bot.name!r} is retired")
+    _check_seatable(event, bot)
     # an invitation waits for the owner's answer, unless the organizer owns the bot or it is a
     # house bot (no person to ask: the site's organizer speaks for it)
     accepted = not organizer or bot.owner_id == user.id or fetch(session, User, bot.owner_id, "user").is_system
@@ -120,6 +121,20 @@ def add_entrant(*, session: Session, event_id: int, bot_id: int, acting_user_id:
     with atomic(session, conflict=f"bot {bot.name!r} is already entered or invited"):
         session.add(entrant)
     return entrant
+
+
+# A program played from outside sees its seat's events as they happen and keeps them: in a
+# duplicate-seated event it would know each deal before its other seat orders play it (the sandbox
+# keeps nothing of a bot's run, and an event's bots play a pinned data version). A person's seat
+# ("Play it yourself") is never an event's.
+NO_OUTSIDE_SEATS = ("bot {name!r} is played from outside (a remote bot): it cannot enter a duplicate-seated event, "
+                    "where it would see each deal before the event's other seat orders play it; enter a bot that "
+                    "runs on the ladder, or choose an event without duplicate seating")
+
+
+def _check_seatable(event: TournamentEvent, bot: Bot) -> None:
+    if event.duplicate and bot.remote:
+        raise Invalid(NO_OUTSIDE_SEATS.format(name=bot.name))
 
 
 def answer_invitation(*, session: Session, event_id: int, bot_id: int, acting_user_id: int, accept: bool) -> None:
@@ -136,6 +151,7 @@ def answer_invitation(*, session: Session, event_id: int, bot_id: int, acting_us
         if entrant is None or entrant.accepted:
             raise NotFound(f"bot {bot.name!r} has no pending invitation to event {event_id}")
         if accept:
+            _check_seatable(event, bot)
             entrant.accepted = True
             session.add(entrant)
         else:
@@ -190,13 +206,16 @@ def _start(session: Session, event_id: int, now: datetime) -> list[str]:
             .outerjoin(BotVersion, (BotVersion.bot_id == Bot.id) & (BotVersion.status == VersionStatus.ACTIVE))
             .where(EventEntrant.event_id == event_id).order_by(EventEntrant.bot_id)
         ).all()
-        dropped = [bot.name for entrant, bot, version in rows
-                   if version is None or bot.retired or not entrant.accepted]
+        def out(entrant: EventEntrant, bot: Bot, version: BotVersion | None) -> bool:
+            # (a remote bot entered before duplicate events refused them: dropped too)
+            return version is None or bot.retired or not entrant.accepted or (event.duplicate and bot.remote)
+
+        dropped = [bot.name for entrant, bot, version in rows if out(entrant, bot, version)]
         kept = []
         # each bot's data is frozen with its version: every match of the event sees the same files
         data_versions = head_versions(session, [bot.id for _, bot, _ in rows])
         for entrant, bot, version in rows:
-            if version is None or bot.retired or not entrant.accepted:
+            if out(entrant, bot, version):
                 session.delete(entrant)
             else:
                 entrant.bot_version_id = version.id

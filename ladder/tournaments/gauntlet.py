@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ladder.tournaments.model import MAX_MATCHES, MatchSpec, TournamentError, deal_seed, seat_orders
+from ladder.tournaments.model import MAX_MATCHES, MatchSpec, TournamentError, deal_seed, seat_orders, seed_key
 from ladder.tournaments.standings import PlayedMatch
 
 HOUSE, OUTSIDER = 1, 0  # table members: the outside bot first, the house bot second, then the fillers
@@ -60,7 +60,7 @@ def schedule(spec: GauntletSpec) -> list[MatchSpec]:
     for table, outsider in enumerate(spec.outsiders):
         members = spec.members(outsider)
         for deal in range(spec.deals):
-            seed = deal_seed(spec.seed, deal)  # the same deals for every outside bot: paired
+            seed = deal_seed(seed_key(spec.seed), deal)  # the same deals for every outside bot: paired
             for number, order in enumerate(orders):
                 out.append(MatchSpec(len(out), 0, table, deal, seed, tuple(members[m] for m in order), number))
     return out

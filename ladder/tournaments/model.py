@@ -17,11 +17,19 @@ Formats:
 
 Without duplicate seating every match gets its own seed and a random seat order (drawn from the
 tournament's seeded generator), the way a ladder seats a table: `random_seating`.
+
+Deal seeds are keyed (`deal_seed`: HMAC-SHA256 of the key and the deal's number), never a constant
+stride from a base: one deal's seed, public once its match is over, then tells nothing of another
+deal's. The site's events key them with a secret of their own kept on the server
+(`TournamentSpec.secret`, events.deal_key); a local tournament (`ladder tournament`) with its seed,
+so that seed repeats it.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import hmac
 import itertools
 import math
 import random
@@ -33,7 +41,6 @@ SWISS = "swiss"
 FORMATS = (ROUND_ROBIN, SWISS)
 MAX_ORDERS = 6  # all orders up to this many (tables of 2-3); a balanced set beyond
 MAX_MATCHES = 20_000  # a schedule bigger than this is a mistake in the options, not a tournament
-SEED_STRIDE = 1_000_003  # deal seeds: base + i * stride, far apart so they look unrelated to a reader
 
 
 class TournamentError(ValueError):
@@ -60,6 +67,11 @@ class TournamentSpec:
     seed: int = 1
     options: dict = field(default_factory=dict)
     max_orders: int = MAX_ORDERS
+    secret: bytes = field(default=b"", repr=False)  # keys the seeds (the site's events); b"": the seed does
+
+    @property
+    def key(self) -> bytes:
+        return seed_key(self.seed, self.secret)
 
     def __post_init__(self) -> None:
         keys = [e.key for e in self.entrants]
@@ -90,8 +102,19 @@ class MatchSpec:
     order: int  # which seat order of the table (duplicate), or -1 (random seating)
 
 
-def deal_seed(base: int, deal: int) -> int:
-    return (base + deal * SEED_STRIDE) % (1 << 63)
+def seed_key(seed: int, secret: bytes = b"") -> bytes:
+    """What keys a schedule's seeds: the secret when there is one, else the schedule's own seed."""
+    return secret or f"seed:{seed}".encode()
+
+
+def keyed_seed(key: bytes, label: str) -> int:
+    """A game seed (0 .. 2^63 - 1) from the key and a label: without the key, no seed tells another."""
+    return int.from_bytes(hmac.new(key, label.encode(), hashlib.sha256).digest()[:8], "big") >> 1
+
+
+def deal_seed(key: bytes, deal: int) -> int:
+    """The seed every seat order (and table) of deal `deal` plays."""
+    return keyed_seed(key, f"deal:{deal}")
 
 
 def williams(n: int) -> list[tuple[int, ...]]:
@@ -186,7 +209,7 @@ def _table_matches(spec: TournamentSpec, rnd: int, table_no: int, table: Sequenc
     keys = [e.key for e in table]
     for deal in deals:
         if spec.duplicate:
-            seed = deal_seed(spec.seed, deal)
+            seed = deal_seed(spec.key, deal)
             for o, order in enumerate(seat_orders(len(keys), spec.max_orders)):
                 out.append(MatchSpec(start + len(out), rnd, table_no, deal, seed, tuple(keys[i] for i in order), o))
         else:
@@ -194,7 +217,9 @@ def _table_matches(spec: TournamentSpec, rnd: int, table_no: int, table: Sequenc
             for _ in seat_orders(len(keys), spec.max_orders):
                 seated = keys[:]
                 rng.shuffle(seated)
-                out.append(MatchSpec(start + len(out), rnd, table_no, deal, rng.getrandbits(63), tuple(seated), -1))
+                index = start + len(out)
+                out.append(MatchSpec(index, rnd, table_no, deal, keyed_seed(spec.key, f"match:{index}"), tuple(seated),
+                                     -1))
     return out
 
 

@@ -17,6 +17,7 @@ from ladder.services import bots as bot_service
 from ladder.services import pages
 from ladder.services.builds import build_logs
 from ladder.services.errors import Forbidden, NotFound, ServiceError
+from ladder.services.event_hold import held_ids
 from ladder.services.limits import check_upload
 from ladder.services.match_lists import MatchFilter, list_matches
 from ladder.services.rejections import rejection_causes
@@ -99,9 +100,10 @@ def _reader_id() -> int | None:
     return user_id() if token is None or "read" in token.scope_set else None
 
 
-def _match(match: Match) -> dict[str, Any]:
-    """A match as the public sees it: the seed only once finished, a failure in public words."""
-    return {**_dump(MatchPublic, match), "seed": pages.public_seed(match),
+def _match(match: Match, held: bool = False) -> dict[str, Any]:
+    """A match as the public sees it: the seed only once finished (and not held: an order of a
+    duplicate deal still being played), a failure in public words."""
+    return {**_dump(MatchPublic, match), "seed": pages.public_seed(match, held),
             "failure_reason": pages.public_failure_reason(match.failure_reason)}
 
 
@@ -234,7 +236,8 @@ def matches():
     following = None
     if len(rows) == limit:  # maybe more: the same query from below the last id
         following = url_for(".matches", **{**request.args.to_dict(), "before": rows[-1].id}, _external=True)
-    return jsonify(matches=[_match(m) for m in rows], next=following)
+    held = held_ids(db(), [m.id for m in rows])
+    return jsonify(matches=[_match(m, m.id in held) for m in rows], next=following)
 
 
 @bp.get("/matches/<int:match_id>")
@@ -243,7 +246,7 @@ def match(match_id: int):
     seats = [{**_dump(SeatPublic, s.seat), "bot": s.bot_name, "owner": s.owner_name, "version": s.version_number,
               "rating_delta": None if s.rating_delta is None else to_points(s.rating_delta)} for s in view.seats]
     replay = url_for(".replay", match_id=match_id, _external=True) if view.has_replay else None
-    return jsonify(match=_match(view.match), seats=seats, replay=replay)
+    return jsonify(match=_match(view.match, view.held), seats=seats, replay=replay)
 
 
 @bp.get("/matches/<int:match_id>/replay")

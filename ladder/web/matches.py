@@ -79,7 +79,7 @@ def render_public_parts(view: pages.MatchView) -> dict[str, Markup]:
 def public_parts(view: pages.MatchView) -> dict[str, Markup]:
     """Cached once the match is over (it never changes again); keyed by the URL root as well, since
     the links inside depend on where the app is mounted."""
-    if view.match.status not in TERMINAL:
+    if view.match.status not in TERMINAL or view.held:  # a held match's parts change once its deal is over
         return render_public_parts(view)
     cache = current_app.extensions.setdefault("match_public_parts", LRU())  # per app: one app, one database
     return cache.get_or_make((view.match.id, request.script_root), lambda: render_public_parts(view))

@@ -160,6 +160,25 @@ def test_sweeper_requeues_stale_matches_then_gives_up(world, session):
     assert gone.status == "failed" and "3 attempts" in gone.failure_reason
 
 
+def test_a_claim_whose_owner_is_proved_gone_is_swept_however_young(world, session):
+    """`owner_gone` (workers/queue/claims.py on a worker) proves a holder dead: its match is swept
+    without waiting for the stale bound, counted as an attempt (and failed past the last one)."""
+    (_, a), (_, b) = world.bot(), world.bot()
+    young, alive, last = (matches.queue_match(session=session, game="treasure", seats=[a.id, b.id]) for _ in range(3))
+    for match, claim in ((young, "gone"), (alive, "alive"), (last, "gone-too")):
+        matches.claim_match(session=session, match_id=match.id, worker_id=claim)
+    swept = matches.requeue_stale(session=session, stale_after=600, max_attempts=1,
+                                  owner_gone=lambda claim: claim.startswith("gone"))
+    assert (swept.requeued, swept.failed) == ([], [young.id, last.id])  # each at its last attempt
+    matches.claim_match(session=session, match_id=alive.id, worker_id="x")  # (still running: refused)
+    session.expire_all()
+    assert [session.get(Match, m.id).status for m in (young, alive, last)] == ["failed", "running", "failed"]
+    again = matches.queue_match(session=session, game="treasure", seats=[a.id, b.id])
+    matches.claim_match(session=session, match_id=again.id, worker_id="gone-again")
+    swept = matches.requeue_stale(session=session, stale_after=600, max_attempts=3, owner_gone=lambda c: c != "alive")
+    assert (swept.requeued, swept.failed) == ([again.id], [])
+
+
 def test_release_running_gives_every_running_match_back_uncounted(world, session):
     """`ladder up` on its embedded database, after its worker was killed: what it left running
     goes back to the queue at once, its interrupted claim not counted; nothing else moves."""
@@ -226,3 +245,25 @@ def test_claiming_gives_challenges_a_fair_share_not_all_workers(world, session):
         matches.queue_match(session=session, game="treasure", seats=[a.id, b.id])
     kinds = [matches.claim_next_match(session=session, worker_id=f"w{i}").kind for i in range(6)]
     assert kinds.count("ladder") == 3 and kinds.count("challenge") == 3
+
+
+def test_a_match_given_back_or_swept_is_dealt_afresh(world, session):
+    """#39: a voided match was played again on the seed whose events had gone out live. A match
+    given back (a worker stopping), swept (its worker gone) or voided after its events went out
+    (redeal_after_void) gets a fresh seed; a duplicate deal's keeps its own (test_event_hold)."""
+    (_, a), (_, b) = world.bot(), world.bot()
+    match = matches.queue_match(session=session, game="treasure", seats=[a.id, b.id], seed=7)
+    matches.claim_match(session=session, match_id=match.id, worker_id="w1")
+    fresh = matches.redeal_after_void(session=session, match_id=match.id, worker_id="w1")
+    assert fresh is not None and fresh != 7 and matches._reload(session, match.id).seed == fresh
+    assert matches.redeal_after_void(session=session, match_id=match.id, worker_id="w2") is None  # not its claim
+    seeds = [fresh]
+    assert matches.release_match(session=session, match_id=match.id, worker_id="w1")
+    seeds.append(matches._reload(session, match.id).seed)
+    matches.claim_match(session=session, match_id=match.id, worker_id="w2")
+    matches.requeue_stale(session=session, stale_after=0, now=utcnow() + timedelta(seconds=1))
+    seeds.append(matches._reload(session, match.id).seed)
+    matches.claim_match(session=session, match_id=match.id, worker_id="w3")
+    assert matches.release_running(session=session) == [match.id]
+    seeds.append(matches._reload(session, match.id).seed)
+    assert len(set(seeds)) == 4

@@ -8,6 +8,7 @@ from sqlmodel import select
 from ladder.models import (
     Bot,
     BotVersion,
+    EventEntrant,
     EventMatch,
     EventStatus,
     Match,
@@ -261,3 +262,25 @@ def test_cancel_stops_the_queued_matches_and_rates_nothing(world):
     assert world.session.exec(select(RatingChange)).all() == []
     assert event_view(session=world.session, event_id=ev.id).event.status == EventStatus.CANCELLED
     assert world.session.get(Bot, entered[0][0].id) is not None
+
+
+def test_a_remote_bot_cannot_enter_a_duplicate_event(world):
+    """#39: a remote entrant read each deal off the first seat order to finish. A program outside
+    keeps what it saw, so a duplicate-seated event refuses it (entry, invitation, and at the start
+    for one entered before); an event without duplicate seating, whose matches share no seed, takes it."""
+    organizer = world.user(admin=True)
+    remote, _ = world.bot()
+    remote.remote = True
+    world.session.add(remote)
+    world.session.commit()
+    duplicate, separate = event(world, organizer), event(world, organizer, duplicate=False)
+    with pytest.raises(Invalid, match="played from outside"):
+        add_entrant(session=world.session, event_id=duplicate.id, bot_id=remote.id, acting_user_id=organizer.id)
+    invite(world, separate, remote, organizer)
+    assert world.session.get(EventEntrant, (separate.id, remote.id)).accepted
+    # an entry made before the rule: dropped at the start, named with the others
+    world.session.add(EventEntrant(event_id=duplicate.id, bot_id=remote.id, invited=True, accepted=True))
+    world.session.commit()
+    for _ in range(2):
+        invite(world, duplicate, world.bot()[0], organizer)
+    assert start_event(session=world.session, event_id=duplicate.id, acting_user_id=organizer.id) == [remote.name]

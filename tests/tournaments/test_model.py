@@ -1,5 +1,6 @@
 """The schedule: duplicate seating puts every entrant in every seat of every deal."""
 
+import itertools
 from collections import Counter
 
 import pytest
@@ -133,3 +134,17 @@ def test_a_schedule_too_big_is_refused():
 def test_table_sizes_name_every_size_an_event_seats():
     assert table_sizes(TournamentSpec("g", field(5), table_size=4, deals=1)) == [4]
     assert table_sizes(TournamentSpec("g", field(10), table_size=4, deals=1, format=SWISS)) == [3, 4]
+
+
+def test_deal_seeds_are_keyed_and_a_secret_replaces_the_seed_as_their_key():
+    """The seeds were base + deal * 1,000,003: one public seed gave every deal. Keyed (HMAC), no
+    deal's seed tells another's; with a secret (the site's events) the spec's seed plays no part."""
+    spec = TournamentSpec("g", field(3), table_size=3, deals=4, seed=42)
+    seeds = sorted({m.deal: m.seed for m in round_robin(spec)}.items())
+    gaps = {b - a for (_, a), (_, b) in itertools.pairwise(seeds)}
+    assert len(seeds) == 4 and len(gaps) == 3 and all(0 <= s < 1 << 63 for _, s in seeds)
+    assert round_robin(spec) == round_robin(TournamentSpec("g", field(3), table_size=3, deals=4, seed=42))
+    keyed = [TournamentSpec("g", field(3), table_size=3, deals=4, seed=base, secret=b"k" * 32) for base in (1, 2)]
+    assert {m.seed for m in round_robin(keyed[0])} == {m.seed for m in round_robin(keyed[1])}
+    assert not {m.seed for m in round_robin(keyed[0])} & {s for _, s in seeds}
+    assert "k" * 8 not in repr(keyed[0])  # the secret stays out of logs and tracebacks

@@ -222,3 +222,35 @@ def test_a_validation_game_whose_build_failed_says_so(site, build, engine):
     assert ">not played<" in seats  # the other seats: nothing more will happen to them
     api = site.client.get(f"/api/v1/matches/{match_id}").get_json()
     assert "did not build" in json.dumps(api) and "on our side" not in json.dumps(api)
+
+
+def test_an_order_of_a_duplicate_deal_shows_no_seed_or_replay_until_the_deal_is_over(site, build, play, sessions):
+    """#39: the first seat order to finish published its seed and whole replay while the deal's
+    other order was queued. Its page, downloads and API answers now wait for the deal."""
+    from ladder.services import tournaments, users
+
+    organizer = build.user("org")
+    entrants = [build.bot("org", name)[0] for name in ("alpha", "beta")]
+    with sessions() as session:
+        users.set_admin(session=session, username="org")
+        ev = tournaments.create_event(session=session, organizer_id=organizer.id, name="cup", game="treasure",
+                                      table_size=2, deals=1)
+        for bot in entrants:
+            tournaments.add_entrant(session=session, event_id=ev.id, bot_id=bot.id, acting_user_id=organizer.id)
+        tournaments.start_event(session=session, event_id=ev.id, acting_user_id=organizer.id)
+        first, second = tournaments.feed_events(session=session, slots=2)
+    play(first)
+    html = site.text(f"/matches/{first}")
+    assert "held until every seat order of its deal has been played" in html and "seed " not in html
+    assert "<h2>Moves</h2>" not in html
+    assert site.client.get(f"/matches/{first}/replay.json").status_code == 404
+    answer = site.client.get(f"/api/v1/matches/{first}").get_json()
+    assert answer["match"]["status"] == "finished" and answer["match"]["seed"] is None and answer["replay"] is None
+    assert site.client.get(f"/api/v1/matches/{first}/replay").status_code == 404
+    listed = {m["id"]: m for m in site.client.get("/api/v1/matches?game=treasure").get_json()["matches"]}
+    assert listed[first]["seed"] is None
+    play(second)
+    html = site.text(f"/matches/{first}")
+    assert "held until" not in html and "seed " in html and "<h2>Moves</h2>" in html
+    assert site.client.get(f"/matches/{first}/replay.json").status_code == 200
+    assert site.client.get(f"/api/v1/matches/{first}").get_json()["match"]["seed"] is not None

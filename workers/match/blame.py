@@ -14,13 +14,19 @@ ladder's own teardown, bubblewrap's parent-death signal and the kernel kill, and
 bot can do to itself. Such a death voids the match while attempts remain (a glitch of the ladder
 does not repeat); on the last attempt it stands as the bot's, so no bot can void the matches it
 would rather not play by dying at start-up.
+
+One death is the ladder's at any point of a match: every seat of a table killed by the same signal,
+none at a limit of its own (`table_killed`). Bots in their own pid namespaces and uids cannot reach
+each other, so a whole table dying together was killed from outside: the host's OOM killer with no
+group counted, an operator's `kill`. It voids the match like a sandbox that did not start.
 """
 
 from __future__ import annotations
 
 import errno
 import signal
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TypeVar
 
 ATTEMPTS = 3  # plays of one match that the ladder's own failures may void before it ends failed
@@ -123,6 +129,32 @@ def foreign_oom(events: Mapping[str, int]) -> LadderFault | None:
         return LadderFault("killed by the OOM killer while within its own memory limit (the worker or the machine "
                            "ran out of memory)")
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatEnd:
+    """How one seat's bot ended, as the runner saw it: `process` False for a seat played from
+    outside (a remote program, a person), which no signal of ours reaches; `fault` the code of the
+    fault that took it over (None: it played to the end); `signal` what killed its process;
+    `events` its cgroup counters (BotProcess.limit_events), read before its group is removed."""
+
+    process: bool
+    fault: str | None
+    signal: int | None
+    events: Mapping[str, int]
+
+
+def table_killed(seats: Sequence[SeatEnd]) -> LadderFault | None:
+    """Every seat of the table killed by one signal mid-match, each taken over for that death alone
+    (a "crash": no time limit, no protocol fault), none at a limit of its own: killed from outside
+    the match, the ladder's failure for certain. None otherwise (then each death is its bot's)."""
+    if len(seats) < 2 or not all(s.process and s.fault == "crash" and s.signal is not None for s in seats):
+        return None
+    if len({s.signal for s in seats}) != 1 or any(own_limit(s.events) for s in seats):
+        return None
+    name = signal_name(seats[0].signal)
+    return LadderFault(f"every bot of the table was killed by {name} from outside the match, none at a limit of "
+                       "its own")
 
 
 def charges_seat(fault: LadderFault, final_attempt: bool) -> bool:

@@ -284,6 +284,9 @@ def _run(plan: MatchPlan, env: Env) -> MatchRecord:
         phases.lap("play", seats)
         if void.fault is not None:
             raise void.fault
+        killed = blame.table_killed(_seat_ends(seats))  # the whole table killed from outside: void
+        if killed is not None:
+            raise killed
         forfeited = [i for i, s in enumerate(seats) if s.takeover is not None or played.seats[i].forfeit]
         final = results_of(played.state, names, forfeited)  # a takeover forfeits too
         results = tuple(
@@ -321,3 +324,11 @@ def _run(plan: MatchPlan, env: Env) -> MatchRecord:
     phases.lap("replay")
     return MatchRecord(plan, mode, results, replay, tuple(bot and bot.build_key for bot in staged), collected,
                        tuple(seat.run for seat in seats))
+
+
+def _seat_ends(seats: Sequence[Any]) -> list[blame.SeatEnd]:
+    """What blame.table_killed judges, per seat, from its run record: only our own processes count
+    (a seat played from outside or by a person has no record, and no signal of ours reaches it)."""
+    return [blame.SeatEnd(process=seat.run is not None, fault=seat.takeover and seat.takeover.code,
+                          signal=seat.run.signal if seat.run is not None else None,
+                          events=seat.run.events if seat.run is not None else {}) for seat in seats]

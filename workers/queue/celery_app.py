@@ -23,8 +23,6 @@ command can bind its own Settings first with `configure(settings)`.
 
 from __future__ import annotations
 
-import os
-import socket
 from datetime import timedelta
 from typing import Any
 
@@ -79,8 +77,11 @@ def restore_interval(settings: Settings) -> int:
 
 
 def worker_id() -> str:
-    """Who holds a claim: host and process, so a claim names the process that can finish it."""
-    return f"{socket.gethostname()}:{os.getpid()}"
+    """Who holds a claim: host and process (with what proves it alive: workers/queue/claims.py), so
+    a claim names the process that can finish it."""
+    from workers.queue.claims import worker_id as claim_id
+
+    return claim_id()
 
 
 def celery_config(settings: Settings) -> dict[str, Any]:

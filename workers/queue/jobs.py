@@ -32,14 +32,20 @@ from ladder.db import session_scope
 from ladder.match import MatchPlan, Person, RemoteProgram
 from ladder.relay import Relay
 from ladder.services import builds as build_service
+from ladder.services.common import retry_transient
 from ladder.services.errors import ServiceError
+from ladder.services.event_hold import is_held
 from ladder.services.match_plan import match_plan
-from ladder.services.matches import claim_match, mark_failed, release_match
-from ladder.services.results import MatchOutcome, outcome_from_replay, record_result
+from ladder.services.matches import claim_match, mark_failed, redeal_after_void, release_match
+from ladder.services.results import MatchOutcome, outcome_from_replay, record_result_retrying
 from workers.queue.live import LivePublisher
 
 log = logging.getLogger(__name__)
 
+# how long a result (or a failure) waits for a database that went away (a PostgreSQL restart): a
+# minute, or a quarter of the stale bound if that is less, inside the task's time limit; past it the
+# claim stays for the sweeper
+RETRY_BUDGET_S = 60.0
 # run(plan, env) -> MatchRecord: workers.match.runner.run, or a test's stand-in
 Runner = Callable[..., Any]
 
@@ -123,8 +129,12 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
             if match is None:
                 return JobResult(match_id, "skipped", "not queued: another worker has it, or it is done")
             plan = match_plan(session=session, match_id=match_id)
+            if live is not None and is_held(session, match_id):  # a duplicate deal's events wait for its last order
+                live.withhold()
             session.commit()  # end the read: no transaction stays open while the bots play
             env = _env(plan, settings, sessions, relay)
+            # seats played from outside or by a person saw the deal as it was played
+            outside = any(isinstance(seat, Person | RemoteProgram) for seat in plan.seats)
 
             def attempt(final: bool) -> Any:
                 on_entry = None
@@ -134,7 +144,12 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
                 return runner(plan, replace(env, final_attempt=final, on_entry=on_entry))
 
             def voided(number: int, fault: blame.LadderFault) -> None:
+                nonlocal plan
                 log.warning("match %s: attempt %d void, the ladder failed: %s", match_id, number, fault.reason)
+                if (live is not None and live.published) or outside:  # its events went out: re-deal
+                    fresh = redeal_after_void(session=session, match_id=match_id, worker_id=worker_id)
+                    if fresh is not None:
+                        plan = replace(plan, seed=fresh)
 
             record = blame.retrying(attempt, on_void=voided)
             # a bot's log is its owner's, a replay is public: they are stored apart
@@ -149,7 +164,7 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
             session.rollback()
             reason = f"the ladder failed {blame.ATTEMPTS} times, never a bot: {exc.reason}"[:2000]
             log.warning("match %s failed: %s", match_id, reason)
-            return _fail(session, match_id, reason, worker_id)
+            return _fail(session, match_id, reason, worker_id, settings)
         except (KeyboardInterrupt, SystemExit, interrupts.Interrupted):  # the worker is stopping
             if match is not None:
                 with interrupts.deferred():
@@ -162,7 +177,7 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
             session.rollback()
             reason = f"{type(exc).__name__}: {exc}"[:2000]
             log.warning("match %s failed before a result: %s", match_id, reason)
-            return _fail(session, match_id, reason, worker_id)
+            return _fail(session, match_id, reason, worker_id, settings)
         return _record(session, match_id, outcome, worker_id, settings)
 
 
@@ -201,19 +216,26 @@ def _release(session: Session, match_id: int, worker_id: str) -> None:
                 "back in the queue" if released else "the sweeper had taken it back already")
 
 
-def _fail(session: Session, match_id: int, reason: str, worker_id: str) -> JobResult:
+def _retry_budget(settings: Settings) -> float:
+    return min(RETRY_BUDGET_S, settings.match_stale_after / 4)
+
+
+def _fail(session: Session, match_id: int, reason: str, worker_id: str, settings: Settings) -> JobResult:
     try:
-        mark_failed(session=session, match_id=match_id, reason=reason, worker_id=worker_id)
+        retry_transient(session, lambda: mark_failed(session=session, match_id=match_id, reason=reason,
+                                                     worker_id=worker_id), budget_s=_retry_budget(settings))
     except ServiceError as exc:  # the sweeper took it back meanwhile: its next run decides
         return JobResult(match_id, "refused", str(exc))
     return JobResult(match_id, "failed", reason)
 
 
 def _record(session: Session, match_id: int, outcome: MatchOutcome, worker_id: str, settings: Settings) -> JobResult:
-    try:
-        record_result(session=session, match_id=match_id, outcome=outcome, worker_id=worker_id,
-                      max_log_chars=settings.max_log_chars, data_cap=settings.bot_data_cap)
+    try:  # a database restart meanwhile: the same transaction again once it is back (services/results.py)
+        recorded = record_result_retrying(session=session, match_id=match_id, outcome=outcome, worker_id=worker_id,
+                                          budget_s=_retry_budget(settings), max_log_chars=settings.max_log_chars,
+                                          data_cap=settings.bot_data_cap)
     except ServiceError as exc:  # AlreadyRecorded: our claim was swept; nothing was written
         log.warning("match %s: result refused: %s", match_id, exc)
         return JobResult(match_id, "refused", str(exc))
-    return JobResult(match_id, "finished")
+    # what the database holds: a ranked match every seat forfeited is recorded failed, not finished
+    return JobResult(match_id, str(recorded.status), recorded.failure_reason or "")

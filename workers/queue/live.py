@@ -52,6 +52,12 @@ class LivePublisher:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._failing = False
+        self.published = False  # whether a public entry went out (then a voided match is re-dealt)
+        self.withheld = False  # a held match's feed (services/event_hold.py): nothing is sent
+
+    def withhold(self) -> None:
+        """Send nothing of this match: its events are held until its deal is over."""
+        self.withheld = True
 
     # --- the play loop's side: appends only ---------------------------------------------------
 
@@ -64,6 +70,8 @@ class LivePublisher:
         self._begin(plan.game.name, plan.options, plan.names)
 
     def _begin(self, game: str, resolved: Mapping[str, Any], names: Sequence[str]) -> None:
+        if self.withheld:
+            return
         self._attempt += 1
         header = {"type": "start", "attempt": self._attempt, "game": game, "players": len(names),
                   "options": dict(resolved), "names": list(names)}
@@ -74,12 +82,14 @@ class LivePublisher:
 
     def append(self, entry: dict[str, Any]) -> None:
         """The play loop's on_entry: the entry's public form joins the queue (nothing else)."""
-        public = public_entry(entry)
+        public = public_entry(entry) if not self.withheld else None
         if public is not None:
             self._queue.append(("entry", public))
+            self.published = True
 
     def end(self, status: str) -> None:
-        self._queue.append(("message", {"type": "end", "status": status}))
+        if not self.withheld:
+            self._queue.append(("message", {"type": "end", "status": status}))
 
     def close(self, timeout: float = CLOSE_SECONDS) -> None:
         """Send what is queued and stop the thread (waits at most `timeout`)."""

@@ -33,6 +33,7 @@ from ladder.services.bots import reject_version
 from ladder.services.errors import ServiceError
 from ladder.services.matches import matchmaking_pool, queue_match, queue_validation_match, requeue_stale
 from ladder.services.queue_control import draining, due_for_resend
+from workers.queue import claims
 
 log = logging.getLogger(__name__)
 
@@ -193,8 +194,9 @@ def sweep(sessions: sessionmaker[Session], settings: Settings, *,
     (to send, failed ids). Draining changes nothing here: what is open must end."""
     queued = Queued()
     with session_scope(sessions) as session:
+        # a claim whose holder on this host is provably gone is swept at once (workers/queue/claims.py)
         swept = requeue_stale(session=session, stale_after=settings.match_stale_after,
-                              max_attempts=settings.match_max_attempts, now=now)
+                              max_attempts=settings.match_max_attempts, now=now, owner_gone=claims.owner_gone)
         ids = set(swept.requeued)
         ids.update(due_for_resend(session=session, resend_after=settings.match_resend_after, now=now))
         for match_id, kind in session.exec(select(Match.id, Match.kind).where(Match.id.in_(sorted(ids)))

@@ -368,3 +368,63 @@ def test_the_limits_a_bot_reached_are_named_for_its_run_record():
     assert blame.limits_reached(at_limit) == {"memory"} and blame.own_limit(at_limit)
     assert blame.limits_reached({"oom_kills": 1}) == frozenset()  # another group ran out: not its limit
     assert blame.limits_reached({}, signal.SIGXCPU) == {"time"}
+
+
+def _killing_every_bot_after(monkeypatch, entries: int):
+    """An on_entry that, at the `entries`-th public entry of the first attempt, SIGKILLs every bot's
+    program from outside (the sandbox's init and monitor untouched), as the host's OOM killer or an
+    operator's `kill` does; returns it and the pids it killed."""
+    started: list[sandbox.BotProcess] = []
+    real = sandbox.BotProcess.start.__func__
+
+    def start(cls, *args, **kw):
+        started.append(real(cls, *args, **kw))
+        return started[-1]
+
+    monkeypatch.setattr(sandbox.BotProcess, "start", classmethod(start))
+    seen, killed = [], []
+
+    def on_entry(entry):
+        seen.append(entry)
+        if len(seen) == entries and not killed:
+            for proc in started:
+                program = sandbox._first_child(proc._init_pid())
+                assert program is not None, "a bot's program was not running"
+                os.kill(program, signal.SIGKILL)
+                killed.append(program)
+
+    return on_entry, killed
+
+
+def test_a_table_whose_bots_are_all_killed_from_outside_is_void_and_the_retry_finishes(monkeypatch, strict_sandbox,
+                                                                                      uid_processes):
+    """#39: every bot of a running table SIGKILLed from outside, none at a limit: before, the match
+    ended with every seat "crash: killed by SIGKILL during request N" and forfeited. It is the
+    ladder's for certain (even on the last attempt), and the match played again finishes clean."""
+    on_entry, killed = _killing_every_bot_after(monkeypatch, entries=8)
+    attempts: list[bool] = []
+
+    def attempt(final: bool):
+        attempts.append(final)
+        return play(on_entry=on_entry, final_attempt=final)
+
+    voids: list[LadderFault] = []
+    result = blame.retrying(attempt, on_void=lambda number, fault: voids.append(fault))
+    assert len(killed) == 3 and attempts == [False, False]
+    assert len(voids) == 1 and voids[0].certain and "every bot of the table was killed by SIGKILL" in voids[0].reason
+    assert [r["status"] for r in result.results] == ["ok"] * 3
+    assert not any(seat["forfeit"] for seat in result.replay.to_json()["seats"])
+    assert_nothing_left(uid_processes)
+
+
+def test_only_a_whole_table_killed_by_one_signal_without_a_limit_is_the_ladders():
+    end = blame.SeatEnd
+    killed = [end(True, "crash", 9, {}), end(True, "crash", 9, {"oom_kills": 0})]
+    assert blame.table_killed(killed).certain
+    assert blame.table_killed(killed[:1]) is None  # a table of one bot proves nothing
+    for other in (end(True, None, None, {}),  # one bot played on
+                  end(True, "timeout", 9, {}),  # the ladder killed it for its time
+                  end(True, "crash", 15, {}),  # another signal: not one outside kill
+                  end(True, "crash", 9, {"pids_refused": 1}),  # at a limit of its own
+                  end(False, "crash", 9, {})):  # a seat played from outside: no process of ours
+        assert blame.table_killed([killed[0], other]) is None, other

@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import os
 import random
 import zipfile
 from datetime import UTC, datetime, timedelta
@@ -436,3 +437,170 @@ def test_a_stop_signal_landing_while_the_claim_is_written_gives_the_match_back(s
         signal.signal(signal.SIGTERM, previous)
     row = match_row(session, match.id)
     assert (row.status, row.claimed_by, row.attempts) == ("queued", None, 0)
+
+
+def _database_gone_at(session, *, after_commit: bool):
+    """The session's next commit meets a database restart: OperationalError, and the transaction
+    either rolled back (the usual case) or committed with its reply lost (`after_commit`)."""
+    from sqlalchemy.exc import OperationalError
+
+    real = session.commit
+
+    def commit():
+        session.commit = real  # once
+        real() if after_commit else session.rollback()
+        raise OperationalError("COMMIT", {}, Exception("server closed the connection unexpectedly"))
+
+    session.commit = commit
+
+
+@pytest.mark.parametrize("after_commit", [False, True], ids=["rolled-back", "reply-lost"])
+def test_a_result_write_that_meets_a_database_restart_is_written_once_it_is_back(session, sessions, settings, house,
+                                                                                monkeypatch, after_commit):
+    """#39: the result's transaction met a PostgreSQL restart (OperationalError) with the worker alive:
+    the match stayed `running` until the sweeper's bound and was replayed from scratch. Now the
+    same transaction is sent again; one whose commit went through (its reply lost) counts as written."""
+    from ladder.services import results
+
+    real, calls = results.take_rating_clock, []
+
+    def clock(session_):  # the first statement of the result's transaction
+        calls.append(1)
+        if len(calls) == 1:
+            _database_gone_at(session_, after_commit=after_commit)
+        return real(session_)
+
+    monkeypatch.setattr(results, "take_rating_clock", clock)
+    match = queue_match(session=session, game="treasure", seats=house["treasure"])
+    runner = FakeRunner(ranks=[2, 1])
+    result = play_match(match.id, sessions=sessions, settings=settings, worker_id="w1", runner=runner)
+    assert (result.status, len(calls), len(runner.calls)) == ("finished", 2, 1)
+    row = match_row(session, match.id)
+    assert (row.status, row.attempts, row.claimed_by) == ("finished", 1, "w1")
+    assert rating_changes_per_match(session) == {match.id: 2}  # rated once
+
+
+@pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
+def test_a_result_write_whose_connection_postgresql_ends_is_written_again(session, sessions, settings, house,
+                                                                          monkeypatch, db_url):
+    """The same for real: the worker's own connection ended by the server (pg_terminate_backend,
+    what a restart does to every connection) in the middle of the result's transaction."""
+    from ladder.services import results
+
+    real, ended = results.take_rating_clock, []
+
+    def clock(session_):
+        if not ended:
+            pid = session_.connection().exec_driver_sql("SELECT pg_backend_pid()").scalar()
+            admin = create_engine(db_url)
+            with admin.begin() as conn:
+                ended.append(conn.execute(text("SELECT pg_terminate_backend(:p)"), {"p": pid}).scalar())
+            admin.dispose()
+        return real(session_)
+
+    monkeypatch.setattr(results, "take_rating_clock", clock)
+    match = queue_match(session=session, game="treasure", seats=house["treasure"])
+    result = play_match(match.id, sessions=sessions, settings=settings, worker_id="w1", runner=FakeRunner())
+    assert ended == [True] and result.status == "finished"
+    assert match_row(session, match.id).status == "finished"
+    assert rating_changes_per_match(session) == {match.id: 2}
+
+
+def test_the_job_reports_what_the_database_recorded(session, sessions, settings, house):
+    """A ranked match every seat forfeited is recorded failed (services/results.py): the job and its
+    log line said "finished"."""
+    match = queue_match(session=session, game="treasure", seats=house["treasure"])
+    forfeited = fake_replay(2, [1, 2])
+    forfeited = Replay(forfeited.header, seats=tuple(
+        SeatRecord(s.seat, s.bot, status="crash", reason="crash: exited", forfeit=True, run=s.run, stderr="")
+        for s in forfeited.seats), log=(), results=forfeited.results)
+
+    def runner(plan, env):
+        return record_of(plan, forfeited)
+
+    result = play_match(match.id, sessions=sessions, settings=settings, worker_id="w", runner=runner)
+    assert result.status == "failed" and "every seat forfeited" in result.detail
+    assert match_row(session, match.id).status == "failed"
+
+
+def test_the_sweeper_takes_back_at_once_a_claim_whose_worker_is_gone(session, sessions, settings, house):
+    """#39: a kill -9 of a worker's group or of one pool process left its match `running` for the
+    whole stale bound (15 minutes). Its claim names the process (workers/queue/claims.py): the next
+    sweep requeues it, while a young claim of a live worker, or one that proves nothing, stays."""
+    import subprocess
+
+    from workers.queue import claims
+    from workers.sandbox.reap import start_time
+
+    dead_worker = subprocess.Popen(["sleep", "60"])
+    dead_claim = claims.worker_id().replace(f"p{os.getpid()}-{start_time(os.getpid())}",
+                                            f"p{dead_worker.pid}-{start_time(dead_worker.pid)}") + ":delivery"
+    dead_worker.kill()
+    dead_worker.wait()
+    games = ("treasure", "drachengold")
+    dead, live, unknown = (queue_match(session=session, game=games[i % 2], seats=house[games[i % 2]])
+                           for i in range(3))
+    for match, claim in ((dead, dead_claim), (live, claims.worker_id() + ":x"), (unknown, "w1")):
+        claim_match(session=session, match_id=match.id, worker_id=claim)
+    sent, failed = sweep(sessions, settings)
+    assert (sent.ladder, failed) == ([dead.id], [])
+    assert [match_row(session, m.id).status for m in (dead, live, unknown)] == ["queued", "running", "running"]
+
+
+def _voided_once(published: bool):
+    """A runner whose first attempt the ladder voids, after sending a public event live or not."""
+    from workers.match.blame import LadderFault
+
+    seeds = []
+
+    def runner(plan, env):
+        seeds.append(plan.seed)
+        if len(seeds) == 1:
+            if published and env.on_entry is not None:
+                env.on_entry({"event": "flip", "tile": 3})  # a public event: spectators saw it
+            raise LadderFault("every bot of the table was killed by SIGKILL from outside the match")
+        return record_of(plan, fake_replay(len(plan.seats), [1, 2]))
+
+    return runner, seeds
+
+
+@pytest.mark.parametrize("published", [True, False], ids=["events-out", "nothing-out"])
+def test_a_voided_match_whose_events_went_out_is_played_again_on_a_fresh_seed(session, sessions, settings, house,
+                                                                            published):
+    """#39: a voided match was played again on the same seed after its public events went out live."""
+    from ladder.relay import MemoryRelay
+
+    match = queue_match(session=session, game="treasure", seats=house["treasure"], seed=11)
+    runner, seeds = _voided_once(published)
+    relay = MemoryRelay()
+    assert play_match(match.id, sessions=sessions, settings=settings, worker_id="w", runner=runner,
+                      relay=relay).status == "finished"
+    assert seeds[0] == 11 and (seeds[1] != 11) is published
+    assert match_row(session, match.id).seed == seeds[1]  # the replay's seed is the match's
+
+
+def test_a_duplicate_deals_match_sends_no_live_feed_and_keeps_its_deal_when_voided(session, sessions, settings,
+                                                                                  house):
+    """An order of a duplicate deal publishes nothing while the deal is played (services/event_hold.py):
+    spectators of one order saw another running order's hidden tiles. So a voided order is played
+    again on the deal's seed, as every other order of it is."""
+    from ladder.models import User
+    from ladder.relay import MemoryRelay
+    from ladder.services.tournaments import add_entrant, create_event, feed_events, start_event
+
+    organizer = User(username="org", password_hash="!", is_admin=True)
+    session.add(organizer)
+    session.commit()
+    ev = create_event(session=session, organizer_id=organizer.id, name="cup", game="treasure", table_size=2, deals=1)
+    for version_id in house["treasure"]:
+        add_entrant(session=session, event_id=ev.id, bot_id=session.get(BotVersion, version_id).bot_id,
+                    acting_user_id=organizer.id)
+    start_event(session=session, event_id=ev.id, acting_user_id=organizer.id)
+    first = feed_events(session=session, slots=1)[0]
+    seed = match_row(session, first).seed
+    runner, seeds = _voided_once(published=True)
+    relay = MemoryRelay()
+    assert play_match(first, sessions=sessions, settings=settings, worker_id="w", runner=runner,
+                      relay=relay).status == "finished"
+    assert seeds == [seed, seed] and match_row(session, first).seed == seed
+    assert relay.read(topics.public(first), limit=100) == []  # not a message, not even its start
