@@ -84,7 +84,7 @@ def test_a_voided_attempt_then_a_finished_match(eager, monkeypatch, caplog):
 
 
 def test_a_match_the_ladder_failed_is_logged_and_counted_failed(eager, monkeypatch, caplog):
-    def runner(specs, **kwargs):
+    def runner(plan, env):
         raise LadderFault("the sandbox's monitor was killed by SIGKILL", seat=0)
 
     monkeypatch.setattr(jobs, "default_runner", runner)
