@@ -32,7 +32,7 @@ from ladder.config import DEV_SECRET_KEY, Settings, loopback
 _PR_SET_PDEATHSIG = 1
 
 
-def prepare_instance(settings: Settings, *, requeue_running: bool) -> dict[str, int]:
+def prepare_instance(settings: Settings, *, requeue_running: bool) -> dict[str, int | str | None]:
     """Migrate, seed the starter bots, create the embedded broker's tables; with `requeue_running`
     (only this machine runs workers) put back in the queue every match a dead run left running."""
     from ladder.db import current_revision, make_engine, session_factory, session_scope, upgrade

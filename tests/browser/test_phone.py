@@ -184,6 +184,9 @@ def _special(seeded: Seeded, app) -> dict[str, list[dict]]:  # noqa: F811
         # a bot's data: its owner's only (anyone else gets 404, tests/web/test_bot_data.py)
         "bot_data.download": [{"bot_id": b} for b in seeded.values.get("bot_id", [])[:1]],
         "api.bot_data": [{"bot_id": b} for b in seeded.values.get("bot_id", [])[:1]],
+        # not walked: an operator's endpoints, no pages (tests/web/test_health.py, test_metrics.py);
+        # /readyz is 503 here, where the test app has no broker
+        "health.readyz": [],
         "play.table": [],
         "play.updates": [],
         "seats.connect": [],

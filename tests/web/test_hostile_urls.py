@@ -41,7 +41,10 @@ def _urls(app) -> list[tuple[str, str]]:
 def _crawl(client, urls) -> list[str]:
     errors = []
     for method, url in urls:
-        status = client.open(url, method=method).status_code
+        response = client.open(url, method=method)
+        status = response.status_code
+        if status == 503 and url.startswith("/readyz") and response.json["status"] == "unready":
+            continue  # the answer it exists for: this test app has no broker (tests/web/test_health.py)
         if status >= 500:
             errors.append(f"{method} {url[:120]} -> {status}")
     return errors

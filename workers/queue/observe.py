@@ -75,8 +75,8 @@ def match_ended(sessions, match_id: int, result: Any) -> None:
         return
     with session_scope(sessions) as session:
         end = match_end(session=session, match_id=match_id)
-    if end is None:  # e.g. the sweeper requeued it between the result and this read
-        log.info("match %s: ended here, now %s", match_id, "not ended")
+    if end is None:  # the sweeper requeued it between the result and this read: its next end is logged
+        log.info("match %s: %s here, but no longer ended in the database", match_id, result.status)
         return
     metrics.MATCHES_ENDED.labels(end.game, end.status).inc()
     if end.duration_s is not None:
