@@ -26,7 +26,6 @@ GEMS = ("green", "blue", "purple", "yellow", "white")
 TOTALS = {"silver": 35, "gold": 20, "red": 16, "blue": 12, "green": 12, "purple": 12, "yellow": 12, "white": 6,
           "black": 1}  # the bag (docs/rules.md)
 MAJORITY = {"basic": {3: 15, 4: 12, 5: 12, 6: 10}, "adv": {3: 12, 4: 10, 5: 10, 6: 8}}
-OTHERS = 0.4  # how much another seat's gain costs me
 AGREE = 0.8  # chance a shared treasure is agreed at all
 
 
@@ -176,7 +175,6 @@ class DrachengoldReader(Bot):
         total = sum(attack.values())
         others = [s for s in attack if s != self.seat]
         treasure = value(self.seat, colours) + hidden * mean
-        face = sum(FACE.get(c, 4.0) for c in colours) + hidden * 2.5
         if total >= d["strength"]:
             if not others:
                 return treasure + 0.5
@@ -185,15 +183,13 @@ class DrachengoldReader(Bot):
             thief = any(a["seat"] == self.seat and a["adventurer"] == "thief" for a in d["attackers"])
             if adv["role"] == "thief" or thief:
                 mine += mean
-            theirs = AGREE * (1 - share) * face
-            return mine - OTHERS * theirs / max(1, len(others))
-        # a wound: a later claim on the treasure, but the next seats may finish it and take the most
-        need = d["strength"] - total
+            return mine
+        # a wound: a later claim on the treasure (more surely where I fight alone), for an adventurer
+        # tied up until the kill. (Counting what it lets the next seats take, or what a shared kill
+        # gives the others, lost places in trials against the built-in bots.)
         share = attack[self.seat] / max(d["strength"], total)
-        alone = not others
-        claim = (0.6 if alone else 0.35) * share * treasure
-        exposed = face * (0.5 if need <= 4 else 0.15)
-        return claim - OTHERS * exposed - 0.6
+        claim = (0.6 if not others else 0.35) * share * treasure
+        return claim - 0.6
 
     # ---- the model of each opponent --------------------------------------------------------------
 
