@@ -261,7 +261,9 @@ class DrachengoldReader(Bot):
         face_total = sum(FACE.get(t["colour"], 4.0) for t in tokens) or 1.0
         # what each opponent must get, in face points: its expected bar, a margin in the last round
         want = {s: self._bar(s, stage) * fair[s] * face_total * (1.08 if last else 1.0) for s in others}
-        room = face_total - 0.8 * fair[self.seat] * face_total
+        # what I keep for myself at least: 1.3 times my fair part at first, 0.9 in the last round
+        keep = (0.9 if last else 1.3 - 0.4 * stage) * fair[self.seat]
+        room = face_total * (1.0 - min(0.95, keep))
         asked = sum(want.values())
         if asked > room > 0:
             want = {s: w * room / asked for s, w in want.items()}
