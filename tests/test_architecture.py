@@ -174,11 +174,11 @@ def naming_offences(root: Path, games: list[str]) -> list[str]:
     """Files under ladder/, workers/ and bots/ that name a game, except where a game may be named:
     its own package ladder/games/<name>/, the registry ladder/games/__init__.py, the starter
     bots bots/<name>/ and bots/examples/ (bot code for one game, files to copy), and the
-    outside bots of bots/gauntlet/ (bot code for one game, written from the docs). A name counts
+    outside bots of bots/gauntlet/ and bots/heldout/ (bot code for one game, written from the docs). A name counts
     when no letter touches it, so `treasure_taken` names it and `treasures` does not."""
     pattern = re.compile(r"(?<![a-z])(" + "|".join(map(re.escape, games)) + r")(?![a-z])", re.IGNORECASE)
     allowed_dirs = ([Path("ladder/games") / g for g in games] + [Path("bots") / g for g in games]
-                    + [Path("bots/examples"), Path("bots/gauntlet")])
+                    + [Path("bots/examples"), Path("bots/gauntlet"), Path("bots/heldout")])
     found = []
     for folder in ("ladder", "workers", "bots"):
         for path in sorted((root / folder).rglob("*")):
