@@ -314,6 +314,13 @@ class Replay:
         seats = tuple(seat if seat.seat in keep else replace(seat, stderr=None) for seat in self.seats)
         return replace(self, seats=seats)
 
+    def with_logs(self, logs: Mapping[int, str]) -> Replay:
+        """The replay with `logs[seat]` as those seats' stderr (split off when it was stored)."""
+        if not logs:
+            return self
+        return replace(self, seats=tuple(replace(seat, stderr=logs[seat.seat]) if seat.seat in logs else seat
+                                         for seat in self.seats))
+
     def decisions(self) -> int:
         return sum(isinstance(entry, Decision) for entry in self.log)
 

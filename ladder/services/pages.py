@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -366,3 +367,13 @@ def bot_log(*, session: Session, match_id: int, seat: int, viewer_id: int | None
     if viewer is None or (viewer.id != row[1] and not viewer.is_admin):
         raise Forbidden("a bot's logs are visible to its owner only")
     return session.get(BotLog, (match_id, seat))
+
+
+def owner_logs(*, session: Session, match_id: int, seats: Iterable[int]) -> dict[int, str]:
+    """The stored stderr of these seats of a match (the caller has checked they are the viewer's),
+    for the owner's replay: the worker stores a replay without logs and each seat's log apart."""
+    wanted = set(seats)
+    if not wanted:
+        return {}
+    rows = session.exec(select(BotLog).where(BotLog.match_id == match_id, BotLog.seat.in_(sorted(wanted)))).all()
+    return {row.seat: row.text for row in rows}

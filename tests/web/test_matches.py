@@ -222,3 +222,16 @@ def test_a_validation_game_whose_build_failed_says_so(site, build, engine):
     assert ">not played<" in seats  # the other seats: nothing more will happen to them
     api = site.client.get(f"/api/v1/matches/{match_id}").get_json()
     assert "did not build" in json.dumps(api) and "on our side" not in json.dumps(api)
+
+
+def test_the_owners_replay_download_carries_their_stderr_and_still_verifies(site, other_site, build, play):
+    site.signup("alice")
+    _, match_id = _treasure_match(build, play)
+    response = site.client.get(f"/matches/{match_id}/replay.json")
+    assert response.status_code == 200 and "private" in response.headers["Cache-Control"]
+    replay = loads_replay(response.data)
+    assert "seat 0 says hello" in replay["seats"][0]["stderr"] and verify_replay(replay).ok
+    assert all("stderr" not in seat for seat in replay["seats"][1:])
+    other_site.signup("bob")
+    theirs = loads_replay(other_site.client.get(f"/matches/{match_id}/replay.json").data)
+    assert all("stderr" not in seat for seat in theirs["seats"])
