@@ -24,6 +24,7 @@ from ladder.models import (
     HeadToHead,
     Match,
     MatchStatus,
+    PersonSeat,
     Rating,
     RatingChange,
     Replay,
@@ -34,7 +35,7 @@ from ladder.ratings import is_provisional
 from ladder.services.boss import BossRecord, boss_bot, boss_name, boss_record
 from ladder.services.common import fetch
 from ladder.services.errors import Forbidden, Invalid, NotFound
-from ladder.services.match_lists import ListedSeat, seats_by_match
+from ladder.services.match_lists import ListedSeat, in_person, seats_by_match
 
 MAX_PER_PAGE = 200
 
@@ -270,6 +271,12 @@ class MatchSeatView:
     version_number: int
     rating_delta: int | None  # milli-points; None when the match was not rated
     build_error: str | None = None  # this seat's version did not compile: the compiler's message
+    person: str | None = None  # the user who played this seat in person (its bot is the house's stand-in)
+
+    @property
+    def label(self) -> str:
+        """Who played the seat, as the replay's viewer names it."""
+        return in_person(self.person) if self.person else self.bot_name
 
     def state(self, match: Match) -> str:
         """The seat's status word: a seat of a match that failed before it was played is not
@@ -335,8 +342,10 @@ def match_detail(*, session: Session, match_id: int) -> MatchView:
     if unbuilt:
         version = session.get(BotVersion, int(unbuilt.group(1)))
         errors[version.id if version else None] = (version.rejection_reason if version else None) or "did not build"
-    seats = [MatchSeatView(s, name, oid, owner, number, deltas.get(s.seat), errors.get(s.bot_version_id))
-             for s, name, oid, owner, number in rows]
+    people = dict(session.exec(select(PersonSeat.seat, User.username).join(User, User.id == PersonSeat.user_id)
+                               .where(PersonSeat.match_id == match_id)).all())
+    seats = [MatchSeatView(s, name, oid, owner, number, deltas.get(s.seat), errors.get(s.bot_version_id),
+                           people.get(s.seat)) for s, name, oid, owner, number in rows]
     has_replay = session.exec(select(func.count()).select_from(Replay).where(Replay.match_id == match_id)).one() > 0
     return MatchView(match, seats, has_replay)
 

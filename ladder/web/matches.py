@@ -69,7 +69,7 @@ def render_public_parts(view: pages.MatchView) -> dict[str, Markup]:
     replay = load_replay_for(view.match.id, set()) if view.has_replay else None
     if replay is None:
         return {"scoring": Markup(""), "moves": Markup("")}
-    names = [s.bot_name for s in view.seats]
+    names = [s.label for s in view.seats]
     columns, rows = score_table(get_game(view.match.game), [result.to_json() for result in replay.results])
     return {
         "scoring": Markup(render_template("matches/_scoring.html", view=view, columns=columns, breakdown=rows)),

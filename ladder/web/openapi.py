@@ -59,7 +59,9 @@ def _schemas() -> dict[str, Any]:
                         failure_reason=NULLABLE_STR),
         "Seat": {**_model(SeatPublic), "properties": {
             **_model(SeatPublic)["properties"], "bot": {"type": "string"}, "owner": {"type": "string"},
-            "version": {"type": "integer"}, "rating_delta": NULLABLE_NUM}},
+            "version": {"type": "integer"}, "rating_delta": NULLABLE_NUM,
+            "person": {**NULLABLE_STR, "description": "the user who played the seat in person (its bot is the "
+                                                      "house's stand-in \"person\"); null for a bot's seat"}}},
         "User": _model(UserPublic),
         "BotDetail": _obj(
             bot=_ref("Bot"), owner={"type": "string"},
