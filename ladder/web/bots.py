@@ -144,7 +144,8 @@ def page(bot_id: int):
         context["table"] = get_game(data.bot.game) if data.bot.game in game_titles() else None
         context["invitations"] = [event for event, bot in invitations_for(session=db(), user_id=current_user.id)
                                   if bot.id == data.bot.id]
-        context.update(bot_data.owner_context(data.bot.id))  # its data folder (ladder/web/bot_data.py)
+        if not data.bot.remote:  # a program run at home keeps its own files: no folder here
+            context.update(bot_data.owner_context(data.bot.id))  # its data folder (ladder/web/bot_data.py)
         context.update(lobby_web.owner_context(data.bot))  # a remote bot's open ladder (ladder/web/lobby.py)
     return render_template("bots/page.html", **context)
 
