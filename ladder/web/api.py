@@ -310,4 +310,4 @@ def upload_version(bot_id: int):
     return _upload(bot_id)
 
 
-from ladder.web import api_bot_data, api_events  # noqa: E402,F401  (their routes join this blueprint)
+from ladder.web import api_bot_data, api_challenges, api_events  # noqa: E402,F401  (their routes join this blueprint)

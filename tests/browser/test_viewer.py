@@ -319,7 +319,8 @@ def test_dragonflame_viewer_steps_through_a_match(browser, base_url, build, play
         getComputedStyle(r.querySelector('.seat-tag')).backgroundColor])""")
     assert len(rows) == 3 and all(token == chip for token, chip in rows), rows
     assert len({token for token, _ in rows}) == 3
-    legend = page.eval_on_selector_all("#viewer .viewer-legend .seat-tag", "els => els.map(e => getComputedStyle(e).backgroundColor)")
+    legend = page.eval_on_selector_all("#viewer .viewer-legend .seat-tag",
+                                       "els => els.map(e => getComputedStyle(e).backgroundColor)")
     assert legend == [token for token, _ in rows], legend
     page.select_option("select.view", "all")
     page.wait_for_selector("#viewer[data-ready='1'][data-view='all']")
