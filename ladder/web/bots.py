@@ -23,7 +23,7 @@ from ladder.web import bot_data
 from ladder.web import lobby as lobby_web
 from ladder.web.common import db, dispatch, rating_text, refusals, require_owner, settings
 from ladder.web.forms import ActionForm, ChallengeForm, UploadForm, VersionUploadForm
-from ladder.web.queries import challenge_candidates, game_titles, runtime_choices, starter_files
+from ladder.web.queries import challenge_candidates, game_titles, runtime_choices, starter_kits
 from ladder.web.svg import rating_chart
 
 bp = Blueprint("bots", __name__, url_prefix="/bots")
@@ -93,7 +93,7 @@ def upload_form_after_413(message: str):
 
 
 def _upload_page(form):
-    return render_template("bots/upload.html", form=form, starters=starter_files(),
+    return render_template("bots/upload.html", form=form, starters=starter_kits(),
                            runtimes=runtime_choices(settings().accepted_runtimes))
 
 
