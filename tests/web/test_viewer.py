@@ -68,8 +68,10 @@ def _record_runs(sessions, match_id):
         row = session.get(StoredReplay, match_id)
         replay = Replay.from_json(loads_replay(gzip.decompress(row.data)))
         counts = [sum(isinstance(e, Decision) and e.seat == s.seat for e in replay.log) for s in replay.seats]
+        logged = len(b"seat 0 says hello <b>from stderr</b>\n")  # the fake runner's stderr, at once
         seats = tuple(replace(s, run=SandboxRun("strict", timings=tuple([12.5, 3.0] for _ in range(n)),
-                                                clock={"decision_ms": 1000, "bank_ms": 10000}))
+                                                clock={"decision_ms": 1000, "bank_ms": 10000},
+                                                stderr_marks=(logged,) * n, stderr_bytes=logged))
                       for s, n in zip(replay.seats, counts, strict=True))
         row.data = compress_replay(replace(replay, seats=seats))[0]
         session.add(row)
@@ -91,6 +93,7 @@ def test_a_seat_view_is_for_its_owner_only(site, other_site, client, build, play
     decisions = mine.get_json()["decisions"]
     assert decisions and [d["request"] for d in decisions] == list(range(1, len(decisions) + 1))
     assert all(d["wall_ms"] == 12.5 and d["cpu_ms"] == 3.0 and d["bank_left_ms"] == 10000 for d in decisions)
+    assert "seat 0 says hello" in decisions[0]["stderr"] and decisions[1]["stderr"] == ""  # its own stderr
     assert "decisions" not in client.get(f"/matches/{match_id}/frames.json").get_json()  # the public's has none
     assert site.client.get(f"/matches/{match_id}/frames.json?view=seat&seat=1").status_code == 404  # a starter's
 
