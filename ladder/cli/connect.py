@@ -32,6 +32,7 @@ from typing import Any
 import click
 
 from ladder import seat_relay
+from ladder.cli.service import PORT
 from ladder.games import FLAGSHIP, get_game
 from ladder.replay import Replay
 
@@ -331,7 +332,7 @@ def outcome(ladder: Ladder, report: MatchReport, timeout_s: float = GIVE_UP_S) -
 @click.command()
 @click.argument("bot")
 @click.option("--token", required=True, envvar="LADDER_TOKEN", help="a personal API token with the play scope")
-@click.option("--url", default="http://127.0.0.1:8000", show_default=True, help="the ladder's address")
+@click.option("--url", default=f"http://127.0.0.1:{PORT}", show_default=True, help="the ladder's address")
 @click.option("--game", default=FLAGSHIP, show_default=True)
 @click.option("--name", default=None, help="your remote bot's name on the ladder (default: the file's name)")
 @click.option("--against", multiple=True,

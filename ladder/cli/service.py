@@ -13,6 +13,8 @@ from pathlib import Path
 
 import click
 
+PORT = 5000  # the site's port by default: `ladder up`, `ladder web` and `ladder connect --url` agree
+
 SANDBOX_MODES = ("strict", "user", "none")
 
 
@@ -56,7 +58,7 @@ def _check_sandbox(settings) -> None:
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address the web site listens on.")
-@click.option("--port", type=int, default=5000, show_default=True, help="Port of the web site.")
+@click.option("--port", type=int, default=PORT, show_default=True, help="Port of the web site.")
 @click.option("--instance", type=click.Path(file_okay=False, path_type=Path),
               help="Instance directory: SQLite database, broker file (default: $LADDER_INSTANCE_DIR or ./instance).")
 @click.option("--concurrency", type=click.IntRange(min=1), help="Matches played at once (default: CPU cores).")
@@ -119,7 +121,7 @@ def _requeue_left_running(settings) -> None:
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on, or unix:PATH for a unix socket (behind a reverse proxy on this machine).")
-@click.option("--port", type=int, default=5000, show_default=True)
+@click.option("--port", type=int, default=PORT, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True, help="gunicorn processes.")
 @click.option("--threads", type=click.IntRange(min=1), default=4, show_default=True, help="Threads per process.")
 @click.option("--graceful-timeout", type=int, default=10, show_default=True)

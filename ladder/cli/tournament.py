@@ -39,6 +39,9 @@ def entrant_names(specs: list[str]) -> list[str]:
     return out
 
 
+WIDE = 10_000  # written to a file, the standings keep their natural width, one row a line
+
+
 def _fmt(value: float) -> str:
     return "-" if math.isnan(value) else f"{value:.2f}"
 
@@ -157,6 +160,8 @@ def tournament(bots, game, option_pairs, players, deals, duplicate, fmt, rounds,
     by_name = dict(zip(names, frozen, strict=True))
     workers = jobs or os.cpu_count() or 1
     console = Console(highlight=False)
+    if not console.is_terminal:  # a file or a pipe: rich would wrap the tables at 80 columns
+        console = Console(highlight=False, width=WIDE)
     console.print(f"{game}: {len(names)} bots, tables of {size}, {deals} deal(s)"
                   f"{' per round' if fmt == 'swiss' else ''}, {fmt}, "
                   f"{'duplicate' if duplicate else 'random'} seating, {total} matches, sandbox {mode}, "

@@ -127,17 +127,26 @@ class SandboxRun:
     clean: bool | None = None
     # an outside seat's connection cuts, {request, reason} each (workers/match/seats/outside.py)
     disconnects: tuple[JSON, ...] = ()
+    # The seat's clock, {decision_ms, bank_ms}, and its stderr's byte count when each request was
+    # answered, one per entry of `timings`: what the owner's view needs to show each decision's time
+    # against the clock and its own stderr (ladder/replay/decisions.py). Optional: a runner that does
+    # not record them leaves them out, and older replays have neither.
+    clock: JSON = None
+    stderr_marks: tuple[int, ...] = ()
 
     KEYS = ("sandbox", "ready", "strikes", "takeover", "timings", "bank_left_ms", "stderr_bytes", "exit", "clean",
-            "disconnects")
+            "disconnects", "clock", "stderr_marks")
+    OPTIONAL = ("disconnects", "clock", "stderr_marks")  # written only when set: older records stay as they were
 
     def to_json(self) -> dict[str, JSON]:
         out = {key: getattr(self, key) for key in self.KEYS}
         out["strikes"] = list(self.strikes)
         out["timings"] = list(self.timings)
         out["disconnects"] = list(self.disconnects)
-        if not self.disconnects:
-            del out["disconnects"]  # a sandboxed seat's record stays as it was
+        out["stderr_marks"] = list(self.stderr_marks)
+        for key in self.OPTIONAL:
+            if not out[key]:
+                del out[key]
         return out
 
     @classmethod
@@ -146,6 +155,7 @@ class SandboxRun:
         values["strikes"] = tuple(values.get("strikes") or ())
         values["timings"] = tuple(values.get("timings") or ())
         values["disconnects"] = tuple(values.get("disconnects") or ())
+        values["stderr_marks"] = tuple(values.get("stderr_marks") or ())
         return cls(**values)
 
 
@@ -313,6 +323,13 @@ class Replay:
             return self
         seats = tuple(seat if seat.seat in keep else replace(seat, stderr=None) for seat in self.seats)
         return replace(self, seats=seats)
+
+    def with_logs(self, logs: Mapping[int, str]) -> Replay:
+        """The replay with `logs[seat]` as those seats' stderr (split off when it was stored)."""
+        if not logs:
+            return self
+        return replace(self, seats=tuple(replace(seat, stderr=logs[seat.seat]) if seat.seat in logs else seat
+                                         for seat in self.seats))
 
     def decisions(self) -> int:
         return sum(isinstance(entry, Decision) for entry in self.log)

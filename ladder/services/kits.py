@@ -20,6 +20,7 @@ from pathlib import Path, PurePosixPath
 
 import bots
 from ladder.games import available_games, get_game
+from ladder.rules_doc import rules_text
 
 BOTS_DIR = Path(bots.__file__).resolve().parent
 EXAMPLES_DIR = BOTS_DIR / "examples"
@@ -101,7 +102,7 @@ def zip_bytes(files: dict[str, bytes]) -> bytes:
 
 @cache
 def python_kit_zip(kit: PythonKit) -> bytes:
-    return zip_bytes({"main.py": _source(kit.module), **_sdk_files()})
+    return zip_bytes({"main.py": _source(kit.module), **_sdk_files(), **_documents([kit.game])})
 
 
 def _kit_files(folder: Path) -> dict[str, bytes]:
@@ -129,9 +130,24 @@ def language_kit_zip(kit: LanguageKit) -> bytes:
     files = _kit_files(kit.folder)
     if "main.py" in files:  # a Python kit imports the SDK: ship it, so `python main.py` runs as downloaded
         files = {**_sdk_files(), **files}
+    files.update(_documents(available_games()))
     if "README.md" in files:
         files.update(_readme_with_its_documents(files["README.md"].decode("utf-8")))
     return zip_bytes(files)
+
+
+# Every kit ships what an author needs beyond the README's links, offline: the rules of the games it
+# plays and how to run the bot at home (remote.md), beside the documents the README links to.
+ALWAYS = ("protocol.md", "remote.md")
+
+
+def _documents(games) -> dict[str, bytes]:
+    out = {f"docs/{name}": (DOCS_COPIES / name).read_bytes() for name in ALWAYS}
+    for game in games:
+        text = rules_text(game)
+        if text is not None:
+            out[f"docs/rules-{game}.md"] = text.encode("utf-8")
+    return out
 
 
 # A kit's README links to the repository's documents (../../../docs/protocol.md) and the SDK

@@ -83,7 +83,8 @@ def set_open(*, session: Session, user_id: int, bot_id: int, open_ladder: bool) 
 def wait(*, session: Session, user_id: int, bot_id: int, address: str, per_user: int, per_address: int,
          now: datetime | None = None) -> LobbyState:
     """The client of the user's opted-in remote bot says it waits (or still waits: a heartbeat).
-    Matched: its match and seat, again on every call until the match is settled."""
+    Matched: its match and seat, again on every call until the match is over; from then on it
+    waits (the next tick settles the entry and may pair it again)."""
     now = now or utcnow()
     with atomic(session):
         bot = _own_remote_bot(session, user_id, bot_id)
@@ -111,12 +112,17 @@ def wait(*, session: Session, user_id: int, bot_id: int, address: str, per_user:
             entry = LobbyEntry(bot_id=bot.id, user_id=user_id, game=bot.game, address=address)
         entry.waiting, entry.seen_at, entry.address = True, now, address
         session.add(entry)
-        state = _state(entry)
+        state = _state(session, entry)
     return state
 
 
-def _state(entry: LobbyEntry) -> LobbyState:
-    if entry.match_id is not None:
+OVER = (MatchStatus.FINISHED, MatchStatus.FAILED)
+
+
+def _state(session: Session, entry: LobbyEntry) -> LobbyState:
+    # a match that is over but not settled yet (settling waits for the scheduler's next tick) is
+    # not news: told "matched" again, a client played it once and reported it once per ask
+    if entry.match_id is not None and session.get(Match, entry.match_id).status not in OVER:
         return LobbyState(entry.bot_id, "matched", entry.match_id, entry.seat, entry.no_shows)
     return LobbyState(entry.bot_id, "waiting", no_shows=entry.no_shows)
 
@@ -146,7 +152,7 @@ def settle(*, session: Session, game: str, showed: Showed, now: datetime | None 
     now = now or utcnow()
     rows = session.exec(
         select(LobbyEntry, Match.status).join(Match, Match.id == LobbyEntry.match_id)
-        .where(LobbyEntry.game == game, Match.status.in_((MatchStatus.FINISHED, MatchStatus.FAILED)))
+        .where(LobbyEntry.game == game, Match.status.in_(OVER))
     ).all()
     session.commit()
     missed = []

@@ -9,9 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from sqlalchemy import and_, or_
 from sqlmodel import Session, select
 
-from ladder.models import Bot, Match, Seat
+from ladder.models import Bot, Match, PersonSeat, Seat, User
+
+
+def in_person(username: str) -> str:
+    """A person's seat, by the name the replay and its viewer give it (workers/queue/jobs.py): the
+    seat's bot is the house's stand-in "person", which is not who played."""
+    return f"{username} (in person)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,11 +44,14 @@ def seats_by_match(*, session: Session, match_ids: list[int]) -> dict[int, list[
         return {}
     out: dict[int, list[ListedSeat]] = {}
     rows = session.exec(
-        select(Seat.match_id, Seat.seat, Seat.bot_id, Bot.name, Seat.rank).join(Bot, Bot.id == Seat.bot_id)
+        select(Seat.match_id, Seat.seat, Seat.bot_id, Bot.name, Seat.rank, User.username)
+        .join(Bot, Bot.id == Seat.bot_id)
+        .outerjoin(PersonSeat, and_(PersonSeat.match_id == Seat.match_id, PersonSeat.seat == Seat.seat))
+        .outerjoin(User, User.id == PersonSeat.user_id)
         .where(Seat.match_id.in_(match_ids))
     )
-    for match_id, seat, bot_id, name, rank in rows:
-        out.setdefault(match_id, []).append(ListedSeat(seat, bot_id, name, rank))
+    for match_id, seat, bot_id, name, rank, person in rows:
+        out.setdefault(match_id, []).append(ListedSeat(seat, bot_id, in_person(person) if person else name, rank))
     for seats in out.values():
         seats.sort(key=standing_order)
     return out
@@ -53,7 +63,7 @@ class MatchFilter:
 
     game: str | None = None
     bot_id: int | None = None  # a seat played by this bot
-    owner_id: int | None = None  # a seat played by one of this user's bots
+    owner_id: int | None = None  # a seat played by one of this user's bots, or by the user in person
     status: str | None = None
     since: datetime | None = None  # created at or after
     until: datetime | None = None  # created before
@@ -77,6 +87,7 @@ def list_matches(*, session: Session, where: MatchFilter, limit: int) -> list[Ma
     if where.bot_id is not None:
         query = query.where(Match.id.in_(select(Seat.match_id).where(Seat.bot_id == where.bot_id)))
     if where.owner_id is not None:
-        query = query.where(Match.id.in_(
-            select(Seat.match_id).join(Bot, Bot.id == Seat.bot_id).where(Bot.owner_id == where.owner_id)))
+        query = query.where(or_(
+            Match.id.in_(select(Seat.match_id).join(Bot, Bot.id == Seat.bot_id).where(Bot.owner_id == where.owner_id)),
+            Match.id.in_(select(PersonSeat.match_id).where(PersonSeat.user_id == where.owner_id))))
     return list(session.exec(query))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -23,6 +24,7 @@ from ladder.models import (
     HeadToHead,
     Match,
     MatchStatus,
+    PersonSeat,
     Rating,
     RatingChange,
     Replay,
@@ -34,7 +36,7 @@ from ladder.services.boss import BossRecord, boss_bot, boss_name, boss_record
 from ladder.services.common import fetch
 from ladder.services.errors import Forbidden, Invalid, NotFound
 from ladder.services.event_hold import HELD, is_held
-from ladder.services.match_lists import ListedSeat, seats_by_match
+from ladder.services.match_lists import ListedSeat, in_person, seats_by_match
 
 MAX_PER_PAGE = 200
 
@@ -270,6 +272,12 @@ class MatchSeatView:
     version_number: int
     rating_delta: int | None  # milli-points; None when the match was not rated
     build_error: str | None = None  # this seat's version did not compile: the compiler's message
+    person: str | None = None  # the user who played this seat in person (its bot is the house's stand-in)
+
+    @property
+    def label(self) -> str:
+        """Who played the seat, as the replay's viewer names it."""
+        return in_person(self.person) if self.person else self.bot_name
 
     def state(self, match: Match) -> str:
         """The seat's status word: a seat of a match that failed before it was played is not
@@ -337,8 +345,10 @@ def match_detail(*, session: Session, match_id: int) -> MatchView:
     if unbuilt:
         version = session.get(BotVersion, int(unbuilt.group(1)))
         errors[version.id if version else None] = (version.rejection_reason if version else None) or "did not build"
-    seats = [MatchSeatView(s, name, oid, owner, number, deltas.get(s.seat), errors.get(s.bot_version_id))
-             for s, name, oid, owner, number in rows]
+    people = dict(session.exec(select(PersonSeat.seat, User.username).join(User, User.id == PersonSeat.user_id)
+                               .where(PersonSeat.match_id == match_id)).all())
+    seats = [MatchSeatView(s, name, oid, owner, number, deltas.get(s.seat), errors.get(s.bot_version_id),
+                           people.get(s.seat)) for s, name, oid, owner, number in rows]
     held = is_held(session, match_id)
     has_replay = not held and session.exec(select(func.count()).select_from(Replay)
                                            .where(Replay.match_id == match_id)).one() > 0
@@ -377,3 +387,13 @@ def bot_log(*, session: Session, match_id: int, seat: int, viewer_id: int | None
     if is_held(session, match_id):  # what the bot saw and printed is its deal's
         raise NotFound(f"match {match_id}'s logs are {HELD}")
     return session.get(BotLog, (match_id, seat))
+
+
+def owner_logs(*, session: Session, match_id: int, seats: Iterable[int]) -> dict[int, str]:
+    """The stored stderr of these seats of a match (the caller has checked they are the viewer's),
+    for the owner's replay: the worker stores a replay without logs and each seat's log apart."""
+    wanted = set(seats)
+    if not wanted:
+        return {}
+    rows = session.exec(select(BotLog).where(BotLog.match_id == match_id, BotLog.seat.in_(sorted(wanted)))).all()
+    return {row.seat: row.text for row in rows}

@@ -24,6 +24,7 @@ from sqlmodel import Session, select
 from ladder.games import GAMES, get_game
 from ladder.models import Bot, Seat, User
 from ladder.replay import Replay, ReplayError, loads_replay
+from ladder.replay.decisions import seat_decisions
 from ladder.services import pages
 from ladder.services.errors import Forbidden, Invalid, NotFound
 
@@ -66,6 +67,8 @@ def replay_frames(replay: Replay, *, view: str = "public", seat: int | None = No
         "score_label": label(shown_seat, reveal) if callable(label) else "score",
         "results": [{"seat": r.seat, "score": r.score, "rank": r.rank} for r in replay.results],
         "frames": module.frames(replay.to_json(), shown_seat, reveal=reveal),  # the games' views read the JSON
+        # the owner's seat: each decision's time against its clock and its stderr (ladder/replay/decisions.py)
+        **({"decisions": [d.as_json() for d in seat_decisions(replay, shown_seat)]} if shown_seat is not None else {}),
     }
 
 
@@ -120,6 +123,8 @@ def match_frames(*, session: Session, match_id: int, viewer_id: int | None, view
         replay = Replay.from_json(loads_replay(data))
     except ReplayError as exc:
         raise NotFound(f"match {match_id}'s replay cannot be read: {exc}") from None
+    if view == "seat":  # the seat's own stderr, stored apart from the replay (the viewer was checked above)
+        replay = replay.with_logs(pages.owner_logs(session=session, match_id=match_id, seats=[seat]))
     body = json.dumps(replay_frames(replay, view=view, seat=seat), separators=(",", ":"), ensure_ascii=False)
     etag = hashlib.sha256(repr(key).encode()).hexdigest()[:32]
     document = FramesDocument(etag, gzip.compress(body.encode("utf-8"), compresslevel=6, mtime=0))

@@ -244,7 +244,8 @@ def matches():
 def match(match_id: int):
     view = pages.match_detail(session=db(), match_id=match_id)
     seats = [{**_dump(SeatPublic, s.seat), "bot": s.bot_name, "owner": s.owner_name, "version": s.version_number,
-              "rating_delta": None if s.rating_delta is None else to_points(s.rating_delta)} for s in view.seats]
+              "rating_delta": None if s.rating_delta is None else to_points(s.rating_delta), "person": s.person}
+             for s in view.seats]
     replay = url_for(".replay", match_id=match_id, _external=True) if view.has_replay else None
     return jsonify(match=_match(view.match, view.held), seats=seats, replay=replay)
 
@@ -312,4 +313,4 @@ def upload_version(bot_id: int):
     return _upload(bot_id)
 
 
-from ladder.web import api_bot_data, api_events  # noqa: E402,F401  (their routes join this blueprint)
+from ladder.web import api_bot_data, api_challenges, api_events  # noqa: E402,F401  (their routes join this blueprint)

@@ -12,11 +12,10 @@ from sqlmodel import select
 from ladder.games import get_game
 from ladder.models import BotVersion, Match
 from ladder.services import bots as bot_service
-from ladder.services import matches as match_service
-from ladder.services import pages
+from ladder.services import challenges, pages
 from ladder.services.builds import build_logs
 from ladder.services.errors import NotFound
-from ladder.services.limits import check_challenge, check_upload
+from ladder.services.limits import check_upload
 from ladder.services.rejections import rejection_causes
 from ladder.services.tournament_views import invitations_for
 from ladder.services.uploads import Upload, upload_bot
@@ -24,7 +23,7 @@ from ladder.web import bot_data
 from ladder.web import lobby as lobby_web
 from ladder.web.common import db, dispatch, rating_text, refusals, require_owner, settings
 from ladder.web.forms import ActionForm, ChallengeForm, UploadForm, VersionUploadForm
-from ladder.web.queries import challenge_candidates, game_titles, runtime_choices, starter_files
+from ladder.web.queries import challenge_candidates, game_titles, runtime_choices, starter_kits
 from ladder.web.svg import rating_chart
 
 bp = Blueprint("bots", __name__, url_prefix="/bots")
@@ -94,7 +93,7 @@ def upload_form_after_413(message: str):
 
 
 def _upload_page(form):
-    return render_template("bots/upload.html", form=form, starters=starter_files(),
+    return render_template("bots/upload.html", form=form, starters=starter_kits(),
                            runtimes=runtime_choices(settings().accepted_runtimes))
 
 
@@ -144,7 +143,8 @@ def page(bot_id: int):
         context["table"] = get_game(data.bot.game) if data.bot.game in game_titles() else None
         context["invitations"] = [event for event, bot in invitations_for(session=db(), user_id=current_user.id)
                                   if bot.id == data.bot.id]
-        context.update(bot_data.owner_context(data.bot.id))  # its data folder (ladder/web/bot_data.py)
+        if not data.bot.remote:  # a program run at home keeps its own files: no folder here
+            context.update(bot_data.owner_context(data.bot.id))  # its data folder (ladder/web/bot_data.py)
         context.update(lobby_web.owner_context(data.bot))  # a remote bot's open ladder (ladder/web/lobby.py)
     return render_template("bots/page.html", **context)
 
@@ -218,15 +218,9 @@ def challenge(bot_id: int):
     if not form.validate_on_submit():
         flash("; ".join(e for errors in form.errors.values() for e in errors), "error")
         return redirect(url_for(".page", bot_id=bot_id))
-    mine = bot_service.active_version(session=db(), bot_id=bot.id)
-    if mine is None:
-        flash(f"{bot.name} has no active version to play with yet.", "error")
-        return redirect(url_for(".page", bot_id=bot_id))
-    check_challenge(session=db(), settings=settings(), user_id=current_user.id, version_ids=form.opponents.data)
-    with refusals() as refused:
-        match = match_service.queue_challenge(session=db(), user_id=current_user.id,
-                                              version_ids=[mine.id, *form.opponents.data],
-                                              sandbox=settings().sandbox_mode)
+    with refusals() as refused:  # the API's challenge is the same use case (ladder/web/api_challenges.py)
+        match = challenges.challenge(session=db(), settings=settings(), user_id=current_user.id, bot_id=bot.id,
+                                     opponents=form.opponents.data)
     if not refused:
         dispatch([match.id])
         flash(f"Challenge queued: match {match.id} (unranked).", "ok")

@@ -90,7 +90,8 @@ class TokenForm(FlaskForm):
                        description="what the token is for, e.g. the machine or script that uses it")
     scopes = SelectMultipleField("Scopes", choices=[("read", "read: your private data (logs, /me)"),
                                                     ("upload", "upload: new bots and versions"),
-                                                    ("play", "play: run your bot at home (ladder connect)")],
+                                                    ("play", "play: challenges, and your bot run at home "
+                                                             "(ladder connect)")],
                                  validators=[DataRequired("choose at least one scope")])
 
 

@@ -12,7 +12,7 @@ from markupsafe import Markup
 from ladder.games import get_game
 from ladder.games.render import score_table
 from ladder.models import MatchStatus
-from ladder.replay import Replay, ReplayError, loads_replay
+from ladder.replay import Replay, ReplayError, dumps_replay, loads_replay
 from ladder.services import pages
 from ladder.services.errors import Forbidden, NotFound
 from ladder.services.match_lists import seats_by_match
@@ -37,15 +37,17 @@ def recent():
 
 
 def load_replay_for(match_id: int, viewer_owns: set[int]) -> Replay | None:
-    """The stored replay without other owners' bot logs; None when there is none. (The worker stores
-    a replay without any log, Replay.split_logs: this holds for replays stored before it did.)"""
+    """The stored replay with the viewer's own seats' stderr and no other seat's; None when there
+    is none. (The worker stores the replay without any log and each seat's log apart,
+    Replay.split_logs: the owner's are merged back; older replays may still hold them.)"""
     try:
         replay = Replay.from_json(loads_replay(pages.replay_json(session=db(), match_id=match_id)))
     except NotFound:
         return None
     except ReplayError:
         abort(500)
-    return replay.without_logs(except_seats=viewer_owns)
+    return replay.without_logs(except_seats=viewer_owns).with_logs(
+        pages.owner_logs(session=db(), match_id=match_id, seats=viewer_owns))
 
 
 def _match_for_viewer(match_id: int):
@@ -67,7 +69,7 @@ def render_public_parts(view: pages.MatchView) -> dict[str, Markup]:
     replay = load_replay_for(view.match.id, set()) if view.has_replay else None
     if replay is None:
         return {"scoring": Markup(""), "moves": Markup("")}
-    names = [s.bot_name for s in view.seats]
+    names = [s.label for s in view.seats]
     columns, rows = score_table(get_game(view.match.game), [result.to_json() for result in replay.results])
     return {
         "scoring": Markup(render_template("matches/_scoring.html", view=view, columns=columns, breakdown=rows)),
@@ -120,13 +122,20 @@ def replay_download(match_id: int):
 
     The stored gzip is sent as it is (Content-Encoding: gzip) to a client that accepts it, else
     decompressed as a stream. Stored replays hold no private data: the worker takes each seat's
-    stderr out before the result is recorded (Replay.split_logs in workers/queue/jobs.py)."""
-    _match_for_viewer(match_id)
+    stderr out before the result is recorded (Replay.split_logs in workers/queue/jobs.py); a bot's
+    owner gets the replay with their seats' stderr merged back, as the API's replay."""
+    _, _, owns = _match_for_viewer(match_id)
+    headers = {"Content-Disposition": f'attachment; filename="match-{match_id}.json"', "Vary": "Accept-Encoding"}
+    if owns:
+        replay = load_replay_for(match_id, owns)
+        if replay is None:
+            abort(404)
+        return Response(dumps_replay(replay), mimetype="application/json",
+                        headers={**headers, "Cache-Control": "private"})
     try:
         data = pages.replay_gzip(session=db(), match_id=match_id)
     except NotFound:
         abort(404)
-    headers = {"Content-Disposition": f'attachment; filename="match-{match_id}.json"', "Vary": "Accept-Encoding"}
     if request.accept_encodings.quality("gzip") > 0:
         return Response(data, mimetype="application/json", headers={**headers, "Content-Encoding": "gzip"})
     return Response(_gunzip(data), mimetype="application/json", headers=headers)

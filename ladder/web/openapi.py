@@ -59,7 +59,9 @@ def _schemas() -> dict[str, Any]:
                         failure_reason=NULLABLE_STR),
         "Seat": {**_model(SeatPublic), "properties": {
             **_model(SeatPublic)["properties"], "bot": {"type": "string"}, "owner": {"type": "string"},
-            "version": {"type": "integer"}, "rating_delta": NULLABLE_NUM}},
+            "version": {"type": "integer"}, "rating_delta": NULLABLE_NUM,
+            "person": {**NULLABLE_STR, "description": "the user who played the seat in person (its bot is the "
+                                                      "house's stand-in \"person\"); null for a bot's seat"}}},
         "User": _model(UserPublic),
         "BotDetail": _obj(
             bot=_ref("Bot"), owner={"type": "string"},
@@ -281,6 +283,18 @@ def _paths() -> dict[str, Any]:
                                             connect={"type": "string"}), "queued"),
                           **_errors(400, 401, 403, 404, 409)}}},
         **_open_ladder_paths(bot_id),
+        "/api/v1/bots/{bot_id}/challenges": {"post": {
+            "summary": "queue an unranked challenge of your sandboxed bot (its active version, seat 0) against "
+                       "the bots you name, each with its active version; the bot page's limits apply",
+            "security": TOKEN, "parameters": [bot_id],
+            "requestBody": {"required": True, "content": {"application/json": {"schema": {**_obj(
+                ["opponents"],
+                opponents={"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": MAX_ID},
+                           "minItems": 1, "maxItems": 12, "uniqueItems": True,
+                           "description": "the opponents' bot ids, in seat order after yours"},
+                seed={"type": "integer", "minimum": 0, "maximum": 2**63 - 1}), "additionalProperties": False}}}},
+            "responses": {"201": _json(_obj(match=_ref("Match"), url={"type": "string"}), "queued"),
+                          **_errors(400, 401, 403, 404, 429)}}},
         "/api/v1/bots/{bot_id}": _get(_ref("BotDetail"), "a bot", bot_id, errors=(404,)),
         "/api/v1/versions/{version_id}": _get(_obj(version=_ref("Version")), "one version",
                                               _id("version_id", "a version's id"), errors=(404,)),
@@ -290,7 +304,8 @@ def _paths() -> dict[str, Any]:
             {"name": "game", "in": "query", "required": False, "schema": {"type": "string"}},
             _query("bot", 1, MAX_ID, "only matches this bot played"),
             {"name": "owner", "in": "query", "required": False, "schema": {"type": "string"},
-             "description": "only matches one of this user's bots played; `me` (with a token) for yours"},
+             "description": "only matches one of this user's bots played, or the user in person; `me` (with a "
+                            "token) for yours"},
             {"name": "status", "in": "query", "required": False,
              "schema": {"type": "string", "enum": [s.value for s in MatchStatus]}},
             {"name": "since", "in": "query", "required": False, "schema": {"type": "string"},

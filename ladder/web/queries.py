@@ -21,15 +21,16 @@ def game_titles() -> dict[str, str]:
     return {name: get_game(name).title for name in sorted(available_games())}
 
 
-def starter_files() -> list[str]:
-    """Per game, the file of the starter bot it names as its fallback: where an author starts."""
+def starter_kits() -> list[tuple[str, str, str]]:
+    """Per game, (its title, its name, the starter bot it names as its reference): where an author
+    starts, as a kit to download (a site user has no checkout of the repository to find files in)."""
     from bots import reference_bot
 
     out = []
     for name in sorted(available_games()):
         game = get_game(name)
         if reference_bot(name) in game.starter_bots:
-            out.append(game.bot_module(reference_bot(name)).replace(".", "/") + ".py")
+            out.append((game.title, name, reference_bot(name)))
     return out
 
 

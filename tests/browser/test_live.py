@@ -92,6 +92,21 @@ def _until_published(relay, match_id, entries: int) -> list:
     return feed.draw()
 
 
+CONTRAST = """(selector) => {
+  const style = getComputedStyle(document.querySelector(selector));
+  const rgb = (text) => text.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const linear = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const lum = (c) => { const [r, g, b] = c.map(linear); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const [a, b] = [lum(rgb(style.color)), lum(rgb(style.backgroundColor))];
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
+
+
+def _contrast(page, selector: str) -> float:
+    """WCAG's contrast ratio of an element's text colour against its own background."""
+    return page.evaluate(CONTRAST, selector)
+
+
 def test_two_pages_follow_a_match_live_then_see_its_replay(browser, base_url, app, build, settings, engine):  # noqa: F811
     from ladder.replay.public import public_log
     from workers.queue.jobs import play_match
@@ -129,6 +144,8 @@ def test_two_pages_follow_a_match_live_then_see_its_replay(browser, base_url, ap
         second.wait_for_selector(f"#viewer[data-live-state='live'][data-frames-count='{len(at_half)}']")
         assert second.get_attribute("#viewer", "data-step") == str(len(at_half))
         assert [li.inner_text() for li in second.locator(".frame-lines li").all()] == at_half[-1]["lines"]
+        # the "● live" button is readable: it was red text on the buttons' red (WCAG's 4.5:1 for text)
+        assert _contrast(second, ".viewer-controls .live-end") >= 4.5
         second.click("button[aria-label='first step']")  # it looks back: the live end does not pull it
         second.wait_for_selector("#viewer[data-step='1']")
         assert second.locator(".frame-title").inner_text() == at_half[0]["title"]

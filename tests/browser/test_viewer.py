@@ -312,6 +312,16 @@ def test_dragonflame_viewer_steps_through_a_match(browser, base_url, build, play
     page.keyboard.press("End")
     _dragonflame_matches(page, expected, len(expected))
     assert page.locator("#viewer .df-breakdown tbody tr").count() == 3
+    # one colour per seat: each dragon's name chip (in its row and in the legend) is its fire token's
+    # colour (the chips took the site's seat palette, the tokens the game's fire colours)
+    rows = page.eval_on_selector_all("#viewer .df-dragons:not(.df-breakdown) tbody tr", """rows => rows.map(r => [
+        getComputedStyle(r.querySelector('.df-token')).backgroundColor,
+        getComputedStyle(r.querySelector('.seat-tag')).backgroundColor])""")
+    assert len(rows) == 3 and all(token == chip for token, chip in rows), rows
+    assert len({token for token, _ in rows}) == 3
+    legend = page.eval_on_selector_all("#viewer .viewer-legend .seat-tag",
+                                       "els => els.map(e => getComputedStyle(e).backgroundColor)")
+    assert legend == [token for token, _ in rows], legend
     page.select_option("select.view", "all")
     page.wait_for_selector("#viewer[data-ready='1'][data-view='all']")
     assert page.locator("#viewer .df-dragons .df-hand").count() == 3

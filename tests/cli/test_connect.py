@@ -88,3 +88,14 @@ def test_challenges_played_through_cuts_record_each_cut_once(ladder_site, tmp_pa
     assert sum(r.cuts for r in reports) >= 1, reports  # the seed cuts: the test exercises reconnecting
     for report in reports:  # fewer than three cuts leave the seat playing; the third hands it over
         assert report.seat_status == ("ok" if report.cuts < 3 else "protocol_error"), report
+
+
+def test_connect_defaults_to_the_port_ladder_up_serves():
+    # `ladder connect` defaulted to port 8000 while `ladder up` and every doc use 5000
+    from urllib.parse import urlsplit
+
+    from ladder.cli.service import up
+
+    url = next(p.default for p in connect_cmd.connect.params if p.name == "url")
+    port = next(p.default for p in up.params if p.name == "port")
+    assert urlsplit(url).port == port == 5000

@@ -61,3 +61,10 @@ def test_the_command_prints_and_writes_the_blocks(tmp_path):
     page.write_text("no markers\n")
     result = CliRunner().invoke(main, ["protocol", "docs", "--write", str(page)])
     assert result.exit_code == 2 and "has no block for envelope" in result.output
+
+
+def test_the_page_links_every_games_published_schema():
+    # the links named drachengold and treasure only: DragonFlame's schema was served but not linked
+    head = PAGE.read_text().split("## The conversation", 1)[0]
+    for game in schema_games():
+        assert f"[`{game}`](/protocol/{game}.schema.json)" in head

@@ -4,6 +4,7 @@ messages match them: tests/games/test_random_play.py.)"""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -64,3 +65,45 @@ def test_every_decision_kind_has_a_request_and_a_decision_shape(game):
     assert asked == declared
     assert {"options", "observation"} <= set(doc["$defs"]) and kinds(doc, "event")
     assert set(doc["$defs"]["options"]["properties"]) == set(get_game(game).options)
+
+
+# Options that reach every decision kind (Drachengold's magic needs the advanced rules, divide and
+# choose the strategic split); one game each is enough, the rules' own tests go further.
+REFUSAL_CASES = [
+    ("drachengold", 4, {"rules": "advanced-a"}, {"magic", "attack", "vote", "theft_victim", "theft_pick",
+                                                 "market_offer", "market_answer"}),
+    ("drachengold", 3, {"split": "strategic"}, {"divide", "choose"}),
+    ("treasure", 3, {}, {"move_spider"}), ("dragonflame", 3, {}, {"play", "attack", "flame"})]
+
+
+@pytest.mark.parametrize(("game", "players", "options", "kinds"), REFUSAL_CASES,
+                         ids=[f"{c[0]}-{c[1]}p" for c in REFUSAL_CASES])
+def test_a_decision_without_a_field_its_schema_requires_is_refused(game, players, options, kinds):
+    # A Drachengold magic decision {"bogus": 1} was played as "no card", though decision.magic
+    # requires "card": what the schema requires, the engine must too (a refused decision is a
+    # strike, docs/protocol.md "Faults"). Every required field of every decision of a random game.
+    from bots import load_builtin
+    from ladder.play import bot_seed
+    from workers.match import protocol
+
+    required = {name: set(shape.get("required", ())) for name, shape in game_schema(game)["$defs"].items()}
+    state = get_game(game).new_state(get_game(game).resolve_options(options), 5, players)
+    bots = [load_builtin(game, "random")() for _ in range(players)]
+    for seat, bot in enumerate(bots):
+        bot.setup(protocol.hello(game=game, seat=seat, players=players, options=state.options,
+                                 bot_seed=bot_seed(5, seat), time=protocol.TimeControl()))
+    tried, sent = set(), 0
+    while (pending := state.pending()) is not None:
+        for event in state.events[sent:]:
+            for seat, bot in enumerate(bots):
+                if event.visible_to(seat):
+                    bot.on_event(event.as_json())
+        sent = len(state.events)
+        decision = json.loads(json.dumps(bots[pending.seat].decide(pending.kind, state.observation(pending.seat))))
+        for field in required[f"decision.{pending.kind}"] & set(decision):
+            lacking = {key: value for key, value in decision.items() if key != field}
+            assert state.validate(pending.seat, lacking) is not None, (pending.kind, lacking)
+            assert state.validate(pending.seat, {**lacking, "bogus": 1}) is not None, (pending.kind, lacking)
+            tried.add(pending.kind)
+        state.apply(pending.seat, decision)
+    assert tried >= kinds

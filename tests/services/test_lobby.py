@@ -137,3 +137,23 @@ def test_no_shows_are_counted_and_a_bot_that_keeps_missing_leaves_the_lobby(sess
     with pytest.raises(LimitExceeded, match="missed its last 3"):
         waits(session, ann, a)
     assert lobby.waiting_bots(session=session, game="treasure") == {b.id}
+
+
+def test_a_finished_match_is_not_told_again_before_the_tick_settles_it(session, people):
+    # `ladder connect --open --matches 3` played one match and reported it three times: the lobby
+    # kept answering "matched" with the finished match until the scheduler's next tick
+    ann, bob = people[:2]
+    a, b = opted(session, ann), opted(session, bob)
+    waits(session, ann, a)
+    waits(session, bob, b)
+    made = lobby.pair(session=session, game="treasure", rng=random.Random(3), sandbox="none", showed=always)
+    assert waits(session, ann, a).status == "matched"
+    for status in ("finished", "failed"):
+        match = session.get(Match, made[0])
+        match.status = status
+        session.add(match)
+        session.commit()
+        state = waits(session, ann, a)
+        assert (state.status, state.match_id) == ("waiting", None)
+    assert lobby.settle(session=session, game="treasure", showed=always) == []
+    assert waits(session, bob, b).status == "waiting"

@@ -156,3 +156,17 @@ def test_secure_cookies_follow_the_setting_and_production(engine, tmp_path):
                   "redis_url": "redis://redis:6379/0"}  # a random key and both services: production's needs
     assert cookies(env="production", **production) == (True, True)
     assert cookies(env="production", secure_cookies=False, **production) == (False, False)
+
+
+def test_the_account_page_and_the_api_guide_explain_every_scope(site):
+    # the play scope was missing from the account page's text and from docs/api.md's scope table
+    from pathlib import Path
+
+    from ladder.services.tokens import ALL_SCOPES
+
+    site.signup("alice")
+    page = site.text("/account/")
+    guide = (Path(__file__).parents[2] / "docs" / "api.md").read_text()
+    for scope in ALL_SCOPES:
+        assert f"<strong>{scope}</strong>" in page.split("A token lets scripts", 1)[1].split("</p>", 1)[0]
+        assert f"\n| `{scope}` | " in guide

@@ -220,3 +220,18 @@ def test_a_built_versions_compiler_output_is_for_its_owner_only(client, build, s
                              "log": "main.c:3: warning: unused variable 'x'\n"}
     theirs = client.get(f"/api/v1/bots/{bot_id}").get_json()["versions"][0]
     assert "build" not in theirs and theirs["build_key"] == "k" * 64
+
+
+def test_the_owners_replay_carries_their_bots_stderr_and_nobody_elses(client, build, sessions, play):
+    # docs/api.md and docs/protocol.md promise the owner's stderr in the replay; the worker stores
+    # the logs apart from the replay, and the replay served never had them merged back
+    alice, bob = _token(build, sessions, "alice"), _token(build, sessions, "bob")
+    _, mine = build.bot("alice", "alpha")
+    match_id = build.match([mine.id, *build.starters()[:2]])
+    play(match_id)
+    url = f"/api/v1/matches/{match_id}/replay"
+    seats = client.get(url, headers=_auth(alice)).get_json()["seats"]
+    assert "seat 0 says hello" in seats[0]["stderr"]
+    assert all("stderr" not in seat for seat in seats[1:])
+    for headers in (_auth(bob), {}):
+        assert all("stderr" not in seat for seat in client.get(url, headers=headers).get_json()["seats"])

@@ -75,3 +75,27 @@ def test_unusable_or_unknown_parameters_are_400_with_the_reason(client, build, s
                 "/api/v1/?debug=1", "/api/v1/matches/1?full=1"):
         answer = client.get(url)
         assert answer.status_code == 400 and "unknown query parameter" in answer.get_json()["error"], url
+
+
+def test_a_game_played_in_person_is_one_of_my_matches_and_named_for_the_person(client, site, build, sessions,
+                                                                                settings):
+    # `owner=me` found only matches of the user's bots, not the games they played in person; the
+    # result table called the seat "person v1 · house" while the viewer says "alice (in person)"
+    from ladder.models import BotVersion
+    from ladder.services import person_seat
+
+    headers = _auth(build, sessions, "alice")
+    alice = build.user("alice")
+    with sessions() as session:
+        house_bot = session.get(BotVersion, build.starters()[0]).bot_id
+        match_id = person_seat.start(session=session, settings=settings, user_id=alice.id, address="10.0.0.9",
+                                     game="treasure", seat=1, opponents=[house_bot]).id
+    assert _ids(client, "owner=me", headers) == [match_id]
+    assert _ids(client, "owner=alice") == [match_id]
+    assert _ids(client, "owner=house") == [match_id]  # its stand-in bot is still the house's
+    seats = client.get(f"/api/v1/matches/{match_id}").get_json()["seats"]
+    assert [s["person"] for s in seats] == [None, "alice"]
+    table = site.text(f"/matches/{match_id}").split('<table class="board seats">', 1)[1].split("</table>", 1)[0]
+    assert "alice (in person)" in table and "person</a>" not in table
+    recent = site.text("/matches/")
+    assert "alice (in person)" in recent

@@ -70,7 +70,8 @@ def test_a_python_kit_is_main_py_and_the_sdk_with_download_headers(client):
     assert response.mimetype == "application/zip"
     assert response.headers["Content-Disposition"] == 'attachment; filename="treasure-careful.zip"'
     files = _unzip(response.data)
-    assert sorted(files) == ["bots/__init__.py", "bots/sdk.py", "main.py"]
+    assert sorted(f for f in files if not f.startswith("docs/")) == ["bots/__init__.py", "bots/sdk.py", "main.py"]
+    assert "docs/remote.md" in files  # and the documents every kit ships (tests/services/test_kits.py)
     assert files["main.py"] == (ROOT / "bots" / "treasure/careful.py").read_bytes()
     assert files["bots/sdk.py"] == (ROOT / "bots" / "sdk.py").read_bytes()
     again = client.get("/kits/python/treasure/careful.zip", headers={"If-None-Match": response.headers["ETag"]})

@@ -120,3 +120,19 @@ def test_the_owner_switches_the_open_ladder_on_the_bots_page(site, other_site, a
     assert "the open ladder</button>" not in other_site.text(f"/bots/{bot_id}")
     refused = other_site.post(f"/bots/{bot_id}/open-ladder", {"open": "0"}, page="/")
     assert refused.status_code == 404 and row(build, Bot, bot_id).open_ladder
+
+
+def test_a_remote_bots_page_says_it_runs_at_home_and_how_to_connect_it(site, ann, client):
+    # a remote Go bot's page showed "python or node · 0" bytes, an upload form and a bot data
+    # folder it does not have, and its open-ladder card suggested `ladder connect homebot.py`
+    # without --token or --url
+    bot_id = opt_in(client, ann["play"]).get_json()["bot"]["id"]
+    site.login("ann", PASSWORD)
+    page = site.text(f"/bots/{bot_id}")
+    assert "python or node" not in page and "Upload a new version" not in page and 'id="bot-data"' not in page
+    assert "the ladder holds none of its code" in page and "ladder connect" in page
+    command = page.split('<pre class="command"><code>', 1)[1].split("</code>", 1)[0]
+    assert "--name homebot --game treasure --open" in command
+    assert "--token ldr_..." in command and "--url http://localhost" in command and ".py" not in command
+    upload = site.text("/bots/1")  # a sandboxed bot's page (a house bot, not ann's) keeps its versions
+    assert "<h2>Versions</h2>" in upload

@@ -254,3 +254,16 @@ def test_an_order_of_a_duplicate_deal_shows_no_seed_or_replay_until_the_deal_is_
     assert "held until" not in html and "seed " in html and "<h2>Moves</h2>" in html
     assert site.client.get(f"/matches/{first}/replay.json").status_code == 200
     assert site.client.get(f"/api/v1/matches/{first}").get_json()["match"]["seed"] is not None
+
+
+def test_the_owners_replay_download_carries_their_stderr_and_still_verifies(site, other_site, build, play):
+    site.signup("alice")
+    _, match_id = _treasure_match(build, play)
+    response = site.client.get(f"/matches/{match_id}/replay.json")
+    assert response.status_code == 200 and "private" in response.headers["Cache-Control"]
+    replay = loads_replay(response.data)
+    assert "seat 0 says hello" in replay["seats"][0]["stderr"] and verify_replay(replay).ok
+    assert all("stderr" not in seat for seat in replay["seats"][1:])
+    other_site.signup("bob")
+    theirs = loads_replay(other_site.client.get(f"/matches/{match_id}/replay.json").data)
+    assert all("stderr" not in seat for seat in theirs["seats"])

@@ -161,7 +161,7 @@ def test_a_whole_treasure_game_through_the_pages(app, site, engine, settings) ->
         seat = session.get(Seat, (match_id, 0))
         assert seat.status == "ok" and not seat.forfeited
         assert session.get(Match, match_id).status == "finished"
-    assert ">person</a>" in site.text(f"/matches/{match_id}")  # the seat's bot is the house "person"
+    assert "pia (in person)" in site.text(f"/matches/{match_id}")  # named for the person, as the viewer does
     replay = json.loads(site.client.get(f"/matches/{match_id}/replay.json").get_data())
     assert replay["seats"][0]["bot"] == "pia (in person)"  # the replay names the person
 

@@ -171,3 +171,15 @@ def test_the_cause_of_a_rejection_goes_to_the_owner_on_the_page_and_in_the_api(
         # the reason is the owner's too (issue #9: the web page hides it from others, so does the API)
         assert own["rejection_reason"] == version.rejection_reason, url
         assert "cause" not in anyone and anyone["rejection_reason"] is None, url
+
+
+def test_the_upload_page_links_what_it_names_instead_of_repository_paths(site, client):
+    # it named bots/treasure/careful.py, bots/sdk.py and docs/bots.md: paths a site user does not have
+    site.signup("alice")
+    page = site.text("/bots/upload")
+    assert "bots/sdk.py" not in page and "<code>bots/" not in page and " docs/bots.md" not in page
+    kits = re.findall(r'href="(/kits/python/[a-z]+/[a-z]+\.zip)"', page)
+    assert len(kits) >= 3
+    for url in kits:
+        assert client.get(url).status_code == 200
+    assert 'href="/docs/bots"' in page and client.get("/docs/bots").status_code == 200

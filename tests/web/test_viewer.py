@@ -54,8 +54,33 @@ def test_public_frames_and_the_full_view(client, build, play):
     assert json.loads(gzip.decompress(zipped.data)) == data
 
 
-def test_a_seat_view_is_for_its_owner_only(site, other_site, client, build, play):
+def _record_runs(sessions, match_id):
+    """Give the stored replay's seats what the sandboxed runner records (the fake runner records
+    none): a timing per answered request and the clock; the stderr stays stored apart."""
+    from dataclasses import replace
+
+    from ladder.models import Replay as StoredReplay
+    from ladder.replay import Replay, loads_replay
+    from ladder.replay.model import Decision, SandboxRun
+    from ladder.services.results import compress_replay
+
+    with sessions() as session:
+        row = session.get(StoredReplay, match_id)
+        replay = Replay.from_json(loads_replay(gzip.decompress(row.data)))
+        counts = [sum(isinstance(e, Decision) and e.seat == s.seat for e in replay.log) for s in replay.seats]
+        logged = len(b"seat 0 says hello <b>from stderr</b>\n")  # the fake runner's stderr, at once
+        seats = tuple(replace(s, run=SandboxRun("strict", timings=tuple([12.5, 3.0] for _ in range(n)),
+                                                clock={"decision_ms": 1000, "bank_ms": 10000},
+                                                stderr_marks=(logged,) * n, stderr_bytes=logged))
+                      for s, n in zip(replay.seats, counts, strict=True))
+        row.data = compress_replay(replace(replay, seats=seats))[0]
+        session.add(row)
+        session.commit()
+
+
+def test_a_seat_view_is_for_its_owner_only(site, other_site, client, build, play, sessions):
     match_id = _match(build, play, game="drachengold")
+    _record_runs(sessions, match_id)
     url = f"/matches/{match_id}/frames.json?view=seat&seat=0"
     assert client.get(url).status_code == 404  # a visitor
     other_site.signup("bob")
@@ -64,6 +89,12 @@ def test_a_seat_view_is_for_its_owner_only(site, other_site, client, build, play
     mine = site.client.get(url)
     assert mine.status_code == 200 and mine.get_json()["seat"] == 0
     assert "private" in mine.headers["Cache-Control"]
+    # the owner's seat view lists each request the bot answered, its log entry and its times
+    decisions = mine.get_json()["decisions"]
+    assert decisions and [d["request"] for d in decisions] == list(range(1, len(decisions) + 1))
+    assert all(d["wall_ms"] == 12.5 and d["cpu_ms"] == 3.0 and d["bank_left_ms"] == 10000 for d in decisions)
+    assert "seat 0 says hello" in decisions[0]["stderr"] and decisions[1]["stderr"] == ""  # its own stderr
+    assert "decisions" not in client.get(f"/matches/{match_id}/frames.json").get_json()  # the public's has none
     assert site.client.get(f"/matches/{match_id}/frames.json?view=seat&seat=1").status_code == 404  # a starter's
 
 

@@ -52,6 +52,28 @@
     return out;
   }
 
+  // The owner's seat view (ladder/replay/decisions.py): each request the bot answered, its time
+  // against the clock, the bank it left and the stderr it wrote meanwhile. Text through textContent only.
+  function decisionTable(data) {
+    const rows = data.decisions || [];
+    if (!rows.length) return [];
+    const ms = (v) => (v === null || v === undefined ? "—" : String(Math.round(v)));
+    const body = rows.map((d) => h("tr", { class: d.fault ? "refused" : null }, [
+      h("td", { class: "num", text: String(d.request) }), h("td", { text: d.kind }),
+      h("td", { class: "num", text: ms(d.wall_ms) + (d.decision_ms ? " / " + d.decision_ms : "") }),
+      h("td", { class: "num", text: ms(d.cpu_ms) }), h("td", { class: "num", text: ms(d.bank_left_ms) }),
+      h("td", { text: d.fault || "" }),
+      h("td", {}, [d.stderr ? h("pre", { class: "decision-stderr", text: d.stderr })
+        : h("span", { class: "muted", text: d.stderr === null ? "not recorded" : "" })]),
+    ]));
+    const head = ["Request", "Kind", "Wall ms / clock", "CPU ms", "Bank left ms", "Refused", "stderr"];
+    return [h("details", { class: "decisions" }, [
+      h("summary", { text: `Your bot's ${rows.length} answers: time against its clock, and its stderr (only you see this)` }),
+      h("div", { class: "scroll" }, [h("table", { class: "board" }, [
+        h("thead", {}, [h("tr", {}, head.map((t) => h("th", { text: t })))]), h("tbody", {}, body)])]),
+    ])];
+  }
+
   function chart(data, onPick, width) {
     const frames = data.frames, n = data.names.length;
     const W = width < 500 ? 360 : 640, H = width < 500 ? 130 : 150, L = 34, R = 8, T = 10, B = 22;  // phones get bigger text
@@ -109,7 +131,9 @@
       playButton, button("▶", "next step", () => show(index + 1)), button("▶|", "last step", () => show(data.frames.length - 1)),
       h("label", { class: "speed-label" }, ["speed ", speedSelect]), counter,
     ]);
-    const ui = h("div", { class: "viewer-ui", hidden: "hidden" }, [note, legend, controls, scrub, title, lines, board, chartBox]);
+    const decisionsBox = h("div", { class: "viewer-decisions" });
+    const ui = h("div", { class: "viewer-ui", hidden: "hidden" },
+      [note, legend, controls, scrub, title, lines, board, chartBox, decisionsBox]);
     root.appendChild(ui);
 
     function setHash() {
@@ -186,6 +210,7 @@
         legend.replaceChildren(...data.names.map((_, s) => seatTag(data, s)));
         scrub.max = String(Math.max(1, data.frames.length));
         chartBox.replaceChildren(chart(data, (i) => show(i), root.clientWidth));
+        decisionsBox.replaceChildren(...decisionTable(data));
         root.dataset.view = data.view;
         root.dataset.framesCount = String(data.frames.length);
         show(Number.isFinite(step) ? step - 1 : 0);

@@ -85,7 +85,9 @@ def _find_card(state: DrachengoldState, seat: int, value: Any) -> int | None:
 
 def checker(state: DrachengoldState, seat: int):
     def check(d: dict[str, Any]) -> str | None:
-        value = d.get("card")
+        if "card" not in d:  # the schema requires it: "no card" is said as {"card": null}, never by leaving it out
+            return 'a magic decision needs "card": one of request.cards\' ids, or null to play none'
+        value = d["card"]
         if value is None:
             return None
         card = _find_card(state, seat, value)

@@ -35,6 +35,15 @@ def test_a_card_may_be_played_at_the_start_of_the_own_turn_before_the_attack(dg,
     assert st.pending() == Pending(0, "attack") and len(st.hands[0]) == 1
 
 
+def test_a_magic_decision_without_card_is_refused_not_played_as_no_card(dg):
+    # the schema requires "card" ({"card": null} plays none); {"bogus": 1} was taken for "no card"
+    st = adv(dg, {0: ["might"]})
+    for lacking in ({}, {"bogus": 1}, {"adventurer": "k4"}):
+        assert 'needs "card"' in st.validate(0, lacking)
+    assert st.validate(0, {"card": None, "bogus": 1}) is None  # a bot's own extra field is ignored
+    assert st.pending() == Pending(0, "magic") and len(st.hands[0]) == 1
+
+
 def test_basic_rules_never_ask_for_a_card(dg):
     st = dg.new(4, rules="basic")
     dg.run_bots(st, ["random"] * 4)
