@@ -60,4 +60,133 @@ def void(match_ids, bot_id, username, since, until, reason) -> None:
                f"{done.rating_numbers_rewritten} stored rating numbers rewritten")
 
 
-COMMANDS = [void]
+@click.command("bot")
+@click.argument("action", type=click.Choice(["disable", "enable", "retire"]))
+@click.argument("bot_id", type=int)
+@REASON
+def bot(action, bot_id, reason) -> None:
+    """Disable (out of new matches until enabled; its owner cannot), enable or retire any bot."""
+    from ladder.services.moderation import set_bot_state
+
+    done = run(lambda session, actor: set_bot_state(session=session, actor=actor, bot_id=bot_id, action=action,
+                                                    reason=reason))
+    click.echo(f"bot {done.id} ({done.name}): {action}d")
+
+
+@click.command("retire-version")
+@click.argument("version_id", type=int)
+@REASON
+def retire_version(version_id, reason) -> None:
+    """Retire any bot version: it never plays again."""
+    from ladder.services.moderation import retire_version as retire
+
+    done = run(lambda session, actor: retire(session=session, actor=actor, version_id=version_id, reason=reason))
+    click.echo(f"version {done.id} (bot {done.bot_id} v{done.number}) retired")
+
+
+@click.command("rename")
+@click.argument("kind", type=click.Choice(["bot", "user"]))
+@click.argument("target")
+@click.argument("new_name")
+@REASON
+def rename(kind, target, new_name, reason) -> None:
+    """Rename a bot (by id) or a user (by name): every page, frame, replay download and future dump
+    shows the new name."""
+    from ladder.services import moderation
+
+    def call(session, actor):
+        if kind == "bot":
+            return moderation.rename_bot(session=session, actor=actor, bot_id=_id(target), name=new_name,
+                                         reason=reason).name
+        user = moderation.user_by_name(session, target)
+        return moderation.rename_user(session=session, actor=actor, user_id=user.id, username=new_name,
+                                      reason=reason).username
+
+    click.echo(f"{kind} {target} is now {run(call)}")
+
+
+@click.command("hide-name")
+@click.argument("kind", type=click.Choice(["bot", "user"]))
+@click.argument("target")
+@REASON
+def hide_name(kind, target, reason) -> None:
+    """Hide a bot's (by id) or a user's (by name) name: it becomes "hidden-<id>" everywhere."""
+    from ladder.services import moderation
+
+    def call(session, actor):
+        if kind == "bot":
+            return moderation.hide_bot_name(session=session, actor=actor, bot_id=_id(target), reason=reason).name
+        user = moderation.user_by_name(session, target)
+        return moderation.hide_user_name(session=session, actor=actor, user_id=user.id, reason=reason).username
+
+    click.echo(f"{kind} {target} is now shown as {run(call)}")
+
+
+def _id(text: str) -> int:
+    if not text.isdigit() or len(text) > 10:
+        raise click.UsageError(f"a bot is named by its id (a whole number), not {text[:40]!r}")
+    return int(text)
+
+
+@click.command("suspend")
+@click.argument("username")
+@click.option("--until", type=WHEN, help="When it ends (UTC); without it, for good.")
+@click.option("--ban", is_flag=True, help="For good, and sign-ups from the user's addresses refused.")
+@REASON
+def suspend(username, until, ban, reason) -> None:
+    """Suspend (or ban) a user: their log-ins, API tokens, remote seats and lobby places end now, they
+    cannot log in (and are told the reason), their bots leave new matches."""
+    from ladder.services import moderation
+
+    def call(session, actor):
+        user = moderation.user_by_name(session, username)
+        return moderation.suspend_user(session=session, actor=actor, user_id=user.id, reason=reason,
+                                       until=_utc(until), ban=ban)
+
+    done = run(call)
+    click.echo(f"{done.username} is {'banned' if ban else 'suspended'} "
+               f"{'for good' if done.suspended_until is None else f'until {done.suspended_until:%Y-%m-%d %H:%M} UTC'}")
+
+
+@click.command("unsuspend")
+@click.argument("username")
+@REASON
+def unsuspend(username, reason) -> None:
+    """Lift a user's suspension or ban now."""
+    from ladder.services import moderation
+
+    def call(session, actor):
+        user = moderation.user_by_name(session, username)
+        return moderation.lift_suspension(session=session, actor=actor, user_id=user.id, reason=reason)
+
+    click.echo(f"{run(call).username} may log in again")
+
+
+@click.command("replay")
+@click.argument("action", type=click.Choice(["hide", "show"]))
+@click.argument("match_id", type=int)
+@REASON
+def replay(action, match_id, reason) -> None:
+    """Take a match's replay out of public view (admins still see it), or put it back."""
+    from ladder.services.moderation import set_replay_hidden
+
+    run(lambda session, actor: set_replay_hidden(session=session, actor=actor, match_id=match_id,
+                                                 hidden=action == "hide", reason=reason))
+    click.echo(f"match {match_id}'s replay is {'hidden' if action == 'hide' else 'public'}")
+
+
+@click.command("log")
+@click.option("--limit", type=click.IntRange(1, 500), default=30, show_default=True)
+def log(limit) -> None:
+    """The moderation audit log, newest first: when, who, what, to what, why."""
+    from ladder.services import audit
+
+    rows = run(lambda session, _actor: audit.entries(session=session, limit=limit))
+    for r in rows:
+        target = f"{r.target_kind} {r.target_id}" if r.target_id is not None else r.target_kind
+        click.echo(f"{r.id:>5} {r.at:%Y-%m-%d %H:%M:%S} {r.actor}: {r.action} {target}: {r.reason}")
+    if not rows:
+        click.echo("no moderator action yet")
+
+
+COMMANDS = [void, bot, retire_version, rename, hide_name, suspend, unsuspend, replay, log]

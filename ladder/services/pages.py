@@ -7,7 +7,6 @@ costs the same with a thousand matches stored or a million.
 
 from __future__ import annotations
 
-import gzip
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -30,6 +29,7 @@ from ladder.models import (
     User,
 )
 from ladder.ratings import is_provisional
+from ladder.services import replay_names
 from ladder.services.boss import BossRecord, boss_bot, boss_name, boss_record
 from ladder.services.common import fetch
 from ladder.services.errors import Forbidden, Invalid, NotFound
@@ -307,7 +307,8 @@ def public_seed(match: Match) -> int | None:
 class MatchView:
     match: Match
     seats: list[MatchSeatView]
-    has_replay: bool
+    has_replay: bool  # a replay the public may see
+    replay_hidden: bool = False  # taken out of public view by a moderator
 
     @property
     def seed(self) -> int | None:
@@ -336,24 +337,19 @@ def match_detail(*, session: Session, match_id: int) -> MatchView:
         errors[version.id if version else None] = (version.rejection_reason if version else None) or "did not build"
     seats = [MatchSeatView(s, name, oid, owner, number, deltas.get(s.seat), errors.get(s.bot_version_id))
              for s, name, oid, owner, number in rows]
-    has_replay = session.exec(select(func.count()).select_from(Replay).where(Replay.match_id == match_id)).one() > 0
-    return MatchView(match, seats, has_replay)
+    hidden = session.exec(select(Replay.hidden).where(Replay.match_id == match_id)).first()
+    return MatchView(match, seats, hidden is False, replay_hidden=bool(hidden))
 
 
-def replay_json(*, session: Session, match_id: int) -> bytes:
-    """The replay's JSON bytes (decompressed); NotFound when the match has none."""
-    replay = session.get(Replay, match_id)
-    if replay is None:
-        raise NotFound(f"match {match_id} has no replay")
-    return gzip.decompress(replay.data)
+def replay_json(*, session: Session, match_id: int, viewer_id: int | None = None) -> bytes:
+    """The replay's JSON bytes (decompressed), with the seats' current names; NotFound when the
+    match has none, or a moderator hid it and the viewer is no admin (services/replay_names.py)."""
+    return replay_names.served_replay(session=session, match_id=match_id, viewer_id=viewer_id)
 
 
-def replay_gzip(*, session: Session, match_id: int) -> bytes:
-    """The replay as stored (gzip of the JSON), for downloads that pass it on untouched."""
-    replay = session.get(Replay, match_id)
-    if replay is None:
-        raise NotFound(f"match {match_id} has no replay")
-    return replay.data
+def replay_gzip(*, session: Session, match_id: int, viewer_id: int | None = None) -> bytes:
+    """The replay as gzip of the JSON, for downloads: the stored bytes when no name changed."""
+    return replay_names.served_gzip(session=session, match_id=match_id, viewer_id=viewer_id)
 
 
 def bot_log(*, session: Session, match_id: int, seat: int, viewer_id: int | None) -> BotLog | None:

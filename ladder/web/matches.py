@@ -40,7 +40,8 @@ def load_replay_for(match_id: int, viewer_owns: set[int]) -> Replay | None:
     """The stored replay without other owners' bot logs; None when there is none. (The worker stores
     a replay without any log, Replay.split_logs: this holds for replays stored before it did.)"""
     try:
-        replay = Replay.from_json(loads_replay(pages.replay_json(session=db(), match_id=match_id)))
+        replay = Replay.from_json(loads_replay(pages.replay_json(session=db(), match_id=match_id,
+                                                                 viewer_id=user_id())))
     except NotFound:
         return None
     except ReplayError:
@@ -123,7 +124,7 @@ def replay_download(match_id: int):
     stderr out before the result is recorded (Replay.split_logs in workers/queue/jobs.py)."""
     _match_for_viewer(match_id)
     try:
-        data = pages.replay_gzip(session=db(), match_id=match_id)
+        data = pages.replay_gzip(session=db(), match_id=match_id, viewer_id=user_id())
     except NotFound:
         abort(404)
     headers = {"Content-Disposition": f'attachment; filename="match-{match_id}.json"', "Vary": "Accept-Encoding"}
