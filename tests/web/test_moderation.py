@@ -121,3 +121,12 @@ def test_a_suspended_user_is_told_why_at_log_in_and_a_ban_refuses_their_address(
     bad_until = site.post(f"/admin/users/{cheater.id}/suspend", {"reason": "x", "until": "soon"}, page="/",
                           follow_redirects=True)
     assert "a date and time" in bad_until.get_data(as_text=True)
+
+
+def test_the_deny_list_refuses_a_sign_up_and_an_upload_with_the_reason(site):
+    refused = site.post("/auth/signup", {"username": "nazi-admin", "password": PASSWORD, "confirm": PASSWORD},
+                        page="/auth/signup")
+    assert refused.status_code == 400 and "deny list" in refused.get_data(as_text=True)
+    site.signup("honest")
+    upload = site.upload(b"print('hi')\n", name="FuckTheAdmins-NaziBot")
+    assert upload.status_code == 400 and "deny list" in upload.get_data(as_text=True)
