@@ -131,7 +131,7 @@ def _id(text: str) -> int:
 @click.command("suspend")
 @click.argument("username")
 @click.option("--until", type=WHEN, help="When it ends (UTC); without it, for good.")
-@click.option("--ban", is_flag=True, help="For good, and sign-ups from the user's addresses refused.")
+@click.option("--ban", is_flag=True, help="And sign-ups from the user's addresses refused as long as it lasts.")
 @REASON
 def suspend(username, until, ban, reason) -> None:
     """Suspend (or ban) a user: their log-ins, API tokens, remote seats and lobby places end now, they

@@ -146,15 +146,13 @@ def _rename_user(session: Session, actor: Actor, user: User, username: str, reas
 
 def suspend_user(*, session: Session, actor: Actor, user_id: int, reason: str, until: datetime | None = None,
                  ban: bool = False, now: datetime | None = None) -> User:
-    """Suspend the user until `until` (None: for good); a ban is a suspension for good whose sign-up
-    addresses are refused as long as it lasts. Ends every log-in, API token, remote seat and lobby
-    place of the user in the same transaction."""
+    """Suspend the user until `until` (None: for good); a ban is a suspension whose sign-up
+    addresses are refused as long as it lasts (until `until`, or for good). Ends every log-in, API
+    token, remote seat and lobby place of the user in the same transaction."""
     reason = clean_reason(reason)
     now = now or utcnow()
     if until is not None and until <= now:
         raise Invalid("the end of a suspension must be in the future")
-    if ban:
-        until = None
     with unit_of_work(session):
         user = fetch(session, User, user_id, "user")
         if user.is_system or user.is_admin:
