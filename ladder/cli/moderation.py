@@ -189,4 +189,31 @@ def log(limit) -> None:
         click.echo("no moderator action yet")
 
 
-COMMANDS = [void, bot, retire_version, rename, hide_name, suspend, unsuspend, replay, log]
+@click.command("collusion")
+@click.option("--game", help="A game with negotiations (default: the first).")
+@click.option("--matches", type=click.IntRange(10, 20_000), default=2000, show_default=True,
+              help="The newest finished rated matches to read.")
+@click.option("--top", type=click.IntRange(1, 500), default=20, show_default=True)
+def collusion(game, matches, top) -> None:
+    """The collusion report: pairs of bots of different owners, strongest evidence first; exit 1
+    when a pair is flagged (docs/ratings.md, "Collusion")."""
+    import sys
+
+    from ladder.services.collusion import collusion_report, games_with_negotiations
+
+    game = game or games_with_negotiations()[0]
+    report = run(lambda session, _actor: collusion_report(session=session, game=game, matches=matches, top=top))
+    click.echo(f"{report.matches} matches read, {report.pairs} pairs tested; flagged: adjusted p < {report.alpha}")
+    for r in report.rows:
+        e = r.evidence
+        mark = "FLAGGED " if e.flagged else ""
+        click.echo(f"{mark}{r.a.owner}/{r.a.name} (bot {r.a.id}) and {r.b.owner}/{r.b.name} (bot {r.b.id}): "
+                   f"p {e.p_value:.2g}, adjusted {e.adjusted:.2g}, {len(e.matches)} shared matches "
+                   f"(newest: {', '.join(map(str, e.matches[:5]))})")
+        for t in e.tests:
+            click.echo(f"    {t.name}: {t.observed} of {t.trials} ({t.expected:.1f} expected), p {t.p_value:.2g}")
+    if any(r.evidence.flagged for r in report.rows):
+        sys.exit(1)
+
+
+COMMANDS = [collusion, void, bot, retire_version, rename, hide_name, suspend, unsuspend, replay, log]

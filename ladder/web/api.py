@@ -54,6 +54,7 @@ QUERY_PARAMETERS = {
     "api.matches": ("game", "bot", "owner", "status", "since", "until", "before", "limit"),
     "api.events": ("limit",),
     "api.admin_log": ("limit", "before"),
+    "api.admin_collusion": ("game", "matches", "top"),
 }
 
 

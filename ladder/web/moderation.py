@@ -12,9 +12,10 @@ from flask_login import current_user
 
 from ladder.models import BotVersion, User
 from ladder.services import audit, moderation, voiding
+from ladder.services import collusion as collusion_service
 from ladder.services.audit import Actor
 from ladder.services.errors import Invalid
-from ladder.web.common import MAX_ID, db, int_arg, refusals
+from ladder.web.common import MAX_ID, db, int_arg, refusals, text_arg
 
 bp = Blueprint("moderation", __name__, url_prefix="/admin")
 
@@ -171,6 +172,17 @@ def match_replay(match_id: int):
         moderation.set_replay_hidden(session=db(), actor=actor, match_id=match_id, hidden=hidden, reason=_reason())
     return _done(url_for("matches.page", match_id=match_id), "Replay hidden." if hidden else "Replay public.",
                  refused)
+
+
+@bp.get("/collusion")
+def collusion():
+    admin_actor()
+    games = collusion_service.games_with_negotiations()
+    game = text_arg("game", games) or games[0]
+    report = collusion_service.collusion_report(session=db(), game=game,
+                                                matches=int_arg("matches", collusion_service.DEFAULT_MATCHES, 10,
+                                                                20_000))
+    return render_template("admin/collusion.html", report=report, games=games)
 
 
 @bp.app_context_processor
