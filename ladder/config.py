@@ -122,6 +122,14 @@ class Settings(BaseModel):
     login_days: int = Field(default=30, ge=1, le=365)  # a log-in (and its remember-me cookie) lasts at most
     secure_cookies: bool | None = None  # cookies only over HTTPS; None: on when LADDER_ENV=production
 
+    # moderation (issue #42; docs/operations.md, "Moderation"). Names a bot or a user may not have:
+    # comma-separated words, each refused anywhere in a name, case and "0/o 1/i/l 3/e 4/a 5/s 7/t"
+    # folded (ladder/services/names.py); "-" alone: the built-in list only; "": none at all
+    name_deny_list: str = "-"
+    # sign-up addresses, kept as keyed hashes (ladder/services/signups.py) for this many days
+    signup_address_days: int = Field(default=90, ge=1, le=3650)
+    accounts_per_address: int = Field(default=10, ge=1)  # accounts signed up from one address in that time
+
     @field_validator("database_url", "redis_url")
     @classmethod
     def _blank_is_unset(cls, value: str | None) -> str | None:

@@ -113,6 +113,12 @@ class User(UserBase, table=True):
     is_admin: bool = False
     is_system: bool = False  # owns the starter bots; cannot log in
     created_at: datetime = _when()
+    # moderation (ladder/services/moderation.py): a suspended user cannot log in, use a token or
+    # seat; None until: for good. A hidden name is served as "user<id>" everywhere.
+    suspended: bool = False
+    suspended_until: datetime | None = _when(nullable=True)
+    suspension_reason: str | None = Field(default=None, sa_type=Text)
+    name_hidden: bool = False
 
 
 class LoginSession(SQLModel, table=True):
@@ -187,6 +193,10 @@ class Bot(BotBase, table=True):
     # the sandboxed ladder; rated only on the open ladder, among remote bots, when `open_ladder`
     remote: bool = False
     open_ladder: bool = False
+    # moderation: a disabled bot is out of every new match until a moderator enables it (its owner
+    # cannot); a hidden name is served as "bot<id>" on every page, frame, download and dump
+    disabled: bool = False
+    name_hidden: bool = False
 
 
 class BotCreate(BotBase):
@@ -261,6 +271,9 @@ class MatchBase(SQLModel):
     started_at: datetime | None = _when(nullable=True)
     finished_at: datetime | None = _when(nullable=True)
     failure_reason: str | None = Field(default=None, sa_type=Text)
+    # voided by a moderator (ladder/services/voiding.py): its rating changes are gone, it stays listed
+    voided_at: datetime | None = _when(nullable=True)
+    void_reason: str | None = Field(default=None, sa_type=Text)
 
 
 class Match(MatchBase, table=True):
@@ -324,6 +337,7 @@ class Replay(SQLModel, table=True):
     data: bytes = Field(sa_type=LargeBinary)  # gzip of the replay JSON (ladder.replay format)
     size: int  # uncompressed bytes
     created_at: datetime = _when()
+    hidden: bool = False  # taken out of public view by a moderator: only admins may read it
 
 
 class BuildArtifact(SQLModel, table=True):
@@ -514,6 +528,47 @@ class HeadToHead(SQLModel, table=True):
     losses: int = 0
     ties: int = 0
     last_match_id: int | None = None
+
+
+# --- moderation ------------------------------------------------------------------------------
+
+
+class ModerationAction(SQLModel, table=True):
+    """The audit log: one row per moderator action (ladder/services/audit.py), never changed."""
+
+    __tablename__ = "moderation_log"
+    __table_args__ = (Index("ix_moderation_log_target", "target_kind", "target_id"),)
+    id: int | None = Field(default=None, primary_key=True)
+    at: datetime = _when()
+    actor_id: int | None = Field(default=None, foreign_key="users.id", ondelete="SET NULL")
+    actor: str = Field(max_length=80)  # the admin's name, or "cli:<login>" for `ladder admin`
+    action: str = Field(max_length=32)
+    target_kind: str = Field(max_length=16)  # bot, version, user, match, replay, address, ratings
+    target_id: int | None = None
+    reason: str = Field(default="", sa_type=Text)
+    details: dict = Field(default_factory=dict, sa_type=JSON)
+
+
+class SignupAddress(SQLModel, table=True):
+    """A sign-up's address as a keyed hash (HMAC-SHA256, key derived from the secret key), kept for
+    the retention period (settings.signup_address_days): the accounts-per-address limit and bans."""
+
+    __tablename__ = "signup_addresses"
+    __table_args__ = (Index("ix_signup_addresses_hash", "address_hash", "created_at"),)
+    id: int | None = Field(default=None, primary_key=True)
+    address_hash: str = Field(max_length=64)
+    user_id: int | None = Field(default=None, foreign_key="users.id", index=True, ondelete="SET NULL")
+    created_at: datetime = _when()
+
+
+class AddressBan(SQLModel, table=True):
+    """A banned user's sign-up addresses (their hashes): no sign-up from them until `until`."""
+
+    __tablename__ = "address_bans"
+    address_hash: str = Field(primary_key=True, max_length=64)
+    user_id: int | None = Field(default=None, foreign_key="users.id", ondelete="SET NULL")
+    until: datetime | None = _when(nullable=True)  # None: for good
+    created_at: datetime = _when()
 
 
 # --- tournaments (events) ----------------------------------------------------------------------

@@ -20,6 +20,7 @@ from ladder.cli import (
     export,
     gauntlet,
     match,
+    moderation,
     play,
     protocol,
     replay,
@@ -40,6 +41,8 @@ for command in (play.play, match.match, play.demo, replay.replay, bench.bench, p
                 tournament.tournament, gauntlet.gauntlet, runtimes.runtimes, admin.admin, export.export,
                 connect.connect):
     main.add_command(command)
+for command in moderation.COMMANDS:
+    admin.admin.add_command(command)
 bench.bench.add_command(service.bench_service)
 bench.bench.add_command(tournament.bench_tournament)
 bench.bench.add_command(export.bench_export)

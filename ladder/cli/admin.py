@@ -27,7 +27,8 @@ def _set(username: str, admin: bool) -> None:
 
 @click.group()
 def admin() -> None:
-    """Site roles (admins organise tournaments) and the drain switch."""
+    """Site roles (admins organise tournaments and moderate), the drain switch and the moderator
+    actions (void, bot, rename, hide-name, suspend, replay, log, collusion: docs/operations.md)."""
 
 
 @admin.command("grant")

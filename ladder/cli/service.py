@@ -228,29 +228,37 @@ def ratings() -> None:
 
 @ratings.command("recompute")
 @click.option("--show", type=int, default=20, show_default=True, help="Differences to print at most.")
-def ratings_recompute(show: int) -> None:
+@click.option("--write", is_flag=True, help="Write the recomputed ratings (every change, rating and head-to-head "
+              "count) in one transaction; without it, a dry run that prints the difference.")
+def ratings_recompute(show: int, write: bool) -> None:
     """Replay every rated match in the order it was rated, and check that every finished ranked match
-    has one rating change per seat; exit 0 only if every stored number matches and none lacks one."""
+    has one rating change per seat; exit 0 only if every stored number matches and none lacks one.
+    The check reads one snapshot of the database (PostgreSQL: REPEATABLE READ), so a live ladder
+    shows no false differences. With --write, the differences are corrected and then checked again."""
     from sqlalchemy import func
     from sqlmodel import select
 
     from ladder.db import make_engine, session_factory, session_scope
     from ladder.models import RatingChange
-    from ladder.services.ratings import missing_rating_changes, recompute_ratings
+    from ladder.services.audit import Actor, record
+    from ladder.services.common import unit_of_work
+    from ladder.services.ratings import missing_rating_changes, recompute_ratings, rewrite_ratings
 
     engine = make_engine(_settings())
     with session_scope(session_factory(engine)) as session:
         matches = session.exec(select(func.count(func.distinct(RatingChange.match_id)))).one()
+        if write:
+            with unit_of_work(session):
+                fixed = rewrite_ratings(session=session)
+                if fixed:
+                    record(session, Actor(cli_actor()), "rewrite_ratings", "ratings", None,
+                           "ladder ratings recompute --write", numbers=len(fixed))
+            _print_differences(matches, fixed, show, "rewritten")
         diffs = recompute_ratings(session=session)
         unrated = missing_rating_changes(session=session)
     engine.dispose()
-    if not diffs:
-        click.echo(f"{matches} rated matches replayed: every stored rating, change and count matches")
-    else:
-        click.echo(f"{matches} rated matches replayed: {len(diffs)} stored numbers differ")
-        for d in diffs[:show]:
-            where = f"match {d.match_id}" if d.match_id is not None else "current rating"
-            click.echo(f"  bot {d.bot_id} {where} {d.field}: stored {d.stored}, recomputed {d.recomputed}")
+    if not write or diffs:
+        _print_differences(matches, diffs, show, "differ")
     if not unrated:
         click.echo("every finished ranked match has one rating change per seat")
     else:
@@ -260,6 +268,26 @@ def ratings_recompute(show: int) -> None:
             click.echo(f"  match {u.match_id}: {u.changes} rating changes for {u.seats} seats{why}")
     if diffs or unrated:
         sys.exit(1)
+
+
+def _print_differences(matches: int, diffs: list, show: int, verb: str) -> None:
+    if not diffs:
+        click.echo(f"{matches} rated matches replayed: every stored rating, change and count matches")
+        return
+    click.echo(f"{matches} rated matches replayed: {len(diffs)} stored numbers {verb}")
+    for d in diffs[:show]:
+        where = f"match {d.match_id}" if d.match_id is not None else "current rating"
+        click.echo(f"  bot {d.bot_id} {where} {d.field}: stored {d.stored}, recomputed {d.recomputed}")
+
+
+def cli_actor() -> str:
+    """Who acts at the command line, for the audit log: the operating system's login."""
+    import getpass
+
+    try:
+        return f"cli:{getpass.getuser()}"
+    except (KeyError, OSError):  # no login name in a bare container
+        return "cli:operator"
 
 
 # the benches that make their own databases (this one, ladder/cli/chaos.py)

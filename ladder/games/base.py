@@ -236,6 +236,10 @@ class Game:
     # a person's table: frame(observation) -> a viewer frame of what the seat sees, picks(observation),
     # event_line(event, who); "" = the page shows the forms alone
     seat_view: ClassVar[str] = ""
+    # negotiation facts for the collusion report: acts(replay JSON) -> (offers, votes) (ladder/collusion.py)
+    negotiations: ClassVar[str] = ""
+    # two colluding bots for `ladder bench collusion`: a module of bots/<game>/ with FeederBot and TakerBot
+    sock_puppets: ClassVar[str] = ""
     # The pure rules as a bot's sandbox gets them (module and data files of the package, relative
     # to it): chosen by inclusion, so a page's or a viewer's module never reaches a bot.
     rules_files: ClassVar[tuple[str, ...]] = ()
@@ -246,9 +250,14 @@ class Game:
         return cls.__module__
 
     def part(self, name: str) -> ModuleType | None:
-        """The module of a declared part (renderer, view, forward, forms, seat_view), None when undeclared."""
+        """The module of a declared part (renderer, view, forward, forms, seat_view, negotiations,
+        sock_puppets), None when undeclared."""
         relative = getattr(type(self), name)
         return _import(f"{self.package()}.{relative}") if relative else None
+
+    def sock_puppet_module(self) -> ModuleType | None:
+        """bots/<game>/<sock_puppets>.py (FeederBot, TakerBot), None when the game declares none."""
+        return _import(f"bots.{self.name}.{self.sock_puppets}") if self.sock_puppets else None
 
     def bot_class(self, name: str) -> type:
         """The class of one of the game's starter bots; KeyError with the choices when unknown."""

@@ -189,7 +189,8 @@ def _rows(session: Session, matches: Sequence[Any]) -> dict[str, list[dict[str, 
         .where(RatingChange.match_id >= lo, RatingChange.match_id <= hi)).all()}
     replays = {match_id: Replay.from_json(json.loads(gzip.decompress(data))) for match_id, data in session.exec(
         select(StoredReplay.match_id, StoredReplay.data)
-        .where(StoredReplay.match_id >= lo, StoredReplay.match_id <= hi)).all()
+        .where(StoredReplay.match_id >= lo, StoredReplay.match_id <= hi,
+               StoredReplay.hidden == False)).all()  # noqa: E712 (a moderator took it out of public view)
         if match_id in wanted}
     out: dict[str, list[dict[str, Any]]] = {"matches": [], "seats": [], "log": []}
     players: dict[int, int] = {}

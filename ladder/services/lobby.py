@@ -179,7 +179,8 @@ def waiting_bots(*, session: Session, game: str, now: datetime | None = None) ->
         select(LobbyEntry.bot_id).join(Bot, Bot.id == LobbyEntry.bot_id)
         .where(LobbyEntry.game == game, LobbyEntry.waiting == True, LobbyEntry.match_id == None,  # noqa: E711,E712
                LobbyEntry.seen_at >= now - timedelta(seconds=EXPIRY_S),
-               Bot.remote == True, Bot.open_ladder == True, Bot.retired == False)  # noqa: E712
+               Bot.remote == True, Bot.open_ladder == True, Bot.retired == False,  # noqa: E712
+               Bot.disabled == False)  # noqa: E712
     ).all())
 
 

@@ -18,7 +18,7 @@ from sqlmodel import Session, select
 
 from ladder.games import Game, OptionError, get_game
 from ladder.matchmaking import Candidate, Table, next_class
-from ladder.models import Bot, BotVersion, Match, MatchKind, MatchStatus, Rating, Seat, VersionStatus, utcnow
+from ladder.models import Bot, BotVersion, Match, MatchKind, MatchStatus, Rating, Seat, User, VersionStatus, utcnow
 from ladder.services.botdata import pin_for
 from ladder.services.common import atomic, fetch
 from ladder.services.errors import Conflict, Forbidden, Invalid, NotFound
@@ -46,8 +46,10 @@ def matchmaking_pool(*, session: Session, game: str, house_username: str = "hous
                Rating.last_played_at)
         .join(Bot, Bot.id == BotVersion.bot_id)
         .outerjoin(Rating, Rating.bot_id == Bot.id)
+        .join(User, User.id == Bot.owner_id)
         .where(BotVersion.status == VersionStatus.ACTIVE, Bot.game == game, Bot.retired == False,  # noqa: E712
-               Bot.remote == remote)
+               Bot.remote == remote, Bot.disabled == False,  # noqa: E712 (a moderator's disable)
+               or_(User.suspended == False, User.suspended_until <= utcnow()))  # noqa: E712
     )
     candidates = [
         Candidate(bot=vid, owner=owner, game=game, rating=rating if rating is not None else 1_500_000,

@@ -78,7 +78,8 @@ def opponent_versions(*, session: Session, game: str, names: Sequence[str]) -> l
         row = session.exec(
             select(BotVersion.id, Bot.remote).join(Bot, Bot.id == BotVersion.bot_id).join(User, User.id == Bot.owner_id)
             .where(User.username == owner.strip().lower(), Bot.name == name, Bot.game == game,
-                   BotVersion.status == VersionStatus.ACTIVE, Bot.retired == False)  # noqa: E712
+                   BotVersion.status == VersionStatus.ACTIVE, Bot.retired == False,  # noqa: E712
+                   Bot.disabled == False)  # noqa: E712
         ).first()
         if row is None:
             raise NotFound(f"no active {game} bot {str(full)[:80]!r} (write it owner/name)")

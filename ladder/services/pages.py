@@ -7,7 +7,6 @@ costs the same with a thousand matches stored or a million.
 
 from __future__ import annotations
 
-import gzip
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from ladder.models import (
     User,
 )
 from ladder.ratings import is_provisional
+from ladder.services import replay_names
 from ladder.services.boss import BossRecord, boss_bot, boss_name, boss_record
 from ladder.services.common import fetch
 from ladder.services.errors import Forbidden, Invalid, NotFound
@@ -317,8 +317,9 @@ def public_seed(match: Match, held: bool = False) -> int | None:
 class MatchView:
     match: Match
     seats: list[MatchSeatView]
-    has_replay: bool  # and may be shown (not held)
+    has_replay: bool  # a replay the public may see (not held, not hidden)
     held: bool = False  # an order of a duplicate deal still being played: no seed, replay or logs yet
+    replay_hidden: bool = False  # taken out of public view by a moderator
 
     @property
     def seed(self) -> int | None:
@@ -350,29 +351,20 @@ def match_detail(*, session: Session, match_id: int) -> MatchView:
     seats = [MatchSeatView(s, name, oid, owner, number, deltas.get(s.seat), errors.get(s.bot_version_id),
                            people.get(s.seat)) for s, name, oid, owner, number in rows]
     held = is_held(session, match_id)
-    has_replay = not held and session.exec(select(func.count()).select_from(Replay)
-                                           .where(Replay.match_id == match_id)).one() > 0
-    return MatchView(match, seats, has_replay, held)
+    hidden = session.exec(select(Replay.hidden).where(Replay.match_id == match_id)).first()
+    return MatchView(match, seats, not held and hidden is False, held, replay_hidden=bool(hidden))
 
 
-def _stored_replay(session: Session, match_id: int) -> Replay:
-    """The match's replay row; NotFound when it has none, or while it is held (services/event_hold.py)."""
-    replay = session.get(Replay, match_id)
-    if replay is None:
-        raise NotFound(f"match {match_id} has no replay")
-    if is_held(session, match_id):
-        raise NotFound(f"match {match_id}'s replay is {HELD}")
-    return replay
+def replay_json(*, session: Session, match_id: int, viewer_id: int | None = None) -> bytes:
+    """The replay's JSON bytes (decompressed), with the seats' current names; NotFound when the
+    match has none, while it is held, or a moderator hid it and the viewer is no admin
+    (services/replay_names.py)."""
+    return replay_names.served_replay(session=session, match_id=match_id, viewer_id=viewer_id)
 
 
-def replay_json(*, session: Session, match_id: int) -> bytes:
-    """The replay's JSON bytes (decompressed); NotFound when the match has none (or it is held)."""
-    return gzip.decompress(_stored_replay(session, match_id).data)
-
-
-def replay_gzip(*, session: Session, match_id: int) -> bytes:
-    """The replay as stored (gzip of the JSON), for downloads that pass it on untouched."""
-    return _stored_replay(session, match_id).data
+def replay_gzip(*, session: Session, match_id: int, viewer_id: int | None = None) -> bytes:
+    """The replay as gzip of the JSON, for downloads: the stored bytes when no name changed."""
+    return replay_names.served_gzip(session=session, match_id=match_id, viewer_id=viewer_id)
 
 
 def bot_log(*, session: Session, match_id: int, seat: int, viewer_id: int | None) -> BotLog | None:

@@ -87,7 +87,7 @@ def _start(session, settings, user_id, address, game, game_obj, seat, opponents,
     versions = []
     for bot_id in opponents:
         row = session.exec(select(BotVersion.id).join(Bot, Bot.id == BotVersion.bot_id).where(
-            Bot.id == bot_id, Bot.game == game, Bot.retired == False,  # noqa: E712
+            Bot.id == bot_id, Bot.game == game, Bot.retired == False, Bot.disabled == False,  # noqa: E712
             BotVersion.status == VersionStatus.ACTIVE)).first()
         if row is None:
             raise Invalid(f"bot {bot_id} is not an active {game_obj.title} bot")

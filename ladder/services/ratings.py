@@ -10,18 +10,19 @@ replays matches in that order and must reproduce every stored integer.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import combinations, groupby
 
-from sqlalchemy import bindparam, case, func, insert, update
+from sqlalchemy import bindparam, case, delete, func, insert, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, select
 
 from ladder.models import BotVersion, HeadToHead, Match, MatchStatus, Rating, RatingChange, RatingClock, Seat
 from ladder.ratings import INITIAL_RATING, RankedSeat, RatingBook, ranks_with_forfeits
-from ladder.services.common import expire_loaded
+from ladder.services.common import atomic, expire_loaded
 
 
 def take_rating_clock(session: Session) -> int:
@@ -138,17 +139,39 @@ class RatingDifference:
     recomputed: int | None
 
 
-def recompute_ratings(*, session: Session, batch: int = 5000) -> list[RatingDifference]:
-    """Replay every rated match in applied order from the seats' ranks and forfeits, and list every
-    stored number (each change's before/delta/games, each bot's rating/games/wins) that differs.
+@contextmanager
+def snapshot(session: Session) -> Iterator[None]:
+    """The body's reads see ONE state of the database: a history and the current ratings read in
+    two statements under READ COMMITTED could straddle a worker's commit and report differences
+    that are not there. PostgreSQL: a REPEATABLE READ, READ ONLY transaction; SQLite (WAL): one
+    deferred transaction is one snapshot already. Ends with a rollback: nothing is written."""
+    if session.in_transaction():
+        session.commit()
+    if session.get_bind().dialect.name == "postgresql":
+        session.connection(execution_options={"isolation_level": "REPEATABLE READ", "postgresql_readonly": True})
+    try:
+        yield
+    finally:
+        session.rollback()
 
-    Uses ladder.ratings.RatingBook, the engine of ladder.ratings.recompute, fed one match at a
-    time: the same arithmetic without holding a million matches in memory. Read-only.
-    """
+
+@dataclass(slots=True)
+class _Replayed:
+    """What replaying the stored history gives: the differences, and what a rewrite needs."""
+
+    diffs: list[RatingDifference]
+    changes: list[dict]  # rating_changes rows whose numbers differ: their fresh values
+    ratings: dict[int, tuple[int, int, int, int]]  # bot -> (rating, games, wins, last sequence)
+    head_to_head: dict[tuple[int, int], list[int]]  # (bot, opponent) -> [meetings, wins, losses, ties, last match]
+    matches: int
+
+
+def _replay(session: Session, batch: int) -> _Replayed:
     query = (
         select(
             RatingChange.sequence, RatingChange.match_id, RatingChange.bot_id, RatingChange.rank,
             RatingChange.before, RatingChange.delta, RatingChange.games_before, Seat.rank, Seat.forfeited,
+            RatingChange.after,
         )
         .join(Seat, (Seat.match_id == RatingChange.match_id) & (Seat.seat == RatingChange.seat))
         .order_by(RatingChange.sequence, RatingChange.seat)
@@ -156,30 +179,100 @@ def recompute_ratings(*, session: Session, batch: int = 5000) -> list[RatingDiff
     )
     book = RatingBook()
     wins: dict[int, int] = {}
-    diffs: list[RatingDifference] = []
-    for _, rows in groupby(session.exec(query), key=lambda r: r[0]):
+    last: dict[int, int] = {}
+    out = _Replayed([], [], {}, {}, 0)
+    for sequence, rows in groupby(session.exec(query), key=lambda r: r[0]):
         rows = list(rows)
         match_id = rows[0][1]
+        out.matches += 1
         rated = book.apply(match_id, [RankedSeat(r[2], r[7], r[8]) for r in rows])
         ranks = ranks_with_forfeits([r[7] for r in rows], [r[8] for r in rows])
         for row, change, rank in zip(rows, rated.changes, ranks, strict=True):
             wins[row[2]] = wins.get(row[2], 0) + (rank == 1)
+            last[row[2]] = sequence
+            differs = False
             for name, stored, fresh in (("rank", row[3], rank), ("before", row[4], change.before),
                                         ("delta", row[5], change.delta), ("games_before", row[6], change.games_before)):
                 if stored != fresh:
-                    diffs.append(RatingDifference(row[2], match_id, name, stored, fresh))
-    stored_rows = {r.bot_id: r for r in session.exec(select(Rating))}
+                    out.diffs.append(RatingDifference(row[2], match_id, name, stored, fresh))
+                    differs = True
+            if differs or row[9] != change.after:
+                out.changes.append({"c_match": match_id, "c_bot": row[2], "c_rank": rank, "c_before": change.before,
+                                    "c_delta": change.delta, "c_after": change.after,
+                                    "c_games": change.games_before})
+        for (a, ra), (b, rb) in combinations(zip([r[2] for r in rows], ranks, strict=True), 2):
+            for me, mine, other, theirs in ((a, ra, b, rb), (b, rb, a, ra)):
+                count = out.head_to_head.setdefault((me, other), [0, 0, 0, 0, 0])
+                count[0] += 1
+                count[1] += mine < theirs
+                count[2] += mine > theirs
+                count[3] += mine == theirs
+                count[4] = match_id
+    stored_rows = _replay_ratings_rows(session)
     for bot_id in sorted(set(stored_rows) | set(book.ratings)):
         row = stored_rows.get(bot_id)
+        fresh_rating, fresh_games = book.ratings.get(bot_id, INITIAL_RATING), book.games.get(bot_id, 0)
+        out.ratings[bot_id] = (fresh_rating, fresh_games, wins.get(bot_id, 0), last.get(bot_id))
         pairs = (
-            ("rating", row.rating if row else None, book.ratings.get(bot_id, INITIAL_RATING)),
-            ("games", row.games if row else None, book.games.get(bot_id, 0)),
+            ("rating", row.rating if row else None, fresh_rating),
+            ("games", row.games if row else None, fresh_games),
             ("wins", row.wins if row else None, wins.get(bot_id, 0)),
         )
         for name, stored, fresh in pairs:
             if stored != fresh and not (row is None and fresh in (INITIAL_RATING, 0)):
-                diffs.append(RatingDifference(bot_id, None, name, stored, fresh))
-    return diffs
+                out.diffs.append(RatingDifference(bot_id, None, name, stored, fresh))
+    return out
+
+
+def _replay_ratings_rows(session: Session) -> dict[int, Rating]:
+    """The current ratings: the replay's second read (a test puts a worker's commit before it)."""
+    return {r.bot_id: r for r in session.exec(select(Rating))}
+
+
+def recompute_ratings(*, session: Session, batch: int = 5000) -> list[RatingDifference]:
+    """Replay every rated match in applied order from the seats' ranks and forfeits, and list every
+    stored number (each change's before/delta/games, each bot's rating/games/wins) that differs.
+
+    Uses ladder.ratings.RatingBook, the engine of ladder.ratings.recompute, fed one match at a
+    time: the same arithmetic without holding a million matches in memory. Read-only, from one
+    snapshot (see `snapshot`).
+    """
+    with snapshot(session):
+        return _replay(session, batch).diffs
+
+
+def rewrite_ratings(*, session: Session, batch: int = 5000) -> list[RatingDifference]:
+    """Recompute the ratings from the remaining history and WRITE them: every rating change's
+    numbers, every bot's rating, games and wins, and the head-to-head table, in one transaction
+    that holds the rating clock (no worker rates a match meanwhile). Returns what differed before;
+    afterwards `recompute_ratings` finds nothing. Inside `unit_of_work` it joins the caller's
+    transaction (voiding matches rewrites in the same one)."""
+    with atomic(session):
+        take_rating_clock(session)
+        replayed = _replay(session, batch)
+        if replayed.changes:
+            table = RatingChange.__table__
+            session.exec(
+                update(table).where(table.c.match_id == bindparam("c_match"), table.c.bot_id == bindparam("c_bot"))
+                .values(rank=bindparam("c_rank"), before=bindparam("c_before"), delta=bindparam("c_delta"),
+                        after=bindparam("c_after"), games_before=bindparam("c_games")),
+                params=replayed.changes,
+            )
+        stored = {r.bot_id: r for r in session.exec(select(Rating))}
+        for bot_id, (rating, games, wins, last) in replayed.ratings.items():
+            row = stored.get(bot_id)
+            if row is not None and (row.rating, row.games, row.wins, row.last_sequence) != (rating, games, wins, last):
+                row.rating, row.games, row.wins, row.last_sequence = rating, games, wins, last
+                session.add(row)
+        session.exec(delete(HeadToHead))
+        if replayed.head_to_head:
+            session.exec(insert(HeadToHead.__table__), params=[
+                {"bot_id": me, "opponent_id": other, "meetings": m, "wins": w, "losses": lo, "ties": t,
+                 "last_match_id": last_match}
+                for (me, other), (m, w, lo, t, last_match) in replayed.head_to_head.items()
+            ])
+        expire_loaded(session, HeadToHead, list(replayed.head_to_head))
+    return replayed.diffs
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +298,7 @@ def missing_rating_changes(*, session: Session, limit: int | None = None) -> lis
         .join(seats, seats.c.match_id == Match.id)
         .outerjoin(changes, changes.c.match_id == Match.id)
         .where(Match.status == MatchStatus.FINISHED, Match.ranked == True,  # noqa: E712
+               Match.voided_at.is_(None),  # a voided match's changes were taken out with it
                func.coalesce(changes.c.n, 0) != seats.c.n)
         .order_by(Match.id)
     )

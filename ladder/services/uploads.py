@@ -21,6 +21,7 @@ from ladder.games import available_games
 from ladder.models import Bot, BotVersion, Match, VersionStatus
 from ladder.services import bots as bot_service
 from ladder.services import matches as match_service
+from ladder.services import names
 from ladder.services.common import unit_of_work
 from ladder.services.errors import Conflict, Forbidden, Invalid
 
@@ -76,6 +77,8 @@ def upload_bot(
         bot = session.exec(select(Bot).where(Bot.owner_id == owner_id, Bot.game == game, Bot.name == name)).first()
     if bot is not None and bot.retired:
         raise Invalid("the bot is retired")
+    if bot is None and (refused := names.refusal(name, settings.name_deny_list)) is not None:
+        raise Invalid(refused)  # a new bot's name only: a name a moderator gave stays allowed
     if bot is not None:  # the same file again (a double click, a script re-run) is not a new version
         same = session.exec(select(BotVersion).where(
             BotVersion.bot_id == bot.id, BotVersion.sha256 == hashlib.sha256(code).hexdigest(),

@@ -9,14 +9,15 @@ tokens had names and scopes.
 from __future__ import annotations
 
 import functools
+from datetime import datetime
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from pydantic import ValidationError
 from sqlmodel import Session, select
 
-from ladder.models import User, UserCreate
-from ladder.services import logins, tokens
+from ladder.models import User, UserCreate, utcnow
+from ladder.services import logins, names, signups, tokens
 from ladder.services.common import atomic, fetch
 from ladder.services.errors import Conflict, Invalid, NotFound
 from ladder.services.passwords import password_problem
@@ -39,21 +40,45 @@ def hash_password(password: str) -> str:
     return _hasher.hash(password)
 
 
-def sign_up(*, session: Session, data: UserCreate | dict) -> User:
-    """A new user; Invalid for a bad name or password, Conflict when the name is taken."""
+def sign_up(*, session: Session, data: UserCreate | dict, deny_list: str = "-",
+            place: signups.SignupPlace | None = None) -> User:
+    """A new user; Invalid for a bad name or password or one the deny list refuses (services/names.py),
+    Conflict when the name is taken, signups.AddressRefused from a banned address or one that made
+    its share of accounts (`place`: where the sign-up comes from; kept, as a keyed hash)."""
     try:
         data = UserCreate.model_validate(data if isinstance(data, dict) else data.model_dump())
     except ValidationError as exc:
         raise Invalid("; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())) from None
+    refused = names.refusal(data.username, deny_list)
+    if refused is not None:
+        raise Invalid(refused)
     if get_user_by_name(session=session, username=data.username) is not None:
         raise Conflict(f"the name {data.username!r} is taken")
     problem = password_problem(data.password, username=data.username)
     if problem is not None:
         raise Invalid(problem)
+    if place is not None:
+        signups.check(session, place)  # before the password is hashed: a refused address costs nothing
     user = User(username=data.username, email=data.email, password_hash=hash_password(data.password))
     with atomic(session, conflict=f"the name {data.username!r} is taken"):
+        if place is not None:
+            signups.check(session, place)  # again inside the write transaction: two at once count
         session.add(user)
+        if place is not None:
+            session.flush()
+            signups.remember(session, place, user.id)
     return user
+
+
+def suspension_notice(user: User, now: datetime | None = None) -> str | None:
+    """What a suspended user is told when they try to log in; None when they are not suspended
+    (or the suspension has ended). Set by services/moderation.py."""
+    if not user.suspended:
+        return None
+    if user.suspended_until is not None and user.suspended_until <= (now or utcnow()):
+        return None
+    until = "for good" if user.suspended_until is None else f"until {user.suspended_until:%Y-%m-%d %H:%M} UTC"
+    return f"This account is suspended {until}: {user.suspension_reason}"
 
 
 def authenticate(*, session: Session, username: str, password: str) -> User | None:

@@ -113,7 +113,7 @@ def match_frames(*, session: Session, match_id: int, viewer_id: int | None, view
             raise Invalid("a seat view needs ?seat=N")
         if not may_see_seat(session=session, match_id=match_id, seat=seat, viewer_id=viewer_id):
             raise Forbidden("only the bot's owner sees a seat's own view")
-    data = pages.replay_json(session=session, match_id=match_id)
+    data = pages.replay_json(session=session, match_id=match_id, viewer_id=viewer_id)
     key = (hashlib.sha256(data).hexdigest(), view, seat if view == "seat" else None)
     with _cache_lock:
         if key in _cache:

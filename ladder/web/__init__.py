@@ -44,6 +44,7 @@ def init_app(app: Flask) -> None:
         lobby,
         matches,
         metrics,
+        moderation,
         play,
         protocol,
         seats,
@@ -62,7 +63,8 @@ def init_app(app: Flask) -> None:
     login_manager.user_loader(auth.load_user)
     user_loaded_from_cookie.connect(auth.rotate_remembered, app)
     blueprints = (auth, account, leaderboard, bots, bot_data, matches, users, api, protocol, tournaments,
-                  replay_viewer, game_assets, guide, datasets, live, play, seats, lobby, health, metrics)
+                  replay_viewer, game_assets, guide, datasets, live, play, seats, lobby, health, metrics,
+                  moderation)
     for module in blueprints:
         app.register_blueprint(module.bp)
     csrf.exempt(api.bp)

@@ -54,6 +54,8 @@ QUERY_PARAMETERS = {
     "api.leaderboard": ("page", "per_page"),
     "api.matches": ("game", "bot", "owner", "status", "since", "until", "before", "limit"),
     "api.events": ("limit",),
+    "api.admin_log": ("limit", "before"),
+    "api.admin_collusion": ("game", "matches", "top"),
 }
 
 
@@ -313,4 +315,4 @@ def upload_version(bot_id: int):
     return _upload(bot_id)
 
 
-from ladder.web import api_bot_data, api_challenges, api_events  # noqa: E402,F401  (their routes join this blueprint)
+from ladder.web import api_bot_data, api_challenges, api_events, api_moderation  # noqa: E402,F401  (their routes join this blueprint)

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
 from flask_login import UserMixin, current_user, login_required, login_user, logout_user
 
-from ladder.services import logins
+from ladder.services import logins, signups
 from ladder.services import users as user_service
 from ladder.web.common import db, refusals, settings
 from ladder.web.forms import LogInForm, SignUpForm
@@ -84,9 +84,14 @@ def signup():
         return redirect(url_for("users.me"))
     form = SignUpForm()
     if form.validate_on_submit():
-        with refusals() as refused:
+        config = settings()
+        place = signups.SignupPlace(signups.address_hash(signups.address_key(config.secret_key),
+                                                         request.remote_addr or "unknown"),
+                                    config.accounts_per_address, config.signup_address_days)
+        with refusals(forbidden_is_form_error=True) as refused:
             user = user_service.sign_up(session=db(), data={
-                "username": form.username.data, "password": form.password.data, "email": form.email.data or None})
+                "username": form.username.data, "password": form.password.data, "email": form.email.data or None},
+                deny_list=config.name_deny_list, place=place)
         if not refused:
             start_session(user)
             flash(f"Welcome, {user.username}! Upload a bot to join the ladder.", "ok")
@@ -99,6 +104,10 @@ def login():
     form = LogInForm()
     if form.validate_on_submit():
         user = user_service.authenticate(session=db(), username=form.username.data, password=form.password.data)
+        notice = user_service.suspension_notice(user) if user is not None else None
+        if notice is not None:  # the right password: they may learn why they cannot log in
+            flash(notice, "error")
+            return render_template("auth/login.html", form=form), 403
         if user is not None:
             start_session(user, remember=form.remember.data)
             return redirect(_safe_next(request.args.get("next")))

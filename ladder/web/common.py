@@ -113,16 +113,24 @@ def status_for(exc: ServiceError) -> int:
 
 
 @contextmanager
-def refusals(*, flash_message: bool = True) -> Iterator[list[ServiceError]]:
+def refusals(*, flash_message: bool = True, forbidden_is_form_error: bool = False) -> Iterator[list[ServiceError]]:
     """Catch a service refusal inside a form view: flash its message and let the view re-render.
 
     NotFound and Forbidden are not form errors: they abort with 404/403 so that nobody learns
-    more about someone else's bot than a missing page tells.
+    more about someone else's bot than a missing page tells (`forbidden_is_form_error`: a refusal
+    the user should read, such as a sign-up from a banned address, is flashed instead).
     """
     caught: list[ServiceError] = []
     try:
         yield caught
-    except (NotFound, Forbidden) as exc:
+    except Forbidden as exc:
+        db().rollback()
+        if not forbidden_is_form_error:
+            abort(403)
+        caught.append(exc)
+        if flash_message:
+            flash(str(exc), "error")
+    except NotFound as exc:
         db().rollback()
         abort(status_for(exc))
     except ServiceError as exc:

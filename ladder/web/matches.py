@@ -41,7 +41,8 @@ def load_replay_for(match_id: int, viewer_owns: set[int]) -> Replay | None:
     is none. (The worker stores the replay without any log and each seat's log apart,
     Replay.split_logs: the owner's are merged back; older replays may still hold them.)"""
     try:
-        replay = Replay.from_json(loads_replay(pages.replay_json(session=db(), match_id=match_id)))
+        replay = Replay.from_json(loads_replay(pages.replay_json(session=db(), match_id=match_id,
+                                                                 viewer_id=user_id())))
     except NotFound:
         return None
     except ReplayError:
@@ -133,7 +134,7 @@ def replay_download(match_id: int):
         return Response(dumps_replay(replay), mimetype="application/json",
                         headers={**headers, "Cache-Control": "private"})
     try:
-        data = pages.replay_gzip(session=db(), match_id=match_id)
+        data = pages.replay_gzip(session=db(), match_id=match_id, viewer_id=user_id())
     except NotFound:
         abort(404)
     if request.accept_encodings.quality("gzip") > 0:

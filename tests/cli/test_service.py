@@ -61,6 +61,23 @@ def test_migrate_then_recompute_matches_and_notices_tampering(tmp_path):
     assert f"bot {tampered} current rating rating" in refused.output
 
 
+def test_recompute_write_rewrites_the_stored_ratings_then_checks_clean(tmp_path):
+    assert run(["migrate"], tmp_path).exit_code == 0
+    play_some(tmp_path, 4)
+    engine = make_engine(Settings(instance_dir=tmp_path))
+    with session_factory(engine)() as session:
+        session.exec(update(Rating).where(Rating.games > 0).values(rating=Rating.rating + 5))
+        session.commit()
+    engine.dispose()
+    dry = run(["ratings", "recompute"], tmp_path)
+    assert dry.exit_code == 1 and "4 stored numbers differ" in dry.output, dry.output
+    assert run(["ratings", "recompute"], tmp_path).exit_code == 1  # the dry run wrote nothing
+    written = run(["ratings", "recompute", "--write"], tmp_path)
+    assert written.exit_code == 0, written.output
+    assert "4 stored numbers rewritten" in written.output
+    assert run(["ratings", "recompute"], tmp_path).exit_code == 0
+
+
 def test_recompute_reports_a_finished_ranked_match_without_rating_changes(tmp_path):
     assert run(["migrate"], tmp_path).exit_code == 0
     play_some(tmp_path, 2)

@@ -26,6 +26,7 @@ def test_the_single_token_carries_over_and_back(db_url):
             conn.execute(text("INSERT INTO bots (name, game, description, owner_id, retired, created_at) "
                               "SELECT 'b', 'treasure', '', id, false, '2026-01-01 00:00:00' FROM users"))
         upgrade(engine, "0004")
+        upgrade(engine)  # the ORM below reads head's columns (0015 added some to users)
         with session_factory(engine)() as session:
             found = tokens.authenticate(session=session, token=token)
             assert found is not None and found.user.username == "alice"

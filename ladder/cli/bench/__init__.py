@@ -131,3 +131,24 @@ def bench_sandbox(mode: str, round_trips: int, starts: int, matches: int, runtim
     if runtime_names is not None or runtimes_only:
         run_runtime_bench(names, mode=mode, starts=kit_starts, compiles=compiles, echo=click.echo,
                           progress=lambda message: click.echo(message, err=True))
+
+
+@bench.command("collusion")
+@click.option("--reports", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Independent honest ladders, each reported on once.")
+@click.option("--matches", type=click.IntRange(min=10), default=250, show_default=True,
+              help="Matches of the house bots per report.")
+@click.option("--trials", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Sock-puppet trials.")
+@click.option("--within", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Shared matches a trial may take.")
+@click.option("--seed", type=int, default=0, show_default=True)
+def bench_collusion(reports: int, matches: int, trials: int, within: int, seed: int) -> None:
+    """The collusion report's false alarms over honest house bots, and how soon it flags the sock
+    puppets (the game's Game.sock_puppets). Plays in-process (ladder/play.py); prints figures."""
+    from ladder.cli.bench.collusion import false_alarms, power, report_lines
+
+    found = power(trials=trials, within=within, honest_between=2, seed=seed)
+    alarms = false_alarms(reports=reports, matches=matches, seed=seed, progress=click.echo)
+    for line in report_lines(alarms, found):
+        click.echo(line)

@@ -1,0 +1,73 @@
+"""Drachengold's negotiation facts for the collusion report (ladder/collusion.py): from a replay's
+public events, each seat's opening proposal of a negotiation (its offer to each other involved
+seat) and each seat's votes on the other seats' proposals before the last two rounds (when a
+player may rightly accept anything rather than see the treasure lost), as shares of the
+treasure's worth, with each seat's fair share (its part of the attack that killed the dragon,
+from the attack events). One offer per proposer and negotiation: a bot re-proposing each round is one
+choice, not eight. The Game names this part (`negotiations`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ladder.collusion import Offer, Vote
+
+# A token's rough worth (its face value; gems at their share of a majority bonus): what "a share
+# of the treasure" means here. The same table as the greedy house bot's, which players can read.
+WORTH = {"silver": 1, "gold": 3, "red": 1.5, "blue": 2.5, "green": 2.5, "purple": 2.5, "yellow": 2.5,
+         "white": 3.5, "black": 7}
+
+
+def acts(replay: dict[str, Any]) -> tuple[list[Offer], list[Vote]]:
+    """(offers, votes) of one replay's negotiations, by seat."""
+    offers: list[Offer] = []
+    votes: list[Vote] = []
+    worth: dict[str, float] = {}
+    involved: list[int] = []
+    total = 0.0
+    seen: set[str] = set()
+    proposed: set[int] = set()
+    rounds = 1
+    standing: list[dict[str, Any]] = []
+    attacks: dict[str, dict[int, float]] = {}  # dragon -> seat -> attack put on it
+    last_total: dict[str, float] = {}
+    fair: dict[int, float] = {}
+    for entry in replay.get("log", ()):
+        kind = entry.get("type")
+        data = entry.get("data") or {}
+        if kind == "attack":
+            dragon = data["dragon"]
+            step = max(0.0, float(data["total"]) - last_total.get(dragon, 0.0))
+            last_total[dragon] = float(data["total"])
+            seats = attacks.setdefault(dragon, {})
+            seats[data["seat"]] = seats.get(data["seat"], 0.0) + step
+        elif kind == "kill":
+            last_total.pop(data["dragon"], None)
+        if kind == "negotiation":
+            put = attacks.pop(data["dragon"], {})
+            mass = sum(put.get(s, 0.0) for s in data["involved"])
+            fair = {s: (put.get(s, 0.0) / mass if mass > 0 else 1 / len(data["involved"])) for s in data["involved"]}
+            worth = {t["id"]: WORTH.get(t["colour"], 1) for t in data["tokens"]}
+            involved, total, seen, standing = list(data["involved"]), sum(worth.values()) or 1.0, set(), []
+            rounds, proposed = int(data.get("rounds", 1)), set()
+        elif kind == "proposals" and involved:
+            standing = data["proposals"]
+            for p in standing:
+                if p["id"] in seen or p["proposer"] in proposed:
+                    continue  # a standing proposal is published again each round; the opening one counts
+                seen.add(p["id"])
+                proposed.add(p["proposer"])
+                for seat in involved:
+                    if seat != p["proposer"]:
+                        offers.append(Offer(p["proposer"], seat, _share(p, seat, worth, total), fair[seat]))
+        elif kind == "votes" and involved and data.get("round", 1) <= rounds - 2:
+            for voter, accepted in data["votes"].items():
+                for p in standing:
+                    if p["proposer"] != int(voter):
+                        votes.append(Vote(int(voter), p["proposer"], _share(p, int(voter), worth, total),
+                                          fair[int(voter)], p["id"] in accepted))
+    return offers, votes
+
+
+def _share(proposal: dict[str, Any], seat: int, worth: dict[str, float], total: float) -> float:
+    return sum(worth.get(t, 0) for t in proposal["shares"].get(str(seat), ())) / total
