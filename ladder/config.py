@@ -87,10 +87,11 @@ class Settings(BaseModel):
     login_failures_per_account: str = "5 per minute;20 per hour"  # failed log-ins before 429, per user name
     api_rate: str = "120 per minute"  # API requests per token (per address without one)
     trusted_proxies: int = Field(default=0, ge=0, le=5)  # reverse proxies whose X-Forwarded-For is believed
-    # live matches (ladder/web/live.py): a waiting long poll holds one of a web process's threads
-    # (`ladder up` and `ladder web` run 4), so only a few wait at once; past that, polls answer at
-    # once and the viewer asks again a little later; an address holding more gets 429
-    live_waiting_per_process: int = Field(default=2, ge=0)
+    # requests held open (seat long polls and websockets, lobby waits, live views, person tables) at
+    # once per web process, one budget over all (ladder/web/held.py); past it, 429 with retry_ms.
+    # 0: sized by the server `ladder web` runs (gevent: LONG_LIVED_GEVENT; threads: half of them)
+    long_lived_per_process: int = Field(default=0, ge=0)
+    # live matches (ladder/web/live.py): an address holding this many waiting polls gets 429
     live_waiting_per_address: int = Field(default=2, ge=1)
     live_wait_seconds: float = Field(default=10.0, gt=0, le=60)  # how long one poll waits for news
 

@@ -38,11 +38,13 @@ def init_app(app: Flask) -> None:
         datasets,
         game_assets,
         guide,
+        held,
         leaderboard,
         live,
         lobby,
         matches,
         play,
+        privacy,
         protocol,
         seats,
         tournaments,
@@ -66,6 +68,8 @@ def init_app(app: Flask) -> None:
     csrf.exempt(api.bp)
     csrf.exempt(seats.bp)
     seats.init_app(app)
+    held.init_app(app, settings.long_lived_per_process)
+    privacy.init_app(app)
     init_limits(app, settings)
     app.teardown_appcontext(close_db)
     app.add_template_filter(ago, "ago")
