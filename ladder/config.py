@@ -86,6 +86,9 @@ class Settings(BaseModel):
     login_failures_per_address: str = "10 per minute;100 per day"  # failed log-ins before 429, per address
     login_failures_per_account: str = "5 per minute;20 per hour"  # failed log-ins before 429, per user name
     api_rate: str = "120 per minute"  # API requests per token (per address without one)
+    # the remote seats' requests per token and per address (docs/remote.md): a seat polled over HTTP
+    # makes about two a decision, so more than the API's, yet a flood (300 GETs in 2.6 s) is refused
+    seat_rate: str = "20 per second;600 per minute"
     trusted_proxies: int = Field(default=0, ge=0, le=5)  # reverse proxies whose X-Forwarded-For is believed
     # requests held open (seat long polls and websockets, lobby waits, live views, person tables) at
     # once per web process, one budget over all (ladder/web/held.py); past it, 429 with retry_ms.
@@ -131,7 +134,8 @@ class Settings(BaseModel):
         """The runtimes an upload may use; None: whichever this machine has."""
         return tuple(self.runtimes.split(",")) if self.runtimes else None
 
-    @field_validator("signup_rate", "login_failures_per_address", "login_failures_per_account", "api_rate")
+    @field_validator("signup_rate", "login_failures_per_address", "login_failures_per_account", "api_rate",
+                     "seat_rate")
     @classmethod
     def _rate_limit_string(cls, value: str) -> str:
         from limits import parse_many

@@ -81,12 +81,16 @@ def init_limits(app: Flask, settings: Settings) -> Limiter:
         scope="password-change", error_message="Too many failed password changes."))
     # the remote seats' endpoints (websocket handshakes, long polls) count with the API: one
     # allowance per token and per address over both, so no client gets more by using the other
-    for name in ("api", "seats"):
-        limiter.limit(settings.api_rate, key_func=_address, scope="api-address",
-                      error_message="Too many API requests from your address.")(app.blueprints[name])
-        limiter.limit(settings.api_rate, key_func=_api_token, scope="api-token",
-                      exempt_when=lambda: "Authorization" not in request.headers,
-                      error_message="Too many API requests with this token.")(app.blueprints[name])
+    # the API, and the remote seats' endpoints (websocket handshakes, long polls) with limits of
+    # the same kind, per token and per address, at their own rate (a seat polled over HTTP makes
+    # about two requests a decision)
+    kinds = (("api", settings.api_rate, "API requests"), ("seats", settings.seat_rate, "seat requests"))
+    for name, rate, what in kinds:
+        limiter.shared_limit(rate, key_func=_address, scope=f"{name}-address",
+                             error_message=f"Too many {what} from your address.")(app.blueprints[name])
+        limiter.shared_limit(rate, key_func=_api_token, scope=f"{name}-token",
+                             exempt_when=lambda: "Authorization" not in request.headers,
+                             error_message=f"Too many {what} with this token.")(app.blueprints[name])
     app.extensions["ladder_limiter"] = limiter
     app.register_error_handler(RateLimitExceeded, too_many)
     app.register_error_handler(LimitExceeded, too_many)

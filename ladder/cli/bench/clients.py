@@ -60,6 +60,8 @@ class Figures:
     ws_refused: Counter = field(default_factory=Counter)
     polls: Counter = field(default_factory=Counter)  # answers to the holders' long polls, by status
     probes: list[tuple[int, str, str | None]] = field(default_factory=list)  # (match, status, seat status)
+    stop_status: int | None = None  # `ladder up`'s exit status after the bench's Ctrl-C
+    tracebacks: int = 0  # in its output (web, worker, scheduler)
 
     @property
     def forfeited(self) -> int:
@@ -89,6 +91,7 @@ class Figures:
             f"long polls answered {dict(self.polls)}, slow sockets open at most {self.slow_peak}, "
             f"closed by the server (header timeout) {self.slow_closed}",
             f"  other user's seat: {probes}; forfeited {self.forfeited}",
+            f"  ladder up stopped with status {self.stop_status}; tracebacks in its output {self.tracebacks}",
             f"  {'PASS' if self.ok else 'FAIL'} (medians under 200 ms, no seat forfeited)",
         ]
 
@@ -307,11 +310,12 @@ def bench_target(target: str, *, port: int, env: dict[str, str], up_args: list[s
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGINT)
         try:
-            proc.wait(60)
+            figures.stop_status = proc.wait(60)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
         log.close()
+        figures.tracebacks = Path(log.name).read_text(errors="replace").count("Traceback")
     return figures
 
 
