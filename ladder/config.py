@@ -91,11 +91,15 @@ class Settings(BaseModel):
     login_failures_per_address: str = "10 per minute;100 per day"  # failed log-ins before 429, per address
     login_failures_per_account: str = "5 per minute;20 per hour"  # failed log-ins before 429, per user name
     api_rate: str = "120 per minute"  # API requests per token (per address without one)
+    # the remote seats' requests per token and per address (docs/remote.md): a seat polled over HTTP
+    # makes about two a decision, so more than the API's, yet a flood (300 GETs in 2.6 s) is refused
+    seat_rate: str = "20 per second;600 per minute"
     trusted_proxies: int = Field(default=0, ge=0, le=5)  # reverse proxies whose X-Forwarded-For is believed
-    # live matches (ladder/web/live.py): a waiting long poll holds one of a web process's threads
-    # (`ladder up` and `ladder web` run 4), so only a few wait at once; past that, polls answer at
-    # once and the viewer asks again a little later; an address holding more gets 429
-    live_waiting_per_process: int = Field(default=2, ge=0)
+    # requests held open (seat long polls and websockets, lobby waits, live views, person tables) at
+    # once per web process, one budget over all (ladder/web/held.py); past it, 429 with retry_ms.
+    # 0: sized by the server `ladder web` runs (gevent: LONG_LIVED_GEVENT; threads: half of them)
+    long_lived_per_process: int = Field(default=0, ge=0)
+    # live matches (ladder/web/live.py): an address holding this many waiting polls gets 429
     live_waiting_per_address: int = Field(default=2, ge=1)
     live_wait_seconds: float = Field(default=10.0, gt=0, le=60)  # how long one poll waits for news
 
@@ -151,7 +155,8 @@ class Settings(BaseModel):
         """The runtimes an upload may use; None: whichever this machine has."""
         return tuple(self.runtimes.split(",")) if self.runtimes else None
 
-    @field_validator("signup_rate", "login_failures_per_address", "login_failures_per_account", "api_rate")
+    @field_validator("signup_rate", "login_failures_per_address", "login_failures_per_account", "api_rate",
+                     "seat_rate")
     @classmethod
     def _rate_limit_string(cls, value: str) -> str:
         from limits import parse_many

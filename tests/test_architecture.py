@@ -82,6 +82,7 @@ def test_only_the_sandbox_and_the_supervisor_start_processes():
                # export: `ladder export` timed as a process of its own (its peak memory)
                "ladder/cli/bench/chaos_procs.py", "ladder/cli/bench/export.py",
                "ladder/cli/bench/botdata.py",  # botdata: worker processes, each one starting its bots
+               "ladder/cli/bench/clients.py",  # clients: a `ladder up` of its own, to load from outside
                # connect: the author's own program on the author's own machine, outside any sandbox
                # by design (docs/remote.md); the ladder's side of it never starts anything
                "ladder/cli/connect.py",

@@ -32,11 +32,11 @@ from typing import Any
 import click
 
 from ladder import seat_relay
+from ladder.cli.backoff import BUSY_S, RECONNECT_DELAYS, retry_seconds
 from ladder.cli.service import PORT
 from ladder.games import FLAGSHIP, get_game
 from ladder.replay import Replay
 
-RECONNECT_DELAYS = (0.05, 0.2, 0.5, 1.0, 2.0, 5.0)  # then 5 s, until the match is over
 GIVE_UP_S = 600  # a match not finished this long after its connection ended is reported hanging
 
 
@@ -88,8 +88,8 @@ class Ladder:
             status, payload, headers = self.call("POST", "/api/v1/remote/challenges", body)
             if status == 201:
                 return payload["match"]["id"], payload["seat"]
-            if status == 429:  # the user's challenges in flight: wait for one to end
-                time.sleep(min(30, int(headers.get("Retry-After", "5"))))
+            if status == 429:  # the user's challenges in flight, or the request rate: wait as told
+                time.sleep(retry_seconds(payload, headers))
                 continue
             raise LadderRefused(f"the ladder refused the challenge ({status}): {(payload or {}).get('error')}")
 
@@ -147,7 +147,8 @@ def play_one(ladder: Ladder, bot: str, match_id: int, seat: int, *, cut_chance: 
                 except ws_client.ConnectionError as exc:
                     if exc.status_code in (401, 403, 404):
                         raise LadderRefused(f"the seat refused the connection ({exc.status_code})") from None
-                    time.sleep(delays.pop(0) if len(delays) > 1 else delays[0])
+                    # 429: the server's held requests or the request rate; its body is not read here
+                    time.sleep(BUSY_S if exc.status_code == 429 else delays.pop(0) if len(delays) > 1 else delays[0])
                     report.reconnects += 1
                     continue
                 except OSError:
@@ -218,9 +219,14 @@ def play_one_http(ladder: Ladder, bot: str, match_id: int, seat: int, *, cut_cha
             conn = state["conn"]
             query = f"?after={after}&wait=20" + (f"&conn={conn}" if conn else "")
             try:
-                status, body, _ = ladder.call("GET", path + query)
+                status, body, headers = ladder.call("GET", path + query)
             except OSError:
                 status, body = 0, None
+            if status == 429:  # the server's held requests, or the request rate: as told, same conn
+                if isinstance(body, dict) and isinstance(body.get("conn"), str):
+                    state["conn"] = body["conn"]
+                time.sleep(retry_seconds(body, headers, BUSY_S))
+                continue
             if status == 409:  # this connection is over (replaced, or it lapsed): connect anew
                 state["conn"] = None
                 report.reconnects += 1
@@ -258,7 +264,10 @@ def play_one_http(ladder: Ladder, bot: str, match_id: int, seat: int, *, cut_cha
             answers, tries = _pending(program), 0
             while answers and state["conn"] is not None and poller.is_alive() and tries < 100:
                 conn, tries = state["conn"], tries + 1
-                status, _, _ = ladder.call("POST", f"{path}?conn={conn}", raw="\n".join(answers).encode())
+                status, body, headers = ladder.call("POST", f"{path}?conn={conn}", raw="\n".join(answers).encode())
+                if status == 429:  # the request rate: not sent, send it again when told
+                    time.sleep(retry_seconds(body, headers, BUSY_S))
+                    continue
                 if status != 409:
                     break  # sent, or refused for cause (the ladder records the fault)
                 while state["conn"] == conn and poller.is_alive() and tries < 100:

@@ -9,8 +9,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from ladder.cli.backoff import retry_seconds
+
 WAIT_S = 20  # each long poll; the lobby forgets a client not heard from for 30 s
-RETRY_S = 2  # after an answer the server did not hold
+RETRY_S = 2  # after a 429 that says nothing of when
 
 
 class LobbyClient:
@@ -41,11 +43,9 @@ class LobbyClient:
             if status == 200 and payload.get("status") == "matched":
                 return payload["match"], payload["seat"]
             if status == 200:
-                if not payload.get("held"):  # the server held no thread for us: ask again shortly
-                    time.sleep(RETRY_S)
                 continue
-            if status == 429:
-                time.sleep(min(60, int(headers.get("Retry-After", "10"))))
+            if status == 429:  # the server's held requests, or a rate: as the answer says (retry_ms)
+                time.sleep(retry_seconds(payload, headers, RETRY_S))
                 continue
             raise self.refused(f"the lobby refused ({status}): {(payload or {}).get('error')}")
         return None

@@ -84,13 +84,14 @@ def requeue_left_running(settings: Settings) -> list[int]:
         engine.dispose()
 
 
-def web_app(settings: Settings | None = None):
-    """The Flask app with dispatch wired to Celery: matches a view queues are sent to the workers."""
+def web_app(settings: Settings | None = None, long_lived: int | None = None):
+    """The Flask app with dispatch wired to Celery: matches a view queues are sent to the workers.
+    `long_lived`: the server's budget of held requests (ladder/web/held.py), unless set."""
     from ladder import create_app
     from workers.queue.tasks import dispatch_matches
 
     settings = settings or Settings.from_env()
-    return create_app({"settings": settings, "LADDER_DISPATCH": dispatch_matches})
+    return create_app({"settings": settings, "LADDER_DISPATCH": dispatch_matches, "LADDER_LONG_LIVED": long_lived})
 
 
 SECRET_FILE = "secret_key"
@@ -153,9 +154,35 @@ def bind_address(host: str, port: int) -> str:
     return host if host.startswith("unix:") else f"{host}:{port}"
 
 
+HEADER_TIMEOUT_S = 5  # a client has this long to send a request's head (slowloris), or to start its next
+GEVENT_CONNECTIONS = 1000  # open connections per gevent process (gunicorn's worker_connections)
+LONG_LIVED_GEVENT = 400  # held requests per gevent process (ladder/web/held.py): the rest is for pages
+
+
+def worker_classes() -> tuple[str, ...]:
+    """The gunicorn worker classes `ladder web` can run here: gevent first when it is installed."""
+    try:
+        import gevent  # noqa: F401
+    except ImportError:
+        return ("gthread",)
+    return ("gevent", "gthread")
+
+
+def long_lived_budget(worker_class: str, threads: int) -> int:
+    """How many requests one process may hold open (ladder/web/held.py): under gevent a held
+    request is a greenlet, and the bound is on sockets; under threads, half of them, so pages
+    always have threads of their own."""
+    return LONG_LIVED_GEVENT if worker_class == "gevent" else max(1, threads // 2)
+
+
 def run_gunicorn(settings: Settings, *, host: str, port: int, workers: int, threads: int = 4,
-                 graceful_timeout: int = 10) -> None:
-    """Serve the site with gunicorn (threads per process: page views wait on the database)."""
+                 graceful_timeout: int = 10, worker_class: str | None = None,
+                 header_timeout: int = HEADER_TIMEOUT_S) -> None:
+    """Serve the site with gunicorn. gevent (the default where installed): every connection a
+    greenlet, so seat long polls, websockets and slow clients hold no thread; gthread: `threads`
+    per process. Either way a request's head must arrive within `header_timeout` seconds (gunicorn's
+    keepalive bounds reading each request's head, the first one too), so slowloris sockets are
+    closed; docs/operations.md says what the reverse proxy adds."""
     from gunicorn.app.base import BaseApplication
 
     hooks = observability(settings)  # first: the multiprocess metrics folder before prometheus_client loads
@@ -163,11 +190,14 @@ def run_gunicorn(settings: Settings, *, host: str, port: int, workers: int, thre
     warning = exposure_warning(settings, host)
     if warning:
         print(f"WARNING: {warning}", file=sys.stderr, flush=True)
+    worker_class = worker_class or worker_classes()[0]
+    budget = long_lived_budget(worker_class, threads)
 
     class Server(BaseApplication):
         def load_config(self) -> None:
             for key, value in {
-                "bind": bind_address(host, port), "workers": workers, "threads": threads, "worker_class": "gthread",
+                "bind": bind_address(host, port), "workers": workers, "threads": threads, "worker_class": worker_class,
+                "worker_connections": GEVENT_CONNECTIONS, "keepalive": header_timeout,
                 "graceful_timeout": graceful_timeout, "accesslog": "-", "errorlog": "-",
                 "proc_name": "ladder-web", "forwarded_allow_ips": os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
             }.items():
@@ -178,7 +208,7 @@ def run_gunicorn(settings: Settings, *, host: str, port: int, workers: int, thre
                 self.cfg.set("control_socket_disable", True)
 
         def load(self):
-            return web_app(settings)
+            return web_app(settings, long_lived=budget)
 
     Server().run()
 

@@ -66,7 +66,9 @@ def _check_sandbox(settings) -> None:
               help="Sandbox for bots (default: $LADDER_SANDBOX_MODE, else the strongest this machine can run).")
 @click.option("--grace", type=float, default=20.0, show_default=True,
               help="Seconds to let running matches finish on Ctrl-C before killing them.")
-def up(host, port, instance, concurrency, sandbox, grace) -> None:
+@click.option("--web-workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Web processes (`ladder web --workers`).")
+def up(host, port, instance, concurrency, sandbox, grace, web_workers) -> None:
     """Run the whole ladder on this machine: web + worker + scheduler, Ctrl-C stops everything.
 
     With nothing configured it needs no server: an SQLite database and an SQLite-file broker in the
@@ -99,7 +101,8 @@ def up(host, port, instance, concurrency, sandbox, grace) -> None:
     facts = prepare_instance(settings, requeue_running=settings.embedded)
     click.echo(f"{migration_text(facts)}, {facts['starter_bots']} starter bots, {facts['requeued']} matches requeued")
     supervisor = Supervisor(
-        child_commands(host=host, port=port, concurrency=concurrency or os.cpu_count() or 1, grace=grace),
+        child_commands(host=host, port=port, concurrency=concurrency or os.cpu_count() or 1, grace=grace,
+                       web_workers=web_workers),
         child_env(settings), grace=grace, say=lambda text: click.echo(text, err=True),
     )
     if settings.embedded:  # after a stop asked for, not after a child's death (the next start counts that)
@@ -125,7 +128,11 @@ def _requeue_left_running(settings) -> None:
 @click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True, help="gunicorn processes.")
 @click.option("--threads", type=click.IntRange(min=1), default=4, show_default=True, help="Threads per process.")
 @click.option("--graceful-timeout", type=int, default=10, show_default=True)
-def web(host, port, workers, threads, graceful_timeout) -> None:
+@click.option("--worker-class", type=click.Choice(["gevent", "gthread"]),
+              help="gunicorn's: gevent (the default where installed: held requests cost no thread) or gthread.")
+@click.option("--header-timeout", type=click.IntRange(min=1), default=5, show_default=True,
+              help="Seconds a client has to send a request's head (against slowloris).")
+def web(host, port, workers, threads, graceful_timeout, worker_class, header_timeout) -> None:
     """Serve the web site and API with gunicorn (never runs bot code)."""
     from ladder.cli.serve import run_gunicorn
 
@@ -134,7 +141,7 @@ def web(host, port, workers, threads, graceful_timeout) -> None:
     if refusal:
         raise click.ClickException(refusal)
     run_gunicorn(settings, host=host, port=port, workers=workers, threads=threads,
-                 graceful_timeout=graceful_timeout)
+                 graceful_timeout=graceful_timeout, worker_class=worker_class, header_timeout=header_timeout)
 
 
 @click.command()

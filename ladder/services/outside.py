@@ -19,10 +19,12 @@ from dataclasses import dataclass
 from pydantic import ValidationError
 from sqlmodel import Session, select
 
+from ladder.config import Settings
 from ladder.games import OptionError, get_game
 from ladder.models import Bot, BotCreate, BotVersion, Match, MatchStatus, Seat, User, VersionStatus
 from ladder.services.common import atomic
 from ladder.services.errors import Invalid, NotFound
+from ladder.services.limits import check_upload
 from ladder.services.matches import queue_challenge
 
 REMOTE_FILENAME = "remote"  # the placeholder version's name: nothing to unpack
@@ -34,9 +36,12 @@ class RemoteBot:
     version: BotVersion
 
 
-def remote_bot(*, session: Session, user_id: int, game: str, name: str, open_ladder: bool | None = None) -> RemoteBot:
+def remote_bot(*, session: Session, user_id: int, game: str, name: str, open_ladder: bool | None = None,
+               settings: Settings | None = None) -> RemoteBot:
     """The user's remote bot `name` for `game`, created on first use. A sandboxed bot of that name
-    is refused (its uploads stay what they are). `open_ladder` given: opt in or out."""
+    is refused (its uploads stay what they are). `open_ladder` given: opt in or out. With
+    `settings` (every request does), a creation counts against the daily limit of uploads: its
+    placeholder version is one, as a sandboxed bot's first upload is (LimitExceeded past it)."""
     try:
         get_game(game)
     except (KeyError, OptionError):
@@ -53,6 +58,8 @@ def remote_bot(*, session: Session, user_id: int, game: str, name: str, open_lad
         if bot is not None and bot.retired:
             raise Invalid(f"{name!r} is retired")
         if bot is None:
+            if settings is not None:
+                check_upload(session=session, settings=settings, user_id=user_id)
             bot = Bot(name=name, game=game, owner_id=user_id, remote=True,
                       description="Played from its owner's machine (docs/remote.md).")
             session.add(bot)
@@ -91,9 +98,9 @@ def opponent_versions(*, session: Session, game: str, names: Sequence[str]) -> l
 
 def remote_challenge(*, session: Session, user_id: int, game: str, bot_name: str, against: Sequence[str],
                      options: Mapping[str, object] | None = None, seed: int | None = None,
-                     sandbox: str = "strict") -> tuple[Match, int]:
+                     sandbox: str = "strict", settings: Settings | None = None) -> tuple[Match, int]:
     """Queue an unranked challenge with the user's remote bot in seat 0: (match, seat)."""
-    mine = remote_bot(session=session, user_id=user_id, game=game, name=bot_name)
+    mine = remote_bot(session=session, user_id=user_id, game=game, name=bot_name, settings=settings)
     opponents = opponent_versions(session=session, game=game, names=against)
     match = queue_challenge(session=session, user_id=user_id, version_ids=[mine.version.id, *opponents],
                             options=options, seed=seed, sandbox=sandbox)

@@ -91,6 +91,16 @@ def revoke_all(*, session: Session, user_id: int) -> None:
         session.exec(delete(ApiToken).where(ApiToken.user_id == user_id))
 
 
+def bearer(header: str | None) -> str | None:
+    """The token of an `Authorization: Bearer <token>` header (the scheme in any case, any spaces
+    around the token), or None for no header or another scheme. The one reading of the header:
+    the API's check and its per-token limit both use it, so padding never makes another key."""
+    parts = (header or "").split(None, 1)  # any run of spaces or tabs between the two
+    if len(parts) != 2 or parts[0].lower() != "bearer":
+        return None
+    return parts[1].strip() or None
+
+
 def authenticate(*, session: Session, token: str, now: datetime | None = None) -> Authenticated | None:
     """The token's user and row, or None for an unknown, revoked or malformed token. Records the
     use (to the minute)."""

@@ -39,6 +39,7 @@ def init_app(app: Flask) -> None:
         game_assets,
         guide,
         health,
+        held,
         leaderboard,
         live,
         lobby,
@@ -46,6 +47,7 @@ def init_app(app: Flask) -> None:
         metrics,
         moderation,
         play,
+        privacy,
         protocol,
         seats,
         tournaments,
@@ -70,6 +72,8 @@ def init_app(app: Flask) -> None:
     csrf.exempt(api.bp)
     csrf.exempt(seats.bp)
     seats.init_app(app)
+    held.init_app(app, settings.long_lived_per_process)
+    privacy.init_app(app)
     init_limits(app, settings)
     metrics.init_request_metrics(app, json_lines=settings.log_format == "json")
     app.teardown_appcontext(close_db)

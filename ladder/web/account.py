@@ -21,7 +21,7 @@ bp = Blueprint("account", __name__, url_prefix="/account")
 
 @bp.after_request
 def _no_store(response):
-    response.headers["Cache-Control"] = "no-store"
+    response.headers["Cache-Control"] = "private, no-store"
     response.headers["Pragma"] = "no-cache"  # HTTP/1.0 caches
     return response
 
@@ -73,8 +73,8 @@ def revoke_token(token_id: int):
 @bp.post("/password")
 @login_required
 def change_password():
-    """A new password ends every log-in of the account (other browsers too); this browser gets a
-    fresh one."""
+    """A new password ends every log-in of the account (other browsers too) and revokes its API
+    tokens; this browser gets a fresh log-in."""
     form = PasswordChangeForm()
     if not form.validate_on_submit():
         return _render(password_form=form, status=400)
@@ -83,8 +83,10 @@ def change_password():
                                             new=form.password.data)
     if refused:
         return _render(password_form=form, status=400)
+    tokens.revoke_all(session=db(), user_id=user.id)  # whoever had the old password may have made one
     start_session(user, remember=remembered())
-    flash("Your password is changed; every other browser logged in as you is logged out.", "ok")
+    flash("Your password is changed; every other browser logged in as you is logged out, and your API "
+          "tokens are revoked.", "ok")
     return redirect(url_for(".page"))
 
 
@@ -94,6 +96,7 @@ def logout_everywhere():
     if not ActionForm().validate_on_submit():
         abort(400)
     logins.end_all(session=db(), user_id=current_user.id)
+    tokens.revoke_all(session=db(), user_id=current_user.id)  # a token is a log-in too, for scripts
     end_session()
-    flash("Every log-in of your account is ended, this one too.", "ok")
+    flash("Every log-in of your account is ended, this one too, and your API tokens are revoked.", "ok")
     return redirect(url_for("auth.login"))

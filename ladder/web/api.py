@@ -22,6 +22,7 @@ from ladder.services.limits import check_upload
 from ladder.services.match_lists import MatchFilter, list_matches
 from ladder.services.rejections import rejection_causes
 from ladder.services.tokens import authenticate as authenticate_token
+from ladder.services.tokens import bearer
 from ladder.services.uploads import upload_bot
 from ladder.services.users import get_user_by_name
 from ladder.web.common import MAX_ID, db, dispatch, int_arg, settings, status_for, text_arg, user_id
@@ -40,8 +41,8 @@ def _authenticate() -> Response | None:
     header = request.headers.get("Authorization", "")
     if not header:
         return None
-    scheme, _, token = header.partition(" ")
-    found = authenticate_token(session=db(), token=token.strip()) if scheme.lower() == "bearer" else None
+    token = bearer(header)
+    found = authenticate_token(session=db(), token=token) if token is not None else None
     if found is None:
         return _error(401, "the API token is missing, malformed or revoked")
     g.api_user, g.api_token = found.user, found.token

@@ -25,6 +25,7 @@ from flask_login import current_user
 
 from ladder.config import Settings
 from ladder.services.limits import LimitExceeded
+from ladder.services.tokens import bearer
 
 
 def _address() -> str:
@@ -40,8 +41,10 @@ def _signed_in_user() -> str:
 
 
 def _api_token() -> str:
-    # a digest, so no token is ever a key in Redis; the header is not looked up (that is the view's work)
-    return "token:" + hashlib.sha256(request.headers.get("Authorization", "").encode()).hexdigest()[:32]
+    # the parsed token (padding the header makes no new key), as a digest, so no token is ever a key
+    # in Redis; it is not looked up (that is the view's work)
+    token = bearer(request.headers.get("Authorization")) or request.headers.get("Authorization", "")
+    return "token:" + hashlib.sha256(token.encode()).hexdigest()[:32]
 
 
 def _failed(response) -> bool:
@@ -76,12 +79,18 @@ def init_limits(app: Flask, settings: Settings) -> Limiter:
     _wrap(app, "account.change_password", limiter.limit(
         settings.login_failures_per_account, key_func=_signed_in_user, methods=["POST"], deduct_when=_failed,
         scope="password-change", error_message="Too many failed password changes."))
-    api = app.blueprints["api"]
-    limiter.limit(settings.api_rate, key_func=_address, scope="api-address",
-                  error_message="Too many API requests from your address.")(api)
-    limiter.limit(settings.api_rate, key_func=_api_token, scope="api-token",
-                  exempt_when=lambda: "Authorization" not in request.headers,
-                  error_message="Too many API requests with this token.")(api)
+    # the remote seats' endpoints (websocket handshakes, long polls) count with the API: one
+    # allowance per token and per address over both, so no client gets more by using the other
+    # the API, and the remote seats' endpoints (websocket handshakes, long polls) with limits of
+    # the same kind, per token and per address, at their own rate (a seat polled over HTTP makes
+    # about two requests a decision)
+    kinds = (("api", settings.api_rate, "API requests"), ("seats", settings.seat_rate, "seat requests"))
+    for name, rate, what in kinds:
+        limiter.shared_limit(rate, key_func=_address, scope=f"{name}-address",
+                             error_message=f"Too many {what} from your address.")(app.blueprints[name])
+        limiter.shared_limit(rate, key_func=_api_token, scope=f"{name}-token",
+                             exempt_when=lambda: "Authorization" not in request.headers,
+                             error_message=f"Too many {what} with this token.")(app.blueprints[name])
     app.extensions["ladder_limiter"] = limiter
     app.register_error_handler(RateLimitExceeded, too_many)
     app.register_error_handler(LimitExceeded, too_many)
@@ -110,7 +119,7 @@ def too_many(exc: Exception):
     if isinstance(exc, RateLimitExceeded):
         text = f"{text} Try again in {_seconds(wait)}."
     if request.path.startswith("/api/"):
-        response = jsonify(error=text, status=429, retry_after=wait)
+        response = jsonify(error=text, status=429, retry_after=wait, retry_ms=wait * 1000)
     else:
         response = current_app.make_response(render_template("error.html", code=429, message=text))
     response.status_code = 429

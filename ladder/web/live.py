@@ -7,9 +7,9 @@ the API's /api/v1/live. The web tier only reads the relay (ladder/services/live.
 - GET /api/v1/live[?game=]: the matches being played; GET /api/v1/live/<id>?after=&wait=: the raw
   public messages (workers/queue/live.py lists them), a long poll too (docs/api.md).
 
-A waiting poll holds a thread of the web process, so waiting is capped: live_waiting_per_process
-polls wait at once (past that a poll answers at once, with `retry_ms`, and the viewer asks again
-then), and an address holding live_waiting_per_address waiting polls gets 429 for another.
+A waiting poll takes a place in the process's one budget of long-lived requests
+(ladder/web/held.py): past it a poll is answered at once, 429 with `retry_ms`, and the viewer asks
+again then; an address holding live_waiting_per_address waiting polls gets 429 for another.
 """
 
 from __future__ import annotations
@@ -29,11 +29,12 @@ from ladder.services.errors import Invalid, NotFound
 from ladder.web.api import QUERY_PARAMETERS
 from ladder.web.api import bp as api_bp
 from ladder.web.common import db, int_arg, settings, state
+from ladder.web.held import budget, refusal
 from ladder.web.queries import game_titles
 
 bp = Blueprint("live", __name__)
 
-RETRY_MS = 2000  # a poll that could not wait: when the viewer should ask again
+RETRY_MS = 2000  # an address over its share: when to ask again
 CURSOR = re.compile(r"^[0-9-]{1,40}$")  # what relay ids look like (a sequence number, or Redis's ms-seq)
 
 # this module's API routes join the api blueprint; these are the query parameters they take
@@ -68,8 +69,8 @@ class Waiting:
 
     @contextmanager
     def slot(self, address: str) -> Iterator[bool]:
-        """True: this poll may wait. False: the process is full, answer at once. An address
-        already holding its share of waiting polls is refused with 429."""
+        """A place for this poll to wait (yields True), in the process's budget and within the
+        address's share; past either, the poll is refused at once with 429 and `retry_ms`."""
         config = settings()
         with self._lock:
             if self.by_address[address] >= config.live_waiting_per_address:
@@ -78,19 +79,19 @@ class Waiting:
                 response = _json({"error": text, "status": 429, "retry_after": RETRY_MS // 1000}, 429)
                 response.headers["Retry-After"] = str(RETRY_MS // 1000)
                 abort(response)
-            may = self.total < config.live_waiting_per_process
-            if may:
-                self.total += 1
-                self.by_address[address] += 1
+            if not budget().try_take():
+                abort(refusal("ask"))
+            self.total += 1
+            self.by_address[address] += 1
         try:
-            yield may
+            yield True
         finally:
-            if may:
-                with self._lock:
-                    self.total -= 1
-                    self.by_address[address] -= 1
-                    if self.by_address[address] <= 0:
-                        del self.by_address[address]
+            budget().give_back()
+            with self._lock:
+                self.total -= 1
+                self.by_address[address] -= 1
+                if self.by_address[address] <= 0:
+                    del self.by_address[address]
 
 
 @bp.record_once
@@ -137,10 +138,7 @@ def frames(match_id: int):
                                          wait=settings().live_wait_seconds if may_wait else 0.0)
         except NotFound:
             return _json({"error": "There is nothing here.", "status": 404}, 404)
-    payload = answer.to_json()
-    if wants_wait and not may_wait:
-        payload["retry_ms"] = RETRY_MS
-    return _json(payload)
+    return _json(answer.to_json())
 
 
 @contextmanager
@@ -182,7 +180,5 @@ def live_match(match_id: int):
             return _json({"error": str(exc), "status": 400}, 400)
         except NotFound:
             return _json({"error": "There is nothing here.", "status": 404}, 404)
-    if wait and not may_wait:
-        payload["retry_ms"] = RETRY_MS
     return _json(payload)
 

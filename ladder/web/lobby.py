@@ -10,7 +10,6 @@ out of the lobby within lobby.EXPIRY_S.
 
 from __future__ import annotations
 
-import threading
 import time
 
 from flask import Blueprint, abort, flash, jsonify, redirect, request, url_for
@@ -21,6 +20,7 @@ from ladder.services.errors import Invalid, NotFound
 from ladder.web import api
 from ladder.web.common import db, int_arg, refusals, settings
 from ladder.web.forms import ActionForm
+from ladder.web.held import held
 from ladder.web.limiting import _address
 from ladder.web.queries import game_titles
 
@@ -28,8 +28,6 @@ bp = Blueprint("lobby", __name__, url_prefix="/bots")
 
 MAX_WAIT_S = 25  # below lobby.EXPIRY_S: a held request is a heartbeat that keeps its bot waiting
 POLL_S = 0.5  # how often a held request looks at its entry
-MAX_HELD = 2  # held requests at once per web process (each keeps one of its threads)
-_holds = threading.BoundedSemaphore(MAX_HELD)
 
 
 def _open_flag(body: object) -> bool:
@@ -62,7 +60,7 @@ def open_ladder_by_name():
         raise NotFound(f"unknown game {str(game)[:40]!r}")
     if not isinstance(name, str) or "\x00" in name:
         raise Invalid('"bot" is your remote bot\'s name')
-    mine = outside.remote_bot(session=db(), user_id=user.id, game=game, name=name)
+    mine = outside.remote_bot(session=db(), user_id=user.id, game=game, name=name, settings=settings())
     bot = lobby.set_open(session=db(), user_id=user.id, bot_id=mine.bot.id, open_ladder=flag)
     return jsonify(bot=_bot_json(bot))
 
@@ -72,26 +70,27 @@ def lobby_wait(bot_id: int):
     """Wait in the lobby (a heartbeat), held up to `wait` seconds until the bot is paired."""
     user = api._token_user("play")
     hold = int_arg("wait", 0, 0, MAX_WAIT_S)
-    # a held request keeps a server thread: at most MAX_HELD per process are held, the rest answer
-    # at once with `held` false, and their client asks again a little later (docs/remote.md)
-    held = hold > 0 and _holds.acquire(blocking=False)
-    try:
-        end = time.monotonic() + (hold if held else 0)
-        while True:
-            state = lobby.wait(session=db(), user_id=user.id, bot_id=bot_id, address=_address(),
-                               per_user=settings().remote_seats_per_user,
-                               per_address=settings().remote_seats_per_address)
-            if state.status == "matched" or time.monotonic() >= end:
-                break
-            db().commit()
-            time.sleep(POLL_S)
-    finally:
-        if held:
-            _holds.release()
-    body = {**state.as_json(), "held": held}
+    # a held request takes a place in the process's budget of held requests (ladder/web/held.py):
+    # past it, 429 with retry_ms, and the client asks again then (docs/remote.md). The heartbeat
+    # is written first, so a refused wait still keeps the bot in the lobby.
+    state = _lobby_state(user.id, bot_id)
+    if hold > 0 and state.status != "matched":
+        db().commit()
+        with held("wait in the lobby"):
+            end = time.monotonic() + hold
+            while state.status != "matched" and time.monotonic() < end:
+                time.sleep(POLL_S)
+                state = _lobby_state(user.id, bot_id)
+                db().commit()
+    body = {**state.as_json(), "held": hold > 0}
     if state.status == "matched":
         body["connect"] = url_for("seats.connect", match_id=state.match_id, seat=state.seat)
     return jsonify(body)
+
+
+def _lobby_state(user_id: int, bot_id: int):
+    return lobby.wait(session=db(), user_id=user_id, bot_id=bot_id, address=_address(),
+                      per_user=settings().remote_seats_per_user, per_address=settings().remote_seats_per_address)
 
 
 @api.bp.delete("/lobby/<int:bot_id>")

@@ -12,7 +12,6 @@ relays, it never plays.
 from __future__ import annotations
 
 import contextlib
-import threading
 from typing import Any
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
@@ -26,14 +25,13 @@ from ladder.relay import RelayError
 from ladder.services import person_seat as service
 from ladder.services.errors import NotFound, ServiceError
 from ladder.web.common import db, dispatch, refusals, settings, status_for
+from ladder.web.held import held
 from ladder.web.live import relay as _relay  # the app's one relay
 from ladder.web.queries import game_titles
 
 bp = Blueprint("play", __name__, url_prefix="/play")
 
 POLL_BLOCK_S = 10.0  # one long poll: short enough for a threaded server, long enough to be cheap
-MAX_WAITING = 2  # long polls waiting at once per process (`ladder web` runs 4 threads a process)
-_WAITING = threading.BoundedSemaphore(MAX_WAITING)
 
 
 @bp.get("/<game>")
@@ -124,17 +122,18 @@ def updates(match_id: int):
     names = service.seat_names(session=db(), sat=sat)
     db().rollback()  # no transaction stays open through a long poll
     after = request.args.get("after", "0")[:64]
-    # A long poll holds one of the process's few threads: only MAX_WAITING at once may wait, the
-    # others are answered at once and their page asks again a second later.
-    waiting = request.args.get("wait") == "1" and _WAITING.acquire(blocking=False)
+    # a waiting poll takes a place in the process's budget of held requests: past it, 429 with
+    # retry_ms, and the page asks again then (ladder/web/held.py)
+    waiting = request.args.get("wait") == "1"
     try:
-        messages = service.updates(relay=_relay(), match_id=match_id, seat=seat, after=after,
-                                   block=POLL_BLOCK_S if waiting else 0.0)
+        if waiting:
+            with held("ask"):
+                messages = service.updates(relay=_relay(), match_id=match_id, seat=seat, after=after,
+                                           block=POLL_BLOCK_S)
+        else:
+            messages = service.updates(relay=_relay(), match_id=match_id, seat=seat, after=after, block=0.0)
     except RelayError as exc:
         return jsonify(error=str(exc)), 400
-    finally:
-        if waiting:
-            _WAITING.release()
     items, last = [], after
     for message in messages:
         items.append(_drawn(game, match_id, seat, message.data, last, names))

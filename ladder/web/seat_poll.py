@@ -16,15 +16,16 @@ from flask import Response, g, jsonify, request
 
 from ladder import seat_relay
 from ladder.relay import RelayError
+from ladder.web.held import budget, refusal
 from ladder.web.limiting import _address
-from ladder.web.seats import _all, _asks, _down, _refuse, _sent, _up_fault, bp, relay, slots
+from ladder.web.seat_counts import _asked, _sent
+from ladder.web.seats import _down, _refuse, _up_fault, bp, relay, slots
 
 HTTP_WAIT_S = 25  # the longest one GET waits for lines
 HTTP_GRACE_S = 10  # how long past its wait a polling connection lives without its next request
 HTTP_SLOT_S = HTTP_WAIT_S + HTTP_GRACE_S  # its place in seat_connections: any request renews it this long
 MAX_POST_BYTES = 4 * seat_relay.MAX_LINE_BYTES  # one POST: a few lines; more is refused as oversized
-MAX_WAITING = 16  # GETs waiting at once per process: the others are answered at once
-_WAITING = threading.BoundedSemaphore(MAX_WAITING)
+WAKE_S = 1.0  # a waiting GET looks this often whether a newer GET on its `conn` replaced it
 # A renewal is told to the worker only when it moves the connection's end by more than this: each
 # mark is a message on the seat's up topic, so a client polling with wait=0 in a tight loop would
 # otherwise fill the topic toward its trim (and push the seat's own lines out of it). The worker's
@@ -33,6 +34,11 @@ LEASE_SLACK_S = 1.0
 MAX_LEASES = 10_000  # connections whose last told end this process remembers
 _told: dict[str, float] = {}  # conn -> the end last told to the worker (from this process)
 _told_lock = threading.Lock()
+# One waiting GET per `conn` (per process): a newer one replaces it, and the older answers at once
+# with what it has (nothing is lost: the lines stay on the relay after `after`). A client whose GET
+# was cut by a proxy may so ask again at once, and one `conn` never holds more than one place of
+# the budget of held requests.
+_waiting: dict[str, threading.Event] = {}  # conn -> the wake-up of its waiting GET
 
 
 def _lease(conn: str, first: bool, wait: float) -> dict[str, Any] | None:
@@ -97,13 +103,18 @@ def _get_lines(match_id: int, seat: int) -> Response:
     conn, refused = _poll_conn(wait)
     if refused is not None:
         return refused
-    waiting = wait > 0 and _WAITING.acquire(blocking=False)
+    # the lease is renewed above, so a GET refused here keeps its connection: the client asks again
+    waiting = wait > 0
+    if waiting and not budget().try_take():
+        return refusal("GET lines", conn=conn, after=after)
+    woken = _replace_waiting(conn) if waiting else None
     out: list[str] = []
     closed = None
     try:
         deadline = time.monotonic() + (wait if waiting else 0)
         while True:
-            batch = relay().read(down, after, limit=100, block=max(0.0, deadline - time.monotonic()))
+            block = min(WAKE_S, max(0.0, deadline - time.monotonic()))
+            batch = relay().read(down, after, limit=100, block=block)
             for message in batch:
                 what, line = _down(relay(), match_id, seat, conn, message)
                 if what == "replaced":
@@ -117,14 +128,33 @@ def _get_lines(match_id: int, seat: int) -> Response:
                     out.append(line)
                     if line.startswith('{"type":"end"'):
                         relay().publish(seat_relay.up_topic(match_id, seat), {"mark": "delivered"})
-            if out or closed is not None or time.monotonic() >= deadline:
+            if out or closed is not None or time.monotonic() >= deadline or (woken and woken.is_set()):
                 break
     except RelayError as exc:
         return _refuse(400, str(exc))
     finally:
         if waiting:
-            _WAITING.release()
-    return jsonify(conn=conn, after=after, lines=out, closed=closed)
+            _end_waiting(conn, woken)
+            budget().give_back()
+    replaced = woken is not None and woken.is_set()
+    return jsonify(conn=conn, after=after, lines=out, closed=closed, **({"replaced": True} if replaced else {}))
+
+
+def _replace_waiting(conn: str) -> threading.Event:
+    """This GET is now `conn`'s waiting one: the one before it (if any) is woken to answer."""
+    mine = threading.Event()
+    with _told_lock:
+        before = _waiting.get(conn)
+        _waiting[conn] = mine
+    if before is not None:
+        before.set()
+    return mine
+
+
+def _end_waiting(conn: str, mine: threading.Event | None) -> None:
+    with _told_lock:
+        if _waiting.get(conn) is mine:
+            del _waiting[conn]
 
 
 def _post_lines(match_id: int, seat: int) -> Response:
@@ -141,8 +171,7 @@ def _post_lines(match_id: int, seat: int) -> Response:
     except UnicodeDecodeError:
         return _refuse(400, "lines are UTF-8 text, one JSON line each")
     lines = [line for line in (text or "").split("\n") if line.strip()] if text is not None else None
-    down = seat_relay.down_topic(match_id, seat)
-    asked = sum(1 for m in _all(relay(), down) if isinstance(m.data.get("line"), str) and _asks(m.data["line"]))
+    asked = _asked(relay(), seat_relay.down_topic(match_id, seat))
     fault = ("oversized", f"a request body over {MAX_POST_BYTES} bytes") if lines is None else \
         _up_fault(lines, _sent(relay(), up), asked)
     if fault is not None:  # the seat's fault, as over the websocket; this connection is over

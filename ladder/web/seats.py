@@ -32,10 +32,13 @@ from ladder.services.errors import Invalid, NotFound
 from ladder.services.limits import check_challenge
 from ladder.services.seat_slots import SeatSlots
 from ladder.services.tokens import authenticate as authenticate_token
+from ladder.services.tokens import bearer
 from ladder.web import api
 from ladder.web.common import db, dispatch, int_arg, settings, status_for
+from ladder.web.held import budget, take_or_refuse
 from ladder.web.limiting import _address
 from ladder.web.queries import game_titles
+from ladder.web.seat_counts import _asks, _sent
 
 bp = Blueprint("seats", __name__, url_prefix="/api/v1/seats")
 sock = Sock()
@@ -101,7 +104,7 @@ def remote_challenge():
     try:
         match, seat = outside.remote_challenge(session=db(), user_id=user.id, game=game, bot_name=name,
                                                against=against, options=options, seed=seed,
-                                               sandbox=settings().sandbox_mode)
+                                               sandbox=settings().sandbox_mode, settings=settings())
     except OptionError as exc:
         raise Invalid(str(exc)) from None
     dispatch([match.id])
@@ -153,8 +156,8 @@ def _before_handshake() -> Response | None:
     received = request.args.get("received", "0")
     if not received.isdigit() or len(received) > 6:
         return _refuse(400, "received is the number of lines you already have (a whole number)")
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    found = authenticate_token(session=db(), token=token.strip()) if scheme.lower() == "bearer" else None
+    token = bearer(request.headers.get("Authorization"))
+    found = authenticate_token(session=db(), token=token) if token is not None else None
     if found is None:
         return _refuse(401, "a remote seat needs a personal API token: Authorization: Bearer <token>")
     if "play" not in found.token.scope_set:
@@ -170,13 +173,19 @@ def _before_handshake() -> Response | None:
         return None
     if request.headers.get("Upgrade", "").lower() != "websocket":
         return _refuse(400, "connect with a websocket (Upgrade: websocket)")
-    # the place is taken here, before the handshake, so no burst of handshakes gets past the limits
+    # a place in the process's budget of held requests, then the seat's place, both before the
+    # handshake, so no burst of handshakes gets past the limits
+    refused = take_or_refuse("connect")
+    if refused is not None:
+        return refused
     conn = Connection(None, relay(), access.match_id, access.seat, found.user.id, _address())
+    g.seat_conn = conn  # from here the teardown gives back what a connection that never started holds
     taken = slots().take((access.match_id, access.seat), conn=conn.id, user_id=conn.user_id, address=conn.address,
                          transport="ws", lease_s=WS_LEASE_S)
     if taken.refusal is not None:
+        conn.slot_refused = True
         return _refuse(429, taken.refusal)
-    g.seat_conn, g.seat_old, g.seat_received = conn, taken.replaced, int(received)
+    g.seat_old, g.seat_received = taken.replaced, int(received)
     return None
 
 
@@ -185,15 +194,12 @@ def _give_back_unused(_exc) -> None:
     """A place taken for a handshake that never became a connection is free again."""
     conn = g.get("seat_conn")
     if conn is not None and not conn.started:
-        slots().give_back((conn.match_id, conn.seat), conn.id)
+        budget().give_back()
+        if not conn.slot_refused:
+            slots().give_back((conn.match_id, conn.seat), conn.id)
 
 
 # --- what both transports decide the same way ------------------------------------------------------
-
-
-def _asks(line: str) -> bool:
-    """A line down that allows one line up: the hello (ready) and each request (its answer)."""
-    return line.startswith(('{"type":"request"', '{"type":"hello"'))
 
 
 def _down(relay: Any, match_id: int, seat: int, conn: str, message: Any) -> tuple[str, Any]:
@@ -221,8 +227,6 @@ def _up_fault(lines: list[str], sent: int, asked: int) -> tuple[str, str] | None
     return None
 
 
-def _sent(relay: Any, up: str) -> int:
-    return sum(1 for m in _all(relay, up) if "line" in m.data)
 
 
 class Connection:
@@ -239,6 +243,8 @@ class Connection:
         self.id = secrets.token_hex(8)  # names this connection in its marks, its seat_connections row
         self.asked = 0  # hello and requests on the down topic: each allows one line up
         self.slots: Any = None
+        self.slot_refused = False  # the seat's limits refused it: no place of seat_connections to give back
+        self.sent_before = 0  # lines sent up before this connection (counted in the request context)
 
     def send_down(self, received: int) -> None:
         """The sender thread: every down line after the first `received`, as text frames."""
@@ -275,7 +281,7 @@ class Connection:
     def receive_up(self) -> None:
         """The request's own thread: the client's frames, line by line, onto the relay."""
         # counted over the topic, so no reconnect starts a fresh allowance
-        sent = _sent(self.relay, self.up)
+        sent = self.sent_before
         renew_at = time.monotonic() + RENEW_S
         while True:
             done = self.done.is_set()  # then only what the client sent before is still carried up
@@ -320,22 +326,13 @@ class Connection:
             self.ws.close(code, why)
 
 
-def _all(relay: Any, topic: str) -> list:
-    out, after = [], "0"
-    while True:
-        batch = relay.read(topic, after, limit=1000)
-        if not batch:
-            return out
-        out.extend(batch)
-        after = batch[-1].id
-
-
 @sock.route("/<int:match_id>/<int:seat>/ws", bp=bp)
 def connect(ws, match_id: int, seat: int) -> None:
     """The websocket of one remote seat (docs/remote.md): protocol lines down and up."""
     with contextlib.suppress(AttributeError, OSError):
         ws.sock.settimeout(SEND_TIMEOUT_S)
     conn, old, key = g.seat_conn, g.seat_old, (match_id, seat)
+    conn.sent_before = _sent(conn.relay, conn.up)  # before `started`: a failure here is the teardown's
     conn.ws, conn.started, conn.slots = ws, True, slots()
     if old is not None:  # its sender, on whichever process holds it, reads this and closes it (4000)
         conn.relay.publish(conn.down, {"replaced": old})
@@ -349,6 +346,7 @@ def connect(ws, match_id: int, seat: int) -> None:
         conn.done.set()
         sender.join(SEND_TIMEOUT_S + POLL_S * 2)
         conn.slots.give_back(key, conn.id)
+        budget().give_back()
         if not conn.finished:  # replaced too: its client left it (a reconnect may come first)
             conn.relay.publish(conn.up, {"mark": "cut", "conn": conn.id})
 

@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -37,6 +38,14 @@ def get(url: str) -> tuple[int, str]:
             return response.status, response.read().decode()
     except OSError:
         return 0, ""
+
+
+def get_request(request: urllib.request.Request) -> int:
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status
+    except OSError:
+        return 0
 
 
 def rated_rows(base: str, game: str) -> list[dict]:
@@ -323,3 +332,54 @@ def test_ctrl_c_on_ladder_up_mid_match_honours_the_grace_and_leaves_no_sandbox(t
     assert set(statuses.values()) <= {"finished", "queued"}, (statuses, log.read_text()[-3000:])
     assert "after the stop:" not in log.read_text()  # the requeue of what a killed worker left ran, and ran well
 
+
+
+def test_the_web_server_closes_slow_heads_and_held_requests_leave_pages_served(tmp_path):
+    """`ladder web` as we run it (gunicorn's gevent worker, one process, --threads 1): a socket
+    sending its request head a byte at a time is closed after --header-timeout; three waiting seat
+    long polls, a seat websocket and slow sockets, all open at once, leave GET / answered."""
+    from ladder import ws_client
+    from ladder.cli.bench.clients import hold_seats
+    from ladder.cli.serve import prepare_instance
+
+    port = free_port()
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("LADDER_") and k not in ("DATABASE_URL", "REDIS_URL")}
+    env.update(LADDER_ENV="development", LADDER_INSTANCE_DIR=str(tmp_path / "instance"), PYTHONUNBUFFERED="1")
+    prepare_instance(Settings.from_env(env), requeue_running=False)
+    token, _, matches = hold_seats(env, 4, "treasure")
+    web = subprocess.Popen([*LADDER, "web", "--port", str(port), "--workers", "1", "--threads", "1",
+                            "--header-timeout", "1"], env=env, start_new_session=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base, held = f"http://127.0.0.1:{port}", []
+    try:
+        wait_until(lambda: get(base + "/")[0] == 200, 60, "the web server up")
+        slow = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(3)]
+        for sock in slow:
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+        for match_id in matches[:3]:  # each waits 20 s for lines that never come
+            request = urllib.request.Request(f"{base}/api/v1/seats/{match_id}/0/lines?wait=20",
+                                             headers={"Authorization": f"Bearer {token}"})
+            threading.Thread(target=lambda r=request: held.append(get_request(r)), daemon=True).start()
+        websocket = ws_client.connect(f"ws://127.0.0.1:{port}/api/v1/seats/{matches[3]}/0/ws", token)
+        time.sleep(0.5)  # the polls are in
+        assert get(base + "/")[0] == 200 and get(base + "/leaderboard/treasure")[0] == 200
+        assert held == []  # while every long poll still waits
+        started, closed = time.monotonic(), 0
+        while closed < len(slow) and time.monotonic() - started < 20:  # a byte every 0.2 s: never a whole head
+            for sock in slow:
+                with contextlib.suppress(OSError):
+                    sock.sendall(b"X")
+                    sock.settimeout(0.05)
+                    with contextlib.suppress(TimeoutError):
+                        if sock.recv(100) == b"":
+                            raise ConnectionResetError
+                    continue
+                closed += 1
+            time.sleep(0.2)
+        assert closed >= len(slow), "the slow sockets were never closed"
+        assert get(base + "/")[0] == 200
+        websocket.close()
+    finally:
+        os.killpg(web.pid, signal.SIGTERM)
+        web.wait(30)

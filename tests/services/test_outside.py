@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from sqlmodel import select
 
-from ladder.models import MatchKind
+from ladder.models import Bot, MatchKind
 from ladder.services import outside
 from ladder.services.bots import seed_house_bots
 from ladder.services.errors import Invalid, NotFound
@@ -51,3 +52,23 @@ def test_a_challenge_seats_the_remote_bot_against_sandboxed_bots_only(session, h
         outside.opponent_versions(session=session, game="treasure", names=["marge/far"])
     with pytest.raises(NotFound):
         outside.opponent_versions(session=session, game="treasure", names=["house/nobody"])
+
+
+def test_remote_bots_count_against_the_daily_limit_of_uploads(session, homer):
+    """A remote bot's creation is one upload of the day (its placeholder version), as a sandboxed
+    bot's first upload is: 45 of 45 were made before. The bots already made are still found."""
+    from ladder.config import Settings
+    from ladder.services.limits import LimitExceeded
+
+    settings = Settings(env="test", uploads_per_day=3)
+    for number in range(3):
+        outside.remote_bot(session=session, user_id=homer.id, game="treasure", name=f"home{number}", settings=settings)
+    with pytest.raises(LimitExceeded, match="the most allowed") as refused:
+        outside.remote_bot(session=session, user_id=homer.id, game="treasure", name="home3", settings=settings)
+    assert refused.value.retry_after > 0
+    with pytest.raises(LimitExceeded):
+        outside.remote_challenge(session=session, user_id=homer.id, game="treasure", bot_name="home4",
+                                 against=["house/careful"], settings=settings)
+    again = outside.remote_bot(session=session, user_id=homer.id, game="treasure", name="home0", settings=settings)
+    assert again.bot.name == "home0"
+    assert {b.name for b in session.exec(select(Bot).where(Bot.owner_id == homer.id))} == {"home0", "home1", "home2"}

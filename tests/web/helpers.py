@@ -46,7 +46,8 @@ def make_zip(files: dict[str, bytes], links: dict[str, str] | None = None) -> by
 def without_flood_limits(settings):
     """The limits against floods (ladder/web/limiting.py) far away, for a test that IS the flood
     and must reach the code behind them rather than a 429."""
-    return settings.model_copy(update={"api_rate": "100000 per minute", "uploads_per_day": 100000,
+    return settings.model_copy(update={"api_rate": "100000 per minute", "seat_rate": "100000 per minute",
+                                       "uploads_per_day": 100000,
                                        "signup_rate": "1000 per minute", "accounts_per_address": 100000,
                                        "login_failures_per_address": "100000 per minute",
                                        "login_failures_per_account": "100000 per minute"})

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from web.helpers import PASSWORD
 
 from ladder import create_app
@@ -98,10 +99,35 @@ def test_log_out_everywhere(site, other_site):
     assert other_site.client.get("/bots/upload").status_code == 302
 
 
+def _new_token(site, name: str) -> str:
+    page = site.post("/account/tokens", {"name": name, "scopes": ["read", "play"]}, page="/account/")
+    return re.search(r'id="api-token">([^<]+)<', page.get_data(as_text=True)).group(1)
+
+
+@pytest.mark.parametrize("how", ["log out everywhere", "password change"])
+def test_log_out_everywhere_and_a_new_password_revoke_the_api_tokens(site, client, how):
+    """Whoever held the account (or its old password) may have made a token: both ends revoke
+    them all, and the account page says so beforehand."""
+    site.signup("alice")
+    token = _new_token(site, "laptop")
+    headers = {"Authorization": f"Bearer {token}"}
+    assert client.get("/api/v1/me", headers=headers).status_code == 200
+    page = site.text("/account/")
+    assert "revokes all your API tokens" in page and "also revokes all your API tokens" in page
+    if how == "password change":
+        done = site.post("/account/password", {"current": PASSWORD, "password": NEW_PASSWORD,
+                                               "confirm": NEW_PASSWORD}, page="/account/")
+    else:
+        done = site.post("/account/logout-everywhere", page="/account/")
+    assert done.status_code == 302
+    assert client.get("/api/v1/me", headers=headers).status_code == 401
+    assert client.get("/api/v1/seats/1/0/lines", headers=headers).status_code == 401  # the seats too
+
+
 def test_tokens_are_named_scoped_revocable_and_show_their_last_use(site, client):
     site.signup("alice")
     page = site.post("/account/tokens", {"name": "laptop", "scopes": ["read"]}, page="/account/")
-    assert page.headers["Cache-Control"] == "no-store"  # the page that shows the token is never cached
+    assert page.headers["Cache-Control"] == "private, no-store"  # the page that shows the token is never cached
     reader = re.search(r'id="api-token">([^<]+)<', page.get_data(as_text=True)).group(1)
     page = site.post("/account/tokens", {"name": "ci", "scopes": ["upload"]}, page="/account/")
     uploader = re.search(r'id="api-token">([^<]+)<', page.get_data(as_text=True)).group(1)
@@ -142,7 +168,7 @@ def test_account_pages_need_a_log_in_and_are_not_cached(site, client):
     assert client.get("/account/").status_code == 302
     site.signup("alice")
     response = site.client.get("/account/")
-    assert response.status_code == 200 and response.headers["Cache-Control"] == "no-store"
+    assert response.status_code == 200 and response.headers["Cache-Control"] == "private, no-store"
 
 
 def test_secure_cookies_follow_the_setting_and_production(engine, tmp_path):

@@ -101,6 +101,32 @@ def test_api_requests_per_token_answer_json(make_site, engine):
     assert response.headers["Retry-After"] == str(body["retry_after"])
 
 
+def test_the_token_limit_keys_on_the_parsed_token_and_covers_the_seats(make_site, engine):
+    """`Bearer` plus spaces is the same token, so the same allowance (each request from another
+    address, so only the per-token limit counts); the seats' endpoints have limits of the same kind."""
+    with session_factory(engine)() as session:
+        user = Builder(session_factory(engine)).user("alice")
+        token = user_service.issue_api_token(session=session, user_id=user.id)
+    site = make_site(api_rate="3 per minute", seat_rate="3 per minute")
+    for number, header in enumerate((f"Bearer {token}", f"Bearer    {token}", f"bearer {token}  ")):
+        assert site.client.get("/api/v1/me", headers={"Authorization": header},
+                               environ_base={"REMOTE_ADDR": f"10.0.0.{number}"}).status_code == 200
+    _refused(site.client.get("/api/v1/me", headers={"Authorization": f"Bearer\t {token}"},
+                             environ_base={"REMOTE_ADDR": "10.0.0.9"}), "Too many API requests with this token")
+    for number, header in enumerate((f"Bearer {token}", f"Bearer  {token}", f"BEARER {token} ")):
+        assert site.client.get("/api/v1/seats/1/0/lines?wait=0", headers={"Authorization": header},
+                               environ_base={"REMOTE_ADDR": f"10.0.1.{number}"}).status_code == 404  # not theirs
+    seat = site.client.get("/api/v1/seats/1/0/lines?wait=0", headers={"Authorization": f"Bearer   {token}"},
+                           environ_base={"REMOTE_ADDR": "10.0.1.9"})
+    _refused(seat, "Too many seat requests with this token")
+    assert seat.get_json()["retry_ms"] == seat.get_json()["retry_after"] * 1000
+    # per address: a flood of seat GETs from one address no longer all get through
+    site = make_site(seat_rate="5 per minute")
+    codes = [site.client.get("/api/v1/seats/1/0/lines", environ_base={"REMOTE_ADDR": "10.0.2.2"}).status_code
+             for _ in range(8)]
+    assert codes[:5] == [401] * 5 and codes[5:] == [429] * 3
+
+
 def test_bogus_tokens_do_not_escape_the_per_address_limit(make_site):
     site = make_site(api_rate="3 per minute")
     for i in range(3):

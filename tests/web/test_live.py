@@ -24,7 +24,7 @@ from ladder.services.matches import claim_match, release_match
 @pytest.fixture
 def settings(tmp_path) -> Settings:
     return without_flood_limits(Settings(env="test", instance_dir=tmp_path, sandbox_mode="strict", placement_games=2,
-                                         live_waiting_per_process=1, live_waiting_per_address=1,
+                                         long_lived_per_process=1, live_waiting_per_address=1,
                                          live_wait_seconds=30))
 
 
@@ -169,9 +169,12 @@ def test_waiting_polls_are_capped_per_process_and_per_address(app, relay, runnin
         poll(here, running, cursor=first["cursor"], attempt=first["attempt"], have=0, wait=1)))
     waiter.start()
     wait_until(lambda: app.extensions["ladder_live_waiting"].total == 1)
-    # the process holds its one waiting poll: another address is answered at once, told when to come back
-    at_once = poll(there, running, cursor=first["cursor"], attempt=first["attempt"], have=0, wait=1)
-    assert at_once["retry_ms"] > 0 and at_once["cursor"] == first["cursor"]
+    # the process holds its one waiting poll (its whole budget of held requests, ladder/web/held.py):
+    # another address is answered at once, 429, told when to come back
+    at_once = there.get(f"/matches/{running}/live.json", query_string={
+        "cursor": first["cursor"], "attempt": first["attempt"], "have": 0, "wait": 1})
+    assert at_once.status_code == 429 and at_once.get_json()["retry_ms"] > 0
+    assert app.extensions["ladder_long_lived"].held == 1
     # the same address may not hold a second one
     refused = here.get(f"/matches/{running}/live.json", query_string={"cursor": first["cursor"], "wait": 1})
     assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
@@ -182,6 +185,7 @@ def test_waiting_polls_are_capped_per_process_and_per_address(app, relay, runnin
     waiter.join(30)
     assert held and held[0]["live"]
     assert app.extensions["ladder_live_waiting"].total == 0 and not app.extensions["ladder_live_waiting"].by_address
+    assert app.extensions["ladder_long_lived"].held == 0
 
 
 @pytest.mark.parametrize("query", [{"cursor": "x"}, {"cursor": "1" * 41}, {"have": "-1"}, {"attempt": "z"},

@@ -166,20 +166,23 @@ def test_a_whole_treasure_game_through_the_pages(app, site, engine, settings) ->
     assert replay["seats"][0]["bot"] == "pia (in person)"  # the replay names the person
 
 
-def test_a_bad_relay_id_is_refused_and_long_polls_are_capped_per_process(site, engine) -> None:
-    from ladder.web import play
-
+def test_a_bad_relay_id_is_refused_and_long_polls_are_capped_per_process(site, engine, app) -> None:
     site.signup("pia")
     match_id = _match_of(_start(site, engine))
     assert site.client.get(f"/play/match/{match_id}/updates?after=not-an-id").status_code == 400
-    held = [play._WAITING.acquire(blocking=False) for _ in range(play.MAX_WAITING)]
+    places = app.extensions["ladder_long_lived"]  # the process's one budget of held requests
+    taken = [places.try_take() for _ in range(places.limit)]
     try:
-        assert all(held)
-        body = site.client.get(f"/play/match/{match_id}/updates?after=0&wait=1").get_json()
+        assert all(taken)
+        answer = site.client.get(f"/play/match/{match_id}/updates?after=0&wait=1")
+        assert answer.status_code == 429 and answer.get_json()["retry_ms"] > 0
+        assert int(answer.headers["Retry-After"]) > 0
+        body = site.client.get(f"/play/match/{match_id}/updates?after=0").get_json()  # no wait: answered
         assert body["waited"] is False and body["items"] == [] and body["status"] == "queued"
     finally:
-        for _ in held:
-            play._WAITING.release()
+        for _ in taken:
+            places.give_back()
+    assert places.held == 0
 
 
 def test_an_answer_with_no_request_waiting_is_refused(site, engine) -> None:

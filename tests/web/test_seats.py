@@ -154,8 +154,9 @@ def test_malformed_frames_oversized_lines_and_floods_end_only_that_connection(se
     other.close()
 
 
-def test_a_second_connection_replaces_the_first_and_a_storm_leaves_one(server, alice):
+def test_a_second_connection_replaces_the_first_and_a_storm_leaves_one(server, alice, app):
     address, relay = server
+    app.extensions["ladder_limiter"].enabled = False  # 22 handshakes at once: this is the replacing, not the rate
     match = alice["matches"][0]
     first = connect(address, alice["play"], match)
     wait_for(lambda: marks(relay, match) == ["connect"])
@@ -346,7 +347,7 @@ def test_polling_in_a_tight_loop_does_not_fill_the_seats_topic(server, alice):
     path = f"/api/v1/seats/{match}/0/lines"
     started = time.monotonic()
     conn = http(address, alice["play"], "GET", path + "?wait=0")[1]["conn"]
-    for _ in range(150):
+    for _ in range(18):  # within the seats' request rate (seat_rate: 20 a second)
         assert http(address, alice["play"], "GET", f"{path}?conn={conn}&wait=0")[0] == 200
     seconds = time.monotonic() - started
     got = marks(relay, match)
@@ -365,3 +366,86 @@ def test_a_websocket_replaces_a_polling_connection(server, alice):
     wait_for(lambda: marks(relay, match) == ["connect", "connect"])  # the worker cuts the polling one
     assert http(address, alice["play"], "GET", f"{path}?conn={conn}&wait=0")[0] == 409
     ws.close()
+
+
+def test_past_the_budget_of_held_requests_a_seat_is_answered_at_once_with_retry_ms(server, alice, app):
+    """One budget over every long-lived request of the process (ladder/web/held.py): past it a
+    seat's waiting GET and a websocket handshake are answered at once, 429 with retry_ms, the GET
+    keeping its connection (it renewed it); a page needs no place and is served meanwhile."""
+    address, relay = server
+    places = app.extensions["ladder_long_lived"]
+    places.limit = 1
+    first, other = (f"/api/v1/seats/{m}/0/lines" for m in alice["matches"][:2])
+    waiting = []
+    waiter = threading.Thread(target=lambda: waiting.append(http(address, alice["play"], "GET", first + "?wait=20")))
+    waiter.start()
+    wait_for(lambda: places.held == 1)
+    status, body = http(address, alice["play"], "GET", other + "?wait=20")
+    assert status == 429 and body["retry_ms"] > 0 and body["conn"]
+    assert http(address, alice["play"], "GET", f"{other}?conn={body['conn']}&wait=0")[0] == 200  # still its own
+    assert refused(address, alice["play"], alice["matches"][2]) == 429
+    import urllib.request
+
+    with urllib.request.urlopen(f"http://{address}/", timeout=10) as page:
+        assert page.status == 200
+    down(relay, alice["matches"][0], {"line": HELLO})
+    waiter.join(10)
+    assert waiting[0][0] == 200 and waiting[0][1]["lines"] == [HELLO]
+    assert places.held == 0
+
+
+def test_a_second_waiting_get_on_a_conn_replaces_the_first(server, alice, app):
+    """One waiting GET per `conn`: a newer one replaces it, and the older answers at once with
+    nothing (no line is lost: the newer reads from its own `after`), so one `conn` never holds two
+    places of the budget."""
+    address, relay = server
+    places = app.extensions["ladder_long_lived"]
+    match = alice["matches"][0]
+    path = f"/api/v1/seats/{match}/0/lines"
+    conn = http(address, alice["play"], "GET", path + "?wait=0")[1]["conn"]
+    answers: dict[str, tuple] = {}
+
+    def get(name: str) -> threading.Thread:
+        thread = threading.Thread(target=lambda: answers.__setitem__(
+            name, http(address, alice["play"], "GET", f"{path}?conn={conn}&wait=20")))
+        thread.start()
+        return thread
+
+    older = get("older")
+    wait_for(lambda: places.held == 1)
+    newer = get("newer")
+    older.join(10)
+    assert not older.is_alive() and answers["older"][0] == 200
+    assert answers["older"][1]["replaced"] is True and answers["older"][1]["lines"] == []
+    wait_for(lambda: places.held == 1)  # the newer one only
+    down(relay, match, {"line": HELLO})
+    newer.join(10)
+    assert answers["newer"][1]["lines"] == [HELLO] and "replaced" not in answers["newer"][1]
+    assert places.held == 0
+
+
+
+def test_a_post_reads_only_what_came_since_the_last_one(server, alice):
+    """Each POST counts the lines up and the requests down (the flood rule) from where this process
+    counted last, not over both whole topics again (a topic holds a whole match)."""
+    address, relay = server
+    match = alice["matches"][0]
+    path = f"/api/v1/seats/{match}/0/lines"
+    down(relay, match, {"line": HELLO}, *({"line": f'{{"type":"request","id":{i}}}'} for i in range(1, 60)))
+    conn = http(address, alice["play"], "GET", path + "?wait=0")[1]["conn"]
+    assert http(address, alice["play"], "POST", f"{path}?conn={conn}", b'{"type":"ready"}\n')[0] == 200
+    seat_topics = {seat_relay.up_topic(match, 0), seat_relay.down_topic(match, 0)}
+    reads: list[tuple[str, str, int]] = []
+    whole = relay.read
+
+    def counted(topic, after="0", **kw):
+        got = whole(topic, after, **kw)
+        if topic in seat_topics:
+            reads.append((topic, after, len(got)))
+        return got
+
+    relay.read = counted
+    assert http(address, alice["play"], "POST", f"{path}?conn={conn}", b'{"id":1,"decision":{}}\n')[0] == 200
+    assert reads and all(after != "0" for _, after, _ in reads), reads
+    assert sum(n for _, _, n in reads) <= 3, reads  # the one line (and mark) since, not 60 and more
+    assert marks(relay, match).count("line") == 2

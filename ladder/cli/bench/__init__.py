@@ -152,3 +152,33 @@ def bench_collusion(reports: int, matches: int, trials: int, within: int, seed: 
     alarms = false_alarms(reports=reports, matches=matches, seed=seed, progress=click.echo)
     for line in report_lines(alarms, found):
         click.echo(line)
+
+
+@bench.command("clients")
+@click.option("--target", "targets", type=click.Choice(["up", "web3"]), multiple=True,
+              help="up: `ladder up` on its embedded SQLite; web3: `ladder up --web-workers 3` on PostgreSQL and "
+                   "Redis (repeatable; default both).")
+@click.option("--port", type=int, default=5200, show_default=True, help="Loopback port the ladder listens on.")
+@click.option("--seconds", type=click.FloatRange(min=5, max=600), default=30, show_default=True,
+              help="How long the load is held while pages are timed.")
+@click.option("--slow", type=click.IntRange(min=0, max=500), default=50, show_default=True, help="Slowloris sockets.")
+@click.option("--websockets", type=click.IntRange(min=0, max=200), default=20, show_default=True)
+@click.option("--polls", type=click.IntRange(min=0, max=200), default=20, show_default=True,
+              help="Waiting seat long polls.")
+@click.option("--game", help="Registered game name (default: the flagship).")
+@click.option("--postgres", default="postgresql://postgres@127.0.0.1:5432/postgres", show_default=True,
+              help="web3: a PostgreSQL server's admin URL, where --database is made afresh.")
+@click.option("--database", "database_name", default="ladder_bench_clients", show_default=True)
+@click.option("--redis-url", help="web3: a Redis of your own (its database is used by the ladder).")
+def bench_clients(targets, port, seconds, slow, websockets, polls, game, postgres, database_name, redis_url) -> None:
+    """Slowloris sockets, seat websockets and waiting long polls held open against a real ladder while
+    GET / and the leaderboard are timed (medians), and another user's remote seat plays: exit 1 when
+    a median is 200 ms or more or that seat was forfeited (ladder/cli/bench/clients.py)."""
+    from ladder.cli.bench.clients import run_clients_bench
+    from ladder.games import FLAGSHIP
+
+    results = run_clients_bench(port=port, seconds=seconds, slow=slow, websockets=websockets, polls=polls,
+                                game=game or FLAGSHIP, targets=list(targets or ("up", "web3")), postgres=postgres,
+                                redis_url=redis_url, database_name=database_name, say=click.echo)
+    if not all(r.ok for r in results):
+        raise click.exceptions.Exit(1)

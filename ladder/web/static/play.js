@@ -216,11 +216,12 @@
         const body = await response.json();
         after = body.after;
         body.items.forEach(show);
-        if (!body.items.length && !body.waited) pause = 1000; // the site is busy: ask again shortly
         if (body.status === "finished" || body.status === "failed") {
           if (!body.items.length) over = true;
           if (body.status === "failed") say("The match failed on the ladder's side; nothing is rated.");
         }
+      } else if (response.status === 429) { // the site holds its most waiting requests: as told
+        pause = (await response.json().catch(() => ({}))).retry_ms || 2000;
       } else {
         pause = 2000;
       }

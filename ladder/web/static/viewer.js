@@ -267,7 +267,8 @@
       if (live.cursor) url += "&cursor=" + encodeURIComponent(live.cursor);
       if (!first) url += "&wait=1";
       fetch(url, { credentials: "same-origin", cache: "no-store" }).then((r) => {
-        if (r.status === 429) return { retry_ms: 3000, again: true };
+        // past the server's budget of waiting requests, or this address's share: ask again when told
+        if (r.status === 429) return r.json().catch(() => ({})).then((b) => ({ retry_ms: b.retry_ms || 3000, again: true }));
         if (!r.ok) throw new Error("the live view could not load (" + r.status + ")");
         return r.json();
       }).then((p) => {
