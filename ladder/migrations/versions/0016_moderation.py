@@ -1,8 +1,8 @@
 """Moderation (#42): voided matches, disabled bots, hidden names and replays, suspensions, the
 audit log, sign-up addresses (keyed hashes) and address bans.
 
-Revision ID: 0015_moderation
-Revises: 0014_lobby
+Revision ID: 0016_moderation
+Revises: 0015_integrity
 """
 
 from collections.abc import Sequence
@@ -10,8 +10,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = '0015_moderation'
-down_revision: str | None = '0014_lobby'
+revision: str = '0016_moderation'
+down_revision: str | None = '0015_integrity'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
