@@ -27,17 +27,19 @@ STEPS = 40  # distinct step labels kept per process at most: a label set never g
 _steps: set[str] = set()
 
 
-def measured_runner(specs: list[str], **kwargs: Any) -> Any:
+def measured_runner(plan: Any, env: Any) -> Any:
     """workers.queue.jobs's default runner, with each attempt's phases measured (as `ladder bench
     service` does) and a voided attempt counted before it propagates to the retry."""
+    from dataclasses import replace
+
     from workers.match import blame
     from workers.match.phases import Phases
     from workers.queue.jobs import default_runner
 
-    game = str(kwargs.get("game", ""))
+    game = plan.game.name
     phases = Phases()
     try:
-        result = default_runner(specs, phases=phases, **kwargs)
+        result = default_runner(plan, replace(env, phases=phases))
     except blame.LadderFault as fault:
         attempt_voided(game, fault.reason)
         raise

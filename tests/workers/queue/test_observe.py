@@ -5,9 +5,9 @@ attempts the ladder voided and the sandbox step that failed, the sweeper's sends
 from __future__ import annotations
 
 import logging
-from types import SimpleNamespace
 
 import pytest
+from match_support import record_of
 from prometheus_client import REGISTRY
 from service_support import house_versions
 
@@ -55,13 +55,13 @@ def _replay(n: int) -> Replay:
 def test_a_voided_attempt_then_a_finished_match(eager, monkeypatch, caplog):
     calls = []
 
-    def runner(specs, *, phases, **kwargs):
-        calls.append(kwargs["game"])
+    def runner(plan, env):
+        calls.append(plan.game.name)
         if len(calls) == 1:
             raise LadderFault(START_FAILURE, seat=0)
-        phases.begin()
-        phases.lap("play")
-        return SimpleNamespace(replay=_replay(len(specs)))
+        env.phases.begin()
+        env.phases.lap("play")
+        return record_of(plan, _replay(len(plan.seats)))
 
     monkeypatch.setattr(jobs, "default_runner", runner)
     before = {k: value(*k[:1], **dict(k[1:])) for k in [
