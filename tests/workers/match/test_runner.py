@@ -366,3 +366,22 @@ def test_a_runtime_that_loads_a_large_library_gets_its_floors_and_no_less_than_t
     plain = runner.runtime_terms("main.py", Limits(), TimeControl())
     assert plain == (Limits(), TimeControl())
 
+
+
+def test_each_answer_marks_the_stderr_written_by_then_and_the_clock_is_recorded(tmp_path, strict_sandbox):
+    """The owner's view splits a bot's stderr per decision and sets each one's time against its
+    clock (ladder/replay/decisions.py): the runner records the clock and, at every answer, how many
+    bytes the bot had written to stderr (the drain thread may not have read the newest yet: a line
+    can fall to the next decision, never out of order)."""
+    from ladder.replay.decisions import seat_decisions
+
+    result = play(tmp_path, strict_sandbox, 'sys.stderr.write(f"REQ {n}\\n")\nsys.stderr.flush()')
+    run = result.replay.seats[0].run
+    assert run.clock == {"decision_ms": CLOCK.decision_ms, "bank_ms": CLOCK.bank_ms}
+    assert len(run.stderr_marks) == len(run.timings) > 3
+    assert list(run.stderr_marks) == sorted(run.stderr_marks) and run.stderr_marks[-1] <= run.stderr_bytes
+    decisions = seat_decisions(result.replay, 0)
+    assert len(decisions) == len(run.timings) and all(d.decision_ms == CLOCK.decision_ms for d in decisions)
+    told = "".join(d.stderr for d in decisions)  # every piece, in order, is the log's start
+    assert result.replay.seats[0].stderr.startswith(told) and told.count("REQ ") <= len(decisions)
+    assert [line.split()[1] for line in told.splitlines()] == [str(i) for i in range(1, told.count("REQ ") + 1)]

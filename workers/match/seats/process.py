@@ -53,6 +53,7 @@ class SandboxedSeat(Seat):
         self.disconnects: list[dict[str, Any]] = []  # an outside seat's cuts (none for a process)
         self.bank_ms = float(clock.bank_ms)
         self.cpu_mark = 0.0  # the bot's CPU seconds when it was last asked to freeze
+        self.stderr_marks: list[int] = []  # its stderr's byte count at each answer, one per timing
         self.run: RunRecord | None = None
 
     # --- start and handshake ---------------------------------------------------------------
@@ -114,6 +115,9 @@ class SandboxedSeat(Seat):
         # what it took to stop, so one reading per decision serves as this one's end and the next's start.
         cpu, self.cpu_mark = self.cpu_mark, proc.cpu_seconds()
         self.timings.append([round(wall_ms, 2), round((self.cpu_mark - cpu) * 1000, 2)])
+        # how much it had written to stderr by its answer: the owner's view splits its log per decision
+        # (ladder/replay/decisions.py); output the drain thread has not read yet counts for the next one
+        self.stderr_marks.append(proc.stderr_total)
         self.bank_ms = max(0.0, self.bank_ms - max(0.0, wall_ms - self.clock.decision_ms))
         if not ok:
             self._fail(self._send_fault(why, during))
@@ -221,6 +225,8 @@ class SandboxedSeat(Seat):
             stderr_bytes=run.stderr_bytes if run is not None else 0,
             exit=run.exit_json() if run is not None else {"code": None, "signal": None},
             clean=run.clean if run is not None else None, disconnects=tuple(self.disconnects),
+            clock={"decision_ms": self.clock.decision_ms, "bank_ms": self.clock.bank_ms},
+            stderr_marks=tuple(self.stderr_marks),
         )
         # replacement characters are 3 bytes: re-cap so binary garbage cannot triple the log
         stderr = run.stderr if run is not None else b""
