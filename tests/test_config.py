@@ -81,8 +81,12 @@ def test_production_refuses_long_but_guessable_secrets(secret):
         Settings.from_env({**PRODUCTION, "LADDER_SECRET_KEY": secret})
 
 
-@pytest.mark.parametrize("secret", [secrets.token_urlsafe(48), secrets.token_hex(16), secrets.token_urlsafe(24)])
-def test_production_takes_random_secrets(secret):
+# made in the test, not in the parameters: xdist's workers each collect the parameters, and random
+# ones differ between them (a collection error)
+@pytest.mark.parametrize("make", [lambda: secrets.token_urlsafe(48), lambda: secrets.token_hex(16),
+                                  lambda: secrets.token_urlsafe(24)], ids=["urlsafe-48", "hex-16", "urlsafe-24"])
+def test_production_takes_random_secrets(make):
+    secret = make()
     assert Settings.from_env({**PRODUCTION, "LADDER_SECRET_KEY": secret}).secret_key == secret
 
 

@@ -348,7 +348,7 @@ def test_a_page_the_test_cannot_fill_fails_it(app):  # noqa: F811
         _urls(app, seeded)
 
 
-# A person's table with a decision asked, as the worker writes it (workers/match/person_seat.py):
+# A person's table with a decision asked, as the worker writes it (workers/match/seats/person.py):
 # per game the first request of seat 0 of these kinds in a seeded game played by default decisions.
 TABLE_KINDS = {"drachengold": ("attack", "market_offer"), "treasure": ("flip",), "dragonflame": ("play",)}
 

@@ -4,7 +4,7 @@ It never sees the person: it writes to the relay (ladder/relay.py) what the seat
 `match:<id>:seat:<n>:down` (a hello, the events addressed to the seat, each request with its
 observation and deadline, a refusal, the takeover, the end), and reads the page's answers and
 presence on `...:up`, which the web tier writes (ladder/services/person_seat.py). The other seats'
-bots stay frozen while the person thinks (workers/match/seat.py freezes a bot outside its own
+bots stay frozen while the person thinks (workers/match/seats/process.py freezes a bot outside its own
 requests), so the person's clock costs them nothing.
 
 A person who runs out of their clock (`clock_s` a decision), whose page has not been seen for
