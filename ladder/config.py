@@ -78,6 +78,9 @@ class Settings(BaseModel):
     tables_per_tick: int = Field(default=4, ge=1)
     queue_target: int = Field(default=8, ge=0)  # queued matches per game the scheduler keeps
     event_slots: int = Field(default=2, ge=0)  # tournament matches queued or running at once (0: paused)
+    # seconds between the scheduler's ratings checks (a dry `ladder ratings recompute`, recorded for
+    # the ladder_ratings_check_ok metric); 0: none, only the ones an operator runs
+    ratings_check_interval: int = Field(default=3600, ge=0)
 
     # limits against hostile users (docs/operations.md, "Limits"); rates are Flask-Limiter strings,
     # counted in Redis when REDIS_URL is set (shared by every web process), in memory otherwise

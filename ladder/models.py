@@ -442,6 +442,21 @@ class BotLog(SQLModel, table=True):
 # --- ratings ---------------------------------------------------------------------------------
 
 
+class RatingCheck(SQLModel, table=True):
+    """One run of the ratings check (`ladder ratings recompute`, or the scheduler's hourly check):
+    how many stored numbers differed from the history replayed, how many finished ranked matches
+    lacked their rating changes, and whether it wrote the corrections. The newest is what an
+    operator's alert reads (ladder_ratings_check_ok)."""
+
+    __tablename__ = "rating_checks"
+    __table_args__ = (Index("ix_rating_checks_checked_at", "checked_at"),)
+    id: int | None = Field(default=None, primary_key=True)
+    checked_at: datetime = _when()
+    differences: int
+    missing: int
+    wrote: bool = False  # `--write`: the differences found were written, then checked again
+
+
 class RatingChange(SQLModel, table=True):
     """One bot's change in one rated match; `sequence` is the order ratings were applied in."""
 

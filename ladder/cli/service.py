@@ -249,7 +249,7 @@ def ratings_recompute(show: int, write: bool) -> None:
     from ladder.models import RatingChange
     from ladder.services.audit import Actor, record
     from ladder.services.common import unit_of_work
-    from ladder.services.ratings import missing_rating_changes, recompute_ratings, rewrite_ratings
+    from ladder.services.ratings import missing_rating_changes, recompute_ratings, record_check, rewrite_ratings
 
     engine = make_engine(_settings())
     with session_scope(session_factory(engine)) as session:
@@ -263,6 +263,8 @@ def ratings_recompute(show: int, write: bool) -> None:
             _print_differences(matches, fixed, show, "rewritten")
         diffs = recompute_ratings(session=session)
         unrated = missing_rating_changes(session=session)
+        # what ladder_ratings_check_ok reports until the next check (docs/operations.md, "Metrics")
+        record_check(session=session, differences=len(diffs), missing=len(unrated), wrote=write)
     engine.dispose()
     if not write or diffs:
         _print_differences(matches, diffs, show, "differ")

@@ -20,7 +20,17 @@ from sqlalchemy import bindparam, case, delete, func, insert, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, select
 
-from ladder.models import BotVersion, HeadToHead, Match, MatchStatus, Rating, RatingChange, RatingClock, Seat
+from ladder.models import (
+    BotVersion,
+    HeadToHead,
+    Match,
+    MatchStatus,
+    Rating,
+    RatingChange,
+    RatingCheck,
+    RatingClock,
+    Seat,
+)
 from ladder.ratings import INITIAL_RATING, RankedSeat, RatingBook, ranks_with_forfeits
 from ladder.services.common import atomic, expire_loaded
 
@@ -305,3 +315,23 @@ def missing_rating_changes(*, session: Session, limit: int | None = None) -> lis
     if limit is not None:
         query = query.limit(limit)
     return [UnratedMatch(m, n, c, not played) for m, n, c, played in session.exec(query)]
+
+
+def record_check(*, session: Session, differences: int, missing: int, wrote: bool = False) -> RatingCheck:
+    """Keep one run of the ratings check: the newest is what ladder_ratings_check_ok reports."""
+    with atomic(session):
+        check = RatingCheck(differences=differences, missing=missing, wrote=wrote)
+        session.add(check)
+    return check
+
+
+def check_ratings(*, session: Session) -> RatingCheck:
+    """The scheduler's check: `ladder ratings recompute`'s dry run (one snapshot), recorded."""
+    differences = len(recompute_ratings(session=session))
+    missing = len(missing_rating_changes(session=session))
+    return record_check(session=session, differences=differences, missing=missing)
+
+
+def latest_check(session: Session) -> RatingCheck | None:
+    return session.exec(select(RatingCheck).order_by(RatingCheck.checked_at.desc(), RatingCheck.id.desc())
+                        .limit(1)).first()

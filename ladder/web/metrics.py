@@ -19,6 +19,7 @@ from prometheus_client.core import GaugeMetricFamily
 from ladder import metrics
 from ladder.db import session_scope
 from ladder.services.monitoring import snapshot
+from ladder.services.ratings import latest_check
 
 bp = Blueprint("metrics", __name__)
 log = logging.getLogger("ladder.request")
@@ -35,6 +36,7 @@ def database_gauges(state) -> list[GaugeMetricFamily]:
     """The queue as the database has it, read now (ladder/services/monitoring.py)."""
     with session_scope(state.sessions) as session:
         snap = snapshot(session=session, stale_after=state.settings.match_stale_after)
+        check = latest_check(session)
     depth = GaugeMetricFamily("ladder_queue_depth", "Matches queued, by queue", labels=["queue"])
     oldest = GaugeMetricFamily("ladder_queue_oldest_age_seconds", "Age of the oldest queued match, by queue "
                                "(0 when the queue is empty)", labels=["queue"])
@@ -51,7 +53,19 @@ def database_gauges(state) -> list[GaugeMetricFamily]:
                                "a match (hosts that claimed within the hour)", labels=["host"])
     for host, age in sorted(snap.last_claims.items()):
         claims.add_metric([host], age)
-    return [depth, oldest, running, past, stale, claims]
+    families = [depth, oldest, running, past, stale, claims]
+    if check is not None:  # none before the first check: an alert on "ok == 0" cannot fire on nothing
+        families.append(GaugeMetricFamily(
+            "ladder_ratings_check_ok", "1 when the newest ratings check (ladder ratings recompute, or the "
+            "scheduler's) found every stored rating reproduced and no ranked match unrated, else 0",
+            value=int(check.differences == 0 and check.missing == 0)))
+        families.append(GaugeMetricFamily(
+            "ladder_ratings_check_timestamp_seconds", "When the newest ratings check ran (Unix time)",
+            value=check.checked_at.timestamp()))
+        families.append(GaugeMetricFamily(
+            "ladder_ratings_check_differences", "Stored rating numbers the newest check found differing",
+            value=check.differences))
+    return families
 
 
 def init_request_metrics(app: Flask, json_lines: bool) -> None:

@@ -10,7 +10,14 @@ from sqlmodel import delete, func, select, update
 from ladder.models import Match, Rating, RatingChange
 from ladder.ratings import INITIAL_RATING
 from ladder.services import matches, results
-from ladder.services.ratings import RatingDifference, UnratedMatch, missing_rating_changes, recompute_ratings
+from ladder.services.ratings import (
+    RatingDifference,
+    UnratedMatch,
+    check_ratings,
+    latest_check,
+    missing_rating_changes,
+    recompute_ratings,
+)
 from ladder.services.results import MatchOutcome, SeatOutcome
 
 
@@ -107,3 +114,21 @@ def test_finished_ranked_matches_lacking_rating_changes_are_reported(world, sess
                                                        UnratedMatch(bare.id, 3, 0, False)]
     assert missing_rating_changes(session=session, limit=1) == [UnratedMatch(short.id, 3, 2, False)]
     assert whole.id not in {u.match_id for u in missing_rating_changes(session=session)}
+
+
+def test_each_ratings_check_is_recorded_and_the_newest_says_whether_they_held(world, session):
+    """The scheduler's check (and `ladder ratings recompute`) keeps its result: what the
+    ladder_ratings_check_ok metric and its alert read (#41)."""
+    versions = _league(world, bots=3)
+    assert latest_check(session) is None  # no check yet: the metric is absent, no alert on nothing
+    for ranks in ([1, 2, 3], [3, 1, 2]):
+        world.play(versions, ranks)
+    first = check_ratings(session=session)
+    assert (first.differences, first.missing, first.wrote) == (0, 0, False)
+    rating = session.get(Rating, session.exec(select(RatingChange.bot_id)).first())
+    rating.rating += 3
+    session.add(rating)
+    session.commit()
+    second = check_ratings(session=session)
+    assert second.differences == 1 and second.id != first.id
+    assert latest_check(session).id == second.id

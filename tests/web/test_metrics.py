@@ -52,6 +52,21 @@ def test_the_queue_gauges_come_from_the_database(client, app, engine):
     assert got[("ladder_database_scrape_error", ())] == 0
 
 
+def test_the_newest_ratings_check_is_a_gauge(client, engine):
+    from ladder.db import session_factory
+    from ladder.services.ratings import record_check
+
+    assert not any(name == "ladder_ratings_check_ok" for name, _ in scrape(client))  # before any check
+    with session_factory(engine)() as session:
+        record_check(session=session, differences=0, missing=0)
+    assert scrape(client)[("ladder_ratings_check_ok", ())] == 1
+    with session_factory(engine)() as session:
+        record_check(session=session, differences=4, missing=0)
+    got = scrape(client)
+    assert got[("ladder_ratings_check_ok", ())] == 0 and got[("ladder_ratings_check_differences", ())] == 4
+    assert got[("ladder_ratings_check_timestamp_seconds", ())] > 1.7e9
+
+
 def test_a_down_database_leaves_the_scrape_answering(tmp_path):
     from sqlalchemy import create_engine
 

@@ -134,6 +134,7 @@ def celery_config(settings: Settings) -> dict[str, Any]:
             f"{TASKS_MODULE}.sweep_stale": {"queue": PRIORITY_QUEUE},
             f"{TASKS_MODULE}.validate_version": {"queue": PRIORITY_QUEUE},
             f"{TASKS_MODULE}.write_dumps": {"queue": PRIORITY_QUEUE},
+            f"{TASKS_MODULE}.check_ratings": {"queue": PRIORITY_QUEUE},
         },
         # the embedded transport has no broadcast: remote control (celery inspect) only with Redis
         "worker_enable_remote_control": settings.redis_url is not None,
@@ -155,7 +156,7 @@ def beat_schedule(settings: Settings) -> dict[str, dict[str, Any]]:
     is not consumed before the next one is due expires: a busy ladder needs no backlog of ticks."""
     tick = settings.scheduler_interval
     sweep = sweep_interval(settings)
-    return {
+    schedule = {
         "schedule-matches": {
             "task": f"{TASKS_MODULE}.schedule_matches",
             "schedule": timedelta(seconds=tick),
@@ -174,6 +175,15 @@ def beat_schedule(settings: Settings) -> dict[str, dict[str, Any]]:
             "options": {"expires": 3600},
         },
     }
+    if settings.ratings_check_interval:
+        # the ratings check replays every rated match (ladder_ratings_check_ok); a large ladder may
+        # space it out or turn it off (LADDER_RATINGS_CHECK_INTERVAL)
+        schedule["check-ratings"] = {
+            "task": f"{TASKS_MODULE}.check_ratings",
+            "schedule": timedelta(seconds=settings.ratings_check_interval),
+            "options": {"expires": settings.ratings_check_interval},
+        }
+    return schedule
 
 
 app = LadderCelery("ladder", include=[TASKS_MODULE], set_as_current=False)

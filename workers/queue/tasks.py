@@ -143,6 +143,17 @@ def write_dumps() -> list[str]:
     return [dump.filename for dump in written]
 
 
+@app.task(name="workers.queue.tasks.check_ratings")
+def check_ratings() -> dict[str, int]:
+    """`ladder ratings recompute`'s dry run, recorded for ladder_ratings_check_ok (services/ratings.py)."""
+    from ladder.db import session_scope
+    from ladder.services.ratings import check_ratings as check
+
+    with session_scope(sessions()) as session:
+        done = check(session=session)
+        return {"differences": done.differences, "missing": done.missing}
+
+
 @app.task(name="workers.queue.tasks.validate_version")
 def validate_version(version_id: int) -> int | None:
     """Check an uploaded version's package and queue its validation game (sent at once)."""

@@ -265,7 +265,11 @@ def test_celery_is_configured_for_long_tasks_that_must_not_be_lost(tmp_path):
     assert embedded["broker_url"] == f"sqla+sqlite:///{tmp_path.resolve() / 'broker.sqlite3'}"
     assert 0 < embedded["task_soft_time_limit"] < embedded["task_time_limit"] < 5
     beat = {entry["task"] for entry in embedded["beat_schedule"].values()}
-    assert beat == {f"workers.queue.tasks.{name}" for name in ("schedule_matches", "sweep_stale", "write_dumps")}
+    assert beat == {f"workers.queue.tasks.{name}"
+                    for name in ("schedule_matches", "sweep_stale", "write_dumps", "check_ratings")}
+    assert embedded["beat_schedule"]["check-ratings"]["schedule"].total_seconds() == 3600
+    unchecked = celery_app.celery_config(Settings(env="test", instance_dir=tmp_path, ratings_check_interval=0))
+    assert "check-ratings" not in unchecked["beat_schedule"]  # 0: only the checks an operator runs
 
 
 @pytest.fixture
@@ -408,6 +412,14 @@ def test_the_dump_task_writes_each_finished_days_dump_once(session, settings, ho
     assert tasks.write_dumps.delay().get() == [name]
     assert (settings.dumps_root / "treasure" / name).is_file()
     assert tasks.write_dumps.delay().get() == []  # nothing missing: nothing written
+
+
+def test_the_ratings_check_task_records_what_it_found(session, house, eager):
+    from ladder.services.ratings import latest_check
+
+    assert tasks.check_ratings.delay().get() == {"differences": 0, "missing": 0}
+    session.rollback()  # the task wrote in a session of its own: read after its commit
+    assert latest_check(session).differences == 0
 def test_a_stop_signal_landing_while_the_claim_is_written_gives_the_match_back(session, sessions, settings, house,
                                                                                monkeypatch):
     """SIGTERM while the claim is being written (under load an SQLite claim waits seconds for its
