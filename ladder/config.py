@@ -121,6 +121,9 @@ class Settings(BaseModel):
     log_format: Literal["text", "json"] = "text"  # json: one JSON object a line (match ends, requests)
     worker_heartbeat_interval: float = Field(default=10.0, gt=0, le=300)  # seconds between a worker's heartbeats
     worker_metrics_port: int | None = Field(default=None, ge=1, le=65535)  # a worker's /metrics; None: none
+    # where it listens: loopback unless told (it shows internals); a Prometheus on another machine
+    # or a container network needs the private address or 0.0.0.0 (docker-compose.yml sets that)
+    worker_metrics_host: str = "127.0.0.1"
     # the web's bind address is reachable only by the reverse proxy though not loopback (a
     # container's internal network): needed, outside development, to believe X-Forwarded-For
     private_bind: bool = False

@@ -111,19 +111,21 @@ def heartbeat_gauges(instance_dir) -> list[GaugeMetricFamily]:
     return [age]
 
 
-def serve_metrics(settings) -> None:
-    """The worker's /metrics on `worker_metrics_port` (every pool process's values, summed, and this
-    machine's heartbeats), served by the main process's thread."""
+def serve_metrics(settings) -> Any:
+    """The worker's /metrics on `worker_metrics_host`:`worker_metrics_port` (every pool process's
+    values, summed, and this machine's heartbeats), served by the main process's thread."""
     if settings.worker_metrics_port is None:
-        return
+        return None
     from prometheus_client import start_http_server
 
     registry = metrics.scrape_registry(metrics.FunctionCollector(
         "heartbeat", lambda: heartbeat_gauges(settings.instance_dir)))
-    httpd, _thread = start_http_server(settings.worker_metrics_port, registry=registry)
+    httpd, _thread = start_http_server(settings.worker_metrics_port, addr=settings.worker_metrics_host,
+                                       registry=registry)
     # pool processes forked later (max_tasks_per_child) must not keep the port open after we die
     os.register_at_fork(after_in_child=httpd.socket.close)
-    log.info("worker metrics at http://0.0.0.0:%s/metrics", settings.worker_metrics_port)
+    log.info("worker metrics at http://%s:%s/metrics", settings.worker_metrics_host, settings.worker_metrics_port)
+    return httpd
 
 
 def process_exited(**_kwargs: Any) -> None:

@@ -117,3 +117,27 @@ def test_the_sweepers_sends_are_counted_by_queue():
     observe.swept({"ladder": 0, "priority": 3}, [7])
     assert value("ladder_sweeper_sent_total", queue="ladder.priority") == before + 3
     assert value("ladder_sweeper_gave_up_total") == gave_up + 1
+
+
+def test_the_worker_metrics_listen_on_loopback_unless_told(tmp_path):
+    """A worker's /metrics shows internals: on 127.0.0.1 by default, on the address it is given."""
+    import socket
+    import urllib.request
+
+    def free_port() -> int:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            return s.getsockname()[1]
+
+    assert observe.serve_metrics(Settings(env="test", instance_dir=tmp_path)) is None  # no port: none
+    for host in (None, "0.0.0.0"):
+        port = free_port()
+        extra = {} if host is None else {"worker_metrics_host": host}
+        server = observe.serve_metrics(Settings(env="test", instance_dir=tmp_path, worker_metrics_port=port, **extra))
+        try:
+            assert server.server_address[0] == (host or "127.0.0.1")
+            body = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10).read().decode()
+            assert "ladder_heartbeat_scrape_error" in body
+        finally:
+            server.shutdown()
+            server.server_close()
