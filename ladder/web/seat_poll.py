@@ -110,10 +110,11 @@ def _get_lines(match_id: int, seat: int) -> Response:
     if waiting and not budget().try_take():
         return refusal("GET lines", conn=conn, after=after)
     waiter = seat_relay.waiter_topic(match_id, seat, conn)
-    mine = relay().publish(waiter, {"waiting": True}) if waiting else None
     out: list[str] = []
-    closed, replaced = None, False
+    closed, replaced, mine = None, False, None
     try:
+        if waiting:  # inside the try: the place is given back whatever the relay does
+            mine = relay().publish(waiter, {"waiting": True})
         deadline = time.monotonic() + (wait if waiting else 0)
         while True:
             block = min(WAKE_S, max(0.0, deadline - time.monotonic()))
