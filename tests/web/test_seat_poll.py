@@ -1,9 +1,9 @@
 """The seat's HTTP long poll across web processes: one waiting GET per `conn` over all of them.
 
 A real second process (a werkzeug server started with `python -c`, its own app and its own module
-state) over the same SQLite file and the relay every process shares without Redis (the database's
-relay_messages, as `ladder up --web-workers N` runs); two app objects in one process would share
-the module's state and prove nothing."""
+state) over the same SQLite file and the relay every process shares: the database's relay_messages
+(as `ladder up --web-workers N` runs without Redis), or Redis streams (as production runs); two app
+objects in one process would share the module's state and prove nothing."""
 
 from __future__ import annotations
 
@@ -12,27 +12,38 @@ import sys
 import threading
 
 import pytest
+from service_support import redis_url  # noqa: F401 - fixture
 from web.test_seats import HELLO, alice, http, server, wait_for  # noqa: F401 - fixtures
 
 from ladder import seat_relay
-from ladder.relay import SqlRelay
+from ladder.relay import RedisRelay, SqlRelay
 
 SERVE = """
 import sys
 from werkzeug.serving import make_server
 from ladder import create_app
 app = create_app({"database_url": sys.argv[1], "env": "test", "instance_dir": sys.argv[2], "TESTING": True,
-                  "LADDER_DISPATCH": lambda ids: None})
+                  "redis_url": sys.argv[3] or None, "LADDER_DISPATCH": lambda ids: None})
 http = make_server("127.0.0.1", 0, app, threaded=True)
 print(http.server_port, flush=True)
 http.serve_forever()
 """
 
 
+@pytest.fixture(params=["database", "redis"])
+def shared(request, engine):
+    """The relay both processes use: (its URL for the second process, or "" for the database's; the relay)."""
+    if request.param == "redis":
+        url = request.getfixturevalue("redis_url")
+        return url, RedisRelay(url)
+    return "", SqlRelay(engine)
+
+
 @pytest.fixture
-def other_process(db_url, tmp_path):
-    """Another web process over the same database (and so the same relay)."""
-    proc = subprocess.Popen([sys.executable, "-c", SERVE, db_url, str(tmp_path)], stdout=subprocess.PIPE, text=True)
+def other_process(db_url, tmp_path, shared):
+    """Another web process over the same database and relay."""
+    proc = subprocess.Popen([sys.executable, "-c", SERVE, db_url, str(tmp_path), shared[0]], stdout=subprocess.PIPE,
+                            text=True)
     try:
         port = proc.stdout.readline().strip()
         assert port.isdigit(), "the second web process did not start"
@@ -43,9 +54,9 @@ def other_process(db_url, tmp_path):
 
 
 @pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
-def test_a_waiting_get_on_another_process_replaces_the_first(server, other_process, alice, app, engine):  # noqa: F811
+def test_a_waiting_get_on_another_process_replaces_the_first(server, other_process, shared, alice, app):  # noqa: F811
     first, _memory = server
-    relay = SqlRelay(engine)
+    relay = shared[1]
     app.extensions["ladder_relay"] = relay  # the relay both processes share
     places = app.extensions["ladder_long_lived"]
     match = alice["matches"][0]
