@@ -29,6 +29,9 @@ MAX_LINE_BYTES = 32 << 10
 # that resends after a cut, a blank line; a program that writes far more is cut off.
 FLOOD_SLACK = 16
 MAX_CUTS = 3  # cuts of a seat's connection before the fallback bot takes the seat
+# The websocket close code of a connection whose token was revoked (one revoke, log out everywhere,
+# a password change, a suspension): no reconnect with that token can succeed, so the client stops
+REVOKED_CLOSE = 4001
 MARKS = ("connect", "cut", "oversized", "flood", "delivered")
 
 
@@ -65,6 +68,7 @@ def superseded(relay: Any, match_id: int, seat: int, after: str) -> bool:
 
 down_topic = topics.seat_down
 up_topic = topics.seat_up
+waiter_topic = topics.seat_waiter
 
 
 def remote_spec(match_id: int, seat: int) -> str:

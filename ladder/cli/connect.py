@@ -162,6 +162,8 @@ def play_one(ladder: Ladder, bot: str, match_id: int, seat: int, *, cut_chance: 
                 if ws.close_reason == 1000:  # the seat is finished with: the match ended or the fallback took it
                     report.notes.append(ws.close_message or "closed")
                     break
+                if ws.close_reason == seat_relay.REVOKED_CLOSE:  # no reconnect with this token can succeed
+                    raise LadderRefused(f"the ladder closed the connection: {ws.close_message}") from None
                 ws = None  # cut (by the network, or refused for cause): reconnect and resume
                 report.reconnects += 1
                 continue

@@ -91,6 +91,13 @@ def revoke_all(*, session: Session, user_id: int) -> None:
         session.exec(delete(ApiToken).where(ApiToken.user_id == user_id))
 
 
+def is_live(*, session: Session, token_id: int) -> bool:
+    """Whether the token still exists: every revocation (one revoke, log out everywhere, a password
+    change, a suspension) deletes its row. One primary-key read, for connections that outlive the
+    request that checked the token (a seat's websocket)."""
+    return session.exec(select(ApiToken.id).where(ApiToken.id == token_id)).first() is not None
+
+
 def bearer(header: str | None) -> str | None:
     """The token of an `Authorization: Bearer <token>` header (the scheme in any case, any spaces
     around the token), or None for no header or another scheme. The one reading of the header:

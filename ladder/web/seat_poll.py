@@ -34,12 +34,14 @@ LEASE_SLACK_S = 1.0
 MAX_LEASES = 10_000  # connections whose last told end this process remembers
 _told: dict[str, float] = {}  # conn -> the end last told to the worker (from this process)
 _told_lock = threading.Lock()
-# One waiting GET per `conn` (per process): a newer one replaces it, and the older answers at once
-# with what it has (nothing is lost: the lines stay on the relay after `after`). A client whose GET
-# was cut by a proxy may so ask again at once, and one `conn` never holds more than one place of
-# the budget of held requests.
-_waiting: dict[str, threading.Event] = {}  # conn -> the wake-up of its waiting GET
-
+# One waiting GET per `conn`, over every web process: each waiting GET appends a mark to the conn's
+# own relay topic (topics.seat_waiter) and waits while the topic's newest mark is its own; a newer
+# GET, on any process, appends another, and the older answers within WAKE_S with what it has
+# (nothing is lost: the lines stay on the relay after `after`). The relay is the one store every
+# web process already shares and the waiting loop already reads once a WAKE_S, so the check is one
+# more cheap read there (XREVRANGE of one entry, or the max of an indexed column), and the mark is
+# one append per waiting GET; no schema, no lock. A client whose GET was cut by a proxy may so ask
+# again at once, and one `conn` never holds more than one place of the budgets of held requests.
 
 def _lease(conn: str, first: bool, wait: float) -> dict[str, Any] | None:
     """The mark that keeps a polling connection alive for the worker until `until` (wall clock):
@@ -107,10 +109,12 @@ def _get_lines(match_id: int, seat: int) -> Response:
     waiting = wait > 0
     if waiting and not budget().try_take():
         return refusal("GET lines", conn=conn, after=after)
-    woken = _replace_waiting(conn) if waiting else None
+    waiter = seat_relay.waiter_topic(match_id, seat, conn)
     out: list[str] = []
-    closed = None
+    closed, replaced, mine = None, False, None
     try:
+        if waiting:  # inside the try: the place is given back whatever the relay does
+            mine = relay().publish(waiter, {"waiting": True})
         deadline = time.monotonic() + (wait if waiting else 0)
         while True:
             block = min(WAKE_S, max(0.0, deadline - time.monotonic()))
@@ -128,33 +132,17 @@ def _get_lines(match_id: int, seat: int) -> Response:
                     out.append(line)
                     if line.startswith('{"type":"end"'):
                         relay().publish(seat_relay.up_topic(match_id, seat), {"mark": "delivered"})
-            if out or closed is not None or time.monotonic() >= deadline or (woken and woken.is_set()):
+            if out or closed is not None or time.monotonic() >= deadline:
+                break
+            if mine is not None and relay().last_id(waiter) != mine:  # a newer GET on this conn, anywhere
+                replaced = True
                 break
     except RelayError as exc:
         return _refuse(400, str(exc))
     finally:
         if waiting:
-            _end_waiting(conn, woken)
             budget().give_back()
-    replaced = woken is not None and woken.is_set()
     return jsonify(conn=conn, after=after, lines=out, closed=closed, **({"replaced": True} if replaced else {}))
-
-
-def _replace_waiting(conn: str) -> threading.Event:
-    """This GET is now `conn`'s waiting one: the one before it (if any) is woken to answer."""
-    mine = threading.Event()
-    with _told_lock:
-        before = _waiting.get(conn)
-        _waiting[conn] = mine
-    if before is not None:
-        before.set()
-    return mine
-
-
-def _end_waiting(conn: str, mine: threading.Event | None) -> None:
-    with _told_lock:
-        if _waiting.get(conn) is mine:
-            del _waiting[conn]
 
 
 def _post_lines(match_id: int, seat: int) -> Response:

@@ -32,7 +32,7 @@ from ladder.services.errors import Invalid, NotFound
 from ladder.services.limits import check_challenge
 from ladder.services.seat_slots import SeatSlots
 from ladder.services.tokens import authenticate as authenticate_token
-from ladder.services.tokens import bearer
+from ladder.services.tokens import bearer, is_live
 from ladder.web import api
 from ladder.web.common import db, dispatch, int_arg, settings, status_for
 from ladder.web.held import budget, take_or_refuse
@@ -48,6 +48,9 @@ PING_S = 10  # pings keep idle connections alive and find dead ones
 POLL_S = 1.0  # how long one wait on the relay or the socket lasts before checking the other side
 WS_LEASE_S = 60  # a websocket's place in seat_connections is held this long past its last renewal
 RENEW_S = 15  # and renewed this often while the connection lives
+# A websocket outlives the handshake that checked its token: it looks again this often (one
+# primary-key read) and is closed (seat_relay.REVOKED_CLOSE) once the token is revoked
+TOKEN_CHECK_S = 5
 
 
 def relay() -> Any:
@@ -179,6 +182,7 @@ def _before_handshake() -> Response | None:
     if refused is not None:
         return refused
     conn = Connection(None, relay(), access.match_id, access.seat, found.user.id, _address())
+    conn.token_id = found.token.id
     g.seat_conn = conn  # from here the teardown gives back what a connection that never started holds
     taken = slots().take((access.match_id, access.seat), conn=conn.id, user_id=conn.user_id, address=conn.address,
                          transport="ws", lease_s=WS_LEASE_S)
@@ -245,6 +249,8 @@ class Connection:
         self.slots: Any = None
         self.slot_refused = False  # the seat's limits refused it: no place of seat_connections to give back
         self.sent_before = 0  # lines sent up before this connection (counted in the request context)
+        self.token_id = 0
+        self.token_live: Any = lambda: True  # whether its token is still valid (set by the view)
 
     def send_down(self, received: int) -> None:
         """The sender thread: every down line after the first `received`, as text frames."""
@@ -283,8 +289,16 @@ class Connection:
         # counted over the topic, so no reconnect starts a fresh allowance
         sent = self.sent_before
         renew_at = time.monotonic() + RENEW_S
+        check_at = time.monotonic() + TOKEN_CHECK_S
         while True:
             done = self.done.is_set()  # then only what the client sent before is still carried up
+            if not done and time.monotonic() >= check_at:
+                check_at = time.monotonic() + TOKEN_CHECK_S
+                if not self.token_live():
+                    self._stop(None, seat_relay.REVOKED_CLOSE, "your API token was revoked (revoked on the account "
+                                                               "page, log out everywhere, a password change or a "
+                                                               "suspension): connect with a new token")
+                    break
             if not done and time.monotonic() >= renew_at:
                 renew_at = time.monotonic() + RENEW_S
                 # the seat is another connection's now (or its place expired): this one is over
@@ -326,6 +340,14 @@ class Connection:
             self.ws.close(code, why)
 
 
+def _token_live(token_id: int) -> bool:
+    session = db()
+    try:
+        return is_live(session=session, token_id=token_id)
+    finally:
+        session.rollback()  # a connection lasts a whole match and must hold no transaction
+
+
 @sock.route("/<int:match_id>/<int:seat>/ws", bp=bp)
 def connect(ws, match_id: int, seat: int) -> None:
     """The websocket of one remote seat (docs/remote.md): protocol lines down and up."""
@@ -334,6 +356,7 @@ def connect(ws, match_id: int, seat: int) -> None:
     conn, old, key = g.seat_conn, g.seat_old, (match_id, seat)
     conn.sent_before = _sent(conn.relay, conn.up)  # before `started`: a failure here is the teardown's
     conn.ws, conn.started, conn.slots = ws, True, slots()
+    conn.token_live = lambda: _token_live(conn.token_id)
     if old is not None:  # its sender, on whichever process holds it, reads this and closes it (4000)
         conn.relay.publish(conn.down, {"replaced": old})
     conn.relay.publish(conn.up, {"mark": "connect", "conn": conn.id})

@@ -99,3 +99,43 @@ def test_connect_defaults_to_the_port_ladder_up_serves():
     url = next(p.default for p in connect_cmd.connect.params if p.name == "url")
     port = next(p.default for p in up.params if p.name == "port")
     assert urlsplit(url).port == port == 5000
+
+
+@pytest.mark.parametrize("ladder_site", ["database"], indirect=True)
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+def test_connect_stops_with_the_reason_when_its_token_is_revoked(ladder_site, tmp_path, monkeypatch):
+    """No worker plays here: the seat's websocket is open and idle when the token is revoked (what
+    log out everywhere does), and `ladder connect` stops with the ladder's reason instead of
+    reconnecting with a token that can no longer succeed."""
+    from sqlmodel import select
+
+    from ladder.models import SeatConnection
+    from ladder.web import seats
+
+    monkeypatch.setattr(seats, "TOKEN_CHECK_S", 0.2)
+    site = ladder_site
+    ladder = connect_cmd.Ladder(site["url"], site["token"])
+    bot = tmp_path / "idle.py"
+    bot.write_text("import sys\nsys.stdin.read()\n")
+    match_id, seat = ladder.challenge("treasure", "idle", ["house/careful"], 7)
+    raised: list[BaseException] = []
+
+    def client() -> None:
+        try:
+            connect_cmd.play_one(ladder, str(bot), match_id, seat, cut_chance=0, rng=random.Random(1))
+        except BaseException as exc:  # the test reads what it raised
+            raised.append(exc)
+
+    thread = threading.Thread(target=client, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    with site["sessions"]() as session:
+        while session.exec(select(SeatConnection).where(SeatConnection.match_id == match_id)).first() is None:
+            assert time.monotonic() < deadline, "the client never connected"
+            session.rollback()
+            time.sleep(0.05)
+        user_id = session.exec(select(SeatConnection.user_id).where(SeatConnection.match_id == match_id)).one()
+        tokens.revoke_all(session=session, user_id=user_id)
+    thread.join(20)
+    assert not thread.is_alive() and len(raised) == 1
+    assert isinstance(raised[0], connect_cmd.LadderRefused) and "token was revoked" in raised[0].message

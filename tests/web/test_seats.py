@@ -449,3 +449,22 @@ def test_a_post_reads_only_what_came_since_the_last_one(server, alice):
     assert reads and all(after != "0" for _, after, _ in reads), reads
     assert sum(n for _, _, n in reads) <= 3, reads  # the one line (and mark) since, not 60 and more
     assert marks(relay, match).count("line") == 2
+
+
+def test_a_websocket_is_closed_once_its_token_is_revoked(server, alice, build, monkeypatch):
+    """A websocket outlives the handshake that checked its token: once the token is revoked (here
+    tokens.revoke_all, what log out everywhere, a password change and a suspension each call) it is
+    closed within TOKEN_CHECK_S with REVOKED_CLOSE and a reason, and counts as a cut of its seat."""
+    address, relay = server
+    monkeypatch.setattr(seats, "TOKEN_CHECK_S", 0.2)
+    match = alice["matches"][0]
+    ws = connect(address, alice["play"], match)
+    down(relay, match, {"line": HELLO})
+    assert ws.receive(10) == HELLO  # it plays while the token lives
+    with build.sessions() as session:
+        tokens.revoke_all(session=session, user_id=alice["id"])
+    with pytest.raises(ws_client.ConnectionClosed):
+        ws.receive(10)
+    assert ws.close_reason == seat_relay.REVOKED_CLOSE and "revoked" in ws.close_message
+    wait_for(lambda: marks(relay, match) == ["connect", "cut"])
+    assert refused(address, alice["play"], match) == 401  # and it cannot come back with it
