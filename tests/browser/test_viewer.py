@@ -370,8 +370,8 @@ def _shown_request(page) -> int:
     return int(page.get_attribute(".viewer-answer", "data-request"))
 
 
-def test_the_owners_seat_view_shows_the_stderr_of_the_request_at_each_step(browser, base_url, build,  # noqa: F811
-                                                                           play, engine):
+def test_the_owners_seat_view_shows_the_stderr_of_the_request_at_each_step(
+        browser, base_url, build, play, engine):  # noqa: F811
     from web.helpers import PASSWORD
 
     from ladder.db import session_factory
@@ -407,7 +407,8 @@ def test_the_owners_seat_view_shows_the_stderr_of_the_request_at_each_step(brows
         assert _shown_request(page) == latest, f"step {step}"
         panel = page.inner_text(".viewer-answer")
         if latest:
-            answered_here = [k for k, i in enumerate(asked, 1) if (steps[step - 2] if step > 1 else -1) < i <= steps[step - 1]]
+            before = steps[step - 2] if step > 1 else -1
+            answered_here = [k for k, i in enumerate(asked, 1) if before < i <= steps[step - 1]]
             pieces = page.eval_on_selector_all(".viewer-answer pre", "els => els.map(e => e.textContent)")
             # each answer's own line (as text: "<flip>" is no tag), none other
             assert [p.split(" <")[0] for p in pieces] == [f"request {k}" for k in answered_here or [latest]], step
