@@ -372,7 +372,7 @@ def _shown_request(page) -> int:
 
 def test_the_owners_seat_view_shows_the_stderr_of_the_request_at_each_step(
         browser, base_url, build, play, engine):  # noqa: F811
-    from web.helpers import PASSWORD
+    from browser.test_bot_page import owners_seat_view
 
     from ladder.db import session_factory
 
@@ -384,16 +384,7 @@ def test_the_owners_seat_view_shows_the_stderr_of_the_request_at_each_step(
     page.set_default_timeout(15_000)
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(base_url + "/auth/login")
-    page.fill("#username", "alice")
-    page.fill("#password", PASSWORD)
-    page.get_by_role("button", name="Log in", exact=True).click()
-    page.wait_for_load_state()
-    page.goto(f"{base_url}/matches/{match_id}#step=1")
-    page.wait_for_selector("#viewer[data-ready='1']")
-    assert page.locator(".viewer-answer").is_hidden()  # the public view: nobody's stderr
-    page.select_option("select.view", "seat:0")
-    page.wait_for_selector("#viewer[data-ready='1'][data-view='seat']")
+    owners_seat_view(page, base_url, match_id, "alice")
     # independently of the page: the log index of each of seat 0's requests, and of each step's event
     log = _replay(page, base_url, match_id)["log"]
     asked = [i for i, e in enumerate(log) if "decision" in e and e["seat"] == 0]
