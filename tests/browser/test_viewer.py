@@ -414,6 +414,9 @@ def test_the_owners_seat_view_shows_the_stderr_of_the_request_at_each_step(
     page.click(".viewer-decisions button[aria-label='show the step of request 3']")
     target = next(s for s, i in enumerate(steps, 1) if i >= asked[2])
     assert _step(page) == target and _shown_request(page) == 3
+    page.set_viewport_size({"width": 390, "height": 844})  # on a phone the panel goes under the board
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.locator(".viewer-answer").bounding_box()["y"] > page.locator(".viewer-board").bounding_box()["y"]
     assert not errors
     if SHOTS:
         page.click("button[aria-label='next step']")
