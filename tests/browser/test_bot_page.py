@@ -61,19 +61,26 @@ def test_the_owners_seat_view_lists_each_answer_with_its_time_and_stderr(browser
     play(match_id)
     _record_runs(session_factory(engine), match_id)
     page = browser.new_page(viewport={"width": 1366, "height": 900})
-    page.goto(base_url + "/auth/login")
-    page.fill("#username", "alice")
-    page.fill("#password", PASSWORD)
-    page.get_by_role("button", name="Log in", exact=True).click()
-    page.wait_for_load_state()
-    page.goto(f"{base_url}/matches/{match_id}")
-    page.wait_for_selector("#viewer[data-ready='1']")
-    assert page.locator(".viewer-decisions details").count() == 0  # the public view has none
-    page.select_option("select.view", "seat:0")
-    page.wait_for_selector("#viewer[data-ready='1'][data-view='seat']")
+    owners_seat_view(page, base_url, match_id, "alice")
     page.click(".viewer-decisions summary")
     rows = page.locator(".viewer-decisions tbody tr")
     assert rows.count() > 1
     first = rows.nth(0).inner_text()
     assert "13 / 1000" in first and "10000" in first and "seat 0 says hello <b>from stderr</b>" in first
     page.close()
+
+
+def owners_seat_view(page, base_url, match_id, username, seat=0):
+    """Log in as the bot's owner and open the match's viewer on that seat's own view, after checking
+    the public view shows none of the seat's answers."""
+    page.goto(base_url + "/auth/login")
+    page.fill("#username", username)
+    page.fill("#password", PASSWORD)
+    page.get_by_role("button", name="Log in", exact=True).click()
+    page.wait_for_load_state()
+    page.goto(f"{base_url}/matches/{match_id}#step=1")
+    page.wait_for_selector("#viewer[data-ready='1']")
+    assert page.locator(".viewer-decisions details").count() == 0  # the public view has none
+    assert page.locator(".viewer-answer").is_hidden()  # nor the panel beside the board: nobody's stderr
+    page.select_option("select.view", f"seat:{seat}")
+    page.wait_for_selector("#viewer[data-ready='1'][data-view='seat']")

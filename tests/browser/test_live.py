@@ -16,6 +16,7 @@ import time
 from dataclasses import replace
 
 import pytest
+from frames_support import drawings
 from match_support import record_of
 from web.conftest import app, build, dispatched, settings  # noqa: F401 (fixtures)
 
@@ -163,7 +164,7 @@ def test_two_pages_follow_a_match_live_then_see_its_replay(browser, base_url, ap
         assert not worker.is_alive() and results[0].status == "finished"
         with session_factory(engine)() as session:
             assert session.get(Match, match_id).status == "finished"
-        final = replay_frames(held.replay, view="public")["frames"]
+        final, at_half = drawings(replay_frames(held.replay, view="public")["frames"]), drawings(at_half)
         assert final[:len(at_half) - 1] == at_half[:-1]  # what was shown live stays as it was
         for page in (first, second):
             page.wait_for_selector(f"#viewer[data-live-state='done'][data-view='public'][data-ready='1']"

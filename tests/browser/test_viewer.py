@@ -329,3 +329,96 @@ def test_dragonflame_viewer_steps_through_a_match(browser, base_url, build, play
     if SHOTS:
         page.locator("#viewer").screenshot(path=str(Path(SHOTS) / "viewer-dragonflame-desktop.png"))
     _no_sideways_scroll(browser, f"{base_url}/matches/{match_id}#step=20")
+
+
+# --- the owner's answers follow the steps ------------------------------------------------------
+
+
+def _talk_per_request(sessions, match_id, seat=0):
+    """What the sandboxed runner records for a bot that writes one stderr line per request (the
+    fake runner plays in process and records none): a timing per answer, the clock, and the byte
+    marks of its stderr at each answer, with the log stored apart as the worker stores it. Written
+    here rather than by a sandboxed bot because a real runner's drain thread may let a line fall to
+    the next answer (tests/workers/match/test_runner.py checks that runner); this test is the page's."""
+    import gzip
+    from dataclasses import replace
+
+    from ladder.models import BotLog
+    from ladder.models import Replay as StoredReplay
+    from ladder.replay import Replay, loads_replay
+    from ladder.replay.model import Decision, SandboxRun
+    from ladder.services.results import compress_replay
+
+    with sessions() as session:
+        row = session.get(StoredReplay, match_id)
+        replay = Replay.from_json(loads_replay(gzip.decompress(row.data)))
+        kinds = [e.kind for e in replay.log if isinstance(e, Decision) and e.seat == seat]
+        lines = [f"request {k} <{kind}> thinking\n" for k, kind in enumerate(kinds, 1)]
+        marks = [sum(len(x.encode()) for x in lines[:k]) for k in range(1, len(lines) + 1)]
+        run = SandboxRun("strict", timings=tuple([10.0 + k, 2.0] for k in range(len(kinds))),
+                         clock={"decision_ms": 1000, "bank_ms": 10000}, stderr_marks=tuple(marks),
+                         stderr_bytes=marks[-1])
+        seats = tuple(replace(s, run=run) if s.seat == seat else s for s in replay.seats)
+        row.data = compress_replay(replace(replay, seats=seats))[0]
+        log = session.get(BotLog, (match_id, seat)) or BotLog(match_id=match_id, seat=seat, text="")
+        log.text = "".join(lines)
+        session.add_all([row, log])
+        session.commit()
+
+
+def _shown_request(page) -> int:
+    return int(page.get_attribute(".viewer-answer", "data-request"))
+
+
+def test_the_owners_seat_view_shows_the_stderr_of_the_request_at_each_step(
+        browser, base_url, build, play, engine):  # noqa: F811
+    from browser.test_bot_page import owners_seat_view
+
+    from ladder.db import session_factory
+
+    _, mine = build.bot("alice", "talker")
+    match_id = build.match([mine.id, *build.starters()[:2]], seed=4)
+    play(match_id)
+    _talk_per_request(session_factory(engine), match_id)
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page.set_default_timeout(15_000)
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    owners_seat_view(page, base_url, match_id, "alice")
+    # independently of the page: the log index of each of seat 0's requests, and of each step's event
+    log = _replay(page, base_url, match_id)["log"]
+    asked = [i for i, e in enumerate(log) if "decision" in e and e["seat"] == 0]
+    steps = [i for i, e in enumerate(log) if "type" in e and e["type"] in
+             ("game_start", "flip", "keep", "turn_end", "spider_move", "game_end")]
+    page.click("button[aria-label='first step']")
+    seen = set()
+    for step in range(1, 41):
+        assert _step(page) == step
+        latest = sum(1 for i in asked if i <= steps[step - 1])  # requests answered by this step's event
+        assert _shown_request(page) == latest, f"step {step}"
+        panel = page.inner_text(".viewer-answer")
+        if latest:
+            before = steps[step - 2] if step > 1 else -1
+            answered_here = [k for k, i in enumerate(asked, 1) if before < i <= steps[step - 1]]
+            pieces = page.eval_on_selector_all(".viewer-answer pre", "els => els.map(e => e.textContent)")
+            # each answer's own line (as text: "<flip>" is no tag), none other
+            assert [p.split(" <")[0] for p in pieces] == [f"request {k}" for k in answered_here or [latest]], step
+            assert f"request {latest + 1} <" not in panel and "of 1000 ms" in panel
+            assert page.text_content(".viewer-decisions tr.current td:first-child") == str(latest)  # the table follows
+            seen.add(latest)
+        else:
+            assert "No request answered yet" in panel
+        page.click("button[aria-label='next step']")
+    assert len(seen) > 5
+    page.click(".viewer-decisions summary")  # a request in the table jumps to the step showing it
+    page.click(".viewer-decisions button[aria-label='show the step of request 3']")
+    target = next(s for s, i in enumerate(steps, 1) if i >= asked[2])
+    assert _step(page) == target and _shown_request(page) == 3
+    page.set_viewport_size({"width": 390, "height": 844})  # on a phone the panel goes under the board
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.locator(".viewer-answer").bounding_box()["y"] > page.locator(".viewer-board").bounding_box()["y"]
+    assert not errors
+    if SHOTS:
+        page.click("button[aria-label='next step']")
+        page.locator("#viewer").screenshot(path=str(Path(SHOTS) / "viewer-seat-answers-1366.png"))
+    page.close()

@@ -10,6 +10,7 @@ import random
 import threading
 
 import pytest
+from frames_support import drawings
 from service_support import pg_url, redis_url  # noqa: F401 (fixtures)
 
 from ladder.config import Settings
@@ -74,7 +75,8 @@ def test_spectators_follow_a_whole_match_through_the_relay(relays):
         thread.join(60)
         assert not thread.is_alive()
     assert feed.entries == public_log(played.replay.log) and not feed.broken and feed.ended == "finished"
-    assert feed.draw() == get_game(GAME).part("view").frames(played.replay.to_json(), None, reveal=False)
+    assert drawings(feed.draw()) == drawings(get_game(GAME).part("view").frames(played.replay.to_json(), None,
+                                                                                 reveal=False))
     for seen in counts:
         assert seen == sorted(seen) and seen[-1] == len(feed.entries)
     web_relay.delete(topics.public(match_id))

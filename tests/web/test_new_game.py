@@ -84,3 +84,13 @@ def test_its_frames_show_each_view_what_it_may_see(site, client, build, play):
     first = mine[0]["table"]
     assert first["secrets"][0] is not None and first["secrets"][1:] == [None, None]
     assert mine[-1]["table"]["bets"][0] in ("high", "low") and mine[-1]["table"]["bets"][1:] == ["made", "made"]
+    # each frame names the log entry it was drawn after (the owner's decisions follow the steps by it):
+    # the public moments in order, the seat's own secret joining the frame before it
+    log = client.get(f"/matches/{match_id}/replay.json").get_json()["log"]
+    public_moments = [i for i, e in enumerate(log) if "type" in e and e.get("to") is None]
+    assert [f["entry"] for f in frames] == public_moments
+    for view, seat in ((everything, None), (mine, 0)):
+        entries = [f["entry"] for f in view]
+        assert entries == sorted(set(entries)) and entries[0] > public_moments[0]  # the secrets, after the start
+        assert all(a <= b for a, b in zip(public_moments, entries, strict=True))
+        assert all(seat is None or log[i].get("to") in (None, [seat]) for i in entries)

@@ -54,12 +54,16 @@
 
   // The owner's seat view (ladder/replay/decisions.py): each request the bot answered, its time
   // against the clock, the bank it left and the stderr it wrote meanwhile. Text through textContent only.
-  function decisionTable(data) {
+  // Each row's request number jumps to the step that shows its answer (onPick).
+  const ms = (v) => (v === null || v === undefined ? "—" : String(Math.round(v)));
+
+  function decisionTable(data, onPick) {
     const rows = data.decisions || [];
     if (!rows.length) return [];
-    const ms = (v) => (v === null || v === undefined ? "—" : String(Math.round(v)));
-    const body = rows.map((d) => h("tr", { class: d.fault ? "refused" : null }, [
-      h("td", { class: "num", text: String(d.request) }), h("td", { text: d.kind }),
+    const body = rows.map((d) => h("tr", { class: d.fault ? "refused" : null, "data-request": d.request }, [
+      h("td", { class: "num" }, [h("button", { type: "button", class: "link", text: String(d.request),
+        title: "show this step", "aria-label": "show the step of request " + d.request, onclick: () => onPick(d) })]),
+      h("td", { text: d.kind }),
       h("td", { class: "num", text: ms(d.wall_ms) + (d.decision_ms ? " / " + d.decision_ms : "") }),
       h("td", { class: "num", text: ms(d.cpu_ms) }), h("td", { class: "num", text: ms(d.bank_left_ms) }),
       h("td", { text: d.fault || "" }),
@@ -72,6 +76,38 @@
       h("div", { class: "scroll" }, [h("table", { class: "board" }, [
         h("thead", {}, [h("tr", {}, head.map((t) => h("th", { text: t })))]), h("tbody", {}, body)])]),
     ])];
+  }
+
+  // The frames name the log entry they were drawn after (frame.entry), the decisions theirs: at a
+  // step, the seat's answers up to it, and those given since the step before.
+  function answersAt(data, index) {
+    const rows = data.decisions || [], frame = data.frames[index];
+    if (!rows.length || !frame || typeof frame.entry !== "number") return null;
+    const before = index > 0 && typeof data.frames[index - 1].entry === "number" ? data.frames[index - 1].entry : -1;
+    const upTo = rows.filter((d) => d.entry <= frame.entry);
+    return { upTo: upTo, here: upTo.filter((d) => d.entry > before) };
+  }
+
+  // The panel beside the board (CodinGame's per-frame stderr): the answers given at this step, else
+  // the latest before it, each with its time against the clock and its stderr.
+  function answerPanel(data, answers) {
+    const latest = answers.upTo[answers.upTo.length - 1];
+    const shown = answers.here.length ? answers.here.slice(-4) : latest ? [latest] : [];
+    const head = answers.here.length
+      ? `Answered at this step: request ${answers.here.map((d) => d.request).join(", ")}`
+      : latest ? `No answer at this step; the latest before it, request ${latest.request}:` : "No request answered yet.";
+    const clock = (d) => `${ms(d.wall_ms)} ms` + (d.decision_ms ? ` of ${d.decision_ms} ms` : "") +
+      `, CPU ${ms(d.cpu_ms)} ms` + (d.bank_left_ms === null || d.bank_left_ms === undefined ? "" : `, bank left ${ms(d.bank_left_ms)} ms`);
+    return [
+      h("h4", { text: "Your bot at this step" }), h("p", { class: "muted", text: head }),
+      ...shown.map((d) => h("div", { class: "answer" + (d.fault ? " refused" : ""), "data-request": d.request }, [
+        h("p", {}, [h("strong", { text: `#${d.request} ${d.kind}` }), " " + clock(d)]),
+        d.fault ? h("p", { class: "refused", text: "refused: " + d.fault + " (its default was played)" }) : null,
+        d.stderr ? h("pre", { class: "decision-stderr", text: d.stderr })
+          : h("p", { class: "muted", text: d.stderr === null ? "stderr not recorded" : "no stderr" }),
+      ])),
+      h("p", { class: "muted small", text: `${answers.upTo.length} of ${data.decisions.length} answers so far; only you see this.` }),
+    ];
   }
 
   function chart(data, onPick, width) {
@@ -122,6 +158,8 @@
       speeds.map((s) => h("option", { value: s, text: s + "×", selected: s === 1 ? "selected" : null })));
     const button = (text, label, go) => h("button", { type: "button", class: "step", "aria-label": label, text: text, onclick: go });
     const board = h("div", { class: "viewer-board" });
+    const answerBox = h("aside", { class: "viewer-answer", "aria-label": "your bot at this step", hidden: "hidden" });
+    const stage = h("div", { class: "viewer-stage" }, [board, answerBox]);
     const lines = h("ul", { class: "frame-lines" });
     const note = h("p", { class: "viewer-note muted" });
     const legend = h("p", { class: "viewer-legend" });
@@ -133,7 +171,7 @@
     ]);
     const decisionsBox = h("div", { class: "viewer-decisions" });
     const ui = h("div", { class: "viewer-ui", hidden: "hidden" },
-      [note, legend, controls, scrub, title, lines, board, chartBox, decisionsBox]);
+      [note, legend, controls, scrub, title, lines, stage, chartBox, decisionsBox]);
     root.appendChild(ui);
 
     function setHash() {
@@ -156,8 +194,29 @@
       const draw = renderers[game];
       if (draw) draw(board, frame, data, h);
       if (chartBox.firstChild) chartBox.firstChild.moveTo(index);
+      showAnswers();
       setHash();
       if (index === data.frames.length - 1) pause();
+    }
+
+    function showAnswers() {
+      const answers = answersAt(data, index);
+      stage.classList.toggle("with-answers", !!answers);
+      answerBox.hidden = !answers;
+      answerBox.replaceChildren(...(answers ? answerPanel(data, answers) : []));
+      const latest = answers && answers.upTo.length ? answers.upTo[answers.upTo.length - 1].request : 0;
+      answerBox.dataset.request = String(latest);
+      for (const row of decisionsBox.querySelectorAll("tr[data-request]")) {  // the table follows the step too
+        const n = Number(row.dataset.request);
+        row.classList.toggle("current", n === latest);
+        row.classList.toggle("later", n > latest);
+      }
+    }
+
+    // the first step showing a request's answer
+    function showAnswer(d) {
+      const i = data.frames.findIndex((f) => typeof f.entry === "number" && f.entry >= d.entry);
+      show(i < 0 ? data.frames.length - 1 : i);
     }
 
     function pause() {
@@ -210,7 +269,7 @@
         legend.replaceChildren(...data.names.map((_, s) => seatTag(data, s)));
         scrub.max = String(Math.max(1, data.frames.length));
         chartBox.replaceChildren(chart(data, (i) => show(i), root.clientWidth));
-        decisionsBox.replaceChildren(...decisionTable(data));
+        decisionsBox.replaceChildren(...decisionTable(data, showAnswer));
         root.dataset.view = data.view;
         root.dataset.framesCount = String(data.frames.length);
         show(Number.isFinite(step) ? step - 1 : 0);

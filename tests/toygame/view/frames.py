@@ -3,7 +3,8 @@
 `frames(replay, seat, reveal=False)` is pure, drawn from the one pass (timeline.py) with the
 viewer's sight: public (seat None) sees no secret before the reveal and no bet's side; seat k also
 its own secret and bets; reveal (the match is over) everything. A frame:
-{title, seat, lines, scores, table: {pile, taken, secrets, bets}}; a secret event (one seat's
+{title, seat, lines, scores, entry, table: {pile, taken, secrets, bets}} (entry: the index in the
+replay's log of the last entry the frame shows); a secret event (one seat's
 private news) joins the frame before it, so every view steps through the same public moments.
 """
 
@@ -30,6 +31,7 @@ def frames(replay: dict[str, Any], seat: int | None = None, *, reveal: bool = Fa
     timeline = Timeline(replay, Sight(seat, reveal))
     out: list[dict[str, Any]] = []
     pending: list[str] = []  # fault lines wait for the next frame
+    last = -1  # the log index of the last fault line waiting
     for moment in timeline:
         if moment.opens:
             continue
@@ -37,17 +39,20 @@ def frames(replay: dict[str, Any], seat: int | None = None, *, reveal: bool = Fa
         if moment.is_decision:
             if line:
                 pending.append(line)
+                last = moment.index
             continue
         if moment.kind in PRIVATE_NEWS and out:
             out[-1]["lines"].append(line)
-            out[-1]["table"] = timeline.drawing()
+            out[-1]["table"], out[-1]["entry"] = timeline.drawing(), moment.index
             continue
         out.append({"title": timeline.title, "seat": moment.seat if isinstance(moment.seat, int) else None,
-                    "lines": [*pending, line], "scores": list(timeline.taken), "table": timeline.drawing()})
+                    "lines": [*pending, line], "scores": list(timeline.taken), "entry": moment.index,
+                    "table": timeline.drawing()})
         pending.clear()
     results = replay.get("results") or []
     if out and len(results) == timeline.players:  # the end: the game's own count, the bets' bonus included
         out[-1]["scores"] = [r.get("score") for r in sorted(results, key=lambda r: r.get("seat", 0))]
     if pending and out:
         out[-1]["lines"] += pending
+        out[-1]["entry"] = last
     return out

@@ -43,6 +43,7 @@ class Moment:
     seat: Any  # who acted
     is_decision: bool = False
     opens: bool = False  # a new section starts with this event, not yet applied (yielded again after)
+    index: int = -1  # the entry's place in the replay's log
 
 
 class Timeline:
@@ -60,7 +61,7 @@ class Timeline:
         return {"pile": self.pile, "taken": list(self.taken), "secrets": list(self.secrets), "bets": list(self.bets)}
 
     def __iter__(self) -> Iterator[Moment]:
-        for entry in self.replay.get("log", []):
+        for index, entry in enumerate(self.replay.get("log", [])):
             if not isinstance(entry, dict):
                 continue
             if "kind" in entry:
@@ -68,17 +69,17 @@ class Timeline:
                 if entry.get("kind") == "bet" and isinstance(decision, dict) and self.sight.sees(None, seat) \
                         and self._is_seat(seat):
                     self.bets[seat] = "high" if decision.get("high") is True else "low"
-                yield Moment(entry, entry.get("kind"), seat, is_decision=True)
+                yield Moment(entry, entry.get("kind"), seat, is_decision=True, index=index)
                 continue
             if not self.sight.sees(entry.get("to")):
                 continue
             kind, data = entry.get("type"), entry.get("data") or {}
             title = SECTIONS.get(kind)
             if title is not None and title != self.title:
-                yield Moment(entry, kind, data.get("seat"), opens=True)
+                yield Moment(entry, kind, data.get("seat"), opens=True, index=index)
                 self.title = title
             self._apply(kind, data)
-            yield Moment(entry, kind, data.get("seat"))
+            yield Moment(entry, kind, data.get("seat"), index=index)
 
     def _is_seat(self, seat: Any) -> bool:
         return isinstance(seat, int) and 0 <= seat < self.players

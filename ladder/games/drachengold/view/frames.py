@@ -8,7 +8,8 @@ nothing needs hiding). Where a private event moved tokens the viewer did not see
 hoards say so ("+2 unseen", "-1 unseen") instead of guessing colours; the game_over event makes
 every hoard public again. Fault lines wait for the next frame.
 
-A frame: {title, turn, seat, lines, scores, board} with board
+A frame: {title, turn, seat, lines, scores, entry, board}; entry: the index in the replay's log of
+the event it shows (the owner's decisions follow the steps by it); board:
   slots: per table slot null or {id, strength, tokens: {colour: n}, hidden, attackers:
          [[seat, adventurer, attack]], total, slain}
   adventurers: per seat {adventurer: "home" | "down" | dragon id}
@@ -64,7 +65,7 @@ def _frame(moment: Moment, lines: list[str]) -> dict[str, Any]:
     board = table.board()
     board["marks"] = _marks(moment.kind, moment.data)
     return {"title": _title(moment), "turn": moment.turn, "seat": moment.seat, "lines": lines,
-            "scores": table.scores(), "board": board}
+            "scores": table.scores(), "entry": moment.index, "board": board}
 
 
 def _title(moment: Moment) -> str:

@@ -32,6 +32,7 @@ class Moment:
     turn: int
     seat: int | None  # whose turn it is (None in the setup, the market and at the end)
     table: Knowledge
+    index: int = -1  # the entry's place in the replay's log (the owner's decisions are keyed by it)
 
     @property
     def is_decision(self) -> bool:
@@ -40,12 +41,12 @@ class Moment:
 
 def walk(replay: dict[str, Any], seat: int | None = None, *, reveal: bool = True) -> Iterator[Moment]:
     table = Knowledge(replay, seat, reveal)
-    log = [e for e in replay.get("log", []) if isinstance(e, dict)]
-    following = _next_events(log)
+    log = [(i, e) for i, e in enumerate(replay.get("log", [])) if isinstance(e, dict)]
+    following = _next_events([e for _, e in log])
     phase, turn, active = "setup", 0, None
-    for entry, after in zip(log, following, strict=True):
+    for (index, entry), after in zip(log, following, strict=True):
         if "kind" in entry:  # a decision: its event says what it did
-            yield Moment(entry, "decision", {}, phase, turn, active, table)
+            yield Moment(entry, "decision", {}, phase, turn, active, table, index)
             continue
         if not table.sees(entry):
             continue
@@ -58,7 +59,7 @@ def walk(replay: dict[str, Any], seat: int | None = None, *, reveal: bool = True
         update = UPDATES.get(kind)
         if update is not None:
             update(table, d, after is not None and table.sees(after) and after.get("type"))
-        yield Moment(entry, kind, d, phase, turn, active, table)
+        yield Moment(entry, kind, d, phase, turn, active, table, index)
 
 
 def _next_events(log: list[dict[str, Any]]) -> list[dict[str, Any] | None]:

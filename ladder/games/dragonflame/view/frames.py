@@ -9,7 +9,8 @@ the viewer's sight:
   decisions, so its own face-down cards show (marked face down);
 - reveal: every event and decision (the match is over): every face-down card and every hand.
 
-A frame: {title, round, seat, lines, scores, table} where table is the timeline table's drawing
+A frame: {title, round, seat, lines, scores, entry, table}; entry: the index in the replay's log of
+the last entry it shows (the owner's decisions follow the steps by it); table: the timeline's drawing
   castles: [{colour, number, limit, attacker, cards: [{face, text, category[, by, spied]}]}]
   banners, grid (cells with fire colours), hoards, scores (as the match page draws them)
 plus hands: per seat {size, cards: [{text, category}] or null when the viewer did not see it},
@@ -43,16 +44,19 @@ def frames(replay: dict[str, Any], seat: int | None = None, *, reveal: bool = Fa
     timeline = Timeline(replay, Sight(seat, events=reveal, decisions=reveal))
     out: list[dict[str, Any]] = []
     pending: list[str] = []  # fault lines wait for the next frame
+    last = -1  # the log index of the last fault line waiting
     for moment in timeline:
         if moment.opens:
             continue
         if moment.is_decision:
             if moment.entry.get("fault"):
                 pending.append(event_line(moment.entry, who))
+                last = moment.index
             continue
         line = event_line(moment.entry, who)
         if moment.kind in PRIVATE_NEWS and out:
             out[-1]["lines"].append(line)
+            out[-1]["entry"] = moment.index
             out[-1]["table"]["castles"] = copy.deepcopy(timeline.table.drawing(who, with_castles=True)["castles"])
             out[-1]["table"]["hands"] = _hands(timeline)
             continue
@@ -60,7 +64,7 @@ def frames(replay: dict[str, Any], seat: int | None = None, *, reveal: bool = Fa
         active = moment.seat if isinstance(moment.seat, int) else None
         frame = {
             "title": timeline.title, "round": timeline.round, "seat": active, "lines": [*pending, line],
-            "scores": list(drawing["scores"]),
+            "scores": list(drawing["scores"]), "entry": moment.index,
             "table": {**drawing, "deck": timeline.deck, "mark": _mark(moment, timeline.players),
                       "hands": _hands(timeline)},
         }
@@ -73,6 +77,7 @@ def frames(replay: dict[str, Any], seat: int | None = None, *, reveal: bool = Fa
         out.append(copy.deepcopy(frame))  # the table's lists change in place as the log goes on
     if pending and out:
         out[-1]["lines"] += pending
+        out[-1]["entry"] = last
     return out
 
 

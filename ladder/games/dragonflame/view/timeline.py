@@ -55,6 +55,7 @@ class Moment:
     seat: Any  # who acted: the event's data names it, a decision carries it
     is_decision: bool = False
     opens: bool = False  # a new section (Timeline.title) starts with this event, not yet applied
+    index: int = -1  # the entry's place in the replay's log (the owner's decisions are keyed by it)
 
 
 class Table:
@@ -157,22 +158,22 @@ class Timeline:
         self.title, self.round, self._attacking = "Setup", 0, False
 
     def __iter__(self) -> Iterator[Moment]:
-        for entry in self.replay.get("log", []):
+        for index, entry in enumerate(self.replay.get("log", [])):
             if not isinstance(entry, dict):
                 continue
             if "kind" in entry:  # a decision; a play's card is learnt only by a sight that sees it
                 seat, decision = entry.get("seat"), entry.get("decision")
                 if entry.get("kind") == "play" and isinstance(decision, dict) and self.sight.sees_play(seat):
                     self.table.pending_card[seat] = str(decision.get("card"))
-                yield Moment(entry, entry.get("kind"), {}, seat, is_decision=True)
+                yield Moment(entry, entry.get("kind"), {}, seat, is_decision=True, index=index)
                 continue
             if not self.sight.sees_event(entry.get("to")):
                 continue
             kind, d = entry.get("type"), entry.get("data") or {}
             if self._opens(kind, d):
-                yield Moment(entry, kind, d, d.get("seat"), opens=True)
+                yield Moment(entry, kind, d, d.get("seat"), opens=True, index=index)
             self._apply(kind, d)
-            yield Moment(entry, kind, d, d.get("seat"))
+            yield Moment(entry, kind, d, d.get("seat"), index=index)
 
     def _opens(self, kind: Any, d: dict[str, Any]) -> bool:
         if kind == "round":

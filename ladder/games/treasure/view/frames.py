@@ -5,7 +5,8 @@ drawn from the one pass over the replay (timeline.py). Every event of this game 
 every view (public, a seat's own, everything after the end) gets the same frames: a tile's kind is
 shown once some flip showed it to the table, dimmed while it lies face down again.
 
-A frame: {title, turn, seat, lines, scores, board} where board is
+A frame: {title, turn, seat, lines, scores, entry, board} where entry is the index in the replay's
+log of the last entry the frame shows (the owner's decisions, keyed by entry, follow the steps), and board is
 {rows, cols, cells: rows of [state, kind], hl: [[r, c], ...], hoards: [{kind: n}], left: n}.
 Cell states: down (never seen), known (seen, face down again), up (face up this turn), kept
 (won by this step), lost (went back face down by this step), spider (a spider moved here), empty.
@@ -52,7 +53,7 @@ def frames(replay: dict[str, Any], seat: int | None = None, *, reveal: bool = Fa
         pending.clear()
     if pending and last is not None:
         moment, cave = last
-        out.append(_frame(title, Moment({}, "", {}, moment.turn, moment.seat), cave, pending))
+        out.append(_frame(title, Moment({}, "", {}, moment.turn, moment.seat, index=moment.index), cave, pending))
     return out
 
 
@@ -108,6 +109,7 @@ def _frame(title: str, moment: Moment, cave: Cave, lines: list[str]) -> dict[str
         cells.append(row)
     return {
         "title": title, "turn": moment.turn, "seat": moment.seat, "lines": lines, "scores": list(cave.scores),
+        "entry": moment.index,
         "board": {"rows": cave.rows, "cols": cave.cols, "cells": cells, "hl": [list(s) for s in moment.hl],
                   "hoards": [dict(h) for h in cave.hoards], "left": cave.rows * cave.cols - len(cave.empty)},
     }

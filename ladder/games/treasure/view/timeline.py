@@ -54,6 +54,7 @@ class Moment:
     marks: dict[Square, str] = field(default_factory=dict)  # kept / lost / spider: what this entry did
     mark_kinds: dict[Square, str] = field(default_factory=dict)  # the kind of each kept square
     hl: list[Square] = field(default_factory=list)  # the squares to point at
+    index: int = -1  # the entry's place in the replay's log (the owner's decisions are keyed by it)
 
     @property
     def is_decision(self) -> bool:
@@ -64,12 +65,12 @@ def walk(replay: dict[str, Any]) -> Iterator[tuple[Moment, Cave]]:
     players = int(replay.get("players", len(replay.get("seats", []))))
     cave = Cave(players)
     turn, active = 0, None
-    for entry in replay.get("log", []):
+    for index, entry in enumerate(replay.get("log", [])):
         if "kind" in entry:  # a decision: its event says what it did
-            yield Moment(entry, "decision", {}, turn, active), cave
+            yield Moment(entry, "decision", {}, turn, active, index=index), cave
             continue
         kind, d = str(entry.get("type")), entry.get("data") or {}
-        moment = Moment(entry, kind, d, turn, active)
+        moment = Moment(entry, kind, d, turn, active, index=index)
         if kind == "game_start":
             cave.rows, cave.cols = int(d.get("rows", 7)), int(d.get("cols", 7))
         elif kind == "turn_start":

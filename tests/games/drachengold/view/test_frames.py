@@ -153,3 +153,13 @@ def test_a_freshly_played_game_with_trades_frames_in_every_view():
         got = frames(replay, seat)
         assert got and got[-1]["title"] == "End"
     assert frames(replay, None, reveal=True)[-1]["scores"] == [r["score"] for r in replay["results"]]
+
+
+@pytest.mark.parametrize("seat", [None, 0, 2])
+def test_each_frame_carries_the_log_index_of_the_event_it_shows(replay, seat):
+    """The owner's decisions (keyed by log index) follow the viewer's steps by this field: a frame
+    per event the view sees (a turn's opening makes none), in the log's order."""
+    shown = [i for i, e in enumerate(replay["log"]) if "type" in e and e["type"] != "turn"
+             and (e["to"] is None or seat in e["to"])]
+    got = [f["entry"] for f in frames(replay, seat)]
+    assert got == shown and got == sorted(set(got))

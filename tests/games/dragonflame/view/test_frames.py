@@ -172,3 +172,22 @@ def test_steps_mark_where_they_happened_and_the_service_serves_the_frames():
     assert served["score_label"] == score_label() == "glory"
     assert served["frames"] == json.loads(json.dumps(public))
     assert replay_frames(Replay.from_json(replay), view="seat", seat=1)["frames"][-1]["scores"] == public[-1]["scores"]
+
+
+@pytest.mark.parametrize("make", REPLAYS[:1] + REPLAYS[-1:])
+def test_each_frame_carries_the_log_index_of_the_last_event_it_shows(make):
+    """The owner's decisions (keyed by log index) follow the viewer's steps by this field: the
+    public view's frames are the public events; a seat's own hand and spy news join the frame
+    before them, which then stands for the log up to that news."""
+    replay = make()
+    log = replay["log"]
+    assert [f["entry"] for f in frames(replay, None)] == [
+        i for i, e in enumerate(log) if "type" in e and e.get("to") is None]
+    seat_frames = frames(replay, 1)
+    got = [f["entry"] for f in seat_frames]
+    assert got == sorted(set(got)) and len(got) == len(frames(replay, None))
+    for before, frame in zip([-1, *got], seat_frames, strict=False):
+        between = [e for e in log[before + 1:frame["entry"] + 1] if "type" in e]
+        assert between and between[-1] is log[frame["entry"]]  # it ends on an event the seat sees
+        assert all(e["to"] is None or 1 in e["to"] for e in between[-1:])
+        assert len([e for e in between if e["to"] is None]) == 1  # one public moment per step

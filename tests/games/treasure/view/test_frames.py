@@ -85,3 +85,11 @@ def test_square_names_match_the_moves():
 def test_every_view_is_the_same_because_every_event_is_public():
     replay = json.loads(GOLDEN.read_text())
     assert frames(replay, None) == frames(replay, 1) == frames(replay, None, reveal=True)
+
+
+@pytest.mark.parametrize("replay", list(_replays()), ids=["golden", "seed1", "seed2"])
+def test_each_frame_carries_the_log_index_of_the_event_it_shows(replay):
+    """The owner's decisions (keyed by log index) follow the viewer's steps by this field."""
+    shown = [i for i, e in enumerate(replay["log"]) if e.get("type") in FRAME_EVENTS]
+    for seat in (None, 1):
+        assert [f["entry"] for f in frames(replay, seat)] == shown
