@@ -8,8 +8,9 @@ has, and which one plays a forfeited seat, the game itself declares (`Game.start
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+# typing.TYPE_CHECKING without importing typing: every bot process imports this package at its
+# start, and tests/bots/test_sdk.py holds that a bot starts without typing
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ladder.games.base import Game
 

@@ -16,7 +16,7 @@ from ladder.models import Bot, Match, PersonSeat, Seat, User
 
 
 def in_person(username: str) -> str:
-    """A person's seat, by the name the replay and its viewer give it (workers/queue/jobs.py): the
+    """A person's seat, by the name the replay and its viewer give it (services/match_plan.py): the
     seat's bot is the house's stand-in "person", which is not who played."""
     return f"{username} (in person)"
 

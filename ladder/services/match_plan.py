@@ -15,7 +15,9 @@ from ladder.match import MatchPlan, Person, RemoteProgram, SeatPlan, UploadedCod
 from ladder.models import Bot, BotVersion, Match, Seat, User
 from ladder.services import botdata
 from ladder.services.errors import NotFound
+from ladder.services.match_lists import in_person
 from ladder.services.person_seat import person_seat_of
+from ladder.services.replay_names import seat_label
 
 
 def staged_filename(filename: str) -> str:
@@ -44,11 +46,11 @@ def match_plan(*, session: Session, match_id: int) -> MatchPlan:
     for (seat, version_id, number, filename, code, runtime, bot, remote, owner), data in zip(rows, snapshots,
                                                                                                 strict=True):
         if person is not None and person[0].seat == seat:  # "Play it yourself"
-            seats.append(Person(f"{person[1]} (in person)", clock_s=person[0].clock_s, version_id=version_id))
+            seats.append(Person(in_person(person[1]), clock_s=person[0].clock_s, version_id=version_id))
         elif remote:  # played from outside, over the relay: no code
-            seats.append(RemoteProgram(f"{owner}/{bot} (remote)", version_id=version_id, data=data))
+            seats.append(RemoteProgram(seat_label(owner, bot, number, remote), version_id=version_id, data=data))
         else:
-            seats.append(UploadedCode(f"{owner}/{bot} v{number}", code, staged_filename(filename), runtime,
-                                      version_id, data))
+            seats.append(UploadedCode(seat_label(owner, bot, number, remote), code, staged_filename(filename),
+                                      runtime, version_id, data))
     return plan(match.game, seats, seed=match.seed, options=match.options, sandbox=match.sandbox,
                 ranked=match.ranked, match_id=match_id)

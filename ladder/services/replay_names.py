@@ -18,20 +18,27 @@ from sqlmodel import Session, select
 from ladder.models import Bot, BotVersion, Replay, Seat, User
 from ladder.services.errors import NotFound
 from ladder.services.event_hold import HELD, is_held
+from ladder.services.match_lists import in_person
+from ladder.services.person_seat import person_seat_of
 
 
 def seat_label(owner: str, bot: str, number: int, remote: bool) -> str:
-    """A seat's name in a replay: the worker's format (workers/queue/jobs.py writes the same)."""
+    """A seat's name in a replay, as the match plan gives it (services/match_plan.py)."""
     return f"{owner}/{bot} v{number}" if not remote else f"{owner}/{bot} (remote)"
 
 
 def current_labels(session: Session, match_id: int) -> dict[int, str]:
+    """Each seat's name now: its bot's owner, name and version, or the person who sat there."""
     rows = session.exec(
         select(Seat.seat, User.username, Bot.name, BotVersion.number, Bot.remote)
         .join(Bot, Bot.id == Seat.bot_id).join(User, User.id == Bot.owner_id)
         .join(BotVersion, BotVersion.id == Seat.bot_version_id).where(Seat.match_id == match_id)
     ).all()
-    return {seat: seat_label(owner, bot, number, remote) for seat, owner, bot, number, remote in rows}
+    labels = {seat: seat_label(owner, bot, number, remote) for seat, owner, bot, number, remote in rows}
+    person = person_seat_of(session=session, match_id=match_id)
+    if person is not None:  # its row points at the house's stand-in; the replay names the person
+        labels[person[0].seat] = in_person(person[1])
+    return labels
 
 
 def _replace(value: Any, names: dict[str, str]) -> Any:
