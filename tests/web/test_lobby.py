@@ -131,6 +131,8 @@ def test_a_remote_bots_page_says_it_runs_at_home_and_how_to_connect_it(site, ann
     page = site.text(f"/bots/{bot_id}")
     assert "python or node" not in page and "Upload a new version" not in page and 'id="bot-data"' not in page
     assert "the ladder holds none of its code" in page and "ladder connect" in page
+    # nor a challenge form the site would refuse ("challenge with `ladder connect`")
+    assert "Queue the challenge" not in page and "its challenges start there too" in page
     command = page.split('<pre class="command"><code>', 1)[1].split("</code>", 1)[0]
     assert "--name homebot --game treasure --open" in command
     assert "--token ldr_..." in command and "--url http://localhost" in command and ".py" not in command
