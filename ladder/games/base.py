@@ -238,6 +238,9 @@ class Game:
     seat_view: ClassVar[str] = ""
     # negotiation facts for the collusion report: acts(replay JSON) -> (offers, votes) (ladder/collusion.py)
     negotiations: ClassVar[str] = ""
+    # the bot page's scorecard: MEASURES and measure(replay) -> per seat {name: Tally}
+    # (ladder/games/scorecard.py says what they are)
+    scorecard: ClassVar[str] = ""
     # two colluding bots for `ladder bench collusion`: a module of bots/<game>/ with FeederBot and TakerBot
     sock_puppets: ClassVar[str] = ""
     # The pure rules as a bot's sandbox gets them (module and data files of the package, relative
@@ -251,7 +254,7 @@ class Game:
 
     def part(self, name: str) -> ModuleType | None:
         """The module of a declared part (renderer, view, forward, forms, seat_view, negotiations,
-        sock_puppets), None when undeclared."""
+        scorecard, sock_puppets), None when undeclared."""
         relative = getattr(type(self), name)
         return _import(f"{self.package()}.{relative}") if relative else None
 
