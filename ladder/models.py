@@ -274,6 +274,9 @@ class MatchBase(SQLModel):
     # voided by a moderator (ladder/services/voiding.py): its rating changes are gone, it stays listed
     voided_at: datetime | None = _when(nullable=True)
     void_reason: str | None = Field(default=None, sa_type=Text)
+    # the league whose table this is (ladder/leagues: 0 = the first), None outside leagues; only a
+    # league's own tables count towards promotion in it
+    league: int | None = None
 
 
 class Match(MatchBase, table=True):
@@ -543,6 +546,34 @@ class HeadToHead(SQLModel, table=True):
     losses: int = 0
     ties: int = 0
     last_match_id: int | None = None
+
+
+class LeagueMember(SQLModel, table=True):
+    """A contestant's league in its game (ladder/services/leagues.py) and its newest meetings with
+    that league's boss; no row = the first league. House bots have none: their league is declared."""
+
+    __tablename__ = "league_members"
+    __table_args__ = (Index("ix_league_members_game_league", "game", "league"),)
+    bot_id: int = Field(foreign_key="bots.id", primary_key=True, ondelete="CASCADE")
+    game: str = Field(max_length=32)
+    league: int = 0
+    entered_at: datetime = _when()
+    record: str = Field(default="", max_length=32)  # ladder.leagues.ABOVE/BELOW/TIE, oldest first
+
+
+class LeagueMove(SQLModel, table=True):
+    """A promotion, never changed: the bot page's history and the league's 'promoted' list."""
+
+    __tablename__ = "league_moves"
+    __table_args__ = (Index("ix_league_moves_game_at", "game", "at"), Index("ix_league_moves_bot", "bot_id"))
+    id: int | None = Field(default=None, primary_key=True)
+    bot_id: int = Field(foreign_key="bots.id", ondelete="CASCADE")
+    game: str = Field(max_length=32)
+    from_league: int
+    to_league: int
+    at: datetime = _when()
+    match_id: int | None = Field(default=None, foreign_key="matches.id", ondelete="SET NULL")
+    record: str = Field(default="", max_length=32)  # the meetings that promoted it
 
 
 # --- moderation ------------------------------------------------------------------------------

@@ -1,0 +1,53 @@
+"""Leagues (#46): each contestant's league and its newest meetings with the league's boss, the
+promotions, and the league a ladder table was made in.
+
+Revision ID: 0018_leagues
+Revises: 0017_rating_checks
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = '0018_leagues'
+down_revision: str | None = '0017_rating_checks'
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table('matches') as batch:
+        batch.add_column(sa.Column('league', sa.Integer(), nullable=True))
+    op.create_table(
+        'league_members',
+        sa.Column('bot_id', sa.Integer(), sa.ForeignKey('bots.id', ondelete='CASCADE'), primary_key=True),
+        sa.Column('game', sa.String(length=32), nullable=False),
+        sa.Column('league', sa.Integer(), nullable=False, server_default='0'),
+        sa.Column('entered_at', sa.DateTime(timezone=True), nullable=False),
+        sa.Column('record', sa.String(length=32), nullable=False, server_default=''),
+    )
+    op.create_index('ix_league_members_game_league', 'league_members', ['game', 'league'])
+    op.create_table(
+        'league_moves',
+        sa.Column('id', sa.Integer(), primary_key=True),
+        sa.Column('bot_id', sa.Integer(), sa.ForeignKey('bots.id', ondelete='CASCADE'), nullable=False),
+        sa.Column('game', sa.String(length=32), nullable=False),
+        sa.Column('from_league', sa.Integer(), nullable=False),
+        sa.Column('to_league', sa.Integer(), nullable=False),
+        sa.Column('at', sa.DateTime(timezone=True), nullable=False),
+        sa.Column('match_id', sa.Integer(), sa.ForeignKey('matches.id', ondelete='SET NULL'), nullable=True),
+        sa.Column('record', sa.String(length=32), nullable=False, server_default=''),
+    )
+    op.create_index('ix_league_moves_game_at', 'league_moves', ['game', 'at'])
+    op.create_index('ix_league_moves_bot', 'league_moves', ['bot_id'])
+
+
+def downgrade() -> None:
+    op.drop_index('ix_league_moves_bot', table_name='league_moves')
+    op.drop_index('ix_league_moves_game_at', table_name='league_moves')
+    op.drop_table('league_moves')
+    op.drop_index('ix_league_members_game_league', table_name='league_members')
+    op.drop_table('league_members')
+    with op.batch_alter_table('matches') as batch:
+        batch.drop_column('league')
