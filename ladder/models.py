@@ -559,6 +559,7 @@ class LeagueMember(SQLModel, table=True):
     league: int = 0
     entered_at: datetime = _when()
     record: str = Field(default="", max_length=32)  # ladder.leagues.ABOVE/BELOW/TIE, oldest first
+    evidence: float = 0.0  # the promotion test's log-likelihood ratio since it last started (ladder.leagues)
 
 
 class LeagueMove(SQLModel, table=True):

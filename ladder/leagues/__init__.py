@@ -6,12 +6,18 @@ that promotes a bot past it. The database side is ladder/services/leagues.py; do
   boss first; the last league is open (no boss). The operator names them (LADDER_LEAGUE_NAMES).
 - Every table of a league with a boss seats its boss, so a bot's progress is read from meetings
   with the boss alone, at tables of the bot's own league.
-- PROMOTION: over the bot's last WINDOW meetings with its league's boss (at least MIN_MEETINGS),
-  the lower end of the Wilson interval (one-sided, 90%) of its share of finishes above the boss
-  (a tie counts half) is above one half. Why Wilson and not a fixed count: a bot that is as good
-  as the boss is promoted by luck in under one case in ten at any window length, and a clearly
-  better bot (above the boss in 8 of 10) needs no more than the minimum; the window forgets the
-  meetings of an older version, so a bot that got better climbs on its new play.
+- PROMOTION: a sequential test (Wald's SPRT) of the bot's meetings with its league's boss, at
+  tables of the bot's league: H0 "it finishes above the boss half the time" against H1 "70% of
+  the time". Each meeting adds its log-likelihood ratio to the bot's evidence (a tie half of
+  each); the bot is promoted when the evidence reaches log((1 - BETA) / ALPHA), and the evidence
+  starts again from zero when it falls to log(BETA / (1 - ALPHA)) (the test accepted H0: the bot
+  is not yet better; it keeps trying). Why a sequential test and not "above the boss in k of the
+  last n": the ladder looks after every meeting, and a sliding window looked at after every
+  meeting promotes a bot exactly as good as the boss by luck (simulated: a 90% Wilson bound over
+  the last 20 meetings promoted 56% of such bots within 50 meetings). This rule, simulated over
+  4,000 careers each (`tests/leagues` keeps the figures): a bot above the boss in 40% of meetings
+  is promoted within 100 meetings 1.7% of the time, at 50% 14%, at 60% 62%, at 70% 98% (median
+  29 meetings), at 80% always (median 17).
 - No relegation: a bot that got past a boss keeps its league (CodinGame's rule). Pushing a bot
   down when a new version is worse would let a weak re-upload farm the league below; a weak
   version sinks in its league's standings instead.
@@ -24,9 +30,12 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-WINDOW = 20  # meetings with the boss the rule looks at (the newest ones)
-MIN_MEETINGS = 10  # before any promotion
-Z = 1.2816  # one-sided 90%: the normal quantile of the Wilson bound
+WINDOW = 20  # meetings with the boss the pages show (the newest)
+P0, P1 = 0.5, 0.7  # the test's two hypotheses: the share of meetings finished above the boss
+ALPHA, BETA = 0.05, 0.10  # its error rates per attempt: promoting a bot at P0, not promoting one at P1
+PROMOTE = math.log((1 - BETA) / ALPHA)  # evidence that promotes
+RESTART = math.log(BETA / (1 - ALPHA))  # evidence at which the test starts again from zero
+_WIN, _LOSS = math.log(P1 / P0), math.log((1 - P1) / (1 - P0))
 
 ABOVE, BELOW, TIE = "A", "B", "T"  # a meeting with the boss, as the bot finished against it
 DEFAULT_NAMES = ("Wood", "Bronze", "Silver", "Gold", "Legend")
@@ -71,34 +80,23 @@ def meeting(rank: int, boss_rank: int) -> str:
 
 
 def recorded(record: str, outcome: str) -> str:
-    """The record (oldest first, the newest WINDOW meetings) after one more meeting."""
+    """The record the pages show (oldest first, the newest WINDOW meetings) after one more meeting."""
     return (record + outcome)[-WINDOW:]
 
 
-def above_share(record: str) -> float:
-    """Share of the record's meetings finished above the boss, a tie counting half."""
-    return (record.count(ABOVE) + record.count(TIE) / 2) / len(record) if record else 0.0
+def weighed(evidence: float, outcome: str) -> float:
+    """The test's evidence after one more meeting; 0.0 again when it fell to the restart bound."""
+    step = _WIN if outcome == ABOVE else _LOSS if outcome == BELOW else (_WIN + _LOSS) / 2
+    evidence += step
+    return 0.0 if evidence <= RESTART else evidence
 
 
-def wilson_lower(share: float, n: int, z: float = Z) -> float:
-    """The lower end of the Wilson score interval of a proportion observed as `share` of `n`."""
-    if n == 0:
-        return 0.0
-    centre = share + z * z / (2 * n)
-    spread = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n))
-    return (centre - spread) / (1 + z * z / n)
-
-
-def promoted(record: str) -> bool:
+def promoted(evidence: float) -> bool:
     """The promotion rule (the module's docstring says why)."""
-    return len(record) >= MIN_MEETINGS and wilson_lower(above_share(record), len(record)) > 0.5
+    return evidence >= PROMOTE
 
 
-def meetings_needed(record: str) -> int:
+def meetings_needed(evidence: float) -> int:
     """The fewest further meetings, all finished above the boss, that would promote: what the bot
-    page shows as the distance to the next league (0 when the record already promotes)."""
-    extra = 0
-    while not promoted(record):
-        record = recorded(record, ABOVE)
-        extra += 1
-    return extra
+    page shows as the distance to the next league (0 when the evidence already promotes)."""
+    return max(0, math.ceil((PROMOTE - evidence) / _WIN - 1e-9))

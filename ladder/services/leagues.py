@@ -18,7 +18,7 @@ from sqlalchemy import func, or_
 from sqlmodel import Session, select
 
 from ladder.games import OptionError, get_game
-from ladder.leagues import League, league_ladder, meeting, meetings_needed, promoted, recorded
+from ladder.leagues import League, league_ladder, meeting, meetings_needed, promoted, recorded, weighed
 from ladder.matchmaking import Candidate, Table, TableSize, make_tables
 from ladder.models import Bot, BotVersion, LeagueMember, LeagueMove, Match, Rating, User, utcnow
 from ladder.ratings import ranks_with_forfeits
@@ -190,13 +190,15 @@ def record_meetings(session: Session, match: Match, seats: Sequence, now: dateti
             session.add(member)
         if member.league != match.league:  # borrowed into another league's table: not its meeting
             continue
-        member.record = recorded(member.record, meeting(rank, boss_rank))
-        if promoted(member.record) and member.league + 1 < len(leagues):
+        outcome = meeting(rank, boss_rank)
+        member.record = recorded(member.record, outcome)
+        member.evidence = weighed(member.evidence, outcome)
+        if promoted(member.evidence) and member.league + 1 < len(leagues):
             move = LeagueMove(bot_id=bot_id, game=match.game, from_league=member.league,
                               to_league=member.league + 1, at=now, match_id=match.id, record=member.record)
             session.add(move)
             moves.append(move)
-            member.league, member.record, member.entered_at = member.league + 1, "", now
+            member.league, member.record, member.evidence, member.entered_at = member.league + 1, "", 0.0, now
     session.flush()
     return moves
 
@@ -209,7 +211,8 @@ class Progress:
     """A contestant against its league's boss."""
 
     record: str  # the newest meetings, oldest first (ladder.leagues ABOVE/BELOW/TIE)
-    needed: int  # meetings above the boss that would promote it now
+    evidence: float  # the promotion test's, since it last started
+    needed: int  # meetings above the boss in a row that would promote it now
 
     @property
     def meetings(self) -> int:
@@ -268,8 +271,8 @@ def bot_league(*, session: Session, bot: Bot, names: Sequence[str]) -> BotLeague
     moves = tuple(session.exec(select(LeagueMove).where(LeagueMove.bot_id == bot.id).order_by(LeagueMove.id)))
     progress = None
     if house_index is None and not league.open:
-        record = member.record if member else ""
-        progress = Progress(record, meetings_needed(record))
+        record, evidence = (member.record, member.evidence) if member else ("", 0.0)
+        progress = Progress(record, evidence, meetings_needed(evidence))
     return BotLeague(league, leagues[index + 1] if index + 1 < len(leagues) else None,
                      _boss_ids(session, bot.game, leagues).get(index), house_index is not None, progress,
                      member.entered_at if member else None, moves)
@@ -302,7 +305,7 @@ def standings(*, session: Session, game: str, names: Sequence[str], limit: int =
         return []
     bosses = _boss_ids(session, game, leagues)
     base = (select(Bot.id, Bot.name, User.username, Rating.rating, Rating.games, Bot.builtin, User.is_system,
-                   LeagueMember.league, LeagueMember.record)
+                   LeagueMember.league, LeagueMember.record, LeagueMember.evidence)
             .join(User, User.id == Bot.owner_id).outerjoin(Rating, Rating.bot_id == Bot.id)
             .outerjoin(LeagueMember, LeagueMember.bot_id == Bot.id)
             .where(Bot.game == game, Bot.retired == False, Bot.remote == False,  # noqa: E712
@@ -318,9 +321,10 @@ def standings(*, session: Session, game: str, names: Sequence[str], limit: int =
         total = session.exec(select(func.count()).select_from(base.where(in_league).subquery())).one()
         rows = session.exec(base.where(in_league).order_by(Rating.rating.desc().nulls_last(), Bot.id).limit(limit))
         members = []
-        for bot_id, name, owner, rating, games, builtin, system, _, record in rows:
+        for bot_id, name, owner, rating, games, builtin, system, _, record, evidence in rows:
             is_house = bool(system) and builtin in lg.house
-            progress = None if is_house or lg.open else Progress(record or "", meetings_needed(record or ""))
+            progress = None if is_house or lg.open else Progress(record or "", evidence or 0.0,
+                                                                 meetings_needed(evidence or 0.0))
             members.append(Member(bot_id, name, owner, rating, games or 0, is_house,
                                   is_house and builtin == lg.boss, progress))
         out.append(LeagueStanding(lg, bosses.get(lg.index), tuple(members), total))

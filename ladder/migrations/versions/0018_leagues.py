@@ -26,6 +26,7 @@ def upgrade() -> None:
         sa.Column('league', sa.Integer(), nullable=False, server_default='0'),
         sa.Column('entered_at', sa.DateTime(timezone=True), nullable=False),
         sa.Column('record', sa.String(length=32), nullable=False, server_default=''),
+        sa.Column('evidence', sa.Float(), nullable=False, server_default='0'),
     )
     op.create_index('ix_league_members_game_league', 'league_members', ['game', 'league'])
     op.create_table(
