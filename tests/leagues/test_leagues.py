@@ -75,7 +75,7 @@ def test_the_evidence_is_the_log_likelihood_ratio_of_seventy_against_fifty_perce
         evidence = weighed(evidence, outcome)
     win, loss = math.log(0.7 / 0.5), math.log(0.3 / 0.5)
     assert evidence == pytest.approx(2 * win + loss + (win + loss) / 2)
-    assert PROMOTE == pytest.approx(math.log(0.9 / 0.05))
+    assert pytest.approx(math.log(0.9 / 0.05)) == PROMOTE
 
 
 def test_the_test_starts_again_when_it_has_accepted_that_the_bot_is_not_better():

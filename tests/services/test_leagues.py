@@ -105,7 +105,7 @@ def _play(session, version_ids, ranks, *, league, ranked=True):
 def test_nine_league_games_above_the_boss_promote_a_bot_and_its_test_starts_again(world, session, house):
     climber, version = world.bot(name="climber")
     boss = _version(session, house["random"])
-    for i in range(8):
+    for _ in range(8):
         _play(session, [version.id, boss], [1, 2], league=0)
     member = session.get(LeagueMember, climber.id)
     assert (member.league, member.record) == (0, "A" * 8)
@@ -154,7 +154,7 @@ def test_the_top_league_promotes_nobody_and_the_standings_show_each_league(world
     assert session.get(LeagueMember, climber.id).league == 3
     page = bot_league(session=session, bot=climber, names=DEFAULT_NAMES)
     assert page.next is None and page.progress is None and page.league.open
-    newcomer, _ = world.bot(name="newcomer")
+    world.bot(name="newcomer")
     board = {s.league.name: s for s in standings(session=session, game=GAME, names=DEFAULT_NAMES)}
     assert list(board) == ["Wood", "Bronze", "Silver", "Gold"]
     assert {m.name for m in board["Wood"].members} == {"random", "newcomer"}
