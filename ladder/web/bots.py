@@ -15,6 +15,7 @@ from ladder.services import bots as bot_service
 from ladder.services import challenges, pages
 from ladder.services.builds import build_logs
 from ladder.services.errors import NotFound
+from ladder.services.leagues import bot_league
 from ladder.services.limits import check_upload
 from ladder.services.rejections import rejection_causes
 from ladder.services.tournament_views import invitations_for
@@ -126,7 +127,8 @@ def page(bot_id: int):
                          first=max(played - len(history) + 1, 1),  # the page shows the last points only
                          start=history[0].before if history else 0)
     context = {"data": data, "bot": data.bot, "owner": owner, "chart": chart, "match_url": match_url,
-               "bot_url": id_url(".page", "bot_id")}
+               "bot_url": id_url(".page", "bot_id"),
+               "league": bot_league(session=db(), bot=data.bot, names=settings().leagues)}
     if owner:
         ids = [v.validation_match_id for v in data.versions if v.validation_match_id]
         context["validations"] = {m.id: m for m in db().exec(select(Match).where(Match.id.in_(ids)))} if ids else {}

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, redirect, render_template, url_for
 
+from ladder.services import leagues as league_service
 from ladder.services import pages
 from ladder.services.match_lists import seats_by_match
-from ladder.web.common import db, int_arg
+from ladder.web.common import db, int_arg, settings
 from ladder.web.queries import game_titles, recent_matches
 
 bp = Blueprint("leaderboard", __name__)
@@ -36,7 +37,20 @@ def game(game: str):
                               per_page=current_app.config["LEADERBOARD_PAGE_SIZE"])
     if board.page > board.pages:
         abort(404)
-    return render_template("leaderboard/game.html", board=board, title=game_titles()[game])
+    return render_template("leaderboard/game.html", board=board, title=game_titles()[game],
+                           has_leagues=bool(league_service.leagues_of(game, settings().leagues)))
+
+
+@bp.get("/leaderboard/<game>/leagues")
+def leagues(game: str):
+    """The game's leagues (ladder/leagues): each one's boss and standings, the latest promotions."""
+    if game not in game_titles():
+        abort(404)
+    standings = league_service.standings(session=db(), game=game, names=settings().leagues)
+    if not standings:  # a game with one flat ladder
+        abort(404)
+    return render_template("leaderboard/leagues.html", standings=standings, game=game, title=game_titles()[game],
+                           moves=league_service.recent_moves(session=db(), game=game))
 
 
 @bp.get("/leaderboard/<game>/open")
