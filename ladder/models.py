@@ -577,6 +577,51 @@ class LeagueMove(SQLModel, table=True):
     record: str = Field(default="", max_length=32)  # the meetings that promoted it
 
 
+class SeasonStatus(StrEnum):
+    OPEN = "open"  # the ladder plays; uploads welcome
+    FINAL = "final"  # past its end: the game's uploads are frozen while its final (an event) plays
+    CLOSED = "closed"  # the final's standings are archived
+
+
+class Season(SQLModel, table=True):
+    """A game's season (ladder/services/seasons.py): an organiser opens it with an end; at the end
+    the game's submissions freeze and a duplicate-seated final among the top league's best is played."""
+
+    __tablename__ = "seasons"
+    __table_args__ = (Index("ix_seasons_game_status", "game", "status"),
+                      _check("status", SeasonStatus, "ck_seasons_status"))
+    id: int | None = Field(default=None, primary_key=True)
+    game: str = Field(max_length=32)
+    name: str = Field(max_length=80)
+    status: str = Field(default=SeasonStatus.OPEN, max_length=16)
+    organizer_id: int = Field(foreign_key="users.id")
+    opened_at: datetime = _when()
+    ends_at: datetime = Field(sa_type=UTCDateTime)
+    finalists: int = 8
+    final_rounds: int = 5  # the final is a Swiss event: rounds of tables of the game's preferred size
+    final_deals: int = 2  # per round, each in every seat order (duplicate seating)
+    event_id: int | None = Field(default=None, foreign_key="events.id")
+    closed_at: datetime | None = _when(nullable=True)
+
+
+class SeasonStanding(SQLModel, table=True):
+    """A closed season's archived final standings, one row per finalist, never changed."""
+
+    __tablename__ = "season_standings"
+    season_id: int = Field(foreign_key="seasons.id", primary_key=True, ondelete="CASCADE")
+    place: int = Field(primary_key=True)
+    bot_id: int = Field(foreign_key="bots.id")
+    name: str = Field(max_length=120)  # "owner/bot vN" as the final showed it
+    league: int | None = None
+    rating: int | None = None  # its Elo when the season closed
+    matches: int
+    wins: int
+    mean_rank: float
+    rank_low: float  # the mean rank's 95% bootstrap interval over the final's deals
+    rank_high: float
+    mean_score: float
+
+
 # --- moderation ------------------------------------------------------------------------------
 
 

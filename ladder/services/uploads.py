@@ -24,6 +24,7 @@ from ladder.services import matches as match_service
 from ladder.services import names
 from ladder.services.common import unit_of_work
 from ladder.services.errors import Conflict, Forbidden, Invalid
+from ladder.services.seasons import frozen_message
 
 BOT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")  # as models.BotBase, said in words
 
@@ -59,6 +60,8 @@ def upload_bot(
     """
     if game not in available_games():
         raise Invalid(f"unknown game {game!r}: choose one of {', '.join(sorted(available_games()))}")
+    if (frozen := frozen_message(session=session, game=game)) is not None:  # a season's final is on
+        raise Conflict(frozen)
     if bot_id is None and not BOT_NAME.fullmatch(name or ""):
         raise Invalid("a bot name is 1 to 40 letters, digits, '.', '_' or '-', starting with a letter or digit")
     if len(description or "") > 2000 or "\x00" in (description or ""):

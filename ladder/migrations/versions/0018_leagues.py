@@ -1,5 +1,5 @@
-"""Leagues (#46): each contestant's league and its newest meetings with the league's boss, the
-promotions, and the league a ladder table was made in.
+"""Leagues and seasons (#46): each contestant's league and its newest meetings with the league's
+boss, the promotions, the league a ladder table was made in; seasons and their archived finals.
 
 Revision ID: 0018_leagues
 Revises: 0017_rating_checks
@@ -42,9 +42,44 @@ def upgrade() -> None:
     )
     op.create_index('ix_league_moves_game_at', 'league_moves', ['game', 'at'])
     op.create_index('ix_league_moves_bot', 'league_moves', ['bot_id'])
+    op.create_table(
+        'seasons',
+        sa.Column('id', sa.Integer(), primary_key=True),
+        sa.Column('game', sa.String(length=32), nullable=False),
+        sa.Column('name', sa.String(length=80), nullable=False),
+        sa.Column('status', sa.String(length=16), nullable=False),
+        sa.Column('organizer_id', sa.Integer(), sa.ForeignKey('users.id'), nullable=False),
+        sa.Column('opened_at', sa.DateTime(timezone=True), nullable=False),
+        sa.Column('ends_at', sa.DateTime(timezone=True), nullable=False),
+        sa.Column('finalists', sa.Integer(), nullable=False),
+        sa.Column('final_rounds', sa.Integer(), nullable=False),
+        sa.Column('final_deals', sa.Integer(), nullable=False),
+        sa.Column('event_id', sa.Integer(), sa.ForeignKey('events.id'), nullable=True),
+        sa.Column('closed_at', sa.DateTime(timezone=True), nullable=True),
+        sa.CheckConstraint("status IN ('open', 'final', 'closed')", name='ck_seasons_status'),
+    )
+    op.create_index('ix_seasons_game_status', 'seasons', ['game', 'status'])
+    op.create_table(
+        'season_standings',
+        sa.Column('season_id', sa.Integer(), sa.ForeignKey('seasons.id', ondelete='CASCADE'), primary_key=True),
+        sa.Column('place', sa.Integer(), primary_key=True),
+        sa.Column('bot_id', sa.Integer(), sa.ForeignKey('bots.id'), nullable=False),
+        sa.Column('name', sa.String(length=120), nullable=False),
+        sa.Column('league', sa.Integer(), nullable=True),
+        sa.Column('rating', sa.Integer(), nullable=True),
+        sa.Column('matches', sa.Integer(), nullable=False),
+        sa.Column('wins', sa.Integer(), nullable=False),
+        sa.Column('mean_rank', sa.Float(), nullable=False),
+        sa.Column('rank_low', sa.Float(), nullable=False),
+        sa.Column('rank_high', sa.Float(), nullable=False),
+        sa.Column('mean_score', sa.Float(), nullable=False),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table('season_standings')
+    op.drop_index('ix_seasons_game_status', table_name='seasons')
+    op.drop_table('seasons')
     op.drop_index('ix_league_moves_bot', table_name='league_moves')
     op.drop_index('ix_league_moves_game_at', table_name='league_moves')
     op.drop_table('league_moves')
