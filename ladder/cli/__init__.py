@@ -28,6 +28,7 @@ from ladder.cli import (
     service,
     tournament,
 )
+from ladder.cli.bench import leagues as bench_leagues
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -45,6 +46,7 @@ for command in moderation.COMMANDS:
     admin.admin.add_command(command)
 bench.bench.add_command(service.bench_service)
 bench.bench.add_command(tournament.bench_tournament)
+bench.bench.add_command(bench_leagues.bench_leagues)
 bench.bench.add_command(export.bench_export)
 bench.bench.add_command(chaos.bench_chaos)
 bench.bench.add_command(bench_check.bench_check)

@@ -146,7 +146,11 @@ def _start_final(session: Session, season_id: int, now: datetime) -> str | None:
             season.status, season.closed_at = SeasonStatus.CLOSED, now
             session.add(season)
             return f"closed without a final: {len(field)} bots could play it, {game.min_players} are needed"
-        size = min(game.preferred_players, len(field))
+        size = _table_size(game, len(field))
+        if size is None:
+            season.status, season.closed_at = SeasonStatus.CLOSED, now
+            session.add(season)
+            return f"closed without a final: {len(field)} bots cannot be cut into tables of one size or one less"
         event = TournamentEvent(name=f"{season.name}: final", game=season.game, options=game.resolve_options({}),
                                 format=model.SWISS, table_size=size, deals=season.final_deals,
                                 rounds=season.final_rounds, duplicate=True, seed=secrets.randbits(62),
@@ -164,8 +168,22 @@ def _start_final(session: Session, season_id: int, now: datetime) -> str | None:
         with atomic(session):
             session.exec(update(TournamentEvent).where(TournamentEvent.id == event.id)
                          .values(status=EventStatus.CANCELLED, finished_at=now))
-        return f"final cancelled: {exc}"
+            session.exec(update(Season).where(Season.id == season_id)
+                         .values(status=SeasonStatus.CLOSED, closed_at=now))
+        return f"closed without a final: {exc}"
     return f"final started (event {event.id}, {len(field)} bots)"
+
+
+def _table_size(game, field: int) -> int | None:
+    """The final's table size: the game's preferred one, or the largest below it that cuts the field
+    into tables of that size or one less (a Swiss round seats everyone each round)."""
+    for size in range(min(game.preferred_players, field), game.min_players - 1, -1):
+        try:
+            model.split_sizes(field, size)
+        except model.TournamentError:
+            continue
+        return size
+    return None
 
 
 def _close(session: Session, season_id: int, now: datetime) -> bool:
