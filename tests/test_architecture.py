@@ -265,8 +265,8 @@ def test_a_game_registered_by_one_entry_has_bots_tables_and_steps(monkeypatch):
 
     import bots
     from ladder.games import get_game
-    from ladder.matchmaking import TableSize
     from ladder.play import play_builtin
+    from ladder.ranking.matchmaking import TableSize
     from ladder.web.steps import steps
 
     toygame.register(monkeypatch)
@@ -413,3 +413,62 @@ def test_the_length_check_catches_a_long_module_without_a_reason(tmp_path):
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text)
     assert sorted(o.split(":")[0] for o in long_module_offences(tmp_path)) == ["bots/vague.py", "ladder/long.py"]
+
+
+# --- packages that say what they are (issue #40) -----------------------------------------------
+
+# The modules kept at ladder/'s root; everything else lives in a package named for what it holds
+# (bot/, relay/, telemetry/, ranking/, match/, replay/, services/, web/, ...).
+ROOT_MODULES = {
+    "__init__.py",  # create_app: the site's factory
+    "config.py",  # the one settings object
+    "db.py",  # the engine and its sessions
+    "models.py",  # the database schema
+    "play.py",  # the play loop (one game between seats): the site, the runner and the CLI share it
+    "rules_doc.py",  # `make rules`: each game's rules page from docs/rules.md
+}
+
+
+def test_ladders_root_holds_only_the_modules_on_the_list():
+    loose = sorted(p.name for p in (ROOT / "ladder").glob("*.py"))
+    assert set(loose) == ROOT_MODULES, f"move into a package (or add to ROOT_MODULES with a reason): {loose}"
+
+
+# Scripts under bots/ that measure bots from a checkout (run by path, imported by nothing): they
+# drive the ladder's own play loop and schedules, so they read ladder/ beyond its rules.
+BOTS_SCRIPTS = {"bots/heldout/measure/inprocess.py"}
+
+
+def direction_offences(root: Path) -> list[str]:
+    """The ladder -> bots direction: ladder/ imports the house bots and the SDK; bots/ imports of the
+    ladder only its games (ladder.games: the rules a bot's sandbox is given beside the SDK), and
+    ladder/games/ imports nothing of bots/. So no module cycle runs between the two."""
+    found = []
+    for path in sorted((root / "bots").rglob("*.py")):
+        rel = str(path.relative_to(root))
+        if rel in BOTS_SCRIPTS:
+            continue
+        found += [f"{rel} imports {name}" for name in imported(ast.parse(path.read_text(), filename=rel))
+                  if top(name, {"ladder"}) and not top(name, {"ladder.games"})]
+    for path in sorted((root / "ladder/games").rglob("*.py")):
+        rel = str(path.relative_to(root))
+        found += [f"{rel} imports {name}" for name in imported(ast.parse(path.read_text(), filename=rel))
+                  if top(name, {"bots"})]
+    return found
+
+
+def test_bots_import_only_the_games_of_the_ladder():
+    offences = direction_offences(ROOT)
+    assert not offences, "\n".join(offences)
+
+
+def test_the_direction_check_catches_a_cycle(tmp_path):
+    write_tree(tmp_path, {
+        "bots/greedy.py": "from ladder.games.nim.rules import State\nimport ladder.games",  # the rules: fine
+        "bots/sdk.py": "from ladder.play import play_game",
+        "bots/forward.py": "import ladder.services.bots",
+        "ladder/games/nim/__init__.py": "from bots import builtin_names",
+        "ladder/play.py": "from bots import load_builtin",  # ladder -> bots: the direction held
+    })
+    assert [o.split(" ")[0] for o in direction_offences(tmp_path)] == [
+        "bots/forward.py", "bots/sdk.py", "ladder/games/nim/__init__.py"]

@@ -236,7 +236,7 @@ class Game:
     # a person's table: frame(observation) -> a viewer frame of what the seat sees, picks(observation),
     # event_line(event, who); "" = the page shows the forms alone
     seat_view: ClassVar[str] = ""
-    # negotiation facts for the collusion report: acts(replay JSON) -> (offers, votes) (ladder/collusion.py)
+    # negotiation facts for the collusion report: acts(replay JSON) -> (offers, votes) (ladder/ranking/collusion.py)
     negotiations: ClassVar[str] = ""
     # the bot page's scorecard: MEASURES and measure(replay) -> per seat {name: Tally}
     # (ladder/games/scorecard.py says what they are)

@@ -20,7 +20,7 @@ from sqlalchemy.orm import defer
 from sqlmodel import Session, select
 
 from bots import builtin_bots
-from ladder.bot_packages import MAX_UPLOAD_BYTES, PackagingError, check_envelope, runtime_of
+from ladder.bot.packages import MAX_UPLOAD_BYTES, PackagingError, check_envelope, runtime_of
 from ladder.games import GAMES
 from ladder.models import Bot, BotCreate, BotVersion, Rating, VersionStatus
 from ladder.services.common import atomic, fetch

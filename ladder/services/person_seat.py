@@ -28,7 +28,7 @@ from ladder.config import Settings
 from ladder.games import OptionError, get_game
 from ladder.games.forms import FormError
 from ladder.models import Bot, BotVersion, Match, MatchKind, PersonSeat, Seat, User, VersionStatus
-from ladder.relay import START, Relay, RelayMessage, topics
+from ladder.relay.backends import START, Relay, RelayMessage, topics
 from ladder.services.common import atomic, fetch, unit_of_work
 from ladder.services.errors import Conflict, Invalid, NotFound
 from ladder.services.matches import BUSY, queue_match

@@ -152,7 +152,7 @@ def _error_page(exc):
     code = getattr(exc, "code", 500) or 500
     message = getattr(exc, "description", None) if code not in (404, 500) else None
     if code == 413:
-        from ladder.bot_packages import too_big
+        from ladder.bot.packages import too_big
         from ladder.web.common import settings
 
         message = too_big("The upload", settings().max_upload_bytes)

@@ -11,7 +11,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, g, jsonify, request, url_for
 
 from ladder.models import BotPublic, BotVersionPublic, Match, MatchPublic, MatchStatus, SeatPublic, UserPublic
-from ladder.ratings import to_points
+from ladder.ranking.ratings import to_points
 from ladder.replay import dumps_replay
 from ladder.services import bots as bot_service
 from ladder.services import pages

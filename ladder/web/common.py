@@ -13,7 +13,7 @@ from sqlmodel import Session
 from werkzeug.routing import IntegerConverter
 
 from ladder.config import Settings
-from ladder.ratings import to_points
+from ladder.ranking.ratings import to_points
 from ladder.services.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 
 STATUS_OF = {NotFound: 404, Forbidden: 403, Invalid: 400, Conflict: 409}

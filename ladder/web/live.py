@@ -23,7 +23,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 
-from ladder.relay import Relay, relay_for
+from ladder.relay.backends import Relay, relay_for
 from ladder.services import live as service
 from ladder.services.errors import Invalid, NotFound
 from ladder.web.api import QUERY_PARAMETERS

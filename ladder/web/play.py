@@ -21,7 +21,7 @@ from ladder.games import get_game
 from ladder.games.forms import named, sight
 from ladder.games.render import renderer_for
 from ladder.models import Match
-from ladder.relay import RelayError
+from ladder.relay.backends import RelayError
 from ladder.services import person_seat as service
 from ladder.services.errors import NotFound, ServiceError
 from ladder.web.common import db, dispatch, refusals, settings, status_for

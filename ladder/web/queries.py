@@ -49,7 +49,7 @@ class RuntimeChoice:
 def runtime_choices(accepted: tuple[str, ...] | None) -> list[RuntimeChoice]:
     """The runtime table as the upload page shows it: which entry point picks which runtime, and
     whether this ladder runs it (its operator's list, and what the machine has)."""
-    from ladder import runtimes  # pure: reads dpkg's database, starts nothing
+    from ladder.bot import runtimes  # pure: reads dpkg's database, starts nothing
 
     out = []
     for r in runtimes.RUNTIMES:

@@ -14,8 +14,8 @@ from typing import Any
 
 from flask import Response, g, jsonify, request
 
-from ladder import seat_relay
-from ladder.relay import RelayError
+from ladder.relay import seat_relay
+from ladder.relay.backends import RelayError
 from ladder.web.held import budget, refusal
 from ladder.web.limiting import _address
 from ladder.web.seat_counts import _asked, _sent

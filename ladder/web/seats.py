@@ -2,7 +2,7 @@
 seat's lines, the API to challenge with a remote bot, and the open ladder's standings.
 
 The web tier relays, it never plays: the worker holding the match plays the seat
-(workers/match/seats/outside.py) and the two meet on the relay (ladder/seat_relay.py). Everything a
+(workers/match/seats/outside.py) and the two meet on the relay (ladder/relay/seat_relay.py). Everything a
 hostile client could do is refused here without touching another match: a connection is refused
 before the handshake (a bad token, a token without `play`, a seat not theirs, too many at once,
 a bad `received`); once open, a binary frame, a line over the cap, more lines than requests, a
@@ -25,8 +25,8 @@ from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
 from flask_sock import Sock
 from simple_websocket import ConnectionClosed
 
-from ladder import seat_relay
 from ladder.games import OptionError
+from ladder.relay import seat_relay
 from ladder.services import outside, pages
 from ladder.services.errors import Invalid, NotFound
 from ladder.services.limits import check_challenge
@@ -54,10 +54,10 @@ TOKEN_CHECK_S = 5
 
 
 def relay() -> Any:
-    """This app's relay: a test's, or the one the settings name (ladder/relay.py)."""
+    """This app's relay: a test's, or the one the settings name (ladder/relay/backends.py)."""
     extensions = current_app.extensions
     if "ladder_relay" not in extensions:
-        from ladder.relay import relay_for
+        from ladder.relay.backends import relay_for
 
         extensions["ladder_relay"] = relay_for(settings(), extensions["ladder"].engine)
     return extensions["ladder_relay"]

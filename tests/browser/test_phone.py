@@ -367,7 +367,7 @@ def test_a_persons_table_fits_a_phone_with_the_board_and_the_decision_first(app,
     """The play page at 390 x 844 with each game's board drawn and a decision asked: nothing cut off,
     and the board's first clickable target (the market has none) and the decision's title within the
     first screen (an attack's and a flip's "Decide" too)."""
-    from ladder.relay import relay_for, topics
+    from ladder.relay.backends import relay_for, topics
     from ladder.services import person_seat
 
     config = app.extensions["ladder"].settings

@@ -15,8 +15,8 @@ import pytest
 from service_support import redis_url  # noqa: F401 - fixture
 from web.test_seats import HELLO, alice, http, server, wait_for  # noqa: F401 - fixtures
 
-from ladder import seat_relay
-from ladder.relay import RedisRelay, SqlRelay
+from ladder.relay import seat_relay
+from ladder.relay.backends import RedisRelay, SqlRelay
 
 SERVE = """
 import sys

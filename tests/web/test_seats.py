@@ -16,8 +16,8 @@ import time
 import pytest
 from werkzeug.serving import make_server
 
-from ladder import seat_relay, ws_client
-from ladder.relay import MemoryRelay
+from ladder.relay import seat_relay, ws_client
+from ladder.relay.backends import MemoryRelay
 from ladder.services import outside, tokens
 from ladder.services.seat_slots import SeatSlots
 from ladder.web import seat_poll, seats

@@ -15,10 +15,10 @@ from typing import Any
 from sqlalchemy.orm import sessionmaker
 from sqlmodel import Session
 
-from ladder import seat_relay
 from ladder.config import Settings
 from ladder.db import session_scope
 from ladder.games import available_games
+from ladder.relay import seat_relay
 from ladder.services import lobby
 from ladder.services.queue_control import draining
 

@@ -13,9 +13,9 @@ import pytest
 from match_support import run_specs
 
 from bots import load_builtin
-from ladder import seat_relay
 from ladder.match import RemoteProgram
-from ladder.relay import MemoryRelay
+from ladder.relay import seat_relay
+from ladder.relay.backends import MemoryRelay
 from ladder.replay import verify_replay
 from workers.match import blame, runner
 from workers.match.protocol import TimeControl

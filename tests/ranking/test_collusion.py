@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from ladder.collusion import (
+from ladder.ranking.collusion import (
     MatchFacts,
     Offer,
     Vote,

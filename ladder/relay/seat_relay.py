@@ -1,4 +1,4 @@
-"""What crosses the relay (ladder/relay.py) between an outside seat and the web tier's websocket.
+"""What crosses the relay (ladder/relay/backends.py) between an outside seat and the web tier's websocket.
 
 The match's worker plays the seat (workers/match/seats/outside.py); the web tier only carries lines
 (ladder/web/seats.py). Both sides name the topics and the messages here, so neither imports the
@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ladder.relay import START, topics
+from ladder.relay.backends import START, topics
 
 # A remote line is capped below the relay's message cap (256 KiB of JSON) with room for JSON's
 # escapes of the worst text (6 bytes a character): hello tells the program this cap.

@@ -1,7 +1,7 @@
 """Where a process keeps its multiprocess metrics (prometheus_client's PROMETHEUS_MULTIPROC_DIR).
 
 A module of its own that never imports prometheus_client: the variable must be set before the
-client is first imported, which decides then whether values go to files (ladder/metrics.py). Each
+client is first imported, which decides then whether values go to files (ladder/telemetry/metrics.py). Each
 `ladder web` and `ladder worker` gets a folder of its own under the base (the variable's value, or
 the instance's `metrics/`), wiped at start, as the client's documentation asks, so values of a
 previous run never add up; its gunicorn or pool children inherit it.
@@ -25,7 +25,7 @@ def use_multiproc_dir(instance_dir: Path, role: str, environ: dict | None = None
     if "prometheus_client.values" in sys.modules and environ is os.environ:
         # too late: this process's values would stay in its memory, and a scrape would miss them
         print(f"{MULTIPROC_ENV} set after prometheus_client was imported: metrics of {role}'s child processes "
-              "will be missing (ladder/metrics_dir.py)", file=sys.stderr)
+              "will be missing (ladder/telemetry/metrics_dir.py)", file=sys.stderr)
     base = Path(environ.get(f"LADDER_{MULTIPROC_ENV}") or environ.get(MULTIPROC_ENV) or instance_dir / "metrics")
     base.mkdir(parents=True, exist_ok=True)
     for old in base.glob(f"{role}-*"):

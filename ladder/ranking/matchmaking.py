@@ -9,7 +9,7 @@ One table = a seed bot plus opponents drawn from a window around the seed's rati
 - never two bots of one owner at a table, except the house's starter bots when allowed;
 - seats are shuffled so no bot keeps the same seat.
 
-Ratings are in milli-points, as in ladder/ratings.py. The same inputs and the same rng state
+Ratings are in milli-points, as in ladder/ranking/ratings.py. The same inputs and the same rng state
 give the same tables, whatever order the candidates come in. See docs/ratings.md.
 """
 
@@ -21,7 +21,7 @@ from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ladder.ratings import MILLI, is_provisional
+from ladder.ranking.ratings import MILLI, is_provisional
 
 WINDOW_MIN = 100 * MILLI  # half-width of the first rating window, drawn uniformly in [MIN, MAX]
 WINDOW_MAX = 300 * MILLI

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ladder.ratings import (
+from ladder.ranking.ratings import (
     INITIAL_RATING,
     K_ESTABLISHED,
     K_PROVISIONAL,

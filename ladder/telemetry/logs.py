@@ -46,7 +46,7 @@ def gunicorn_config() -> dict:
     access log (the app writes one JSON line per request, with its route and latency)."""
     return {
         "version": 1, "disable_existing_loggers": False,
-        "formatters": {"json": {"()": "ladder.logs.JsonFormatter"}},
+        "formatters": {"json": {"()": "ladder.telemetry.logs.JsonFormatter"}},
         "handlers": {"json": {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}},
         "root": {"level": "INFO", "handlers": ["json"]},
         "loggers": {"gunicorn.error": {"level": "INFO", "handlers": [], "propagate": True},

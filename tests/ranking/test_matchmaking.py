@@ -8,14 +8,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ladder.games import GAMES, get_game
-from ladder.matchmaking import (
+from ladder.ranking.matchmaking import (
     WINDOW_MAX,
     Candidate,
     TableSize,
     make_table,
     make_tables,
 )
-from ladder.ratings import MILLI, PROVISIONAL_GAMES
+from ladder.ranking.ratings import MILLI, PROVISIONAL_GAMES
 
 HOUSE = "house"
 TABLE_SIZES = {name: TableSize.of(get_game(name)) for name in GAMES}
@@ -198,7 +198,7 @@ def test_table_sizes_come_from_what_the_game_declares():
 
 
 def test_priority_games_get_a_fair_share_never_all_of_the_workers():
-    from ladder.matchmaking import next_class
+    from ladder.ranking.matchmaking import next_class
 
     running = {"ladder": 0, "priority": 0}
     for _ in range(100):  # a flood of challenges and validation games, rated matches waiting too

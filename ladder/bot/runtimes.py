@@ -4,7 +4,7 @@ Every other place reads this table: the packaging checks (the entry point picks 
 sandbox (a bot sees only its runtime's files, see workers/build/runtime_view.py), the compile step
 (workers/build/builds.py), `ladder match`, `ladder up`/`ladder worker` (which runtimes were found), the
 upload page, docs/bots.md (generated: `ladder runtimes --markdown`) and the Dockerfile and CI
-(`python3 -m ladder.runtimes --packages` prints the Debian packages to install).
+(`python3 -m ladder.bot.runtimes --packages` prints the Debian packages to install).
 
 A runtime's files are the files of the Debian packages it names plus their dependencies, except
 dependencies that would bring a program of their own (anything in a bin directory): those are
@@ -297,7 +297,7 @@ def markdown_table() -> str:
     return "\n".join(rows)
 
 
-if __name__ == "__main__":  # python3 -m ladder.runtimes --packages (no virtualenv needed)
+if __name__ == "__main__":  # python3 -m ladder.bot.runtimes --packages (no virtualenv needed)
     if sys.argv[1:] == ["--packages"]:
         print(" ".join(debian_packages()))
     else:

@@ -5,7 +5,7 @@ worker's pool process (matches, phases, start failures, ratings), the process th
 gunicorn and Celery's prefork pool run many processes, so prometheus_client's multiprocess mode
 is used: each process writes its values to files in PROMETHEUS_MULTIPROC_DIR and a scrape sums
 them (MultiProcessCollector). The variable must be set before prometheus_client is first imported
-in the process, so `ladder web` and `ladder worker` call ladder/metrics_dir.py first thing.
+in the process, so `ladder web` and `ladder worker` call ladder/telemetry/metrics_dir.py first thing.
 
 What the database knows (queue depth, oldest queued match, matches running past the stale bound,
 each worker's last claim) is read at scrape time by `DatabaseCollector` over ladder/services/
@@ -22,7 +22,7 @@ from prometheus_client import multiprocess as _multiprocess
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
-from ladder.metrics_dir import MULTIPROC_ENV
+from ladder.telemetry.metrics_dir import MULTIPROC_ENV
 
 # prometheus_client chose files or memory when it was imported, just above: the scrape follows that
 # choice, not the variable's later value (a command run in-process by a test may set it afterwards)

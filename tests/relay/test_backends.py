@@ -1,4 +1,4 @@
-"""The relay (ladder/relay.py): every behaviour on every backend (memory, SQLite, PostgreSQL, Redis)."""
+"""The relay (ladder/relay/backends.py): every behaviour on every backend (memory, SQLite, PostgreSQL, Redis)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from service_support import pg_url, redis_url  # noqa: F401 (fixtures)
 
 from ladder.config import Settings
 from ladder.db import make_engine, upgrade
-from ladder.relay import (
+from ladder.relay.backends import (
     MAX_MESSAGE_BYTES,
     MAX_TOPIC_MESSAGES,
     MemoryRelay,
@@ -161,9 +161,9 @@ def test_concurrent_publishers_never_make_a_reader_skip_a_message(relay):
 
 
 def test_a_topic_is_trimmed_to_its_newest_messages(relay, monkeypatch):
-    import ladder.relay
+    import ladder.relay.backends
 
-    monkeypatch.setattr(ladder.relay, "MAX_TOPIC_MESSAGES", 150)
+    monkeypatch.setattr(ladder.relay.backends, "MAX_TOPIC_MESSAGES", 150)
     topic = topics.public(12)
     for start in range(0, 400, 50):
         relay.publish_many(topic, [{"n": n} for n in range(start, start + 50)])

@@ -8,7 +8,7 @@ import json
 import logging
 import logging.config
 
-from ladder.logs import JsonFormatter, configure, gunicorn_config
+from ladder.telemetry.logs import JsonFormatter, configure, gunicorn_config
 
 
 def test_a_line_is_one_json_object_with_the_events_fields():

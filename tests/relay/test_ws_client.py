@@ -11,7 +11,7 @@ import threading
 
 import pytest
 
-from ladder import ws_client
+from ladder.relay import ws_client
 
 GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 

@@ -1,4 +1,4 @@
-"""One upload limit: ladder.bot_packages.MAX_UPLOAD_BYTES, for a .py file and a .zip alike, read by
+"""One upload limit: ladder.bot.packages.MAX_UPLOAD_BYTES, for a .py file and a .zip alike, read by
 `ladder match` and the workers (workers/build/packaging.py stages with it), the site and the API
 (Settings.max_upload_bytes defaults to it and may only lower it) and docs/bots.md."""
 
@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from ladder import bot_packages
-from ladder.bot_packages import MAX_UPLOAD_BYTES, PackagingError
+from ladder.bot import packages
+from ladder.bot.packages import MAX_UPLOAD_BYTES, PackagingError
 from ladder.config import Settings
 from ladder.services import bots
 from workers.build import packaging
 
-DOCS = Path(__file__).parents[1] / "docs"
+DOCS = Path(__file__).parents[2] / "docs"
 
 
 def test_the_site_the_api_and_the_runner_share_the_limit(tmp_path):
@@ -38,9 +38,9 @@ def test_one_byte_over_the_limit_is_refused_on_upload_and_by_ladder_match_with_o
     said = f"is too big: a bot may have at most {MAX_UPLOAD_BYTES} bytes"
     for name in ("bot.zip", "bot.py"):
         with pytest.raises(PackagingError, match=f"^{name} {said}$"):
-            bot_packages.check_bytes(over, name)  # the site and the API
+            packages.check_bytes(over, name)  # the site and the API
         big = tmp_path / name
         big.write_bytes(over)
         with pytest.raises(PackagingError, match=f"^{big} {said}$"):
             packaging.stage(big, tmp_path)  # ladder match and the workers
-    assert bot_packages.check_bytes(b"#" * MAX_UPLOAD_BYTES, "bot.py") == "main.py"
+    assert packages.check_bytes(b"#" * MAX_UPLOAD_BYTES, "bot.py") == "main.py"

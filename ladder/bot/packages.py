@@ -2,7 +2,7 @@
 
 A bot is one `.py` file, or a `.zip` (or, for `ladder match`, a directory) with one entry point at
 its root (main.py, main.js, main.c, main.cpp, Cargo.toml, go.mod, Main.java or bot: the runtime
-table in ladder/runtimes.py) and any other files beside it. The web form and the API check an
+table in ladder/bot/runtimes.py) and any other files beside it. The web form and the API check an
 upload here (ladder/services/uploads.py) without unpacking it; the workers' staging
 (workers/build/packaging.py) applies the same rules while it unpacks. Every refusal is a
 `PackagingError` whose message tells the author what to fix. Pure: it reads bytes, never runs them.
@@ -16,7 +16,7 @@ import unicodedata
 import zipfile
 from pathlib import PurePosixPath
 
-from ladder.runtimes import BY_ENTRY, RUNTIMES, available
+from ladder.bot.runtimes import BY_ENTRY, RUNTIMES, available
 
 # THE upload limit, for a .py file and a .zip alike: the site and the API (ladder.config's
 # max_upload_bytes defaults to it and may only lower it), the workers' staging, `ladder match` and

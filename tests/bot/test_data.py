@@ -1,4 +1,4 @@
-"""ladder/bot_data.py: the folder's zip form, the cap, and a match's changes applied file by file."""
+"""ladder/bot/data.py: the folder's zip form, the cap, and a match's changes applied file by file."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import zipfile
 
 import pytest
 
-from ladder.bot_data import BotDataError, Cap, Changes, apply, check_path, diff, read_zip, write_zip
+from ladder.bot.data import BotDataError, Cap, Changes, apply, check_path, diff, read_zip, write_zip
 
 CAP = Cap(max_bytes=1000, max_files=5)
 

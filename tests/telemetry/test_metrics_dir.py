@@ -9,7 +9,7 @@ import subprocess
 import sys
 import textwrap
 
-from ladder.metrics_dir import MULTIPROC_ENV, use_multiproc_dir
+from ladder.telemetry.metrics_dir import MULTIPROC_ENV, use_multiproc_dir
 
 
 def test_a_fresh_folder_per_process_and_dead_ones_removed(tmp_path):
@@ -30,9 +30,9 @@ def test_forked_processes_values_are_summed_by_a_scrape(tmp_path):
     program = textwrap.dedent(f"""
         import os
         from pathlib import Path
-        from ladder.metrics_dir import use_multiproc_dir
+        from ladder.telemetry.metrics_dir import use_multiproc_dir
         use_multiproc_dir(Path({str(tmp_path)!r}), "worker")
-        from ladder import metrics
+        from ladder.telemetry import metrics
         for _ in range(2):
             pid = os.fork()
             if pid == 0:
@@ -49,7 +49,8 @@ def test_forked_processes_values_are_summed_by_a_scrape(tmp_path):
 
 
 def test_a_folder_set_after_the_client_loaded_is_reported(tmp_path):
-    program = ("import prometheus_client; from pathlib import Path; from ladder.metrics_dir import use_multiproc_dir; "
+    program = ("import prometheus_client; from pathlib import Path; "
+               "from ladder.telemetry.metrics_dir import use_multiproc_dir; "
                f"use_multiproc_dir(Path({str(tmp_path)!r}), 'web')")
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60)
     assert "set after prometheus_client was imported" in done.stderr

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from needs import unavailable
 
-from ladder import runtimes
-from ladder.runtimes import RUNTIMES
+from ladder.bot import runtimes
+from ladder.bot.runtimes import RUNTIMES
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 
 
 def test_each_runtime_has_its_own_entry_point_and_a_kit():
@@ -79,14 +79,14 @@ def test_a_missing_package_is_named_with_the_install_command(monkeypatch):
 
 def test_the_package_list_for_ci_and_the_dockerfile_needs_no_virtualenv():
     # .ci/run and the Dockerfile ask the table itself before anything is installed
-    done = subprocess.run([sys.executable, "-S", "-m", "ladder.runtimes", "--packages"], cwd=ROOT,
+    done = subprocess.run([sys.executable, "-S", "-m", "ladder.bot.runtimes", "--packages"], cwd=ROOT,
                           capture_output=True, text=True, check=True)
     packages = done.stdout.split()
     assert packages == runtimes.debian_packages()
     assert {"python3-numpy", "python3-scipy", "nodejs", "gcc", "g++", "rustc-web", "cargo-web", "golang-go",
             "openjdk-17-jdk-headless"} <= set(packages)
     for name in ("Dockerfile", ".ci/run"):
-        assert "ladder.runtimes --packages" in (ROOT / name).read_text(), name
+        assert "ladder.bot.runtimes --packages" in (ROOT / name).read_text(), name
 
 
 def test_docs_show_the_table_as_the_code_has_it():
