@@ -472,3 +472,60 @@ def test_the_direction_check_catches_a_cycle(tmp_path):
     })
     assert [o.split(" ")[0] for o in direction_offences(tmp_path)] == [
         "bots/forward.py", "bots/sdk.py", "ladder/games/nim/__init__.py"]
+
+
+# --- the JSON API is one package (issue #40) ---------------------------------------------------
+
+ROUTE_DECORATORS = {"get", "post", "put", "patch", "delete", "route", "before_request", "after_request",
+                    "teardown_request", "errorhandler"}
+
+
+def route_offences(root: Path) -> list[str]:
+    """Routes and request hooks added outside ladder/web/api/__init__.py to the API's blueprints (a
+    decorator on `bp`, `api.bp`, `api_bp` or `sock` in the package, or on the API's blueprint
+    elsewhere), and additions to a table of query parameters at import time."""
+    found = []
+    for path in sorted((root / "ladder/web").rglob("*.py")):
+        rel = path.relative_to(root)
+        in_api = rel.is_relative_to("ladder/web/api")
+        if rel == Path("ladder/web/api/__init__.py"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(rel))):
+            if isinstance(node, ast.FunctionDef):
+                for deco in node.decorator_list:
+                    func = deco.func if isinstance(deco, ast.Call) else deco
+                    if not (isinstance(func, ast.Attribute) and func.attr in ROUTE_DECORATORS):
+                        continue
+                    owner = ast.unparse(func.value)
+                    if (in_api and owner in ("bp", "sock")) or owner in ("api.bp", "api_bp", "api.seats_bp"):
+                        found.append(f"{rel}:{node.lineno} @{owner}.{func.attr}")
+            if isinstance(node, ast.Attribute) and node.attr == "QUERY_PARAMETERS":
+                found.append(f"{rel}:{node.lineno} QUERY_PARAMETERS")
+    return found
+
+
+def test_the_apis_routes_are_registered_in_one_place():
+    offences = route_offences(ROOT)
+    assert not offences, "\n".join(offences)
+
+
+def test_the_route_check_catches_a_route_added_elsewhere(tmp_path):
+    write_tree(tmp_path, {
+        "ladder/web/api/__init__.py": "@bp.before_request\ndef hook(): pass",  # the one place: fine
+        "ladder/web/api/bots.py": "@bp.get('/bots')\ndef bots(): pass\ndef plain(): pass",
+        "ladder/web/live.py": "@api_bp.get('/live')\ndef live(): pass\n@bp.get('/page')\ndef page(): pass",
+        "ladder/web/lobby.py": "api.QUERY_PARAMETERS['api.lobby'] = ('wait',)",
+    })
+    assert [o.split(":")[0] for o in route_offences(tmp_path)] == [
+        "ladder/web/api/bots.py", "ladder/web/live.py", "ladder/web/lobby.py"]
+
+
+def test_no_module_imports_below_its_code_and_the_web_has_one_relay():
+    """No import cycle is closed with a late import (`noqa: E402`), and the site reaches the relay
+    through one accessor (ladder/web/common.py's relay())."""
+    late = [str(p.relative_to(ROOT)) for folder in ("ladder", "workers") for p in sorted((ROOT / folder).rglob("*.py"))
+            if "noqa: E402" in p.read_text()]
+    assert not late, late
+    accessors = [f"{p.relative_to(ROOT)}:{node.lineno}" for p, tree in modules("ladder/web") for node in ast.walk(tree)
+                 if isinstance(node, ast.FunctionDef) and node.name in ("relay", "_relay")]
+    assert [a.split(":")[0] for a in accessors] == ["ladder/web/common.py"], accessors

@@ -80,7 +80,7 @@ class topics:  # lower case: a namespace of topic names, read as topics.public(7
     @staticmethod
     def seat_waiter(match_id: int, seat: int, conn: str) -> str:
         """One polling connection's waiting GETs, a mark each: the newest is the one that waits
-        (ladder/web/seat_poll.py). `conn` is the ladder's own hex name of the connection."""
+        (ladder/web/api/seat_poll.py). `conn` is the ladder's own hex name of the connection."""
         return f"match:{int(match_id)}:seat:{int(seat)}:conn:{conn}"
 
 

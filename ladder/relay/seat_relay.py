@@ -1,7 +1,7 @@
 """What crosses the relay (ladder/relay/backends.py) between an outside seat and the web tier's websocket.
 
 The match's worker plays the seat (workers/match/seats/outside.py); the web tier only carries lines
-(ladder/web/seats.py). Both sides name the topics and the messages here, so neither imports the
+(ladder/web/api/seat_socket.py). Both sides name the topics and the messages here, so neither imports the
 other. Down (worker -> client): `{"line": <one protocol line>}`, and last `{"close": <why>}`
 when the seat is finished with (the match ended, or the fallback took the seat). Up (client ->
 worker): `{"line": ...}` for each line the program wrote, and the web tier's markers:

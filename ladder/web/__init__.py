@@ -49,7 +49,6 @@ def init_app(app: Flask) -> None:
         play,
         privacy,
         protocol,
-        seats,
         tournaments,
         users,
     )
@@ -65,13 +64,13 @@ def init_app(app: Flask) -> None:
     login_manager.user_loader(auth.load_user)
     user_loaded_from_cookie.connect(auth.rotate_remembered, app)
     blueprints = (auth, account, leaderboard, bots, bot_data, matches, users, api, protocol, tournaments,
-                  replay_viewer, game_assets, guide, datasets, live, play, seats, lobby, health, metrics,
-                  moderation)
+                  replay_viewer, game_assets, guide, datasets, live, play, lobby, health, metrics, moderation)
     for module in blueprints:
         app.register_blueprint(module.bp)
+    app.register_blueprint(api.seats_bp)
     csrf.exempt(api.bp)
-    csrf.exempt(seats.bp)
-    seats.init_app(app)
+    csrf.exempt(api.seats_bp)
+    api.init_app(app)
     held.init_app(app, settings.long_lived_per_process)
     privacy.init_app(app)
     init_limits(app, settings)

@@ -218,7 +218,7 @@ def challenge(bot_id: int):
     if not form.validate_on_submit():
         flash("; ".join(e for errors in form.errors.values() for e in errors), "error")
         return redirect(url_for(".page", bot_id=bot_id))
-    with refusals() as refused:  # the API's challenge is the same use case (ladder/web/api_challenges.py)
+    with refusals() as refused:  # the API's challenge is the same use case (ladder/web/api/challenges.py)
         match = challenges.challenge(session=db(), settings=settings(), user_id=current_user.id, bot_id=bot.id,
                                      opponents=form.opponents.data)
     if not refused:

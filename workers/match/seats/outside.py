@@ -2,7 +2,7 @@
 
 The program speaks the same JSON lines as a sandboxed bot (docs/protocol.md); they travel over the
 relay (ladder/relay/backends.py; topics and messages: ladder/relay/seat_relay.py) to the web tier's websocket
-(ladder/web/seats.py) and back. `OutsideSeat` is a `SandboxedSeat` whose process is a `RelayLink`,
+(ladder/web/api/seat_socket.py) and back. `OutsideSeat` is a `SandboxedSeat` whose process is a `RelayLink`,
 so strikes, takeovers, the clock and the replay record are that class's, not a copy: the clock
 counts the network (a decision's deadline is the same wall time as a sandboxed bot's). What a
 link adds: every connection cut is a `disconnect` fault of the seat, listed in the replay (an HTTP

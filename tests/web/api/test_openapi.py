@@ -23,7 +23,7 @@ from schemathesis.specs.openapi.checks import (
 from web.helpers import GOOD_BOT, without_flood_limits
 
 from ladder.services import tournaments, users
-from ladder.web.openapi import document
+from ladder.web.api.openapi import document
 
 EXAMPLES = 12  # per operation, mode and id choice: about 20 s per database on this machine (see below)
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]

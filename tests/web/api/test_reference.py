@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ladder.web.api_reference import operations, schema_text
-from ladder.web.openapi import document
+from ladder.web.api.openapi import document
+from ladder.web.api.reference import operations, schema_text
 
 
 def test_every_operation_of_the_document_is_a_row_with_its_auth():

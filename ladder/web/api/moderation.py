@@ -1,5 +1,5 @@
 """The moderators' JSON API (an admin's token with the read scope; a 404 for anyone else): the
-audit log and the collusion report. Routes of the api blueprint (imported by ladder/web/api.py)."""
+audit log and the collusion report."""
 
 from __future__ import annotations
 
@@ -7,25 +7,23 @@ from flask import abort, jsonify, url_for
 
 from ladder.services import audit
 from ladder.services import collusion as collusion_service
-from ladder.web.api import _token_user, bp
+from ladder.web.api.common import token_user
 from ladder.web.common import MAX_ID, db, int_arg, text_arg
 
 
 def admin_token_user():
-    user = _token_user("read")
+    user = token_user("read")
     if not user.is_admin:
         abort(404)
     return user
 
 
-@bp.get("/admin/log")
 def admin_log():
     admin_token_user()
     rows = audit.entries(session=db(), limit=int_arg("limit", 100, 1, 500), before=int_arg("before", None, 1, MAX_ID))
     return jsonify(entries=[audit.as_json(r) for r in rows], older=rows[-1].id if rows else None)
 
 
-@bp.get("/admin/collusion")
 def admin_collusion():
     admin_token_user()
     games = collusion_service.games_with_negotiations()

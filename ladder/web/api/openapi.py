@@ -2,7 +2,7 @@
 
 The paths are written here by hand, next to nothing else, so the document reads as the contract it
 is; the shapes of bots, versions, matches, seats and users come from the same pydantic models the
-views dump (ladder.models), so a column added there shows up here by itself. tests/web/test_openapi.py
+views dump (ladder.models), so a column added there shows up here by itself. tests/web/api/test_openapi.py
 checks that every route of the API blueprint is described and nothing else is, and runs schemathesis
 against the app on SQLite and PostgreSQL: no server error, no response outside this document.
 """

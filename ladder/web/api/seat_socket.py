@@ -1,5 +1,5 @@
-"""Programs played from outside the sandbox (docs/remote.md): the websocket that carries a remote
-seat's lines, the API to challenge with a remote bot, and the open ladder's standings.
+"""The websocket of a remote seat (docs/remote.md): a program played from outside the sandbox
+sends and receives its protocol lines here.
 
 The web tier relays, it never plays: the worker holding the match plays the seat
 (workers/match/seats/outside.py) and the two meet on the relay (ladder/relay/seat_relay.py). Everything a
@@ -21,27 +21,22 @@ import threading
 import time
 from typing import Any
 
-from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
+from flask import Response, g, request
 from flask_sock import Sock
 from simple_websocket import ConnectionClosed
 
-from ladder.games import OptionError
 from ladder.relay import seat_relay
-from ladder.services import outside, pages
-from ladder.services.errors import Invalid, NotFound
-from ladder.services.limits import check_challenge
-from ladder.services.seat_slots import SeatSlots
+from ladder.services import outside
+from ladder.services.errors import NotFound
 from ladder.services.tokens import authenticate as authenticate_token
 from ladder.services.tokens import bearer, is_live
-from ladder.web import api
-from ladder.web.common import db, dispatch, int_arg, settings, status_for
+from ladder.web.api.seat_counts import _asks, _sent
+from ladder.web.api.seat_lines import down_message, refuse, slots, up_fault
+from ladder.web.common import db, relay, status_for
 from ladder.web.held import budget, take_or_refuse
 from ladder.web.limiting import _address
-from ladder.web.queries import game_titles
-from ladder.web.seat_counts import _asks, _sent
 
-bp = Blueprint("seats", __name__, url_prefix="/api/v1/seats")
-sock = Sock()
+sock = Sock()  # its one route is registered with the others (ladder/web/api/__init__.py)
 
 SEND_TIMEOUT_S = 10  # a client that reads nothing for this long while we write is cut off
 PING_S = 10  # pings keep idle connections alive and find dead ones
@@ -53,129 +48,41 @@ RENEW_S = 15  # and renewed this often while the connection lives
 TOKEN_CHECK_S = 5
 
 
-def relay() -> Any:
-    """This app's relay: a test's, or the one the settings name (ladder/relay/backends.py)."""
-    extensions = current_app.extensions
-    if "ladder_relay" not in extensions:
-        from ladder.relay.backends import relay_for
-
-        extensions["ladder_relay"] = relay_for(settings(), extensions["ladder"].engine)
-    return extensions["ladder_relay"]
-
-
-def slots() -> SeatSlots:
-    """The seats' live connections, in the database: shared by every web process."""
-    extensions = current_app.extensions
-    if "ladder_seat_slots" not in extensions:
-        extensions["ladder_seat_slots"] = SeatSlots(extensions["ladder"].engine, settings().remote_seats_per_user,
-                                                    settings().remote_seats_per_address)
-    return extensions["ladder_seat_slots"]
-
-
 def init_app(app) -> None:
     app.config.setdefault("SOCK_SERVER_OPTIONS", {"ping_interval": PING_S,
                                                   "max_message_size": seat_relay.MAX_LINE_BYTES + 2})
     sock.init_app(app)
 
 
-# --- the API (on the /api/v1 blueprint, so its token check and limits apply) ---------------------
-
-
-@api.bp.post("/remote/challenges")
-def remote_challenge():
-    """Queue a challenge with the token owner's remote bot in seat 0 (created on first use)."""
-    user = api._token_user("play")
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        raise Invalid('send a JSON object: {"game": ..., "bot": ..., "against": ["house/careful"]}')
-    game, name, against = body.get("game"), body.get("bot"), body.get("against")
-    if not isinstance(game, str) or game not in game_titles():
-        raise NotFound(f"unknown game {str(game)[:40]!r}")
-    if not isinstance(name, str) or not isinstance(against, list) or not 0 < len(against) <= 12 \
-            or not all(isinstance(a, str) and 0 < len(a) <= 80 and "\x00" not in a for a in against):
-        raise Invalid('"bot" is your remote bot\'s name; "against" a list of owner/name (a starter bot: '
-                      "house/careful)")
-    seed, options = body.get("seed"), body.get("options")
-    if seed is not None and (type(seed) is not int or not 0 <= seed < 2**63):
-        raise Invalid('"seed" is a whole number from 0 to 2^63 - 1')
-    if options is not None and not isinstance(options, dict):
-        raise Invalid('"options" is an object of the game\'s options')
-    if "\x00" in name:
-        raise Invalid("a bot name has no NUL")
-    opponents = outside.opponent_versions(session=db(), game=game, names=against)
-    check_challenge(session=db(), settings=settings(), user_id=user.id, version_ids=opponents)
-    try:
-        match, seat = outside.remote_challenge(session=db(), user_id=user.id, game=game, bot_name=name,
-                                               against=against, options=options, seed=seed,
-                                               sandbox=settings().sandbox_mode, settings=settings())
-    except OptionError as exc:
-        raise Invalid(str(exc)) from None
-    dispatch([match.id])
-    response = jsonify(match=api._match(match), seat=seat,
-                       connect=url_for("seats.connect", match_id=match.id, seat=seat))
-    response.status_code = 201
-    return response
-
-
-@api.bp.get("/leaderboards/<game>/open")
-def open_leaderboard(game: str):
-    """The open ladder: remote bots rated among themselves."""
-    if game not in game_titles():
-        raise NotFound(f"unknown game {game[:40]!r}")
-    board = pages.leaderboard(session=db(), game=game, page=int_arg("page", 1, 1, 10**6),
-                              per_page=int_arg("per_page", 50, 1, pages.MAX_PER_PAGE), remote=True)
-    return api.leaderboard_json(game, board)
-
-
-api.QUERY_PARAMETERS["api.open_leaderboard"] = ("page", "per_page")
-
-
-# --- the websocket ---------------------------------------------------------------------------------
-
-
-def _refuse(status: int, message: str) -> Response:
-    response = jsonify(error=message, status=status)
-    response.status_code = status
-    if status == 401:
-        response.headers["WWW-Authenticate"] = 'Bearer realm="ladder"'
-    if status == 429:
-        response.headers["Retry-After"] = "10"
-    return response
-
-
-HTTP_PARAMETERS = {"GET": ("after", "conn", "wait"), "POST": ("conn",)}
-
-
-@bp.before_request
-def _before_handshake() -> Response | None:
+def before_handshake(allowed: tuple[str, ...]) -> Response | None:
     """Every refusal happens here, as a plain HTTP answer: no handshake, no thread held. The
-    long-poll endpoints share the checks of who may play the seat; their own are in their views."""
+    long-poll endpoints share the checks of who may play the seat; their own are in their views.
+    `allowed`: the query parameters the route takes (for the long poll, with this method)."""
     http = request.endpoint == "seats.lines"
-    allowed = HTTP_PARAMETERS.get(request.method, ()) if http else ("received",)
     for name in request.args:
         if name not in allowed or len(request.args.getlist(name)) > 1:
-            return _refuse(400, f"unknown or repeated query parameter {name[:40]!r}: it takes "
-                                f"{', '.join(allowed) or 'none'}")
+            return refuse(400, f"unknown or repeated query parameter {name[:40]!r}: it takes "
+                               f"{', '.join(allowed) or 'none'}")
     received = request.args.get("received", "0")
     if not received.isdigit() or len(received) > 6:
-        return _refuse(400, "received is the number of lines you already have (a whole number)")
+        return refuse(400, "received is the number of lines you already have (a whole number)")
     token = bearer(request.headers.get("Authorization"))
     found = authenticate_token(session=db(), token=token) if token is not None else None
     if found is None:
-        return _refuse(401, "a remote seat needs a personal API token: Authorization: Bearer <token>")
+        return refuse(401, "a remote seat needs a personal API token: Authorization: Bearer <token>")
     if "play" not in found.token.scope_set:
-        return _refuse(403, "this token lacks the 'play' scope; create one with it on your account page")
+        return refuse(403, "this token lacks the 'play' scope; create one with it on your account page")
     try:
         access = outside.seat_access(session=db(), user_id=found.user.id, match_id=request.view_args["match_id"],
                                      seat=request.view_args["seat"])
     except NotFound as exc:
-        return _refuse(status_for(exc), str(exc))
+        return refuse(status_for(exc), str(exc))
     db().commit()  # end the read: a connection lasts a whole match and must hold no transaction
     if http:
         g.seat_user, g.seat_access = found.user.id, access
         return None
     if request.headers.get("Upgrade", "").lower() != "websocket":
-        return _refuse(400, "connect with a websocket (Upgrade: websocket)")
+        return refuse(400, "connect with a websocket (Upgrade: websocket)")
     # a place in the process's budget of held requests, then the seat's place, both before the
     # handshake, so no burst of handshakes gets past the limits
     refused = take_or_refuse("connect")
@@ -188,13 +95,12 @@ def _before_handshake() -> Response | None:
                          transport="ws", lease_s=WS_LEASE_S)
     if taken.refusal is not None:
         conn.slot_refused = True
-        return _refuse(429, taken.refusal)
+        return refuse(429, taken.refusal)
     g.seat_old, g.seat_received = taken.replaced, int(received)
     return None
 
 
-@bp.teardown_request
-def _give_back_unused(_exc) -> None:
+def give_back_unused(_exc) -> None:
     """A place taken for a handshake that never became a connection is free again."""
     conn = g.get("seat_conn")
     if conn is not None and not conn.started:
@@ -203,32 +109,7 @@ def _give_back_unused(_exc) -> None:
             slots().give_back((conn.match_id, conn.seat), conn.id)
 
 
-# --- what both transports decide the same way ------------------------------------------------------
 
-
-def _down(relay: Any, match_id: int, seat: int, conn: str, message: Any) -> tuple[str, Any]:
-    """What one message of the seat's down topic is to connection `conn`: ("line", text),
-    ("close", why) when the seat is finished with, ("replaced", None) when a newer connection took
-    the seat, or ("skip", None)."""
-    data = message.data
-    if data.get("replaced") == conn:
-        return "replaced", None
-    if "close" in data:
-        if seat_relay.superseded(relay, match_id, seat, message.id):
-            return "skip", None  # an earlier attempt's close: the match is being played again
-        return "close", str(data["close"])[:120]
-    line = data.get("line")
-    return ("line", line) if isinstance(line, str) else ("skip", None)
-
-
-def _up_fault(lines: list[str], sent: int, asked: int) -> tuple[str, str] | None:
-    """Why these lines up end the connection: (mark, why), or None when they go up. `sent` lines
-    went up before (over the whole topic: no reconnect starts a fresh allowance), `asked` allow one each."""
-    if any(len(line.encode()) > seat_relay.MAX_LINE_BYTES for line in lines):
-        return "oversized", f"a line over {seat_relay.MAX_LINE_BYTES} bytes"
-    if sent + len(lines) > asked + seat_relay.FLOOD_SLACK:
-        return "flood", "more lines than requests"
-    return None
 
 
 
@@ -259,7 +140,7 @@ class Connection:
             while not self.done.is_set():
                 for message in self.relay.read(self.down, after, limit=100, block=POLL_S):
                     after = message.id
-                    what, line = _down(self.relay, self.match_id, self.seat, self.id, message)
+                    what, line = down_message(self.relay, self.match_id, self.seat, self.id, message)
                     if what == "replaced":  # a newer connection, on any process
                         self.replaced = True
                         self.ws.close(4000, "replaced by a newer connection to this seat")
@@ -322,7 +203,7 @@ class Connection:
                 self._stop(None, 1003, "text frames only: one protocol line each")
                 break
             lines = [line for line in frame.split("\n") if line.strip()]
-            fault = _up_fault(lines, sent, self.asked)
+            fault = up_fault(lines, sent, self.asked)
             if fault is not None:
                 self._stop(fault[0], 1009 if fault[0] == "oversized" else 1008, fault[1])
                 break
@@ -348,7 +229,6 @@ def _token_live(token_id: int) -> bool:
         session.rollback()  # a connection lasts a whole match and must hold no transaction
 
 
-@sock.route("/<int:match_id>/<int:seat>/ws", bp=bp)
 def connect(ws, match_id: int, seat: int) -> None:
     """The websocket of one remote seat (docs/remote.md): protocol lines down and up."""
     with contextlib.suppress(AttributeError, OSError):
@@ -373,5 +253,3 @@ def connect(ws, match_id: int, seat: int) -> None:
         if not conn.finished:  # replaced too: its client left it (a reconnect may come first)
             conn.relay.publish(conn.up, {"mark": "cut", "conn": conn.id})
 
-
-from ladder.web import seat_poll  # noqa: E402,F401 - the HTTP long poll's route, on this blueprint

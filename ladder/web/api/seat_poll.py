@@ -1,6 +1,6 @@
 """The HTTP long poll of a remote seat (docs/remote.md), for a client that cannot speak websockets:
-the same lines, token, limits and faults as the websocket (ladder/web/seats.py), decided by the
-same functions of that module; only the carrying differs. A polling connection lives by its
+the same lines, token, limits and faults as the websocket (ladder/web/api/seat_socket.py), decided
+by the same functions (ladder/web/api/seat_lines.py); only the carrying differs. A polling connection lives by its
 requests: each renews its place in seat_connections and tells the worker, with a lease mark, until
 when it holds; past that without a request it is cut (workers/match/seats/outside.py).
 """
@@ -16,10 +16,11 @@ from flask import Response, g, jsonify, request
 
 from ladder.relay import seat_relay
 from ladder.relay.backends import RelayError
+from ladder.web.api.seat_counts import _asked, _sent
+from ladder.web.api.seat_lines import down_message, refuse, slots, up_fault
+from ladder.web.common import relay
 from ladder.web.held import budget, refusal
 from ladder.web.limiting import _address
-from ladder.web.seat_counts import _asked, _sent
-from ladder.web.seats import _down, _refuse, _up_fault, bp, relay, slots
 
 HTTP_WAIT_S = 25  # the longest one GET waits for lines
 HTTP_GRACE_S = 10  # how long past its wait a polling connection lives without its next request
@@ -67,7 +68,7 @@ def _poll_conn(wait: float) -> tuple[str | None, Response | None]:
     conn = request.args.get("conn")
     if conn is not None:
         if len(conn) > 32 or not slots().renew(key, conn, HTTP_SLOT_S):
-            return None, _refuse(409, "this connection is over (replaced by a newer one, or it stopped polling): "
+            return None, refuse(409, "this connection is over (replaced by a newer one, or it stopped polling): "
                                       "GET lines without conn to connect again")
         lease = _lease(conn, False, wait)
         if lease is not None:
@@ -77,14 +78,13 @@ def _poll_conn(wait: float) -> tuple[str | None, Response | None]:
     taken = slots().take(key, conn=conn, user_id=g.seat_user, address=_address(), transport="http",
                          lease_s=HTTP_SLOT_S)
     if taken.refusal is not None:
-        return None, _refuse(429, taken.refusal)
+        return None, refuse(429, taken.refusal)
     if taken.replaced is not None:
         relay().publish(down, {"replaced": taken.replaced})
     relay().publish(up, _lease(conn, True, wait))
     return conn, None
 
 
-@bp.route("/<int:match_id>/<int:seat>/lines", methods=["GET", "POST"])
 def lines(match_id: int, seat: int):
     """The seat's lines over HTTP (docs/remote.md): GET waits for the next lines down, POST sends
     the program's lines up. The same lines, limits and faults as the websocket."""
@@ -95,13 +95,13 @@ def _get_lines(match_id: int, seat: int) -> Response:
     after = request.args.get("after", "0")
     wait_arg = request.args.get("wait", str(HTTP_WAIT_S))
     if not wait_arg.isdigit() or int(wait_arg) > HTTP_WAIT_S:
-        return _refuse(400, f"wait is a whole number of seconds, 0 to {HTTP_WAIT_S}")
+        return refuse(400, f"wait is a whole number of seconds, 0 to {HTTP_WAIT_S}")
     wait = float(wait_arg)
     down = seat_relay.down_topic(match_id, seat)
     try:
         relay().read(down, after, limit=1)  # a bad id is refused before the connection is counted
     except RelayError as exc:
-        return _refuse(400, str(exc))
+        return refuse(400, str(exc))
     conn, refused = _poll_conn(wait)
     if refused is not None:
         return refused
@@ -120,9 +120,9 @@ def _get_lines(match_id: int, seat: int) -> Response:
             block = min(WAKE_S, max(0.0, deadline - time.monotonic()))
             batch = relay().read(down, after, limit=100, block=block)
             for message in batch:
-                what, line = _down(relay(), match_id, seat, conn, message)
+                what, line = down_message(relay(), match_id, seat, conn, message)
                 if what == "replaced":
-                    return _refuse(409, "replaced by a newer connection to this seat")
+                    return refuse(409, "replaced by a newer connection to this seat")
                 after = message.id
                 if what == "close":
                     closed = line
@@ -138,7 +138,7 @@ def _get_lines(match_id: int, seat: int) -> Response:
                 replaced = True
                 break
     except RelayError as exc:
-        return _refuse(400, str(exc))
+        return refuse(400, str(exc))
     finally:
         if waiting:
             budget().give_back()
@@ -148,7 +148,7 @@ def _get_lines(match_id: int, seat: int) -> Response:
 def _post_lines(match_id: int, seat: int) -> Response:
     key, up = (match_id, seat), seat_relay.up_topic(match_id, seat)
     if request.args.get("conn") is None:
-        return _refuse(400, "POST lines with the conn your GET lines answered")
+        return refuse(400, "POST lines with the conn your GET lines answered")
     size = request.content_length
     body = request.stream.read(MAX_POST_BYTES + 1) if size is None or size <= MAX_POST_BYTES else None
     conn, refused = _poll_conn(0)
@@ -157,15 +157,15 @@ def _post_lines(match_id: int, seat: int) -> Response:
     try:
         text = body.decode("utf-8") if body is not None and len(body) <= MAX_POST_BYTES else None
     except UnicodeDecodeError:
-        return _refuse(400, "lines are UTF-8 text, one JSON line each")
+        return refuse(400, "lines are UTF-8 text, one JSON line each")
     lines = [line for line in (text or "").split("\n") if line.strip()] if text is not None else None
     asked = _asked(relay(), seat_relay.down_topic(match_id, seat))
     fault = ("oversized", f"a request body over {MAX_POST_BYTES} bytes") if lines is None else \
-        _up_fault(lines, _sent(relay(), up), asked)
+        up_fault(lines, _sent(relay(), up), asked)
     if fault is not None:  # the seat's fault, as over the websocket; this connection is over
         relay().publish(up, {"mark": fault[0]})
         slots().give_back(key, conn)
-        return _refuse(413 if fault[0] == "oversized" else 422, fault[1])
+        return refuse(413 if fault[0] == "oversized" else 422, fault[1])
     if lines:
         relay().publish_many(up, [{"line": line} for line in lines])
     return jsonify(conn=conn, accepted=len(lines))

@@ -8,7 +8,7 @@ import re
 from web.helpers import GOOD_BOT, make_zip
 
 from ladder.services import users
-from ladder.web import api as api_module
+from ladder.web.api import matches as api_matches
 
 
 def _token(build, sessions, username="alice") -> str:
@@ -197,8 +197,8 @@ def test_an_upload_only_token_reads_no_private_seat_data(site, build, play, monk
     match_id = build.match([mine.id, *build.starters()[:2]])
     play(match_id)
     owned_seats = []
-    real = api_module.load_replay_for
-    monkeypatch.setattr(api_module, "load_replay_for", lambda m, owns: owned_seats.append(owns) or real(m, owns))
+    real = api_matches.load_replay_for
+    monkeypatch.setattr(api_matches, "load_replay_for", lambda m, owns: owned_seats.append(owns) or real(m, owns))
     for scope in ("read", "upload"):
         assert site.client.get(f"/api/v1/matches/{match_id}/replay", headers=_auth(tokens[scope])).status_code == 200
     assert owned_seats == [{0}, set()]  # alice's seat is private data: the read token only

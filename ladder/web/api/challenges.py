@@ -1,6 +1,6 @@
 """Challenges in the JSON API: `POST /api/v1/bots/<id>/challenges` queues an unranked match of the
 token owner's sandboxed bot against the bots it names, through the bot page's own use case and
-limits (ladder/services/challenges.py); described in ladder/web/openapi.py, docs/api.md "Challenges"."""
+limits (ladder/services/challenges.py); described in ladder/web/api/openapi.py, docs/api.md "Challenges"."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from flask import jsonify, request, url_for
 
 from ladder.services import challenges
 from ladder.services.errors import Invalid
-from ladder.web.api import _match, _token_user, bp
+from ladder.web.api.common import match_json, token_user
 from ladder.web.common import MAX_ID, db, dispatch, settings
 
 MAX_OPPONENTS = 12  # more than any game seats: the game's own table size says the rest
@@ -29,15 +29,14 @@ def _body() -> tuple[list[int], int | None]:
     return opponents, seed
 
 
-@bp.post("/bots/<int:bot_id>/challenges")
 def challenge(bot_id: int):
     """Queue a challenge of the token owner's bot (404 for anyone else's)."""
-    user = _token_user("play")
+    user = token_user("play")
     opponents, seed = _body()
     versions = challenges.opponent_versions(session=db(), bot_ids=opponents)
     match = challenges.challenge(session=db(), settings=settings(), user_id=user.id, bot_id=bot_id,
                                  opponents=versions, seed=seed)
     dispatch([match.id])
-    response = jsonify(match=_match(match), url=url_for("api.match", match_id=match.id, _external=True))
+    response = jsonify(match=match_json(match), url=url_for("api.match", match_id=match.id, _external=True))
     response.status_code = 201
     return response

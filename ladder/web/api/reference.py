@@ -1,4 +1,4 @@
-"""The OpenAPI document (ladder/web/openapi.py) as rows for the readable reference page, /docs/api:
+"""The OpenAPI document (ladder/web/api/openapi.py) as rows for the readable reference page, /docs/api:
 per operation its path, method, summary, parameters, request body, responses and required auth."""
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from ladder.relay import seat_relay, ws_client
 from ladder.relay.backends import MemoryRelay
 from ladder.services import outside, tokens
 from ladder.services.seat_slots import SeatSlots
-from ladder.web import seat_poll, seats
+from ladder.web.api import seat_poll, seat_socket
 
 HELLO = json.dumps({"type": "hello", "seat": 0})
 
@@ -200,7 +200,7 @@ def test_connections_per_user_and_per_address_are_limited(server, alice, app):
 
 def test_a_client_that_reads_nothing_is_cut_off_without_holding_others(server, alice, monkeypatch):
     address, relay = server
-    monkeypatch.setattr(seats, "SEND_TIMEOUT_S", 1)
+    monkeypatch.setattr(seat_socket, "SEND_TIMEOUT_S", 1)
     slow_match, good = alice["matches"][:2]
     host, port = address.split(":")
     raw = socket.create_connection((host, int(port)))
@@ -456,7 +456,7 @@ def test_a_websocket_is_closed_once_its_token_is_revoked(server, alice, build, m
     tokens.revoke_all, what log out everywhere, a password change and a suspension each call) it is
     closed within TOKEN_CHECK_S with REVOKED_CLOSE and a reason, and counts as a cut of its seat."""
     address, relay = server
-    monkeypatch.setattr(seats, "TOKEN_CHECK_S", 0.2)
+    monkeypatch.setattr(seat_socket, "TOKEN_CHECK_S", 0.2)
     match = alice["matches"][0]
     ws = connect(address, alice["play"], match)
     down(relay, match, {"line": HELLO})

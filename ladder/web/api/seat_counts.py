@@ -1,5 +1,5 @@
 """How many lines a remote seat sent up and how many requests came down (the flood rule of
-ladder/web/seats.py: one line up per hello or request down), counted on the seat's relay topics.
+ladder/web/api/seat_lines.py: one line up per hello or request down), counted on the seat's relay topics.
 
 A topic holds a whole match's lines, so each request counts on from where this process counted
 last instead of reading both whole topics again (issue #39: each POST of the long poll did).

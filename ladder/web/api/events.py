@@ -1,7 +1,7 @@
 """Events (tournaments) in the JSON API, read-only: the list and one event with its entrants,
-standings (mean rank and score with 95% intervals) and progress. Routes of the api blueprint
-(imported by ladder/web/api.py), described in ladder/web/openapi.py; what they read comes from
-ladder/services/tournament_views.py, the same as the event pages."""
+standings (mean rank and score with 95% intervals) and progress. Described in
+ladder/web/api/openapi.py; what they read comes from ladder/services/tournament_views.py, the same
+as the event pages."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from flask import jsonify, url_for
 from ladder.models import TournamentEvent
 from ladder.services import tournament_views as views
 from ladder.tournaments.standings import Interval
-from ladder.web.api import bp
 from ladder.web.common import db, int_arg
 
 
@@ -35,12 +34,10 @@ def _interval(interval: Interval, played: int) -> dict[str, float] | None:
     return {"mean": interval.mean, "low": interval.low, "high": interval.high} if played else None
 
 
-@bp.get("/events")
 def events():
     return jsonify(events=[_event(e) for e in views.list_events(session=db(), limit=int_arg("limit", 50, 1, 200))])
 
 
-@bp.get("/events/<int:event_id>")
 def event(event_id: int):
     view = views.event_view(session=db(), event_id=event_id)  # NotFound: a JSON 404
     done, scheduled = view.progress
