@@ -248,7 +248,7 @@ def test_the_part_lookup_check_catches_a_lookup_by_convention(tmp_path):
         "ladder/services/viewer.py": "importlib.import_module(f'{GAMES[game]}.viewer')",
         "bots/__init__.py": "target = game.starter_bots[name]",
         "workers/match/runner.py": "for target in ladder.games.GAMES.values():",
-        "ladder/web/queries.py": "game.bot_module(name)",  # asking the Game: fine
+        "ladder/web/catalog.py": "game.bot_module(name)",  # asking the Game: fine
     })
     offences = part_lookup_offences(tmp_path)
     assert sorted(o.split(":")[0] for o in offences) == ["bots/__init__.py", "ladder/services/viewer.py",
@@ -529,3 +529,33 @@ def test_no_module_imports_below_its_code_and_the_web_has_one_relay():
     accessors = [f"{p.relative_to(ROOT)}:{node.lineno}" for p, tree in modules("ladder/web") for node in ast.walk(tree)
                  if isinstance(node, ast.FunctionDef) and node.name in ("relay", "_relay")]
     assert [a.split(":")[0] for a in accessors] == ["ladder/web/common.py"], accessors
+
+
+def sql_offences(root: Path) -> list[str]:
+    """SQL in the site's views: an import of sqlalchemy or sqlmodel (but the Session type of
+    ladder/web/common.py's db()), or a `.exec(` call; their reads and writes are services."""
+    found = []
+    for path in sorted((root / "ladder/web").rglob("*.py")):
+        rel = path.relative_to(root)
+        tree = ast.parse(path.read_text(), filename=str(rel))
+        for name in imported(tree):
+            if top(name, {"sqlalchemy", "sqlmodel"}) and rel != Path("ladder/web/common.py"):
+                found.append(f"{rel} imports {name}")
+        found += [f"{rel}:{node.lineno} .{node.func.attr}(" for node in ast.walk(tree)
+                  if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                  and node.func.attr in ("exec", "execute", "scalars")]
+    return found
+
+
+def test_the_sites_views_hold_no_sql():
+    offences = sql_offences(ROOT)
+    assert not offences, "\n".join(offences)
+
+
+def test_the_sql_check_catches_a_query_in_a_view(tmp_path):
+    write_tree(tmp_path, {
+        "ladder/web/common.py": "from sqlmodel import Session",  # the session's type: fine
+        "ladder/web/bots.py": "from sqlmodel import select\nrows = db().exec(select(Match))",
+        "ladder/web/users.py": "users.user_of(session=db(), user_id=1)",  # a service: fine
+    })
+    assert sql_offences(tmp_path) == ["ladder/web/bots.py imports sqlmodel", "ladder/web/bots.py:2 .exec("]

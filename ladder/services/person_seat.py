@@ -249,3 +249,8 @@ def answer(*, relay: Relay, sat: Sitting, after: str, request_id: int, values: M
     relay.publish(topics.seat_up(sat.match.id, sat.seat.seat), {"type": "answer", "id": request_id,
                                                                  "decision": decision})
     return decision
+
+
+def match_status(*, session: Session, match_id: int) -> str:
+    """The match's status, for the seat's poll (the page stops asking once it is over)."""
+    return session.get(Match, match_id).status

@@ -127,7 +127,7 @@ def _game_templates() -> BaseLoader:
 
 
 def _template_globals() -> dict:
-    from ladder.web.queries import game_titles
+    from ladder.web.catalog import game_titles
 
     return {"game_titles": game_titles()}
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, redirect, render_template, url_for
 
 from ladder.services import pages
-from ladder.services.match_lists import seats_by_match
+from ladder.services.match_lists import recent_matches, seats_by_match
+from ladder.web.catalog import game_titles
 from ladder.web.common import db, int_arg
-from ladder.web.queries import game_titles, recent_matches
 
 bp = Blueprint("leaderboard", __name__)
 

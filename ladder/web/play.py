@@ -20,13 +20,12 @@ from flask_login import current_user, login_required
 from ladder.games import get_game
 from ladder.games.forms import named, sight
 from ladder.games.render import renderer_for
-from ladder.models import Match
 from ladder.relay.backends import RelayError
 from ladder.services import person_seat as service
 from ladder.services.errors import NotFound, ServiceError
+from ladder.web.catalog import game_titles
 from ladder.web.common import db, dispatch, refusals, relay, settings, status_for
 from ladder.web.held import held
-from ladder.web.queries import game_titles
 
 bp = Blueprint("play", __name__, url_prefix="/play")
 
@@ -137,7 +136,7 @@ def updates(match_id: int):
     for message in messages:
         items.append(_drawn(game, match_id, seat, message.data, last, names))
         last = message.id
-    status = db().get(Match, match_id).status
+    status = service.match_status(session=db(), match_id=match_id)
     db().rollback()
     return jsonify(after=last, items=items, status=status, waited=bool(waiting))
 

@@ -19,7 +19,6 @@ from ladder.services.rejections import rejection_causes
 from ladder.services.uploads import upload_bot
 from ladder.web.api.common import dump, error, reader_id, token_user
 from ladder.web.common import db, dispatch, settings
-from ladder.web.queries import user_bots, version_of
 
 
 def _versions(versions: list, owner_id: int) -> list[dict[str, Any]]:
@@ -63,7 +62,7 @@ def versions(bot_id: int):
 
 
 def version(version_id: int):
-    row = version_of(session=db(), version_id=version_id)
+    row = bot_service.version_of(session=db(), version_id=version_id)
     if row is None:
         raise NotFound(f"no bot version {version_id}")
     return jsonify(version=_versions([row], bot_service.get_bot(session=db(), bot_id=row.bot_id).owner_id)[0])
@@ -71,9 +70,10 @@ def version(version_id: int):
 
 def me():
     user = token_user()
+    owned = bot_service.user_bots(session=db(), user_id=user.id)
     return jsonify(user=dump(UserPublic, user), bots=[
         {**dump(BotPublic, b.bot), "rating": to_points(b.rating.rating) if b.rating else None,
-         "active_version": b.active.number if b.active else None} for b in user_bots(session=db(), user_id=user.id)])
+         "active_version": b.active.number if b.active else None} for b in owned])
 
 
 def _upload(bot_id: int | None):

@@ -8,8 +8,8 @@ from flask import jsonify, url_for
 from ladder.services import pages
 from ladder.services.errors import NotFound
 from ladder.web.api.common import leaderboard_json
+from ladder.web.catalog import game_titles
 from ladder.web.common import db, int_arg
-from ladder.web.queries import game_titles
 
 
 def games():

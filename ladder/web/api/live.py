@@ -8,9 +8,9 @@ from flask import request, url_for
 
 from ladder.services import live as service
 from ladder.services.errors import Invalid, NotFound
+from ladder.web.catalog import game_titles
 from ladder.web.common import db, int_arg, relay, settings
 from ladder.web.live import client_address, cursor_arg, no_store_json, no_wait, waiting
-from ladder.web.queries import game_titles
 
 
 def live():

@@ -16,9 +16,9 @@ from ladder.services.event_hold import held_ids
 from ladder.services.match_lists import MatchFilter, list_matches
 from ladder.services.users import get_user_by_name
 from ladder.web.api.common import dump, match_json, reader_id, token_user
+from ladder.web.catalog import game_titles
 from ladder.web.common import MAX_ID, db, int_arg, text_arg
 from ladder.web.matches import load_replay_for
-from ladder.web.queries import game_titles
 
 
 def _time_arg(name: str) -> datetime | None:

@@ -20,10 +20,10 @@ from ladder.services import lobby, outside
 from ladder.services.errors import Invalid, NotFound
 from ladder.services.limits import check_challenge
 from ladder.web.api.common import match_json, token_user
+from ladder.web.catalog import game_titles
 from ladder.web.common import db, dispatch, int_arg, settings
 from ladder.web.held import held
 from ladder.web.limiting import _address
-from ladder.web.queries import game_titles
 
 MAX_WAIT_S = 25  # below lobby.EXPIRY_S: a held request is a heartbeat that keeps its bot waiting
 POLL_S = 0.5  # how often a held request looks at its entry
