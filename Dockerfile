@@ -1,7 +1,7 @@
 # One image for every part of the ladder: web, worker, scheduler, migrate (docker-compose.yml).
 # Debian's own python3 is both the ladder's interpreter (in a venv) and a bots' runtime. Every
 # runtime a bot may use (Python with numpy and scipy, Node.js, C, C++, Rust, Go, Java; the table in
-# ladder/runtimes.py) comes from Debian's packages, which the table names: the sandbox shows each
+# ladder/bot/runtimes.py) comes from Debian's packages, which the table names: the sandbox shows each
 # bot only its runtime's package files.
 FROM debian:bookworm-slim
 
@@ -22,9 +22,10 @@ RUN apt-get update \
 
 WORKDIR /app
 # The bots' runtimes, as the table lists them (it needs nothing but python3 to print the list)
-COPY ladder/__init__.py ladder/runtimes.py ladder/
+COPY ladder/__init__.py ladder/
+COPY ladder/bot/__init__.py ladder/bot/runtimes.py ladder/bot/
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends $(python3 -m ladder.runtimes --packages) \
+    && apt-get install -y --no-install-recommends $(python3 -m ladder.bot.runtimes --packages) \
     && rm -rf /var/lib/apt/lists/*
 COPY pyproject.toml README.md ./
 COPY ladder ladder

@@ -19,11 +19,11 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from sqlalchemy.engine import make_url
 
-from ladder.bot_data import Cap
-from ladder.bot_packages import MAX_UPLOAD_BYTES
-from ladder.leagues import DEFAULT_NAMES as DEFAULT_LEAGUE_NAMES
-from ladder.leagues import MOST_LEAGUES as LEAGUES_NEEDED
-from ladder.runtimes import BY_NAME
+from ladder.bot.data import Cap
+from ladder.bot.packages import MAX_UPLOAD_BYTES
+from ladder.bot.runtimes import BY_NAME
+from ladder.ranking.leagues import DEFAULT_NAMES as DEFAULT_LEAGUE_NAMES
+from ladder.ranking.leagues import MOST_LEAGUES as LEAGUES_NEEDED
 
 ENV_PREFIX = "LADDER_"
 DEV_SECRET_KEY = "dev-only-secret-key"  # the development default; refused anywhere else
@@ -64,13 +64,13 @@ class Settings(BaseModel):
     # not (a lost message waits about this long, plus a sweep); the Redis visibility timeout derives from it
     match_resend_after: int = Field(default=60, gt=0)
     placement_games: int = Field(default=10, ge=0)  # rated games a new version plays first
-    # ladder.bot_packages.MAX_UPLOAD_BYTES is the one limit; a deployment may only lower it here
+    # ladder.bot.packages.MAX_UPLOAD_BYTES is the one limit; a deployment may only lower it here
     max_upload_bytes: int = Field(default=MAX_UPLOAD_BYTES, gt=0, le=MAX_UPLOAD_BYTES)
     max_log_chars: int = Field(default=64 * 1024, gt=0)  # stderr kept per seat and match
-    # each bot's data folder (ladder/bot_data.py): what it may hold, as bytes of files and files
+    # each bot's data folder (ladder/bot/data.py): what it may hold, as bytes of files and files
     bot_data_max_bytes: int = Field(default=20 << 20, gt=0, le=1 << 30)
     bot_data_max_files: int = Field(default=1000, gt=0, le=100_000)
-    # the runtimes (ladder/runtimes.py) uploads may use, comma-separated; None: each one this
+    # the runtimes (ladder/bot/runtimes.py) uploads may use, comma-separated; None: each one this
     # machine has (an operator may narrow it, e.g. LADDER_RUNTIMES=python,node)
     runtimes: str | None = None
 
@@ -79,7 +79,7 @@ class Settings(BaseModel):
     scheduler_interval: float = Field(default=5.0, gt=0)  # seconds between scheduler ticks
     tables_per_tick: int = Field(default=4, ge=1)
     queue_target: int = Field(default=8, ge=0)  # queued matches per game the scheduler keeps
-    # the leagues' names, weakest first (ladder/leagues): a game with four leagues takes the first
+    # the leagues' names, weakest first (ladder/ranking/leagues.py): a game with four leagues takes the first
     # four; comma-separated, as many as the game with most leagues needs (five)
     league_names: str = ",".join(DEFAULT_LEAGUE_NAMES)
     event_slots: int = Field(default=2, ge=0)  # tournament matches queued or running at once (0: paused)

@@ -5,7 +5,7 @@ Per entity (SQLModel's pattern): a base with the fields a user may set, the tabl
 model for input and a `*Public` model for output, so a form or the API never writes or shows a
 column it should not (password and token hashes, code bytes, claim bookkeeping).
 
-Ratings are integers in milli-points (ladder/ratings.py). Statuses are short strings, listed in the
+Ratings are integers in milli-points (ladder/ranking/ratings.py). Statuses are short strings, listed in the
 StrEnums below and enforced by CHECK constraints. Timestamps are timezone-aware UTC everywhere.
 """
 
@@ -21,7 +21,7 @@ from sqlalchemy import JSON, BigInteger, CheckConstraint, DateTime, Index, Large
 from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
 
-from ladder.ratings import INITIAL_RATING
+from ladder.ranking.ratings import INITIAL_RATING
 
 metadata = SQLModel.metadata
 
@@ -224,7 +224,7 @@ class BotVersionBase(SQLModel):
     placement_owed: int = 0
     validation_match_id: int | None = Field(default=None, foreign_key="matches.id")
     created_at: datetime = _when()
-    runtime: str | None = Field(default=None, max_length=16)  # ladder/runtimes.py; None: not a bot package
+    runtime: str | None = Field(default=None, max_length=16)  # ladder/bot/runtimes.py; None: not a bot package
     build_key: str | None = Field(default=None, max_length=64)  # its artifact (build_artifacts), once built
 
 
@@ -274,7 +274,7 @@ class MatchBase(SQLModel):
     # voided by a moderator (ladder/services/voiding.py): its rating changes are gone, it stays listed
     voided_at: datetime | None = _when(nullable=True)
     void_reason: str | None = Field(default=None, sa_type=Text)
-    # the league whose table this is (ladder/leagues: 0 = the first), None outside leagues; only a
+    # the league whose table this is (ladder/ranking/leagues.py: 0 = the first), None outside leagues; only a
     # league's own tables count towards promotion in it
     league: int | None = None
 
@@ -371,7 +371,7 @@ class BotData(SQLModel, table=True):
 
 
 class BotDataVersion(SQLModel, table=True):
-    """One version of a bot's data folder, as a zip (ladder/bot_data.py's stored form). The latest
+    """One version of a bot's data folder, as a zip (ladder/bot/data.py's stored form). The latest
     two and every pinned one are kept; older ones are deleted as new ones are written."""
 
     __tablename__ = "bot_data_versions"
@@ -519,7 +519,7 @@ class Switch(SQLModel, table=True):
 
 
 class RelayEntry(SQLModel, table=True):
-    """One message of a relay topic (ladder/relay.py) when the ladder runs without Redis: live
+    """One message of a relay topic (ladder/relay/backends.py) when the ladder runs without Redis: live
     events, a person's or a remote program's requests and answers. `seq` counts per topic from 1;
     the primary key (topic, seq) makes concurrent publishers commit in `seq` order, so a reader that resumes
     after the last `seq` it saw never skips one."""
@@ -558,8 +558,8 @@ class LeagueMember(SQLModel, table=True):
     game: str = Field(max_length=32)
     league: int = 0
     entered_at: datetime = _when()
-    record: str = Field(default="", max_length=32)  # ladder.leagues.ABOVE/BELOW/TIE, oldest first
-    evidence: float = 0.0  # the promotion test's log-likelihood ratio since it last started (ladder.leagues)
+    record: str = Field(default="", max_length=32)  # ladder.ranking.leagues.ABOVE/BELOW/TIE, oldest first
+    evidence: float = 0.0  # the promotion test's log-likelihood ratio since it last started (ladder.ranking.leagues)
 
 
 class LeagueMove(SQLModel, table=True):

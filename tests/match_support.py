@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ladder.bot_data import Snapshot
+from ladder.bot.data import Snapshot
 from ladder.games import FLAGSHIP
 from ladder.match import STRIKES, SeatPlan, TimeControl, local_seat, plan
 from ladder.replay import write_replay

@@ -248,7 +248,7 @@ def test_the_part_lookup_check_catches_a_lookup_by_convention(tmp_path):
         "ladder/services/viewer.py": "importlib.import_module(f'{GAMES[game]}.viewer')",
         "bots/__init__.py": "target = game.starter_bots[name]",
         "workers/match/runner.py": "for target in ladder.games.GAMES.values():",
-        "ladder/web/queries.py": "game.bot_module(name)",  # asking the Game: fine
+        "ladder/web/catalog.py": "game.bot_module(name)",  # asking the Game: fine
     })
     offences = part_lookup_offences(tmp_path)
     assert sorted(o.split(":")[0] for o in offences) == ["bots/__init__.py", "ladder/services/viewer.py",
@@ -265,8 +265,8 @@ def test_a_game_registered_by_one_entry_has_bots_tables_and_steps(monkeypatch):
 
     import bots
     from ladder.games import get_game
-    from ladder.matchmaking import TableSize
     from ladder.play import play_builtin
+    from ladder.ranking.matchmaking import TableSize
     from ladder.web.steps import steps
 
     toygame.register(monkeypatch)
@@ -413,3 +413,149 @@ def test_the_length_check_catches_a_long_module_without_a_reason(tmp_path):
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text)
     assert sorted(o.split(":")[0] for o in long_module_offences(tmp_path)) == ["bots/vague.py", "ladder/long.py"]
+
+
+# --- packages that say what they are (issue #40) -----------------------------------------------
+
+# The modules kept at ladder/'s root; everything else lives in a package named for what it holds
+# (bot/, relay/, telemetry/, ranking/, match/, replay/, services/, web/, ...).
+ROOT_MODULES = {
+    "__init__.py",  # create_app: the site's factory
+    "config.py",  # the one settings object
+    "db.py",  # the engine and its sessions
+    "models.py",  # the database schema
+    "play.py",  # the play loop (one game between seats): the site, the runner and the CLI share it
+    "rules_doc.py",  # `make rules`: each game's rules page from docs/rules.md
+}
+
+
+def test_ladders_root_holds_only_the_modules_on_the_list():
+    loose = sorted(p.name for p in (ROOT / "ladder").glob("*.py"))
+    assert set(loose) == ROOT_MODULES, f"move into a package (or add to ROOT_MODULES with a reason): {loose}"
+
+
+# Scripts under bots/ that measure bots from a checkout (run by path, imported by nothing): they
+# drive the ladder's own play loop and schedules, so they read ladder/ beyond its rules.
+BOTS_SCRIPTS = {"bots/heldout/measure/inprocess.py"}
+
+
+def direction_offences(root: Path) -> list[str]:
+    """The ladder -> bots direction: ladder/ imports the house bots and the SDK; bots/ imports of the
+    ladder only its games (ladder.games: the rules a bot's sandbox is given beside the SDK), and
+    ladder/games/ imports nothing of bots/. So no module cycle runs between the two."""
+    found = []
+    for path in sorted((root / "bots").rglob("*.py")):
+        rel = str(path.relative_to(root))
+        if rel in BOTS_SCRIPTS:
+            continue
+        found += [f"{rel} imports {name}" for name in imported(ast.parse(path.read_text(), filename=rel))
+                  if top(name, {"ladder"}) and not top(name, {"ladder.games"})]
+    for path in sorted((root / "ladder/games").rglob("*.py")):
+        rel = str(path.relative_to(root))
+        found += [f"{rel} imports {name}" for name in imported(ast.parse(path.read_text(), filename=rel))
+                  if top(name, {"bots"})]
+    return found
+
+
+def test_bots_import_only_the_games_of_the_ladder():
+    offences = direction_offences(ROOT)
+    assert not offences, "\n".join(offences)
+
+
+def test_the_direction_check_catches_a_cycle(tmp_path):
+    write_tree(tmp_path, {
+        "bots/greedy.py": "from ladder.games.nim.rules import State\nimport ladder.games",  # the rules: fine
+        "bots/sdk.py": "from ladder.play import play_game",
+        "bots/forward.py": "import ladder.services.bots",
+        "ladder/games/nim/__init__.py": "from bots import builtin_names",
+        "ladder/play.py": "from bots import load_builtin",  # ladder -> bots: the direction held
+    })
+    assert [o.split(" ")[0] for o in direction_offences(tmp_path)] == [
+        "bots/forward.py", "bots/sdk.py", "ladder/games/nim/__init__.py"]
+
+
+# --- the JSON API is one package (issue #40) ---------------------------------------------------
+
+ROUTE_DECORATORS = {"get", "post", "put", "patch", "delete", "route", "before_request", "after_request",
+                    "teardown_request", "errorhandler"}
+
+
+def route_offences(root: Path) -> list[str]:
+    """Routes and request hooks added outside ladder/web/api/__init__.py to the API's blueprints (a
+    decorator on `bp`, `api.bp`, `api_bp` or `sock` in the package, or on the API's blueprint
+    elsewhere), and additions to a table of query parameters at import time."""
+    found = []
+    for path in sorted((root / "ladder/web").rglob("*.py")):
+        rel = path.relative_to(root)
+        in_api = rel.is_relative_to("ladder/web/api")
+        if rel == Path("ladder/web/api/__init__.py"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(rel))):
+            if isinstance(node, ast.FunctionDef):
+                for deco in node.decorator_list:
+                    func = deco.func if isinstance(deco, ast.Call) else deco
+                    if not (isinstance(func, ast.Attribute) and func.attr in ROUTE_DECORATORS):
+                        continue
+                    owner = ast.unparse(func.value)
+                    if (in_api and owner in ("bp", "sock")) or owner in ("api.bp", "api_bp", "api.seats_bp"):
+                        found.append(f"{rel}:{node.lineno} @{owner}.{func.attr}")
+            if isinstance(node, ast.Attribute) and node.attr == "QUERY_PARAMETERS":
+                found.append(f"{rel}:{node.lineno} QUERY_PARAMETERS")
+    return found
+
+
+def test_the_apis_routes_are_registered_in_one_place():
+    offences = route_offences(ROOT)
+    assert not offences, "\n".join(offences)
+
+
+def test_the_route_check_catches_a_route_added_elsewhere(tmp_path):
+    write_tree(tmp_path, {
+        "ladder/web/api/__init__.py": "@bp.before_request\ndef hook(): pass",  # the one place: fine
+        "ladder/web/api/bots.py": "@bp.get('/bots')\ndef bots(): pass\ndef plain(): pass",
+        "ladder/web/live.py": "@api_bp.get('/live')\ndef live(): pass\n@bp.get('/page')\ndef page(): pass",
+        "ladder/web/lobby.py": "api.QUERY_PARAMETERS['api.lobby'] = ('wait',)",
+    })
+    assert [o.split(":")[0] for o in route_offences(tmp_path)] == [
+        "ladder/web/api/bots.py", "ladder/web/live.py", "ladder/web/lobby.py"]
+
+
+def test_no_module_imports_below_its_code_and_the_web_has_one_relay():
+    """No import cycle is closed with a late import (`noqa: E402`), and the site reaches the relay
+    through one accessor (ladder/web/common.py's relay())."""
+    late = [str(p.relative_to(ROOT)) for folder in ("ladder", "workers") for p in sorted((ROOT / folder).rglob("*.py"))
+            if "noqa: E402" in p.read_text()]
+    assert not late, late
+    accessors = [f"{p.relative_to(ROOT)}:{node.lineno}" for p, tree in modules("ladder/web") for node in ast.walk(tree)
+                 if isinstance(node, ast.FunctionDef) and node.name in ("relay", "_relay")]
+    assert [a.split(":")[0] for a in accessors] == ["ladder/web/common.py"], accessors
+
+
+def sql_offences(root: Path) -> list[str]:
+    """SQL in the site's views: an import of sqlalchemy or sqlmodel (but the Session type of
+    ladder/web/common.py's db()), or a `.exec(` call; their reads and writes are services."""
+    found = []
+    for path in sorted((root / "ladder/web").rglob("*.py")):
+        rel = path.relative_to(root)
+        tree = ast.parse(path.read_text(), filename=str(rel))
+        for name in imported(tree):
+            if top(name, {"sqlalchemy", "sqlmodel"}) and rel != Path("ladder/web/common.py"):
+                found.append(f"{rel} imports {name}")
+        found += [f"{rel}:{node.lineno} .{node.func.attr}(" for node in ast.walk(tree)
+                  if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                  and node.func.attr in ("exec", "execute", "scalars")]
+    return found
+
+
+def test_the_sites_views_hold_no_sql():
+    offences = sql_offences(ROOT)
+    assert not offences, "\n".join(offences)
+
+
+def test_the_sql_check_catches_a_query_in_a_view(tmp_path):
+    write_tree(tmp_path, {
+        "ladder/web/common.py": "from sqlmodel import Session",  # the session's type: fine
+        "ladder/web/bots.py": "from sqlmodel import select\nrows = db().exec(select(Match))",
+        "ladder/web/users.py": "users.user_of(session=db(), user_id=1)",  # a service: fine
+    })
+    assert sql_offences(tmp_path) == ["ladder/web/bots.py imports sqlmodel", "ladder/web/bots.py:2 .exec("]

@@ -31,10 +31,10 @@ from typing import Any
 
 import click
 
-from ladder import seat_relay
 from ladder.cli.backoff import BUSY_S, RECONNECT_DELAYS, retry_seconds
 from ladder.cli.service import PORT
 from ladder.games import FLAGSHIP, get_game
+from ladder.relay import seat_relay
 from ladder.replay import Replay
 
 GIVE_UP_S = 600  # a match not finished this long after its connection ended is reported hanging
@@ -133,7 +133,7 @@ class Program:
 def play_one(ladder: Ladder, bot: str, match_id: int, seat: int, *, cut_chance: float, rng: random.Random,
              say=lambda text: None) -> MatchReport:
     """Relay one match's seat between the ladder and a fresh local process, cutting on purpose."""
-    from ladder import ws_client
+    from ladder.relay import ws_client
 
     report, started = MatchReport(match_id, seat), time.monotonic()
     program = Program(bot)

@@ -224,7 +224,7 @@ def season() -> None:
 
 
 @season.command("open")
-@click.option("--game", required=True, help="The game (drachengold, treasure, dragonflame).")
+@click.option("--game", required=True, help="The game, by its name (`ladder play --help` lists them).")
 @click.option("--name", required=True, help="Its name, shown on the season's page (1-80 characters).")
 @click.option("--ends", type=WHEN, required=True, help="When it ends (UTC): submissions freeze and the final starts.")
 @click.option("--organizer", required=True, help="The admin user organising it (its final is theirs).")

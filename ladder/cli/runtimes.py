@@ -1,4 +1,4 @@
-"""`ladder runtimes`: the runtime table (ladder/runtimes.py) and what this machine has of it."""
+"""`ladder runtimes`: the runtime table (ladder/bot/runtimes.py) and what this machine has of it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import click
 @click.option("--packages", is_flag=True, help="Print the Debian packages every runtime needs (for apt-get).")
 def runtimes(markdown: bool, packages: bool) -> None:
     """Which languages bots may be written in, how each is built and run, and which are here."""
-    from ladder import runtimes as table
+    from ladder.bot import runtimes as table
 
     if packages:
         click.echo(" ".join(table.debian_packages()))
@@ -34,6 +34,6 @@ def runtimes(markdown: bool, packages: bool) -> None:
 
 def report(accepted: tuple[str, ...] | None) -> None:
     """The line `ladder up` and `ladder worker` print: which runtimes they found, and what is missing."""
-    from ladder.runtimes import report_line
+    from ladder.bot.runtimes import report_line
 
     click.echo(report_line(accepted), err=True)

@@ -131,15 +131,15 @@ def exposure_warning(settings: Settings, host: str) -> str | None:
 
 def observability(settings: Settings) -> dict[str, object]:
     """gunicorn settings for metrics and logs: a fresh multiprocess metrics folder for this web's
-    processes (ladder/metrics.py), a child_exit hook that drops a dead process's live values, and
+    processes (ladder/telemetry/metrics.py), a child_exit hook that drops a dead process's live values, and
     with LADDER_LOG_FORMAT=json the app's own JSON request lines instead of the access log."""
-    from ladder import logs
-    from ladder.metrics_dir import use_multiproc_dir
+    from ladder.telemetry import logs
+    from ladder.telemetry.metrics_dir import use_multiproc_dir
 
     use_multiproc_dir(settings.instance_dir, "web")
 
     def child_exit(_server, worker) -> None:
-        from ladder.metrics import mark_process_dead
+        from ladder.telemetry.metrics import mark_process_dead
 
         mark_process_dead(worker.pid)
 

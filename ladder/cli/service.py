@@ -164,9 +164,9 @@ def worker(concurrency, queues, name, loglevel, grace, check, max_age) -> None:
         _check_heartbeat(settings, name, max_age)
     _check_sandbox(settings)
     runtime_report(settings.accepted_runtimes)
-    from ladder.metrics_dir import use_multiproc_dir
+    from ladder.telemetry.metrics_dir import use_multiproc_dir
 
-    use_multiproc_dir(settings.instance_dir, "worker")  # before prometheus_client loads (ladder/metrics.py)
+    use_multiproc_dir(settings.instance_dir, "worker")  # before prometheus_client loads (ladder/telemetry/metrics.py)
     from workers.queue import heap, observe
     from workers.queue.celery_app import QUEUES, configure
     from workers.queue.shutdown import install_grace, leave_nothing_behind

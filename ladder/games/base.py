@@ -222,7 +222,7 @@ class Game:
     # The starter bots a new version's validation game seats (all of them when empty): the quick,
     # well-worn ones, so validation stays fast and a searching house bot never slows an upload.
     validation_bots: ClassVar[tuple[str, ...]] = ()
-    # The leagues' house bots (ladder/leagues): weakest league first, each league's boss first, the
+    # The leagues' house bots (ladder/ranking/leagues.py): weakest league first, each league's boss first, the
     # last league empty (the open one). () = one flat ladder. Bosses of clearly rising strength,
     # from the house bots' measured tournaments (docs/bots.md).
     leagues: ClassVar[tuple[tuple[str, ...], ...]] = ()
@@ -240,7 +240,7 @@ class Game:
     # a person's table: frame(observation) -> a viewer frame of what the seat sees, picks(observation),
     # event_line(event, who); "" = the page shows the forms alone
     seat_view: ClassVar[str] = ""
-    # negotiation facts for the collusion report: acts(replay JSON) -> (offers, votes) (ladder/collusion.py)
+    # negotiation facts for the collusion report: acts(replay JSON) -> (offers, votes) (ladder/ranking/collusion.py)
     negotiations: ClassVar[str] = ""
     # the bot page's scorecard: MEASURES and measure(replay) -> per seat {name: Tally}
     # (ladder/games/scorecard.py says what they are)

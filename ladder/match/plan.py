@@ -18,7 +18,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from ladder.bot_data import Snapshot
+from ladder.bot.data import Snapshot
 from ladder.games import get_game
 from ladder.games.base import Game
 
@@ -41,7 +41,7 @@ class TimeControl:
 @dataclass(frozen=True, slots=True)
 class UploadedCode:
     """A stored version's code, staged into the sandbox: `filename` is the name it is staged under
-    (a fixed one, never the uploader's), `runtime` the version's (ladder/runtimes.py; None: found
+    (a fixed one, never the uploader's), `runtime` the version's (ladder/bot/runtimes.py; None: found
     from the package), `data` the bot data folder it starts from (None: no folder)."""
 
     name: str

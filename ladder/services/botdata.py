@@ -1,6 +1,6 @@
 """Bot data (docs/bots.md, "Bot data"): each bot's private folder that persists between its matches.
 
-The folder's versions are zips (ladder/bot_data.py) in `bot_data_versions`; `bot_data` holds the
+The folder's versions are zips (ladder/bot/data.py) in `bot_data_versions`; `bot_data` holds the
 latest version's number and the last refusal, for the owner. What concurrent matches see and keep:
 
 - a match starts from the latest committed version, or the version its seat was pinned to at queue
@@ -27,7 +27,7 @@ from sqlalchemy import update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, select
 
-from ladder.bot_data import BotDataError, Cap, Changes, Collected, Snapshot, apply, read_zip, write_zip
+from ladder.bot.data import BotDataError, Cap, Changes, Collected, Snapshot, apply, read_zip, write_zip
 from ladder.models import (
     Bot,
     BotData,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from pydantic import ValidationError
 from sqlalchemy import func
@@ -20,7 +21,7 @@ from sqlalchemy.orm import defer
 from sqlmodel import Session, select
 
 from bots import builtin_bots
-from ladder.bot_packages import MAX_UPLOAD_BYTES, PackagingError, check_envelope, runtime_of
+from ladder.bot.packages import MAX_UPLOAD_BYTES, PackagingError, check_envelope, runtime_of
 from ladder.games import GAMES
 from ladder.models import Bot, BotCreate, BotVersion, Rating, VersionStatus
 from ladder.services.common import atomic, fetch
@@ -211,3 +212,27 @@ def seed_house_bots(*, session: Session, username: str = "house", games: list[st
             activate_version(session=session, version_id=version.id)
         seeded.append(bot)
     return seeded
+
+
+def version_of(*, session: Session, version_id: int) -> BotVersion | None:
+    return session.get(BotVersion, version_id)
+
+
+@dataclass(frozen=True)
+class OwnedBot:
+    bot: Bot
+    rating: Rating | None
+    active: BotVersion | None
+    versions: int
+
+
+def user_bots(*, session: Session, user_id: int) -> list[OwnedBot]:
+    """A user's bots, each with its rating, active version and number of versions (their page, /me)."""
+    bots = list_bots(session=session, owner_id=user_id)
+    ids = [b.id for b in bots]
+    ratings = {r.bot_id: r for r in session.exec(select(Rating).where(Rating.bot_id.in_(ids)))} if ids else {}
+    counts = dict(session.exec(
+        select(BotVersion.bot_id, func.count()).where(BotVersion.bot_id.in_(ids)).group_by(BotVersion.bot_id)
+    ).all()) if ids else {}
+    return [OwnedBot(b, ratings.get(b.id), active_version(session=session, bot_id=b.id), counts.get(b.id, 0))
+            for b in bots]

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from sqlmodel import Session, select
 
 from ladder.config import Settings
-from ladder.models import Bot, BotVersion, Match, VersionStatus
+from ladder.models import Bot, BotVersion, Match, Rating, User, VersionStatus
 from ladder.services.bots import active_version
 from ladder.services.errors import Invalid, NotFound
 from ladder.services.limits import check_challenge
@@ -59,3 +59,16 @@ def opponent_versions(*, session: Session, bot_ids: Sequence[int]) -> list[int]:
             raise Invalid(f"bot {bot_id} is played from its owner's machine: challenges seat sandboxed opponents")
         versions.append(version_id)
     return versions
+
+
+def challenge_candidates(*, session: Session, bot: Bot, limit: int = 200) -> list[tuple[int, str, str, int]]:
+    """(active version id, bot name, owner name, rating) for the game's other active bots, best first."""
+    query = (
+        select(BotVersion.id, Bot.name, User.username, Rating.rating)
+        .join(Bot, Bot.id == BotVersion.bot_id).join(User, User.id == Bot.owner_id)
+        .outerjoin(Rating, Rating.bot_id == Bot.id)
+        .where(BotVersion.status == VersionStatus.ACTIVE, Bot.game == bot.game, Bot.retired == False,  # noqa: E712
+               Bot.id != bot.id)
+        .order_by(Rating.rating.desc(), Bot.id).limit(limit)
+    )
+    return [(vid, name, owner, rating or 0) for vid, name, owner, rating in session.exec(query)]

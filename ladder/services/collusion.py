@@ -1,4 +1,4 @@
-"""The collusion report over the stored matches (ladder/collusion.py does the statistics).
+"""The collusion report over the stored matches (ladder/ranking/collusion.py does the statistics).
 
 Reads the newest finished, rated, not voided matches of a game whose Game declares negotiation
 facts (its `negotiations` part), their seats, ranks, the ratings before each (the rating changes'
@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, select
 
-from ladder.collusion import ALPHA, MatchFacts, PairEvidence, evidence
 from ladder.games import GAMES, get_game
 from ladder.models import Bot, Match, MatchKind, MatchStatus, RatingChange, Replay, Seat, User
-from ladder.ratings import INITIAL_RATING, MILLI
+from ladder.ranking.collusion import ALPHA, MatchFacts, PairEvidence, evidence
+from ladder.ranking.ratings import INITIAL_RATING, MILLI
 from ladder.services.errors import Invalid
 
 DEFAULT_MATCHES = 2000

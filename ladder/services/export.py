@@ -33,7 +33,7 @@ from sqlmodel import Session, select
 
 from ladder.models import Bot, BotVersion, Match, MatchStatus, RatingChange, Seat, User
 from ladder.models import Replay as StoredReplay
-from ladder.ratings import to_points
+from ladder.ranking.ratings import to_points
 from ladder.replay import Decision, Replay
 from ladder.services import event_hold
 

@@ -1,6 +1,6 @@
 """Leagues over the database (issue #46): which league each bot plays in, the tables the scheduler
 makes within leagues, the meetings with a league's boss recorded with a match's result, the
-promotions, and what the pages and the API show. The rules are ladder/leagues (pure).
+promotions, and what the pages and the API show. The rules are ladder/ranking/leagues.py (pure).
 
 A house bot's league is the one its game declares; a contestant's is its LeagueMember row (none:
 the first league). Ratings stay one Elo list per game across leagues: a league is where a bot
@@ -18,10 +18,10 @@ from sqlalchemy import func, or_
 from sqlmodel import Session, select
 
 from ladder.games import OptionError, get_game
-from ladder.leagues import League, league_ladder, meeting, meetings_needed, promoted, recorded, weighed
-from ladder.matchmaking import Candidate, Table, TableSize, make_tables
 from ladder.models import Bot, BotVersion, LeagueMember, LeagueMove, Match, Rating, User, utcnow
-from ladder.ratings import ranks_with_forfeits
+from ladder.ranking.leagues import League, league_ladder, meeting, meetings_needed, promoted, recorded, weighed
+from ladder.ranking.matchmaking import Candidate, Table, TableSize, make_tables
+from ladder.ranking.ratings import ranks_with_forfeits
 
 
 def leagues_of(game: str, names: Sequence[str]) -> tuple[League, ...]:
@@ -210,7 +210,7 @@ def record_meetings(session: Session, match: Match, seats: Sequence, now: dateti
 class Progress:
     """A contestant against its league's boss."""
 
-    record: str  # the newest meetings, oldest first (ladder.leagues ABOVE/BELOW/TIE)
+    record: str  # the newest meetings, oldest first (ladder.ranking.leagues ABOVE/BELOW/TIE)
     evidence: float  # the promotion test's, since it last started
     needed: int  # meetings above the boss in a row that would promote it now
 

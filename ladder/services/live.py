@@ -23,7 +23,7 @@ from typing import Any
 from sqlmodel import Session, select
 
 from ladder.models import Match, MatchStatus
-from ladder.relay import MAX_READ, START, Relay, RelayError, RelayMessage, topics
+from ladder.relay.backends import MAX_READ, START, Relay, RelayError, RelayMessage, topics
 from ladder.replay.public import public_replay_json
 from ladder.services.errors import Invalid, NotFound
 from ladder.services.match_lists import ListedSeat, seats_by_match

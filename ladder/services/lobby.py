@@ -5,7 +5,7 @@ keeps saying so (`wait`, a heartbeat at least every EXPIRY_S); the state is rows
 every web process and the scheduler see the same lobby. A scheduler tick (`pair`, run by the
 worker's beat like the sandboxed ladder's tables: workers/queue/lobby.py) first settles the
 matches it made before, then pairs the waiting bots of a game into rated matches with the
-sandboxed ladder's matchmaking (ladder.matchmaking.make_tables over `matchmaking_pool(remote=True)`:
+sandboxed ladder's matchmaking (ladder.ranking.matchmaking.make_tables over `matchmaking_pool(remote=True)`:
 Elo-near tables, never two bots of one owner at a table), queued through the normal match path, so
 a worker plays them with every seat an OutsideSeat. The next `wait` tells each client its match and
 seat; it connects as for a challenge.
@@ -26,8 +26,8 @@ from sqlalchemy import func, update
 from sqlmodel import Session, select
 
 from ladder.games import get_game
-from ladder.matchmaking import TableSize, make_tables
 from ladder.models import Bot, BotVersion, LobbyEntry, Match, MatchKind, MatchStatus, VersionStatus, utcnow
+from ladder.ranking.matchmaking import TableSize, make_tables
 from ladder.services.common import atomic, unit_of_work
 from ladder.services.errors import Conflict, Invalid, NotFound, ServiceError
 from ladder.services.limits import LimitExceeded

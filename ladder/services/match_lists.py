@@ -91,3 +91,19 @@ def list_matches(*, session: Session, where: MatchFilter, limit: int) -> list[Ma
             Match.id.in_(select(Seat.match_id).join(Bot, Bot.id == Seat.bot_id).where(Bot.owner_id == where.owner_id)),
             Match.id.in_(select(PersonSeat.match_id).where(PersonSeat.user_id == where.owner_id))))
     return list(session.exec(query))
+
+
+def recent_matches(*, session: Session, game: str | None = None, limit: int = 50, before: int | None = None) -> list[
+        Match]:
+    """The newest matches (of `game`), newest first; `before` pages by id (the primary key index)."""
+    query = select(Match).order_by(Match.id.desc()).limit(limit)
+    if game is not None:
+        query = query.where(Match.game == game)
+    if before is not None:
+        query = query.where(Match.id < before)
+    return list(session.exec(query))
+
+
+def matches_by_id(*, session: Session, match_ids: list[int]) -> dict[int, Match]:
+    """The matches of these ids (a bot page's validation games), by id; one query."""
+    return {m.id: m for m in session.exec(select(Match).where(Match.id.in_(match_ids)))} if match_ids else {}

@@ -17,8 +17,8 @@ from sqlalchemy import case, func, or_, update
 from sqlmodel import Session, select
 
 from ladder.games import Game, OptionError, get_game
-from ladder.matchmaking import Candidate, Table, next_class
 from ladder.models import Bot, BotVersion, Match, MatchKind, MatchStatus, Rating, Seat, User, VersionStatus, utcnow
+from ladder.ranking.matchmaking import Candidate, Table, next_class
 from ladder.services.botdata import pin_for
 from ladder.services.common import atomic, fetch
 from ladder.services.errors import Conflict, Forbidden, Invalid, NotFound
@@ -30,7 +30,7 @@ BUSY = (MatchStatus.QUEUED, MatchStatus.RUNNING)
 
 @dataclass(frozen=True, slots=True)
 class MatchmakingPool:
-    """What ladder.matchmaking.make_tables needs for one game; `Candidate.bot` is a version id."""
+    """What ladder.ranking.matchmaking.make_tables needs for one game; `Candidate.bot` is a version id."""
 
     candidates: list[Candidate]
     busy: set[int]  # version ids queued or playing a rated match: pass as `exclude`
@@ -210,7 +210,7 @@ def _reload(session: Session, match_id: int) -> Match:
 def claim_next_match(
     *, session: Session, worker_id: str, game: str | None = None, now: datetime | None = None
 ) -> Match | None:
-    """Claim the oldest queued match (of `game`) of the class ladder.matchmaking.next_class picks:
+    """Claim the oldest queued match (of `game`) of the class ladder.ranking.matchmaking.next_class picks:
     validation and challenge games get a fair share of the running matches, never all of them.
     None when the queue is empty."""
     for _ in range(10):  # another worker may win the race for the head of the queue: take the next

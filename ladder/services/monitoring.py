@@ -1,6 +1,6 @@
 """What an operator watches, read from the database (the queue of record): how deep each queue is
 and how long its oldest match has waited, what runs past the stale bound, when each worker host
-last claimed a match, and one match's end as recorded. Read at every scrape (ladder/metrics.py),
+last claimed a match, and one match's end as recorded. Read at every scrape (ladder/telemetry/metrics.py),
 so each query stays on an index: `ix_matches_status_id` and `ix_matches_status_claimed_at`.
 
 A match's queue follows its kind, as workers/queue/scheduler.py sends it: ladder and event matches

@@ -7,7 +7,7 @@ sandboxed ladder. It plays challenges its owner asks for, and, once its owner op
 open ladder: rated matches among remote bots only, with their own leaderboard.
 
 Who may connect to which seat is decided here, how many at once in ladder/services/seat_slots.py
-(shared by every web process); the web tier (ladder/web/seats.py) only carries lines.
+(shared by every web process); the web tier (ladder/web/api/seat_socket.py) only carries lines.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from ladder.models import (
     Seat,
     User,
 )
-from ladder.ratings import is_provisional
+from ladder.ranking.ratings import is_provisional
 from ladder.services import replay_names
 from ladder.services.boss import BossRecord, boss_bot, boss_name, boss_record
 from ladder.services.common import fetch

@@ -28,7 +28,7 @@ from ladder.config import Settings
 from ladder.games import OptionError, get_game
 from ladder.games.forms import FormError
 from ladder.models import Bot, BotVersion, Match, MatchKind, PersonSeat, Seat, User, VersionStatus
-from ladder.relay import START, Relay, RelayMessage, topics
+from ladder.relay.backends import START, Relay, RelayMessage, topics
 from ladder.services.common import atomic, fetch, unit_of_work
 from ladder.services.errors import Conflict, Invalid, NotFound
 from ladder.services.matches import BUSY, queue_match
@@ -249,3 +249,8 @@ def answer(*, relay: Relay, sat: Sitting, after: str, request_id: int, values: M
     relay.publish(topics.seat_up(sat.match.id, sat.seat.seat), {"type": "answer", "id": request_id,
                                                                  "decision": decision})
     return decision
+
+
+def match_status(*, session: Session, match_id: int) -> str:
+    """The match's status, for the seat's poll (the page stops asking once it is over)."""
+    return session.get(Match, match_id).status

@@ -31,7 +31,7 @@ from ladder.models import (
     RatingClock,
     Seat,
 )
-from ladder.ratings import INITIAL_RATING, RankedSeat, RatingBook, ranks_with_forfeits
+from ladder.ranking.ratings import INITIAL_RATING, RankedSeat, RatingBook, ranks_with_forfeits
 from ladder.services.common import atomic, expire_loaded
 
 
@@ -243,7 +243,7 @@ def recompute_ratings(*, session: Session, batch: int = 5000) -> list[RatingDiff
     """Replay every rated match in applied order from the seats' ranks and forfeits, and list every
     stored number (each change's before/delta/games, each bot's rating/games/wins) that differs.
 
-    Uses ladder.ratings.RatingBook, the engine of ladder.ratings.recompute, fed one match at a
+    Uses ladder.ranking.ratings.RatingBook, the engine of ladder.ranking.ratings.recompute, fed one match at a
     time: the same arithmetic without holding a million matches in memory. Read-only, from one
     snapshot (see `snapshot`).
     """

@@ -25,7 +25,7 @@ from datetime import datetime
 from sqlalchemy import bindparam, case, insert, update
 from sqlmodel import Session, select
 
-from ladder.bot_data import Cap, Collected
+from ladder.bot.data import Cap, Collected
 from ladder.models import (
     BotLog,
     BotVersion,
@@ -38,7 +38,7 @@ from ladder.models import (
     utcnow,
 )
 from ladder.models import Replay as ReplayRow
-from ladder.ratings import is_rated
+from ladder.ranking.ratings import is_rated
 from ladder.replay import Replay, dumps_replay
 from ladder.services.botdata import record_match_data
 from ladder.services.bots import activate

@@ -1,6 +1,6 @@
 """The upload use case: a new bot, or a new version of one, from the web form or the API.
 
-One package check (ladder/bot_packages.py: one set of messages, one size limit, the settings'
+One package check (ladder/bot/packages.py: one set of messages, one size limit, the settings'
 `max_upload_bytes`), then the writes as one transaction: the bot when it is new, the version, its
 validation game. The views translate form fields and errors; `ladder match` and the workers'
 staging apply the same rules to files (workers/build/packaging.py).
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, select
 
-from ladder import bot_packages as rules
-from ladder.bot_packages import PackagingError
+from ladder.bot import packages as rules
+from ladder.bot.packages import PackagingError
 from ladder.config import Settings
 from ladder.games import available_games
 from ladder.models import Bot, BotVersion, Match, VersionStatus

@@ -125,6 +125,10 @@ def get_user(*, session: Session, user_id: int) -> User:
     return fetch(session, User, user_id, "user")
 
 
+def user_of(*, session: Session, user_id: int) -> User | None:
+    return session.get(User, user_id)
+
+
 def get_user_by_name(*, session: Session, username: str) -> User | None:
     username = username.strip().lower()
     if not username or len(username) > 32 or "\x00" in username:  # nobody; PostgreSQL refuses NUL in text

@@ -1,6 +1,6 @@
 """Standings of a tournament from its played matches: pure, deterministic (seeded bootstrap).
 
-Counting, the way the ladder counts (ladder/ratings.py, docs/ratings.md):
+Counting, the way the ladder counts (ladder/ranking/ratings.py, docs/ratings.md):
 - a seat that forfeited (crash, timeout, illegal move, ...) takes the last rank, shared with any
   other forfeiter, whatever it scored; the other seats keep their order (`ranks_with_forfeits`).
   Its score is counted as the game reported it.
@@ -21,7 +21,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ladder.ratings import ranks_with_forfeits
+from ladder.ranking.ratings import ranks_with_forfeits
 from ladder.tournaments.model import Entrant, MatchSpec
 
 BOOTSTRAP = 1000

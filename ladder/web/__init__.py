@@ -49,7 +49,6 @@ def init_app(app: Flask) -> None:
         play,
         privacy,
         protocol,
-        seats,
         tournaments,
         users,
     )
@@ -65,13 +64,13 @@ def init_app(app: Flask) -> None:
     login_manager.user_loader(auth.load_user)
     user_loaded_from_cookie.connect(auth.rotate_remembered, app)
     blueprints = (auth, account, leaderboard, bots, bot_data, matches, users, api, protocol, tournaments,
-                  replay_viewer, game_assets, guide, datasets, live, play, seats, lobby, health, metrics,
-                  moderation)
+                  replay_viewer, game_assets, guide, datasets, live, play, lobby, health, metrics, moderation)
     for module in blueprints:
         app.register_blueprint(module.bp)
+    app.register_blueprint(api.seats_bp)
     csrf.exempt(api.bp)
-    csrf.exempt(seats.bp)
-    seats.init_app(app)
+    csrf.exempt(api.seats_bp)
+    api.init_app(app)
     held.init_app(app, settings.long_lived_per_process)
     privacy.init_app(app)
     init_limits(app, settings)
@@ -128,7 +127,7 @@ def _game_templates() -> BaseLoader:
 
 
 def _template_globals() -> dict:
-    from ladder.web.queries import game_titles
+    from ladder.web.catalog import game_titles
 
     return {"game_titles": game_titles()}
 
@@ -152,7 +151,7 @@ def _error_page(exc):
     code = getattr(exc, "code", 500) or 500
     message = getattr(exc, "description", None) if code not in (404, 500) else None
     if code == 413:
-        from ladder.bot_packages import too_big
+        from ladder.bot.packages import too_big
         from ladder.web.common import settings
 
         message = too_big("The upload", settings().max_upload_bytes)

@@ -7,24 +7,23 @@ from collections.abc import Callable
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
-from sqlmodel import select
 
 from ladder.games import get_game
-from ladder.models import BotVersion, Match
 from ladder.services import bots as bot_service
 from ladder.services import challenges, pages
 from ladder.services.builds import build_logs
 from ladder.services.errors import NotFound
 from ladder.services.leagues import bot_league
 from ladder.services.limits import check_upload
+from ladder.services.match_lists import matches_by_id
 from ladder.services.rejections import rejection_causes
 from ladder.services.tournament_views import invitations_for
 from ladder.services.uploads import Upload, upload_bot
 from ladder.web import bot_data
 from ladder.web import lobby as lobby_web
+from ladder.web.catalog import game_titles, runtime_choices, starter_kits
 from ladder.web.common import db, dispatch, rating_text, refusals, require_owner, settings
 from ladder.web.forms import ActionForm, ChallengeForm, UploadForm, VersionUploadForm
-from ladder.web.queries import challenge_candidates, game_titles, runtime_choices, starter_kits
 from ladder.web.svg import rating_chart
 
 bp = Blueprint("bots", __name__, url_prefix="/bots")
@@ -131,7 +130,7 @@ def page(bot_id: int):
                "league": bot_league(session=db(), bot=data.bot, names=settings().leagues)}
     if owner:
         ids = [v.validation_match_id for v in data.versions if v.validation_match_id]
-        context["validations"] = {m.id: m for m in db().exec(select(Match).where(Match.id.in_(ids)))} if ids else {}
+        context["validations"] = matches_by_id(session=db(), match_ids=ids)
         context["causes"] = rejection_causes(session=db(), versions=data.versions, owner_id=data.bot.owner_id,
                                              viewer_id=current_user.id)
         context["builds"] = build_logs(session=db(), versions=data.versions)
@@ -154,7 +153,7 @@ def page(bot_id: int):
 def _challenge_form(bot) -> ChallengeForm:
     form = ChallengeForm()
     form.opponents.choices = [(vid, f"{name} ({owner}, {rating_text(rating)})")
-                              for vid, name, owner, rating in challenge_candidates(session=db(), bot=bot)]
+                              for vid, name, owner, rating in challenges.challenge_candidates(session=db(), bot=bot)]
     return form
 
 
@@ -201,7 +200,7 @@ def retire(bot_id: int):
 @login_required
 def retire_version(bot_id: int, version_id: int):
     bot = _owned_bot(bot_id)
-    version = db().get(BotVersion, version_id)
+    version = bot_service.version_of(session=db(), version_id=version_id)
     if version is None or version.bot_id != bot.id:
         abort(404)
     if ActionForm().validate_on_submit():
@@ -220,7 +219,7 @@ def challenge(bot_id: int):
     if not form.validate_on_submit():
         flash("; ".join(e for errors in form.errors.values() for e in errors), "error")
         return redirect(url_for(".page", bot_id=bot_id))
-    with refusals() as refused:  # the API's challenge is the same use case (ladder/web/api_challenges.py)
+    with refusals() as refused:  # the API's challenge is the same use case (ladder/web/api/challenges.py)
         match = challenges.challenge(session=db(), settings=settings(), user_id=current_user.id, bot_id=bot.id,
                                      opponents=form.opponents.data)
     if not refused:

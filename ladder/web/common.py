@@ -1,5 +1,5 @@
-"""What every blueprint shares: the request's database session, settings, the acting user,
-dispatching queued matches, and turning a service refusal into an HTTP answer."""
+"""What every blueprint shares: the request's database session, settings, the relay, the acting
+user, dispatching queued matches, and turning a service refusal into an HTTP answer."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from sqlmodel import Session
 from werkzeug.routing import IntegerConverter
 
 from ladder.config import Settings
-from ladder.ratings import to_points
+from ladder.ranking.ratings import to_points
+from ladder.relay.backends import Relay, relay_for
 from ladder.services.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 
 STATUS_OF = {NotFound: 404, Forbidden: 403, Invalid: 400, Conflict: 409}
@@ -71,6 +72,16 @@ def state():
 
 def settings() -> Settings:
     return state().settings
+
+
+def relay() -> Relay:
+    """The app's one relay: Redis with REDIS_URL, else the app's own (migrated) database engine. A
+    test may put one in app.config["LADDER_RELAY"] (or in app.extensions["ladder_relay"])."""
+    extensions = current_app.extensions
+    if "ladder_relay" not in extensions:
+        extensions["ladder_relay"] = current_app.config.get("LADDER_RELAY") or relay_for(settings(),
+                                                                                         engine=state().engine)
+    return extensions["ladder_relay"]
 
 
 def db() -> Session:

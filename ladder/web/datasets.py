@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, render_template, send_file
 
 from ladder.services.dumps import find_dump, list_dumps
-from ladder.web.queries import game_titles
+from ladder.web.catalog import game_titles
 
 bp = Blueprint("datasets", __name__, url_prefix="/datasets")
 

@@ -12,10 +12,12 @@ from markupsafe import Markup
 from ladder.games import get_game
 from ladder.rules_doc import rules_text
 from ladder.services import kits
-from ladder.web import api_reference, openapi, site_docs
+from ladder.web import site_docs
+from ladder.web.api import openapi
+from ladder.web.api import reference as api_reference
+from ladder.web.catalog import game_titles, runtime_choices
 from ladder.web.common import settings
 from ladder.web.markdown import render
-from ladder.web.queries import game_titles, runtime_choices
 
 bp = Blueprint("guide", __name__)
 

@@ -8,9 +8,9 @@ from ladder.services import leagues as league_service
 from ladder.services import pages
 from ladder.services import seasons as season_service
 from ladder.services.errors import NotFound
-from ladder.services.match_lists import seats_by_match
+from ladder.services.match_lists import recent_matches, seats_by_match
+from ladder.web.catalog import game_titles
 from ladder.web.common import db, int_arg, settings
-from ladder.web.queries import game_titles, recent_matches
 
 bp = Blueprint("leaderboard", __name__)
 
@@ -46,7 +46,7 @@ def game(game: str):
 
 @bp.get("/leaderboard/<game>/leagues")
 def leagues(game: str):
-    """The game's leagues (ladder/leagues): each one's boss and standings, the latest promotions."""
+    """The game's leagues (ladder/ranking/leagues.py): each one's boss and standings, the latest promotions."""
     if game not in game_titles():
         abort(404)
     standings = league_service.standings(session=db(), game=game, names=settings().leagues)

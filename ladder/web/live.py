@@ -1,11 +1,12 @@
 """Live matches on the site: the match page's live viewer, the lists of matches being played, and
-the API's /api/v1/live. The web tier only reads the relay (ladder/services/live.py); workers play.
+the waiting places the API's /api/v1/live shares. The web tier only reads the relay
+(ladder/services/live.py); workers play.
 
 - GET /matches/<id>/live.json?cursor=&attempt=&have=&wait=1: the viewer's long poll (viewer.js):
   the frames it lacks, waiting up to live_wait_seconds for news when it has everything (`attempt`
   is the id of the start message its frames come from: another one, and they start over);
-- GET /api/v1/live[?game=]: the matches being played; GET /api/v1/live/<id>?after=&wait=: the raw
-  public messages (workers/queue/live.py lists them), a long poll too (docs/api.md).
+- GET /api/v1/live[?game=] and /api/v1/live/<id>?after=&wait=: the API's two views of them
+  (ladder/web/api/live.py), whose long poll waits in the same places as the viewer's (docs/api.md).
 
 A waiting poll takes a place in the process's one budget of long-lived requests
 (ladder/web/held.py): past it a poll is answered at once, 429 with `retry_ms`, and the viewer asks
@@ -21,37 +22,20 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
+from flask import Blueprint, Response, abort, current_app, jsonify, request
 
-from ladder.relay import Relay, relay_for
 from ladder.services import live as service
-from ladder.services.errors import Invalid, NotFound
-from ladder.web.api import QUERY_PARAMETERS
-from ladder.web.api import bp as api_bp
-from ladder.web.common import db, int_arg, settings, state
+from ladder.services.errors import NotFound
+from ladder.web.common import db, int_arg, relay, settings
 from ladder.web.held import budget, refusal
-from ladder.web.queries import game_titles
 
 bp = Blueprint("live", __name__)
 
 RETRY_MS = 2000  # an address over its share: when to ask again
 CURSOR = re.compile(r"^[0-9-]{1,40}$")  # what relay ids look like (a sequence number, or Redis's ms-seq)
 
-# this module's API routes join the api blueprint; these are the query parameters they take
-QUERY_PARAMETERS.update({"api.live": ("game",), "api.live_match": ("after", "wait")})
 
-
-# --- the relay and the caps, one per app ---------------------------------------------------------
-
-def relay() -> Relay:
-    """The app's relay: Redis with REDIS_URL, else the app's own (migrated) database engine. A test
-    may put one in app.config["LADDER_RELAY"]."""
-    extensions = current_app.extensions
-    if "ladder_relay" not in extensions:
-        extensions["ladder_relay"] = current_app.config.get("LADDER_RELAY") or relay_for(settings(),
-                                                                                         engine=state().engine)
-    return extensions["ladder_relay"]
-
+# --- the feeds and the caps, one per app ---------------------------------------------------------
 
 def feeds() -> service.Feeds:
     if "ladder_live_feeds" not in current_app.extensions:
@@ -76,7 +60,7 @@ class Waiting:
             if self.by_address[address] >= config.live_waiting_per_address:
                 text = (f"This address already has {config.live_waiting_per_address} live views waiting; "
                         f"close one, or try again in {RETRY_MS // 1000} s.")
-                response = _json({"error": text, "status": 429, "retry_after": RETRY_MS // 1000}, 429)
+                response = no_store_json({"error": text, "status": 429, "retry_after": RETRY_MS // 1000}, 429)
                 response.headers["Retry-After"] = str(RETRY_MS // 1000)
                 abort(response)
             if not budget().try_take():
@@ -103,13 +87,13 @@ def waiting() -> Waiting:
     return current_app.extensions["ladder_live_waiting"]
 
 
-def _address() -> str:
+def client_address() -> str:
     return request.remote_addr or "?"
 
 
 # --- the match page's viewer ---------------------------------------------------------------------
 
-def _cursor_arg(name: str) -> str | None:
+def cursor_arg(name: str) -> str | None:
     raw = request.args.get(name)
     if raw is None or raw == "":
         return None
@@ -118,7 +102,7 @@ def _cursor_arg(name: str) -> str | None:
     return raw
 
 
-def _json(payload: dict[str, Any], status: int = 200) -> Response:
+def no_store_json(payload: dict[str, Any], status: int = 200) -> Response:
     response = jsonify(payload)
     response.status_code = status
     response.headers["Cache-Control"] = "no-store"  # the live end moves
@@ -127,22 +111,22 @@ def _json(payload: dict[str, Any], status: int = 200) -> Response:
 
 @bp.get("/matches/<int:match_id>/live.json")
 def frames(match_id: int):
-    cursor = _cursor_arg("cursor")
-    attempt = _cursor_arg("attempt") or ""
+    cursor = cursor_arg("cursor")
+    attempt = cursor_arg("attempt") or ""
     have = int_arg("have", 0, 0, 10**7)
     wants_wait = int_arg("wait", 0, 0, 1) == 1
-    with waiting().slot(_address()) if wants_wait else _no_wait() as may_wait:
+    with waiting().slot(client_address()) if wants_wait else no_wait() as may_wait:
         try:
             answer = service.live_frames(session=db(), feeds=feeds(), match_id=match_id, cursor=cursor,
                                          attempt=attempt, have=have,
                                          wait=settings().live_wait_seconds if may_wait else 0.0)
         except NotFound:
-            return _json({"error": "There is nothing here.", "status": 404}, 404)
-    return _json(answer.to_json())
+            return no_store_json({"error": "There is nothing here.", "status": 404}, 404)
+    return no_store_json(answer.to_json())
 
 
 @contextmanager
-def _no_wait() -> Iterator[bool]:
+def no_wait() -> Iterator[bool]:
     yield False
 
 
@@ -150,35 +134,3 @@ def _no_wait() -> Iterator[bool]:
 def _live_globals() -> dict:
     """`live_now(game=None)`: the matches being played, for the home page and each game's page."""
     return {"live_now": lambda game=None: service.live_matches(session=db(), game=game, limit=10)}
-
-
-# --- the API -------------------------------------------------------------------------------------
-
-@api_bp.get("/live")
-def live():
-    """The matches being played now, newest first, with where to follow each."""
-    game = request.args.get("game") or None
-    if game is not None and game not in game_titles():
-        return _json({"error": f"no game {game[:40]!r}; see /api/v1/games", "status": 404}, 404)
-    playing = service.live_matches(session=db(), game=game, limit=100)
-    return _json({"matches": [{**service.live_match_json(m), "page": url_for("matches.page", match_id=m.match.id,
-                                                                             _external=True),
-                               "feed": url_for("api.live_match", match_id=m.match.id, _external=True)}
-                              for m in playing]})
-
-
-@api_bp.get("/live/<int:match_id>")
-def live_match(match_id: int):
-    """A match's public messages after `after` (a long poll with wait=N seconds)."""
-    after = _cursor_arg("after") or "0"
-    wait = min(int_arg("wait", 0, 0, 60), settings().live_wait_seconds)  # the site's cap, whatever is asked
-    with waiting().slot(_address()) if wait else _no_wait() as may_wait:
-        try:
-            payload = service.live_messages(session=db(), relay=relay(), match_id=match_id, after=after,
-                                            wait=float(wait) if may_wait else 0.0)
-        except Invalid as exc:
-            return _json({"error": str(exc), "status": 400}, 400)
-        except NotFound:
-            return _json({"error": "There is nothing here.", "status": 404}, 404)
-    return _json(payload)
-

@@ -15,10 +15,10 @@ from ladder.models import MatchStatus
 from ladder.replay import Replay, ReplayError, dumps_replay, loads_replay
 from ladder.services import pages
 from ladder.services.errors import Forbidden, NotFound
-from ladder.services.match_lists import seats_by_match
+from ladder.services.match_lists import recent_matches, seats_by_match
+from ladder.web.catalog import game_titles
 from ladder.web.common import MAX_ID, db, int_arg, user_id
 from ladder.web.page_cache import LRU
-from ladder.web.queries import game_titles, recent_matches
 from ladder.web.steps import steps
 
 bp = Blueprint("matches", __name__, url_prefix="/matches")

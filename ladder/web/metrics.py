@@ -16,10 +16,10 @@ from flask import Blueprint, Flask, Response, current_app, g, request
 from prometheus_client import CONTENT_TYPE_LATEST
 from prometheus_client.core import GaugeMetricFamily
 
-from ladder import metrics
 from ladder.db import session_scope
 from ladder.services.monitoring import snapshot
 from ladder.services.ratings import latest_check
+from ladder.telemetry import metrics
 
 bp = Blueprint("metrics", __name__)
 log = logging.getLogger("ladder.request")

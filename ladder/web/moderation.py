@@ -10,11 +10,12 @@ from datetime import UTC, datetime
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 
-from ladder.models import BotVersion, User
 from ladder.services import audit, moderation, voiding
+from ladder.services import bots as bot_service
 from ladder.services import collusion as collusion_service
 from ladder.services.audit import Actor
 from ladder.services.errors import Invalid
+from ladder.services.users import user_of
 from ladder.web.common import MAX_ID, db, int_arg, refusals, text_arg
 
 bp = Blueprint("moderation", __name__, url_prefix="/admin")
@@ -101,14 +102,14 @@ def bot_void(bot_id: int):
 @bp.post("/versions/<int:version_id>/retire")
 def version_retire(version_id: int):
     actor = admin_actor()
-    version = db().get(BotVersion, version_id) or abort(404)
+    version = bot_service.version_of(session=db(), version_id=version_id) or abort(404)
     with refusals() as refused:
         moderation.retire_version(session=db(), actor=actor, version_id=version_id, reason=_reason())
     return _done(_bot_url(version.bot_id), f"Version {version.number} retired.", refused)
 
 
 def _user_url(user_id: int) -> str:
-    user = db().get(User, user_id) or abort(404)
+    user = user_of(session=db(), user_id=user_id) or abort(404)
     return url_for("users.page", username=user.username)
 
 

@@ -20,14 +20,12 @@ from flask_login import current_user, login_required
 from ladder.games import get_game
 from ladder.games.forms import named, sight
 from ladder.games.render import renderer_for
-from ladder.models import Match
-from ladder.relay import RelayError
+from ladder.relay.backends import RelayError
 from ladder.services import person_seat as service
 from ladder.services.errors import NotFound, ServiceError
-from ladder.web.common import db, dispatch, refusals, settings, status_for
+from ladder.web.catalog import game_titles
+from ladder.web.common import db, dispatch, refusals, relay, settings, status_for
 from ladder.web.held import held
-from ladder.web.live import relay as _relay  # the app's one relay
-from ladder.web.queries import game_titles
 
 bp = Blueprint("play", __name__, url_prefix="/play")
 
@@ -96,7 +94,7 @@ def table(match_id: int):
     # Drawn here too for a browser without JavaScript (the page's <noscript>): the log so far and
     # the decision asked now, as the plain form, which posts to `answer` and comes back here.
     try:
-        messages = service.whole_table(relay=_relay(), match_id=match_id, seat=sat.seat.seat)
+        messages = service.whole_table(relay=relay(), match_id=match_id, seat=sat.seat.seat)
     except RelayError:
         messages = []
     log, asked, last = [], None, "0"
@@ -128,17 +126,17 @@ def updates(match_id: int):
     try:
         if waiting:
             with held("ask"):
-                messages = service.updates(relay=_relay(), match_id=match_id, seat=seat, after=after,
+                messages = service.updates(relay=relay(), match_id=match_id, seat=seat, after=after,
                                            block=POLL_BLOCK_S)
         else:
-            messages = service.updates(relay=_relay(), match_id=match_id, seat=seat, after=after, block=0.0)
+            messages = service.updates(relay=relay(), match_id=match_id, seat=seat, after=after, block=0.0)
     except RelayError as exc:
         return jsonify(error=str(exc)), 400
     items, last = [], after
     for message in messages:
         items.append(_drawn(game, match_id, seat, message.data, last, names))
         last = message.id
-    status = db().get(Match, match_id).status
+    status = service.match_status(session=db(), match_id=match_id)
     db().rollback()
     return jsonify(after=last, items=items, status=status, waited=bool(waiting))
 
@@ -216,7 +214,7 @@ def answer(match_id: int):
     values = {k: request.form.getlist(k) for k in request.form if k not in ("csrf_token", "request", "after")}
     plain = _plain()
     try:
-        service.answer(relay=_relay(), sat=sat, after=request.form.get("after", "0")[:64], request_id=request_id,
+        service.answer(relay=relay(), sat=sat, after=request.form.get("after", "0")[:64], request_id=request_id,
                        values=values)
     except RelayError as exc:
         return _answered(plain, match_id, str(exc), 400)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from markupsafe import Markup, escape
 
-from ladder.ratings import INITIAL_RATING, MILLI, to_points
+from ladder.ranking.ratings import INITIAL_RATING, MILLI, to_points
 
 WIDTH, HEIGHT = 640, 220
 PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 44, 14, 12, 40

@@ -13,9 +13,9 @@ from flask_login import current_user, login_required
 from ladder.services import tournament_views as views
 from ladder.services import tournaments as service
 from ladder.services.errors import Invalid, NotFound
+from ladder.web.catalog import game_titles
 from ladder.web.common import db, refusals, user_id
 from ladder.web.forms import ActionForm, EntryForm, EventForm
-from ladder.web.queries import game_titles
 
 bp = Blueprint("events", __name__, url_prefix="/events")
 

@@ -24,7 +24,7 @@ from ladder.db import session_factory
 from ladder.games import get_game
 from ladder.models import Match
 from ladder.play import make_bots, play_game
-from ladder.relay import SqlRelay, relay_for, topics
+from ladder.relay.backends import SqlRelay, relay_for, topics
 from ladder.services.live import Feed
 from ladder.services.viewer import replay_frames
 

@@ -180,7 +180,7 @@ def _special(seeded: Seeded, app) -> dict[str, list[dict]]:  # noqa: F811
         "guide.language_kit": [{"language": k.language} for k in kits.language_kits()],
         # not walked: a person's table and its updates exist only for a match played in person, and
         # only for that person (tests/browser/test_play.py walks them, at a phone's width too); a
-        # seat's websocket and its HTTP long poll are no pages (tests/web/test_seats.py)
+        # seat's websocket and its HTTP long poll are no pages (tests/web/api/test_seat_socket.py)
         # a bot's data: its owner's only (anyone else gets 404, tests/web/test_bot_data.py)
         "bot_data.download": [{"bot_id": b} for b in seeded.values.get("bot_id", [])[:1]],
         "api.bot_data": [{"bot_id": b} for b in seeded.values.get("bot_id", [])[:1]],
@@ -367,7 +367,7 @@ def test_a_persons_table_fits_a_phone_with_the_board_and_the_decision_first(app,
     """The play page at 390 x 844 with each game's board drawn and a decision asked: nothing cut off,
     and the board's first clickable target (the market has none) and the decision's title within the
     first screen (an attack's and a flip's "Decide" too)."""
-    from ladder.relay import relay_for, topics
+    from ladder.relay.backends import relay_for, topics
     from ladder.services import person_seat
 
     config = app.extensions["ladder"].settings

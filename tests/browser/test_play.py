@@ -24,9 +24,9 @@ from sqlmodel import select
 from web.conftest import app, dispatched, settings  # noqa: F401 (fixtures)
 from web.play_support import play_in_background
 
-from ladder import relay
 from ladder.db import session_factory
 from ladder.models import Bot, Match, Seat, User
+from ladder.relay import backends
 from ladder.services import person_seat
 
 PASSWORD = "play it yourself password"
@@ -126,7 +126,7 @@ def test_a_person_plays_whole_games_on_the_board(browser, base_url, engine, sett
     """One whole game at each width, by the same person (a new table each)."""
     # The database relay looks again every 0.1 s, twice a decision (the page's poll, the seat's read):
     # looking more often keeps the games short without changing what is played.
-    monkeypatch.setattr(relay, "POLL_SECONDS", 0.02)
+    monkeypatch.setattr(backends, "POLL_SECONDS", 0.02)
     username = f"ada-{game[:5]}"
     page = browser.new_page(viewport={"width": 1366, "height": 900})
     page.set_default_timeout(30_000)

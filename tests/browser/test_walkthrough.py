@@ -304,7 +304,7 @@ def _play_until_each_rated(driver: InProcess, version_ids: list[int]) -> None:
 def test_a_starter_kit_in_every_runtime_uploads_builds_validates_and_plays_rated(engine, page, tmp_path):
     """Issue #12's done-when: each runtime's starter kit, uploaded through the web form, compiles
     (where it is compiled), passes its validation game and plays rated matches."""
-    from ladder import runtimes
+    from ladder.bot import runtimes
 
     missing = [r.name for r in runtimes.RUNTIMES if not runtimes.available(r)[0]]
     if missing:

@@ -110,9 +110,9 @@ def test_connect_stops_with_the_reason_when_its_token_is_revoked(ladder_site, tm
     from sqlmodel import select
 
     from ladder.models import SeatConnection
-    from ladder.web import seats
+    from ladder.web.api import seat_socket
 
-    monkeypatch.setattr(seats, "TOKEN_CHECK_S", 0.2)
+    monkeypatch.setattr(seat_socket, "TOKEN_CHECK_S", 0.2)
     site = ladder_site
     ladder = connect_cmd.Ladder(site["url"], site["token"])
     bot = tmp_path / "idle.py"

@@ -21,7 +21,7 @@ from ladder.cli.open_ladder import LobbyClient
 from ladder.config import Settings
 from ladder.db import session_factory
 from ladder.models import Bot, LobbyEntry, Match, Seat
-from ladder.relay import relay_for
+from ladder.relay.backends import relay_for
 from ladder.services import lobby, tokens
 from ladder.services.bots import seed_house_bots
 from ladder.services.users import sign_up

@@ -338,9 +338,9 @@ def test_the_web_server_closes_slow_heads_and_held_requests_leave_pages_served(t
     """`ladder web` as we run it (gunicorn's gevent worker, one process, --threads 1): a socket
     sending its request head a byte at a time is closed after --header-timeout; three waiting seat
     long polls, a seat websocket and slow sockets, all open at once, leave GET / answered."""
-    from ladder import ws_client
     from ladder.cli.bench.clients import hold_seats
     from ladder.cli.serve import prepare_instance
+    from ladder.relay import ws_client
 
     port = free_port()
     env = {k: v for k, v in os.environ.items()

@@ -1,7 +1,7 @@
 """Every Python step of the Dockerfile, run against this checkout and its installed package.
 
 The image build is too slow for CI, and its inline steps went stale unnoticed once (an import of
-workers.build.runtimes after it moved to ladder/runtimes.py). So the Dockerfile's RUN lines are
+workers.build.runtimes after it moved to ladder/bot/runtimes.py). So the Dockerfile's RUN lines are
 read here and each Python command in them is run: the ones before the `pip install` with the
 system python3 over only the files the Dockerfile copied by then (as in the image), the ones
 after with the installed package's interpreter.
@@ -64,7 +64,7 @@ def test_the_dockerfile_runs_no_inline_python():
 def test_the_parser_finds_both_kinds_of_step():
     text = (ROOT / "Dockerfile").read_text()
     found = [(after, args[:2]) for after, args, _ in python_steps(text)]
-    assert (False, ["-m", "ladder.runtimes"]) in found
+    assert (False, ["-m", "ladder.bot.runtimes"]) in found
     assert (True, ["-m", "workers.build.image"]) in found
     stale = 'RUN /opt/ladder/bin/python -c "from workers.build import runtimes"\n'
     assert python_steps("RUN pip install .\n" + stale)[0][:2] == (True, ["-c", "from workers.build import runtimes"])

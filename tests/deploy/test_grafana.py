@@ -1,5 +1,5 @@
 """deploy/grafana/ladder.json is a dashboard whose every query names metrics the ladder exports
-(ladder/metrics.py, the scrape-time gauges of ladder/web/metrics.py and workers/queue/observe.py),
+(ladder/telemetry/metrics.py, the scrape-time gauges of ladder/web/metrics.py and workers/queue/observe.py),
 and that shows every one of them: a renamed metric fails here, not on an operator's screen."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 from prometheus_client.metrics import MetricWrapperBase
 
-from ladder import metrics
+from ladder.telemetry import metrics
 
 ROOT = Path(__file__).resolve().parents[2]
 DASHBOARD = ROOT / "deploy" / "grafana" / "ladder.json"
@@ -19,7 +19,7 @@ SUFFIXES = ("_bucket", "_sum", "_count", "_total")
 
 def exported() -> set[str]:
     names = {m._name for m in vars(metrics).values() if isinstance(m, MetricWrapperBase)}
-    for source in ("ladder/web/metrics.py", "workers/queue/observe.py", "ladder/metrics.py"):
+    for source in ("ladder/web/metrics.py", "workers/queue/observe.py", "ladder/telemetry/metrics.py"):
         names |= set(re.findall(r'GaugeMetricFamily\(\s*f?"(ladder_[a-z_{}.]+)"', (ROOT / source).read_text()))
     return {n.replace("{self.source}", s) for n in names for s in ("database", "heartbeat")}
 

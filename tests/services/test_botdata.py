@@ -7,7 +7,7 @@ import threading
 import pytest
 from sqlmodel import select
 
-from ladder.bot_data import Cap, Changes, Collected, read_zip, write_zip
+from ladder.bot.data import Cap, Changes, Collected, read_zip, write_zip
 from ladder.models import BotData, BotDataVersion, Seat
 from ladder.services import botdata, matches, results
 from ladder.services.errors import Invalid, NotFound

@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 from service_support import record_played
 
-from ladder.ratings import to_points
+from ladder.ranking.ratings import to_points
 from ladder.services import export, matches
 from ladder.services.export import ExportFilter, export_matches
 

@@ -8,9 +8,9 @@ import random
 import pytest
 from sqlmodel import select
 
-from ladder.leagues import DEFAULT_NAMES
-from ladder.matchmaking import TableSize
 from ladder.models import Bot, BotVersion, LeagueMember, LeagueMove
+from ladder.ranking.leagues import DEFAULT_NAMES
+from ladder.ranking.matchmaking import TableSize
 from ladder.services import bots, matches, results
 from ladder.services.leagues import bot_league, league_tables, standings
 from ladder.services.results import MatchOutcome, SeatOutcome

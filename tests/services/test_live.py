@@ -17,7 +17,7 @@ from ladder.config import Settings
 from ladder.db import make_engine, upgrade
 from ladder.games import get_game
 from ladder.play import default_bot_names, make_bots, play_game
-from ladder.relay import MemoryRelay, relay_for, topics
+from ladder.relay.backends import MemoryRelay, relay_for, topics
 from ladder.replay.public import public_log
 from ladder.services.live import Feeds
 from workers.queue.live import LivePublisher

@@ -11,8 +11,8 @@ import pytest
 from sqlmodel import select
 
 from ladder.games import get_game
-from ladder.matchmaking import TableSize, make_tables
 from ladder.models import BotVersion, Match, MatchStatus, Seat, VersionStatus, utcnow
+from ladder.ranking.matchmaking import TableSize, make_tables
 from ladder.services import bots, matches
 from ladder.services.errors import Conflict, Forbidden, Invalid
 

@@ -11,7 +11,7 @@ from sqlmodel import select
 
 from ladder.games import get_game
 from ladder.models import Rating, RatingChange
-from ladder.ratings import INITIAL_RATING
+from ladder.ranking.ratings import INITIAL_RATING
 from ladder.services import bots, pages
 from ladder.services.errors import Forbidden, Invalid, NotFound
 

@@ -8,7 +8,7 @@ import threading
 from sqlmodel import delete, func, select, update
 
 from ladder.models import Match, Rating, RatingChange
-from ladder.ratings import INITIAL_RATING
+from ladder.ranking.ratings import INITIAL_RATING
 from ladder.services import matches, results
 from ladder.services.ratings import (
     RatingDifference,

@@ -26,7 +26,7 @@ from ladder.models import (
     utcnow,
 )
 from ladder.play import play_builtin
-from ladder.ratings import INITIAL_RATING
+from ladder.ranking.ratings import INITIAL_RATING
 from ladder.replay import dumps_replay, loads_replay
 from ladder.services import bots, matches, pages, replay_names, results
 from ladder.services.errors import AlreadyRecorded, Invalid

@@ -9,8 +9,8 @@ import pytest
 from sqlmodel import select
 from web.helpers import make_zip
 
-from ladder import bot_packages
-from ladder.bot_packages import PackagingError
+from ladder.bot import packages
+from ladder.bot.packages import PackagingError
 from ladder.config import Settings
 from ladder.models import Bot, BotVersion, Match, VersionStatus
 from ladder.services import bots
@@ -31,7 +31,7 @@ BAD = {
     "path in the name": (GOOD, "../main.py", "the file name '../main.py' has path parts; send the file's own "
                                             "name, e.g. main.py"),
     "wrong type": (b"MZ", "bot.exe", "'bot.exe': a bot is one .py file, or a .zip with its entry point at the root "
-                                     f"({bot_packages.ENTRY_LIST})"),
+                                     f"({packages.ENTRY_LIST})"),
     "not utf-8": (b"\xff\xfe", "main.py", "main.py: a .py bot must be UTF-8 text"),
     "not a zip": (b"not a zip archive", "bot.zip", "bot.zip: not a valid zip archive"),
     "symlink": (make_zip({"main.py": GOOD}, links={"secrets": "/etc/shadow"}), "bot.zip",
@@ -39,7 +39,7 @@ BAD = {
     "dotdot": (make_zip({"main.py": GOOD, "../x.py": b"x"}), "bot.zip",
                "bot.zip: '../x.py' climbs out of the bot's directory with '..'"),
     "nested entry": (make_zip({"bot/main.py": GOOD}), "bot.zip",
-                     f"bot.zip: no entry point at the root: one of {bot_packages.ENTRY_LIST} (found bot/main.py: "
+                     f"bot.zip: no entry point at the root: one of {packages.ENTRY_LIST} (found bot/main.py: "
                      "pack the folder's contents, not the folder)"),
     "runtime not run here": (make_zip({"main.js": b"1"}), "bot.zip",
                              "this ladder does not run Node.js bots (main.js); it runs: Python 3 with numpy and scipy"),
@@ -105,7 +105,7 @@ def test_the_workers_staging_says_the_same_about_the_same_bytes(tmp_path, monkey
     """`ladder match` and the validation game stage a file: the same rule, the same words (the
     file's path where the upload had its name)."""
     code, filename, message = BAD[case]
-    monkeypatch.setattr(bot_packages, "MAX_UPLOAD_BYTES", LIMIT)  # the deployment's limit, here the only one
+    monkeypatch.setattr(packages, "MAX_UPLOAD_BYTES", LIMIT)  # the deployment's limit, here the only one
     folder = tmp_path / "in"
     folder.mkdir()
     (folder / filename).write_bytes(code)
@@ -126,6 +126,6 @@ def test_add_version_keeps_the_same_envelope_rule_and_default_limit(session, wor
     with pytest.raises(Invalid) as big_one:
         bots.add_version(session=session, bot_id=bot.id, code=b"x" * 11, filename="b.py", max_bytes=10)
     assert str(big_one.value) == "b.py is too big: a bot may have at most 10 bytes"
-    big = b"#" * (bot_packages.MAX_UPLOAD_BYTES + 1)
-    with pytest.raises(Invalid, match=f"at most {bot_packages.MAX_UPLOAD_BYTES} bytes$"):
+    big = b"#" * (packages.MAX_UPLOAD_BYTES + 1)
+    with pytest.raises(Invalid, match=f"at most {packages.MAX_UPLOAD_BYTES} bytes$"):
         bots.add_version(session=session, bot_id=bot.id, code=big, filename="b.py")

@@ -10,8 +10,8 @@ import io
 from sqlmodel import select
 from web.helpers import GOOD_BOT
 
+from ladder.bot.runtimes import RUNTIMES
 from ladder.models import Bot, BotVersion
-from ladder.runtimes import RUNTIMES
 from ladder.services import users
 
 

@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 from web.helpers import FakeRunner, make_zip
 
-from ladder.bot_data import Collected, read_zip
+from ladder.bot.data import Collected, read_zip
 from ladder.db import session_factory
 from ladder.services import botdata, users
 from ladder.services import bots as bot_service

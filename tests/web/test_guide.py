@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from ladder.cli import main
 from ladder.games import available_games, get_game
 from ladder.rules_doc import DOC, game_titles, sections
-from ladder.web.openapi import document
+from ladder.web.api.openapi import document
 
 ROOT = Path(__file__).resolve().parents[2]
 

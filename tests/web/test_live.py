@@ -16,7 +16,7 @@ from web.helpers import without_flood_limits
 from ladder.config import Settings
 from ladder.games import get_game
 from ladder.play import play_builtin
-from ladder.relay import MemoryRelay, topics
+from ladder.relay.backends import MemoryRelay, topics
 from ladder.replay.public import public_log, public_replay_json
 from ladder.services.matches import claim_match, release_match
 

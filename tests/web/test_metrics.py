@@ -82,7 +82,7 @@ def test_json_request_lines_carry_route_status_and_latency(engine, tmp_path, cap
                       "LADDER_ENGINE": engine})
     with caplog.at_level(logging.INFO, logger="ladder.request"):
         app.test_client().get("/healthz?x=1")
-    from ladder.logs import JsonFormatter
+    from ladder.telemetry.logs import JsonFormatter
 
     line = json.loads(JsonFormatter().format(caplog.records[-1]))
     assert (line["method"], line["path"], line["route"], line["status"]) == ("GET", "/healthz", "/healthz", 200)

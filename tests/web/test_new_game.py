@@ -12,7 +12,7 @@ import re
 import pytest
 
 import ladder.games
-from ladder.web.queries import game_titles
+from ladder.web.catalog import game_titles
 
 
 @pytest.fixture(autouse=True)

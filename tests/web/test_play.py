@@ -16,7 +16,7 @@ from web.play_support import play_in_background
 from ladder.db import session_factory
 from ladder.games import get_game
 from ladder.models import Bot, Match, PersonSeat, Seat, User
-from ladder.relay import relay_for, topics
+from ladder.relay.backends import relay_for, topics
 
 
 def _bot_ids(engine, game: str, names: list[str]) -> list[int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from ladder.ratings import INITIAL_RATING, MILLI
+from ladder.ranking.ratings import INITIAL_RATING, MILLI
 from ladder.web.svg import rating_chart, ticks
 
 

@@ -12,7 +12,7 @@ from needs import unavailable
 from sqlmodel import select
 from web.helpers import make_zip
 
-from ladder import runtimes
+from ladder.bot import runtimes
 from ladder.config import Settings
 from ladder.models import Bot, BotVersion
 

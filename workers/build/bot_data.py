@@ -4,7 +4,7 @@ Each seat gets its own folder on the host, shown writable at /botdata in the san
 workers/sandbox/bwrap.py) and announced as LADDER_BOT_DATA and LADDER_BOT_DATA_VERSION. Where this
 process may mount (root), the folder is a tmpfs sized to the cap, so a bot cannot write past it
 at all (ENOSPC); elsewhere (user mode without root) it is a plain folder and the cap is checked
-when it is read back. Either way, a folder over the cap keeps nothing (ladder/bot_data.py's rules).
+when it is read back. Either way, a folder over the cap keeps nothing (ladder/bot/data.py's rules).
 
 Reading back is done once every process of the seat's bot is gone, and only for a bot that exited
 on its own after `end` (one the ladder had to stop may be halfway through a write); it trusts
@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ladder.bot_data import MAX_DEPTH, BotDataError, Cap, Collected, Snapshot, check_path, diff
+from ladder.bot.data import MAX_DEPTH, BotDataError, Cap, Collected, Snapshot, check_path, diff
 
 if TYPE_CHECKING:
     from workers.sandbox.record import RunRecord

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from ladder import runtimes
+from ladder.bot import runtimes
 from workers.build import packaging, runtime_view
 
 FORMAT = 1

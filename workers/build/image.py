@@ -4,14 +4,14 @@ sandbox's start helper, so no worker pays for them at its first match.
 One module the Dockerfile runs (`python -m workers.build.image`) and CI runs against the
 installed package (tests/deploy/test_dockerfile.py), so a moved import fails the tests, not the
 image build: the Dockerfile's inline `python -c` steps went stale once (workers.build.runtimes
-became ladder/runtimes.py) and nothing noticed.
+became ladder/bot/runtimes.py) and nothing noticed.
 """
 
 from __future__ import annotations
 
 import sys
 
-from ladder import runtimes
+from ladder.bot import runtimes
 from workers.build import runtime_view
 from workers.sandbox import spawn_helper
 

@@ -1,6 +1,6 @@
 """Staging a bot: check it and copy it into a fresh read-only directory for the sandbox.
 
-The rules and their messages are ladder/bot_packages.py's, the same the site applies to an upload;
+The rules and their messages are ladder/bot/packages.py's, the same the site applies to an upload;
 this module applies them to a file, a .zip or a local directory while it copies. Nothing is written
 until every member has been checked, and extraction counts the bytes it really writes (a zip's
 declared sizes can lie).
@@ -17,9 +17,9 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from ladder import bot_packages as rules
-from ladder.bot_packages import ENTRY_LIST, ENTRY_POINTS, PackagingError, check_filename, check_size
-from ladder.runtimes import BY_ENTRY
+from ladder.bot import packages as rules
+from ladder.bot.packages import ENTRY_LIST, ENTRY_POINTS, PackagingError, check_filename, check_size
+from ladder.bot.runtimes import BY_ENTRY
 
 SKIPPED_DIRS = {"__pycache__", ".git"}  # a local bot directory's clutter: not copied
 # Also left out of a local directory: the `bot` a kit README's local build writes beside its source
@@ -28,7 +28,7 @@ SKIPPED_DIRS = {"__pycache__", ".git"}  # a local bot directory's clutter: not c
 LOCAL_BUILD_OUTPUT = {**{e: (d,) for e, d in rules.BUILD_OUTPUT.items()}, "main.c": ("bot",), "main.cpp": ("bot",),
                       "go.mod": ("bot",)}
 
-# The runtime is chosen by the entry point's name (ladder/runtimes.py); paths as seen in the sandbox.
+# The runtime is chosen by the entry point's name (ladder/bot/runtimes.py); paths as seen in the sandbox.
 PYTHON = "/usr/bin/python3"
 NODE = "/usr/bin/node"
 __all__ = ["PackagingError", "StagedBot", "remove_staged", "stage"]  # PackagingError: what stage raises

@@ -1,6 +1,6 @@
 """A runtime's files as one directory tree: what the sandbox mounts as /usr and /etc for a bot.
 
-The tree holds the files of the runtime's Debian packages (ladder.runtimes.closure) at their
+The tree holds the files of the runtime's Debian packages (ladder.bot.runtimes.closure) at their
 canonical paths, hard links to the host's files (copies where the kernel refuses a link, e.g. an
 unprivileged user under fs.protected_hardlinks), plus what the packages' scripts made outside
 their file lists and a runtime needs: the alternatives symlinks that point into the tree (cc,
@@ -24,7 +24,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from ladder import runtimes
+from ladder.bot import runtimes
 from workers.cache import cache_root
 
 FORMAT = 2

@@ -24,8 +24,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ladder import runtimes
-from ladder.bot_data import Cap, Collected
+from ladder.bot import runtimes
+from ladder.bot.data import Cap, Collected
 from ladder.games import get_game
 from ladder.games.base import Game
 from ladder.match import SANDBOXED, HouseBot, MatchPlan, SeatPlan, UploadedCode
@@ -73,7 +73,7 @@ def runtime_tree(entry: str, mode: str) -> Path | None:
 
 def runtime_terms(entry: str, limits: Any, clock: TimeControl) -> tuple[Any, TimeControl]:
     """A seat's sandbox limits and clock: the match's, raised to its runtime's floors (a runtime
-    that loads a large library needs more memory and time to start; ladder/runtimes.py)."""
+    that loads a large library needs more memory and time to start; ladder/bot/runtimes.py)."""
     runtime = runtimes.BY_ENTRY[entry]
     if runtime.memory_bytes and runtime.memory_bytes > limits.memory_bytes:
         limits = replace(limits, memory_bytes=runtime.memory_bytes)

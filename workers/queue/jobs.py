@@ -30,7 +30,7 @@ from sqlmodel import Session
 from ladder.config import Settings
 from ladder.db import session_scope
 from ladder.match import MatchPlan, Person, RemoteProgram
-from ladder.relay import Relay
+from ladder.relay.backends import Relay
 from ladder.services import builds as build_service
 from ladder.services.common import retry_transient
 from ladder.services.errors import ServiceError
@@ -184,7 +184,7 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
 def _env(plan: MatchPlan, settings: Settings, sessions: sessionmaker[Session], relay: Relay | None) -> Any:
     """What this worker plays the match with: its build cache over the database, and one relay for
     the seats played from outside (the live view's when there is one, else the web tier's kind)."""
-    from ladder.relay import relay_for
+    from ladder.relay.backends import relay_for
     from workers.match.runner import Env
 
     outside = any(isinstance(seat, Person | RemoteProgram) for seat in plan.seats)

@@ -27,7 +27,7 @@ from typing import Any
 
 from ladder.games import get_game
 from ladder.match import MatchPlan
-from ladder.relay import MAX_MESSAGE_BYTES, Relay, RelayError, encode, topics
+from ladder.relay.backends import MAX_MESSAGE_BYTES, Relay, RelayError, encode, topics
 from ladder.replay.public import public_entry
 
 log = logging.getLogger(__name__)

@@ -3,7 +3,7 @@ sandboxed ladder's tables (workers/queue/tasks.py `schedule_matches`), so `ladde
 beat and a deployment's `ladder beat` both run it, and only one of it runs at a time.
 
 Whether a paired program ever connected to its seat is read from the relay: the web tier marks
-each connection on the seat's up topic (ladder/web/seats.py), the marks the worker reads too.
+each connection on the seat's up topic (ladder/web/api/seat_socket.py), the marks the worker reads too.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from typing import Any
 from sqlalchemy.orm import sessionmaker
 from sqlmodel import Session
 
-from ladder import seat_relay
 from ladder.config import Settings
 from ladder.db import session_scope
 from ladder.games import available_games
+from ladder.relay import seat_relay
 from ladder.services import lobby
 from ladder.services.queue_control import draining
 

@@ -17,9 +17,9 @@ from typing import Any
 
 from prometheus_client.core import GaugeMetricFamily
 
-from ladder import metrics
 from ladder.db import session_scope
 from ladder.services.monitoring import match_end
+from ladder.telemetry import metrics
 
 log = logging.getLogger("ladder.match")
 _START_STEP = re.compile(r"the sandbox could not start the bot: (?:([a-z][a-z0-9_ ()-]{0,40}?) failed|(.{0,40}))")
@@ -139,7 +139,7 @@ def install(app, settings) -> None:
     processes' exit, and JSON logs in place of Celery's own set-up when asked for."""
     from celery import signals
 
-    from ladder import logs
+    from ladder.telemetry import logs
     from workers.queue.heartbeat import Heartbeat
 
     app.steps["worker"].add(Heartbeat)

@@ -27,8 +27,8 @@ from sqlmodel import Session, select
 from ladder.config import Settings
 from ladder.db import session_scope
 from ladder.games import available_games, get_game
-from ladder.matchmaking import TableSize
 from ladder.models import Bot, BotVersion, Match, MatchKind, MatchStatus, Seat, VersionStatus
+from ladder.ranking.matchmaking import TableSize
 from ladder.services.bots import reject_version
 from ladder.services.errors import ServiceError
 from ladder.services.leagues import league_tables
@@ -69,7 +69,7 @@ def validate_version(session: Session, version_id: int, settings: Settings) -> i
     unpacker), this version ends rejected or queued: it never raises, so one upload cannot stop a
     scheduler tick. The file is written under a fixed name (main.py or bot.zip), never the
     uploader's; reasons name the uploaded file, never a server path."""
-    from ladder.bot_packages import PackagingError, check_filename, check_runtime
+    from ladder.bot.packages import PackagingError, check_filename, check_runtime
     from workers.build.packaging import remove_staged, stage
 
     version = session.get(BotVersion, version_id)

@@ -38,7 +38,7 @@ def relay():
     engine = sessions().kw["bind"]
     cached = _relays.get(os.getpid())
     if cached is None or cached[0] is not engine:  # first use, a fork, or new settings (tests)
-        from ladder.relay import relay_for
+        from ladder.relay.backends import relay_for
 
         _relays.clear()
         _relays[os.getpid()] = cached = (engine, relay_for(app.settings, engine=engine))

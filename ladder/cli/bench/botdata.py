@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ladder.bot_data import Cap
+from ladder.bot.data import Cap
 
 # Run by each bench bot before it plays (the starter bot follows): LIMIT is 0 for keeper, else the
 # bytes hog tries to write past the cap.
@@ -93,7 +93,7 @@ def _seed(url: str, game: str, matches: int, cap: Cap) -> tuple[list[int], int, 
     """The owner, the two bots, hog's starting data, and the queued matches: (match ids, keeper, hog)."""
     from sqlmodel import select
 
-    from ladder.bot_data import write_zip
+    from ladder.bot.data import write_zip
     from ladder.db import make_engine, session_factory
     from ladder.games import get_game
     from ladder.models import Bot, BotCreate, BotVersion, User, VersionStatus
@@ -147,7 +147,7 @@ def _check(url: str, label: str, keeper: int, hog: int, ids: list[int], seconds:
 
     from sqlmodel import select
 
-    from ladder.bot_data import read_zip
+    from ladder.bot.data import read_zip
     from ladder.config import Settings
     from ladder.db import make_engine, session_factory
     from ladder.models import BotDataVersion, Match, Seat

@@ -143,7 +143,7 @@ def _slowloris(host: str, port: int, stop: threading.Event, figures: Figures, lo
 
 
 def _ws_holder(url: str, token: str, stop: threading.Event, figures: Figures, lock: threading.Lock) -> None:
-    from ladder import ws_client
+    from ladder.relay import ws_client
 
     while not stop.is_set():
         try:

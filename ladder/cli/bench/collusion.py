@@ -1,7 +1,7 @@
 """`ladder bench collusion`: the collusion report's power and false alarms, measured in-process.
 
 Matches are played by ladder/play.py with the house bots (no sandbox: the bench measures the
-statistics, not the bots' isolation), rated with ladder.ratings as the ladder rates them, and their
+statistics, not the bots' isolation), rated with ladder.ranking.ratings as the ladder rates them, and their
 replays read by the game's negotiation facts, exactly as services/collusion.py reads stored ones.
 
 - false alarms: independent honest ladders (`--reports`, each `--matches` tables of the game's
@@ -18,10 +18,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ladder.collusion import MatchFacts, PairEvidence, evidence
 from ladder.games import get_game
 from ladder.play import make_bots, play_game
-from ladder.ratings import MILLI, RankedSeat, RatingBook
+from ladder.ranking.collusion import MatchFacts, PairEvidence, evidence
+from ladder.ranking.ratings import MILLI, RankedSeat, RatingBook
 
 
 def puppet_game() -> str:

@@ -7,7 +7,7 @@ Games are played in-process by the starter bots' own code (no sandbox: this meas
 not the workers), and "ladder time" is a model stated with the figures: a ladder of WORKERS
 workers plays that many matches at once, each costing its in-process play time plus the strict
 sandbox's per-match overhead (OVERHEAD_S, from `ladder bench service`'s 387 matches per busy
-core-minute on a Treasure-sized match: about 0.15 s of a core each).
+core-minute on the service bench's matches: about 0.15 s of a core each).
 """
 
 from __future__ import annotations
@@ -54,28 +54,30 @@ def _play(session, game: str, match, names: list[str], now: datetime) -> tuple[l
 
 
 @click.command("leagues")
-@click.option("--game", default="drachengold", show_default=True)
+@click.option("--game", default=None, help="A registered game (default: the flagship).")
 @click.option("--minutes", type=click.FloatRange(min=1), default=30, show_default=True,
               help="Ladder time to play (the model above), or until the fresh kit is promoted out of the first league.")
 @click.option("--final/--no-final", default=True, show_default=True, help="Then play a season's final of 8.")
+@click.option("--final-rounds", type=click.IntRange(1, 20), default=5, show_default=True)
+@click.option("--final-deals", type=click.IntRange(1, 200), default=2, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
-def bench_leagues(game: str, minutes: float, final: bool, seed: int) -> None:
+def bench_leagues(game: str | None, minutes: float, final: bool, final_rounds: int, final_deals: int,
+                  seed: int) -> None:
     """Leagues and a season's final on a seeded in-process ladder (see the module's docstring)."""
     from sqlmodel import select
 
     from bots import builtin_names, reference_bot
     from ladder.config import Settings
     from ladder.db import make_engine, session_factory, upgrade
-    from ladder.games import get_game
+    from ladder.games import FLAGSHIP, get_game
     from ladder.models import Bot, BotCreate, BotVersion, LeagueMember, User
     from ladder.services import bots, matches
     from ladder.services.leagues import league_tables
-    from ladder.services.seasons import advance_seasons, open_season
-    from ladder.services.tournaments import feed_events
     from workers.queue.scheduler import table_sizes
 
+    game = game or FLAGSHIP
     rng = random.Random(seed)
-    game_obj = get_game(game)
+    get_game(game)  # an unknown game is refused before anything is made
     with tempfile.TemporaryDirectory(prefix="ladder-bench-leagues-") as tmp:
         settings = Settings(instance_dir=Path(tmp))
         engine = make_engine(settings)
@@ -155,7 +157,7 @@ def bench_leagues(game: str, minutes: float, final: bool, seed: int) -> None:
             if b not in house:
                 click.echo(f"  {_name(session, b):18s} league {leagues.get(b, 0)}")
         if final:
-            _final(session, game, game_obj, clock, runs_as, open_season, advance_seasons, feed_events, User)
+            _final(session, game, clock, runs_as, final_rounds, final_deals)
         session.close()
         engine.dispose()
 
@@ -180,16 +182,19 @@ def _name(session, bot_id: int) -> str:
     return session.get(Bot, bot_id).name
 
 
-def _final(session, game, game_obj, clock, runs_as, open_season, advance_seasons, feed_events, User) -> None:
+def _final(session, game: str, clock: datetime, runs_as: dict[int, str], rounds: int, deals: int) -> None:
     from sqlmodel import select
 
-    from ladder.models import EventMatch, Match, Seat, TournamentEvent
+    from ladder.models import EventMatch, Match, Seat, TournamentEvent, User
+    from ladder.services.seasons import advance_seasons, open_season
+    from ladder.services.tournaments import feed_events
 
     organizer = User(username="organizer", password_hash="!", is_admin=True)
     session.add(organizer)
     session.commit()
     season = open_season(session=session, organizer_id=organizer.id, game=game, name="Bench season",
-                         ends_at=clock + timedelta(minutes=1), finalists=8, now=clock)
+                         ends_at=clock + timedelta(minutes=1), finalists=8, final_rounds=rounds,
+                         final_deals=deals, now=clock)
     outcome = advance_seasons(session=session, now=clock + timedelta(minutes=2))
     click.echo("")
     click.echo(f"season's final: {outcome.get(season.id)}")

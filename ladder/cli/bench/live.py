@@ -15,7 +15,7 @@ from pathlib import Path
 from ladder.config import Settings
 from ladder.games import get_game
 from ladder.play import default_bot_names, make_bots, play_game
-from ladder.relay import MemoryRelay, Relay, relay_for, topics
+from ladder.relay.backends import MemoryRelay, Relay, relay_for, topics
 from ladder.replay.public import public_log, public_replay_json
 
 

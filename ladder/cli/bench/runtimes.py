@@ -1,6 +1,6 @@
 """`ladder bench sandbox --runtimes`: what the sandbox costs each runtime's starter kit.
 
-For every runtime of the table (ladder/runtimes.py) that this machine has, its starter kit in
+For every runtime of the table (ladder/bot/runtimes.py) that this machine has, its starter kit in
 bots/examples/<runtime>/ is made runnable once: a compiled runtime's kit through the ladder's own
 compile step (workers.build.builds.compile_bot, in the sandbox mode measured, so its time is the compile
 time a new version waits for), the static kit with `make` on the host as its README says, the
@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ladder import runtimes
+from ladder.bot import runtimes
 from ladder.cli.bench.sandbox import bare_first_reply, make_static_kit
 from ladder.games import FLAGSHIP, get_game
 from workers.build import builds, packaging, runtime_view

@@ -1,4 +1,4 @@
-"""The relay's topics when the ladder runs without Redis (ladder/relay.py): live match events and
+"""The relay's topics when the ladder runs without Redis (ladder/relay/backends.py): live match events and
 the requests and answers of seats played from outside the sandbox.
 
 Revision ID: 0009

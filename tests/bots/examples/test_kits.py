@@ -1,5 +1,5 @@
 """The starter kits in bots/examples/: each is built and run by the ladder's own runtime table
-(ladder/runtimes.py) exactly as an upload is, through `workers.match.runner.run` in the strict
+(ladder/bot/runtimes.py) exactly as an upload is, through `workers.match.runner.run` in the strict
 sandbox: the compiled ones by the compile step (workers/build/builds.py) in their runtime's build tree,
 every one running in its runtime's tree. Each plays a game of every game without a single refused
 answer or takeover, and its JSON reader takes any JSON.
@@ -23,7 +23,7 @@ import pytest
 from match_support import run_specs
 from needs import unavailable
 
-from ladder import runtimes
+from ladder.bot import runtimes
 from ladder.games import GAMES, get_game
 from workers.build import builds, packaging, sdk
 from workers.match import runner
@@ -136,7 +136,7 @@ def test_the_python_ml_kit_plays_on_the_python_kits_starter():
 
 def test_the_python_ml_kit_imports_torch_within_the_default_clock(strict_sandbox):
     # The ladder's own clock, not the patient one above: the runtime's start-up floor
-    # (ladder/runtimes.py, 20 s to ready) must cover importing torch in the strict sandbox.
+    # (ladder/bot/runtimes.py, 20 s to ready) must cover importing torch in the strict sandbox.
     path, _ = build("python-ml", Path(tempfile.mkdtemp(prefix="kit-ml-")))
     result = run_specs([str(path), "builtin:careful"], game="treasure", seed=5, sandbox=strict_sandbox)
     seat = result.replay.to_json()["seats"][0]

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 from needs import unavailable
 
-from ladder import runtimes
+from ladder.bot import runtimes
 from ladder.cli import main
 from ladder.cli.bench import runtimes as bench
 from workers.build import packaging

@@ -8,7 +8,7 @@ import os
 import pytest
 from match_support import run_specs
 
-from ladder.bot_data import Cap, Changes, Snapshot
+from ladder.bot.data import Cap, Changes, Snapshot
 from workers.build import bot_data as folders
 from workers.match.protocol import TimeControl
 from workers.match.runner import builtin_source

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from needs import unavailable
 
-from ladder import runtimes
+from ladder.bot import runtimes
 from workers.build import builds, packaging
 
 GOOD_C = "#include <stdio.h>\nint main(void) { puts(\"{}\"); return 0; }\n"

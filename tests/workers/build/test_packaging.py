@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ladder import bot_packages
-from ladder.bot_packages import PackagingError, check_bytes, check_filename
+from ladder.bot import packages
+from ladder.bot.packages import PackagingError, check_bytes, check_filename
 from workers.build.packaging import remove_staged, stage
 
 MAIN = b"print('hi')\n"
@@ -123,7 +123,7 @@ def test_refusals_of_single_files(tmp_path, out, monkeypatch):
     refused(tmp_path / "bot.txt", out, "a .py file, a .zip, or a directory")
     big = tmp_path / "big.py"
     big.write_bytes(b"#" * 100)
-    monkeypatch.setattr(bot_packages, "MAX_UPLOAD_BYTES", 99)
+    monkeypatch.setattr(packages, "MAX_UPLOAD_BYTES", 99)
     refused(big, out, "is too big: a bot may have at most 99 bytes")
     (tmp_path / "empty.py").write_bytes(b"")
     refused(tmp_path / "empty.py", out, "empty.py is empty")
@@ -207,14 +207,14 @@ def test_archive_bombs_are_refused(tmp_path, out, monkeypatch):
     # many small members, each under the per-member floor, still add up
     many = {f"z{i}": b"\0" * (600 << 10) for i in range(4)}
     refused(make_zip(tmp_path / "many.zip", {"main.py": MAIN, **many}), out, "expands more than 100x")
-    monkeypatch.setattr(bot_packages, "MAX_TOTAL_BYTES", 1000)
+    monkeypatch.setattr(packages, "MAX_TOTAL_BYTES", 1000)
     refused(make_zip(tmp_path / "total.zip", {"main.py": MAIN, "a": os.urandom(600), "b": os.urandom(600)}),
             out, "more than 1000 bytes")
-    monkeypatch.setattr(bot_packages, "MAX_MEMBER_BYTES", 500)
+    monkeypatch.setattr(packages, "MAX_MEMBER_BYTES", 500)
     refused(make_zip(tmp_path / "member.zip", {"main.py": MAIN, "a": os.urandom(600)}), out, "a unpacks to 600")
-    monkeypatch.setattr(bot_packages, "MAX_MEMBERS", 3)
+    monkeypatch.setattr(packages, "MAX_MEMBERS", 3)
     refused(make_zip(tmp_path / "count.zip", {f"{i}.py": b"" for i in range(4)}), out, "4 entries")
-    monkeypatch.setattr(bot_packages, "MAX_UPLOAD_BYTES", 100)
+    monkeypatch.setattr(packages, "MAX_UPLOAD_BYTES", 100)
     refused(make_zip(tmp_path / "size.zip", {"main.py": os.urandom(200)}), out, "a bot may have at most 100 bytes")
 
 
@@ -255,7 +255,7 @@ def test_refusals_of_directory_entries(tmp_path, out, monkeypatch):
     for i in range(5):
         (crowded / f"{i}.py").write_bytes(b"")
     (crowded / "main.py").write_bytes(MAIN)
-    monkeypatch.setattr(bot_packages, "MAX_MEMBERS", 3)
+    monkeypatch.setattr(packages, "MAX_MEMBERS", 3)
     refused(crowded, out, "more than 3 files")
     empty = tmp_path / "empty"
     empty.mkdir()

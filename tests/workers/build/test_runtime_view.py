@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from needs import unavailable
 
-from ladder import runtimes
+from ladder.bot import runtimes
 from workers.build import runtime_view
 from workers.sandbox.process import BotProcess
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from needs import unavailable
 
-from ladder import runtimes
+from ladder.bot import runtimes
 from workers.build import builds, packaging
 
 MAIN_RS = """\

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from match_support import run_specs
 
-from ladder import runtimes
+from ladder.bot import runtimes
 from ladder.play import play_builtin
 from ladder.replay import Decision, Replay, verify_replay
 from workers.match import protocol, runner

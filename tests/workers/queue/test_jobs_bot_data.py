@@ -7,7 +7,7 @@ import pytest
 from match_support import record_of
 from service_support import house_versions
 
-from ladder.bot_data import Changes, Collected, Snapshot, read_zip
+from ladder.bot.data import Changes, Collected, Snapshot, read_zip
 from ladder.config import Settings
 from ladder.models import Bot, BotVersion, Match
 from ladder.services import botdata

@@ -13,7 +13,7 @@ from service_support import add_user_bot, house_versions, match_row
 from sqlmodel import func, select
 from web.helpers import make_zip
 
-from ladder import runtimes
+from ladder.bot import runtimes
 from ladder.config import Settings
 from ladder.models import BotVersion, BuildArtifact, MatchStatus
 from ladder.services.bots import seed_house_bots

@@ -15,7 +15,7 @@ from match_support import record_of
 from ladder.games import GAMES, get_game
 from ladder.models import Match
 from ladder.play import default_bot_names, make_bots, play_builtin, play_game
-from ladder.relay import MemoryRelay, topics
+from ladder.relay.backends import MemoryRelay, topics
 from ladder.replay.public import public_log
 from ladder.services.live import Feed
 from workers.queue.live import BATCH_BYTES, LivePublisher

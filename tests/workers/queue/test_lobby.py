@@ -10,7 +10,7 @@ from sqlmodel import select
 
 from ladder.config import Settings
 from ladder.models import Match
-from ladder.relay import MemoryRelay
+from ladder.relay.backends import MemoryRelay
 from ladder.services import lobby, outside
 from ladder.services.bots import seed_house_bots
 from ladder.services.queue_control import set_draining

@@ -29,7 +29,7 @@ from ladder.config import Settings
 from ladder.games import GAMES, get_game
 from ladder.models import BotLog, BotVersion, Match, Rating, utcnow
 from ladder.models import Replay as ReplayRow
-from ladder.relay import topics
+from ladder.relay.backends import topics
 from ladder.replay import (
     ENGINE_VERSION,
     SCHEMA_VERSION,
@@ -580,7 +580,7 @@ def _voided_once(published: bool):
 def test_a_voided_match_whose_events_went_out_is_played_again_on_a_fresh_seed(session, sessions, settings, house,
                                                                             published):
     """#39: a voided match was played again on the same seed after its public events went out live."""
-    from ladder.relay import MemoryRelay
+    from ladder.relay.backends import MemoryRelay
 
     match = queue_match(session=session, game="treasure", seats=house["treasure"], seed=11)
     runner, seeds = _voided_once(published)
@@ -597,7 +597,7 @@ def test_a_duplicate_deals_match_sends_no_live_feed_and_keeps_its_deal_when_void
     spectators of one order saw another running order's hidden tiles. So a voided order is played
     again on the deal's seed, as every other order of it is."""
     from ladder.models import User
-    from ladder.relay import MemoryRelay
+    from ladder.relay.backends import MemoryRelay
     from ladder.services.tournaments import add_entrant, create_event, feed_events, start_event
 
     organizer = User(username="org", password_hash="!", is_admin=True)

@@ -14,16 +14,16 @@ from pathlib import Path
 import pytest
 from needs import unavailable
 
-from ladder.bot_data import Cap
+from ladder.bot.data import Cap
 from workers.build import bot_data
 from workers.sandbox import scratch, warden
 from workers.sandbox.reap import start_time
 
 MAKER = """import sys, time
 from workers.sandbox import scratch
-from ladder.bot_data import Cap
+from ladder.bot.data import Cap
 from workers.build import bot_data
-from ladder.bot_data import Cap
+from ladder.bot.data import Cap
 folder = scratch.make("7-", where=sys.argv[1] if len(sys.argv) > 1 else None)
 (folder / "data-0").mkdir()
 assert bot_data.mount_tmpfs(folder / "data-0", Cap(max_bytes=1 << 20, max_files=16))

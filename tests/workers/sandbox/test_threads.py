@@ -16,7 +16,7 @@ from pathlib import Path
 
 from needs import unavailable
 
-from ladder import runtimes
+from ladder.bot import runtimes
 from workers.build import runtime_view
 from workers.sandbox.bwrap import THREAD_POOL_VARIABLES, thread_env
 from workers.sandbox.process import BotProcess, Limits

@@ -1,8 +1,8 @@
 """A seat played by a program outside the sandbox, on its owner's machine, through the relay.
 
 The program speaks the same JSON lines as a sandboxed bot (docs/protocol.md); they travel over the
-relay (ladder/relay.py; topics and messages: ladder/seat_relay.py) to the web tier's websocket
-(ladder/web/seats.py) and back. `OutsideSeat` is a `SandboxedSeat` whose process is a `RelayLink`,
+relay (ladder/relay/backends.py; topics and messages: ladder/relay/seat_relay.py) to the web tier's websocket
+(ladder/web/api/seat_socket.py) and back. `OutsideSeat` is a `SandboxedSeat` whose process is a `RelayLink`,
 so strikes, takeovers, the clock and the replay record are that class's, not a copy: the clock
 counts the network (a decision's deadline is the same wall time as a sandboxed bot's). What a
 link adds: every connection cut is a `disconnect` fault of the seat, listed in the replay (an HTTP
@@ -13,7 +13,7 @@ takeover as for a process. Nothing waits past the clock: each read ends at the s
 
 A match played again from the start (an attempt the ladder voided, or a match a stopping worker
 gave back) keeps the seat's topics and its client's connection: a voided attempt that is not the
-last says no `close`, and the next attempt's first line is a `restart` (ladder/seat_relay.py), so
+last says no `close`, and the next attempt's first line is a `restart` (ladder/relay/seat_relay.py), so
 the client starts its program afresh instead of meeting a second `hello` mid-stream.
 """
 
@@ -25,8 +25,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from ladder import seat_relay
 from ladder.games.base import Game
+from ladder.relay import seat_relay
 from ladder.replay import SandboxRun
 from workers.match import protocol
 from workers.match.protocol import Fault, TimeControl

@@ -1,6 +1,6 @@
 """A seat of a match played by a person in the browser: the proxy `ladder.play.play_game` talks to.
 
-It never sees the person: it writes to the relay (ladder/relay.py) what the seat may see, on topic
+It never sees the person: it writes to the relay (ladder/relay/backends.py) what the seat may see, on topic
 `match:<id>:seat:<n>:down` (a hello, the events addressed to the seat, each request with its
 observation and deadline, a refusal, the takeover, the end), and reads the page's answers and
 presence on `...:up`, which the web tier writes (ladder/services/person_seat.py). The other seats'
@@ -24,7 +24,7 @@ import time
 from typing import Any
 
 from ladder.games.base import Game
-from ladder.relay import START, Relay, topics
+from ladder.relay.backends import START, Relay, topics
 from ladder.replay import SandboxRun
 from workers.match import protocol
 from workers.match.protocol import Fault

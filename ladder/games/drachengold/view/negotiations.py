@@ -1,4 +1,4 @@
-"""Drachengold's negotiation facts for the collusion report (ladder/collusion.py): from a replay's
+"""Drachengold's negotiation facts for the collusion report (ladder/ranking/collusion.py): from a replay's
 public events, each seat's opening proposal of a negotiation (its offer to each other involved
 seat) and each seat's votes on the other seats' proposals before the last two rounds (when a
 player may rightly accept anything rather than see the treasure lost), as shares of the
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ladder.collusion import Offer, Vote
+from ladder.ranking.collusion import Offer, Vote
 
 # A token's rough worth (its face value; gems at their share of a majority bonus): what "a share
 # of the treasure" means here. The same table as the greedy house bot's, which players can read.

@@ -13,9 +13,9 @@ import pytest
 from match_support import run_specs
 
 from bots import load_builtin
-from ladder import seat_relay
 from ladder.match import RemoteProgram
-from ladder.relay import MemoryRelay
+from ladder.relay import seat_relay
+from ladder.relay.backends import MemoryRelay
 from ladder.replay import verify_replay
 from workers.match import blame, runner
 from workers.match.protocol import TimeControl
@@ -281,7 +281,7 @@ def test_the_last_attempt_void_closes_the_seat_with_the_reason():
 
 
 def test_a_polling_client_that_lets_its_lease_run_out_is_cut_once():
-    """An HTTP client's connection lives by its polls (ladder/web/seats.py): past its lease without a
+    """An HTTP client's connection lives by its polls (ladder/web/api/seat_socket.py): past its lease without a
     poll it is one cut, whether the worker notices the lapse while waiting or only when it comes back."""
     import time
 

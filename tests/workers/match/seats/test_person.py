@@ -15,7 +15,7 @@ from bots import load_builtin
 from ladder.games import get_game
 from ladder.match import Person
 from ladder.play import make_bots, play_game
-from ladder.relay import MemoryRelay, topics
+from ladder.relay.backends import MemoryRelay, topics
 from workers.match import seats
 from workers.match.seats import PersonSeat
 
