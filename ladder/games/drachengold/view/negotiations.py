@@ -29,24 +29,14 @@ def acts(replay: dict[str, Any]) -> tuple[list[Offer], list[Vote]]:
     proposed: set[int] = set()
     rounds = 1
     standing: list[dict[str, Any]] = []
-    attacks: dict[str, dict[int, float]] = {}  # dragon -> seat -> attack put on it
-    last_total: dict[str, float] = {}
+    attack = AttackParts()
     fair: dict[int, float] = {}
     for entry in replay.get("log", ()):
         kind = entry.get("type")
         data = entry.get("data") or {}
-        if kind == "attack":
-            dragon = data["dragon"]
-            step = max(0.0, float(data["total"]) - last_total.get(dragon, 0.0))
-            last_total[dragon] = float(data["total"])
-            seats = attacks.setdefault(dragon, {})
-            seats[data["seat"]] = seats.get(data["seat"], 0.0) + step
-        elif kind == "kill":
-            last_total.pop(data["dragon"], None)
+        attack.see(kind, data)
         if kind == "negotiation":
-            put = attacks.pop(data["dragon"], {})
-            mass = sum(put.get(s, 0.0) for s in data["involved"])
-            fair = {s: (put.get(s, 0.0) / mass if mass > 0 else 1 / len(data["involved"])) for s in data["involved"]}
+            fair = attack.parts(data["dragon"], data["involved"])
             worth = {t["id"]: WORTH.get(t["colour"], 1) for t in data["tokens"]}
             involved, total, seen, standing = list(data["involved"]), sum(worth.values()) or 1.0, set(), []
             rounds, proposed = int(data.get("rounds", 1)), set()
@@ -67,6 +57,36 @@ def acts(replay: dict[str, Any]) -> tuple[list[Offer], list[Vote]]:
                         votes.append(Vote(int(voter), p["proposer"], _share(p, int(voter), worth, total),
                                           fair[int(voter)], p["id"] in accepted))
     return offers, votes
+
+
+class AttackParts:
+    """Each dragon's attack by seat, from the public attack events (each event's total less the
+    dragon's total before it), and at its split each involved seat's part of it: what the collusion
+    report calls a fair share and the scorecard an attack share (view/scorecard.py)."""
+
+    __slots__ = ("attacks", "last_total")
+
+    def __init__(self) -> None:
+        self.attacks: dict[str, dict[int, float]] = {}  # dragon -> seat -> attack put on it
+        self.last_total: dict[str, float] = {}
+
+    def see(self, kind: Any, data: Any) -> None:
+        """Feed every event, in log order (only attack and kill events change anything)."""
+        if kind == "attack":
+            dragon = data["dragon"]
+            step = max(0.0, float(data["total"]) - self.last_total.get(dragon, 0.0))
+            self.last_total[dragon] = float(data["total"])
+            seats = self.attacks.setdefault(dragon, {})
+            seats[data["seat"]] = seats.get(data["seat"], 0.0) + step
+        elif kind == "kill":
+            self.last_total.pop(data["dragon"], None)
+
+    def parts(self, dragon: str, involved: list[int]) -> dict[int, float]:
+        """Seat -> its part of the attack on the dead `dragon` (even parts when none was counted);
+        called once per dead dragon, at its split (the dragon's record is dropped)."""
+        put = self.attacks.pop(dragon, {})
+        mass = sum(put.get(s, 0.0) for s in involved)
+        return {s: (put.get(s, 0.0) / mass if mass > 0 else 1 / len(involved)) for s in involved}
 
 
 def _share(proposal: dict[str, Any], seat: int, worth: dict[str, float], total: float) -> float:
