@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ladder.collusion import Offer, Vote
+from ladder.games.drachengold.view.knowledge import ATTACK
 
 # A token's rough worth (its face value; gems at their share of a majority bonus): what "a share
 # of the treasure" means here. The same table as the greedy house bot's, which players can read.
@@ -60,31 +61,38 @@ def acts(replay: dict[str, Any]) -> tuple[list[Offer], list[Vote]]:
 
 
 class AttackParts:
-    """Each dragon's attack by seat, from the public attack events (each event's total less the
-    dragon's total before it), and at its split each involved seat's part of it: what the collusion
-    report calls a fair share and the scorecard an attack share (view/scorecard.py)."""
+    """Each dragon's attackers, followed through the public events as the engine keeps them (an
+    attack adds one at its adventurer's value plus its bonus, Recall and Banish take one off, a
+    retreat takes every one off), and at a dead dragon's split each involved seat's part of the
+    attack: what the collusion report calls a fair share and the scorecard an attack share
+    (view/scorecard.py)."""
 
-    __slots__ = ("attacks", "last_total")
+    __slots__ = ("attackers",)
 
     def __init__(self) -> None:
-        self.attacks: dict[str, dict[int, float]] = {}  # dragon -> seat -> attack put on it
-        self.last_total: dict[str, float] = {}
+        self.attackers: dict[str, list[tuple[int, str, float]]] = {}  # dragon -> (seat, adventurer, attack)
 
     def see(self, kind: Any, data: Any) -> None:
-        """Feed every event, in log order (only attack and kill events change anything)."""
+        """Feed every event, in log order (only attacks, cards played and retreats change anything)."""
         if kind == "attack":
-            dragon = data["dragon"]
-            step = max(0.0, float(data["total"]) - self.last_total.get(dragon, 0.0))
-            self.last_total[dragon] = float(data["total"])
-            seats = self.attacks.setdefault(dragon, {})
-            seats[data["seat"]] = seats.get(data["seat"], 0.0) + step
-        elif kind == "kill":
-            self.last_total.pop(data["dragon"], None)
+            attack = ATTACK.get(data["adventurer"], 0) + float(data.get("bonus") or 0)
+            self.attackers.setdefault(data["dragon"], []).append((data["seat"], data["adventurer"], attack))
+        elif kind == "card_played" and data.get("kind") in ("recall", "banish"):
+            seat = data["seat"] if data["kind"] == "recall" else data["target"]
+            on = self.attackers.get(data["dragon"], [])
+            for entry in on:
+                if entry[0] == seat and entry[1] == data["adventurer"]:
+                    on.remove(entry)
+                    break
+        elif kind == "retreat":
+            self.attackers.clear()  # every adventurer on every dragon goes home
 
     def parts(self, dragon: str, involved: list[int]) -> dict[int, float]:
         """Seat -> its part of the attack on the dead `dragon` (even parts when none was counted);
         called once per dead dragon, at its split (the dragon's record is dropped)."""
-        put = self.attacks.pop(dragon, {})
+        put: dict[int, float] = {}
+        for seat, _, attack in self.attackers.pop(dragon, ()):
+            put[seat] = put.get(seat, 0.0) + attack
         mass = sum(put.get(s, 0.0) for s in involved)
         return {s: (put.get(s, 0.0) / mass if mass > 0 else 1 / len(involved)) for s in involved}
 

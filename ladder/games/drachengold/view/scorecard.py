@@ -356,14 +356,14 @@ class _Pass:
         self.offers: dict[str, Mapping[str, Any]] = {}
         self.splits: list[dict[str, Any]] = []  # agreed negotiations, for kingmaking after the pass
         self.colours: dict[str, str] = {}
-        self.handlers = {"kill": self.kill, "negotiation": self.negotiation, "proposals": self.proposals,
+        self.handlers = {"retreat": self.retreat, "negotiation": self.negotiation, "proposals": self.proposals,
                          "votes": self.votes, "agreement": self.agreement, "split": self.split,
                          "split_failed": self.split_failed, "divide": self.divide, "division": self.division_made,
                          "chosen": self.chosen, "market_open": self.market_open, "offer": self.offer,
                          "trade_done": self.trade_done, "stolen": self.stolen, "card_played": self.card_played}
 
-    def kill(self, d: Mapping[str, Any]) -> None:
-        self.attack.see("kill", d)
+    def retreat(self, d: Mapping[str, Any]) -> None:
+        self.attack.see("retreat", d)
 
     def negotiation(self, d: Mapping[str, Any]) -> None:
         self.neg = _open(d, self.attack, self.worths, self.colours)
@@ -427,6 +427,7 @@ class _Pass:
         card.count("theft_gain", self.worths.of({"id": d["token"], "colour": d["colour"]}, d["seat"]))
 
     def card_played(self, d: Mapping[str, Any]) -> None:
+        self.attack.see("card_played", d)
         self.cards[d["seat"]].count("magic_used", 1)
 
 
