@@ -454,3 +454,35 @@ def test_a_kingmaking_vote_crowns_another_player():
 def test_an_accepting_vote_that_changes_no_winner_is_no_kingmaking():
     got = card.measure(kingmaker_replay([f"silver:t{i}" for i in range(3, 8)]))
     assert got[1]["kingmaking"] == (0, 1)  # seat 2 wins with 9 either way
+
+
+# ---- the demonstration: two negotiation styles, told apart ------------------------------------
+
+STYLES = ("hardhead", "conceder", "greedy", "bargainer")  # rotated through the seats, one seed each
+
+
+def style_figures(games: int = 16) -> dict[str, dict[str, float]]:
+    """Each bot's measures over the seeded games, aggregated as the page does (sums of tallies)."""
+    sums: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(lambda: [0.0, 0.0]))
+    for seed in range(games):
+        lineup = STYLES[seed % 4:] + STYLES[:seed % 4]
+        for seat, tallies in card.measure(play_builtin("drachengold", list(lineup), seed=seed).replay).items():
+            for name, t in tallies.items():
+                if KINDS[name] != "median":
+                    sums[lineup[seat]][name][0] += t[0]
+                    sums[lineup[seat]][name][1] += t[1]
+    return {bot: {name: a / b for name, (a, b) in by.items() if b} for bot, by in sums.items()}
+
+
+def test_the_hard_head_and_the_conceder_show_their_styles():
+    """The hard-headed negotiator (never concedes, accepts only 1.2 times its attack share) against
+    the time-dependent conceder (asks 1.8 times, falls to 0.6 by the deadline): the numbers are
+    docs/scorecard-drachengold.md's."""
+    f = style_figures()
+    hard, soft = f["hardhead"], f["conceder"]
+    assert hard["deal_rate"] < soft["deal_rate"] - 0.2
+    assert hard["treasure_lost"] > 2 * soft["treasure_lost"]
+    assert hard["blame_share"] > soft["blame_share"]
+    assert hard["share_vs_attack"] > soft["share_vs_attack"] + 0.05  # more than its attack share when it deals
+    assert hard["concession"] == 0 < soft["concession"]
+    assert hard["vote_refusal"] > soft["vote_refusal"]
