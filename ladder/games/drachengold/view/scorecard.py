@@ -18,7 +18,8 @@ Pareto and Nash: every allocation of a split's pool among its involved seats is 
 by one dynamic programme over the pool's tokens whose states are the first k-1 seats' utilities,
 keeping the largest utility the last seat can have with them (`_frontier`): exact, since for each
 prefix that largest last utility dominates every other; a split whose programme would pass
-MAX_STATES states is left out of those measures (none in the house bots' seeded games).
+MAX_STATES states is left out of those two measures (in the house bots' seeded games: none of 421 splits
+at 3 and 4 players, 4 of 504 at 5 and 6; docs/scorecard-drachengold.md, "Cost").
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from ladder.replay.model import Decision, Replay
 
 __all__ = ["MAX_STATES", "MEASURES", "measure"]
 
-MAX_STATES = 60_000  # the frontier programme's cap for one split (about 50 ms of Python at worst)
+MAX_STATES = 4_000  # the frontier programme's cap for one split: a few ms of Python (docs, "Cost")
 
 _N = "negotiation"
 MEASURES: tuple[Measure, ...] = (
@@ -116,8 +117,9 @@ MEASURES: tuple[Measure, ...] = (
 
 
 def _frontier(values: Sequence[Sequence[int]], k: int) -> list[tuple[tuple[int, ...], int]] | None:
-    """Every allocation of tokens with per-seat `values` among k seats, as (the first k-1 seats'
-    utilities, the largest utility the last seat has with them) pairs. None past MAX_STATES.
+    """Every allocation of tokens with per-seat `values` among k seats that no other one beats by
+    giving a token to a seat valuing it more (`_worth_giving`), as (the first k-1 seats' utilities,
+    the largest utility the last seat has with them) pairs. None past MAX_STATES.
 
     The first k-1 utilities are kept as one integer, each seat's utility (less the least it can
     have) a digit of its own radix: giving a token to a seat adds its value times the seat's radix,
@@ -130,14 +132,16 @@ def _frontier(values: Sequence[Sequence[int]], k: int) -> list[tuple[tuple[int, 
         r *= sum(abs(v[i]) for v in values) + 1
     states: dict[int, int] = {sum(-lo * rad for lo, rad in zip(low, radix, strict=True)): 0}
     for v in values:
-        steps = [v[i] * radix[i] for i in range(last)]
-        mine = v[last]
+        seats = _worth_giving(v)
+        steps = [v[i] * radix[i] for i in seats if i < last]
+        mine = v[last] if last in seats else None
         nxt: dict[int, int] = {}
         get = nxt.get
         for key, u in states.items():
-            w = u + mine
-            if get(key, w - 1) < w:
-                nxt[key] = w
+            if mine is not None:
+                w = u + mine
+                if get(key, w - 1) < w:
+                    nxt[key] = w
             for step in steps:
                 moved = key + step
                 if get(moved, u - 1) < u:
@@ -147,6 +151,17 @@ def _frontier(values: Sequence[Sequence[int]], k: int) -> list[tuple[tuple[int, 
         states = nxt
     sizes = [radix[i + 1] // radix[i] if i + 1 < last else r // radix[i] for i in range(last)]
     return [(tuple(key // radix[i] % sizes[i] + low[i] for i in range(last)), u) for key, u in states.items()]
+
+
+def _worth_giving(v: Sequence[int]) -> list[int]:
+    """The seats a token may go to in an allocation no other allocation beats: giving it to a seat
+    that values it less than nothing, or at nothing while another values it, is dominated by giving
+    it to that other seat instead (one seat better off, nobody worse), so neither the Pareto check
+    nor the largest Nash product needs those allocations. Every seat when all value it below zero."""
+    best = max(v)
+    if best > 0:
+        return [i for i, x in enumerate(v) if x > 0]
+    return [i for i, x in enumerate(v) if x == best] if best == 0 else list(range(len(v)))
 
 
 def _efficiency(values: Sequence[Sequence[int]], k: int, got: Sequence[int]) -> tuple[bool, float | None] | None:
