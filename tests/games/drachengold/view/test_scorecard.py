@@ -36,6 +36,10 @@ MATCHES = [
     (("conceder", "trader", "modeler"), 3, {"rules": "advanced-a"}),
     (("strong", "hardhead", "greedy"), 4, {"rules": "advanced-b"}),
     (("trader", "greedy", "conceder"), 5, {"split": "strategic"}),
+    # random players withdraw, propose nothing, accept anything and play Recall and Banish
+    (("random", "greedy", "random"), 7, {"rules": "advanced-a"}),
+    (("random", "random", "trader", "random"), 8, {"split": "strategic", "rules": "advanced-b"}),
+    (("random", "conceder", "hardhead", "greedy", "bargainer"), 9, {"negotiation_rounds": 3}),
 ]
 
 
@@ -486,3 +490,37 @@ def test_the_hard_head_and_the_conceder_show_their_styles():
     assert hard["share_vs_attack"] > soft["share_vs_attack"] + 0.05  # more than its attack share when it deals
     assert hard["concession"] == 0 < soft["concession"]
     assert hard["vote_refusal"] > soft["vote_refusal"]
+
+
+@pytest.mark.parametrize(("seat_0_accepts", "kingmaking"), [(["p1", "p2"], (1, 1)), (["p1"], (0, 1))])
+def test_the_alternative_outcome_is_the_next_proposal_all_accepted_else_the_box_lid(seat_0_accepts, kingmaking):
+    """Seat 0 (gold and 3 silver) beats seat 1 (1 silver) with the gold or without it, but not if
+    the gold goes to seat 1: that happens only when seat 1's own proposal p2 was accepted by all."""
+    pool = tokens("gold:t40")
+    log = [attack(0, "k4"), attack(1, "k4"),
+           ("negotiation", {"dragon": "D9", "involved": [0, 1], "order": [0, 1], "tokens": pool, "rounds": 8}),
+           ("proposals", {"dragon": "D9", "round": 1, "proposals": [
+               {"id": "p1", "proposer": 0, "round": 1, "shares": {"0": ["t40"], "1": []}},
+               {"id": "p2", "proposer": 1, "round": 1, "shares": {"0": [], "1": ["t40"]}}]}),
+           ("votes", {"dragon": "D9", "round": 1, "votes": {"0": seat_0_accepts, "1": ["p1", "p2"]}}),
+           ("agreement", {"dragon": "D9", "round": 1, "proposal": "p1"}),
+           ("split", {"dragon": "D9", "shares": {"0": pool, "1": []}})]
+    hoards = [tokens("gold:t40", "silver:t0", "silver:t1", "silver:t2"), tokens("silver:t3"), []]
+    replay = hand_made(log, hoards)
+    got = card.measure(replay)
+    assert got[1]["kingmaking"] == kingmaking
+    assert_same(got, expected(replay.to_json()))
+
+
+def test_every_rate_stays_a_part_of_its_whole_in_random_games():
+    for seed, options in enumerate([{}, {"rules": "advanced-a"}, {"rules": "advanced-b", "split": "strategic"},
+                                    {"negotiation_rounds": 1}, {"market_rounds": 5}, {"rules": "advanced-a"}]):
+        replay = play_builtin("drachengold", ["random"] * (3 + seed % 4), seed=100 + seed, options=options).replay
+        for tallies in card.measure(replay).values():
+            for name, t in tallies.items():
+                if KINDS[name] == "rate":
+                    assert 0 <= t[0] <= t[1], (name, t)
+                elif KINDS[name] == "median":
+                    assert all(1 <= r <= replay.header.options["negotiation_rounds"] for r in t)
+                if name in ("nash_efficiency", "least_satisfied"):
+                    assert 0 <= t[0] <= t[1] + 1e-9, (name, t)
