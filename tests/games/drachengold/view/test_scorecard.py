@@ -431,19 +431,25 @@ def test_a_unanimous_first_round_deal():
     assert all(got[s]["kingmaking"] == (1, 1) for s in (1, 2)) and "kingmaking" not in got[0]
 
 
-def kingmaker_replay(extra_for_two: list[str]) -> Replay:
-    """Seat 1 accepts seat 0's claim to the whole gold (3 points): with it seat 0 has 5 to seat 2's 4."""
+def gold_claimed(hoards: list[list[dict]], seat_0_accepts: tuple[str, ...] = ("p1",)) -> Replay:
+    """Seats 0 and 1 share one gold: p1 gives it to seat 0, p2 to seat 1; seat 1 accepts both, seat 0
+    `seat_0_accepts`; p1, first in the order, is agreed. `hoards`: the final ones."""
     pool = tokens("gold:t40")
     log = [attack(0, "k4"), attack(1, "k4"),
            ("negotiation", {"dragon": "D9", "involved": [0, 1], "order": [0, 1], "tokens": pool, "rounds": 8}),
            ("proposals", {"dragon": "D9", "round": 1, "proposals": [
                {"id": "p1", "proposer": 0, "round": 1, "shares": {"0": ["t40"], "1": []}},
                {"id": "p2", "proposer": 1, "round": 1, "shares": {"0": [], "1": ["t40"]}}]}),
-           ("votes", {"dragon": "D9", "round": 1, "votes": {"0": ["p1"], "1": ["p1", "p2"]}}),
+           ("votes", {"dragon": "D9", "round": 1, "votes": {"0": list(seat_0_accepts), "1": ["p1", "p2"]}}),
            ("agreement", {"dragon": "D9", "round": 1, "proposal": "p1"}),
            ("split", {"dragon": "D9", "shares": {"0": pool, "1": []}})]
-    hoards = [tokens("gold:t40", "silver:t0", "silver:t1"), [], tokens("gold:t41", "silver:t2", *extra_for_two)]
     return hand_made(log, hoards)
+
+
+def kingmaker_replay(extra_for_two: list[str]) -> Replay:
+    """Seat 1 accepts seat 0's claim to the whole gold (3 points): with it seat 0 has 5 to seat 2's 4."""
+    return gold_claimed([tokens("gold:t40", "silver:t0", "silver:t1"), [],
+                         tokens("gold:t41", "silver:t2", *extra_for_two)])
 
 
 def test_a_kingmaking_vote_crowns_another_player():
@@ -496,17 +502,8 @@ def test_the_hard_head_and_the_conceder_show_their_styles():
 def test_the_alternative_outcome_is_the_next_proposal_all_accepted_else_the_box_lid(seat_0_accepts, kingmaking):
     """Seat 0 (gold and 3 silver) beats seat 1 (1 silver) with the gold or without it, but not if
     the gold goes to seat 1: that happens only when seat 1's own proposal p2 was accepted by all."""
-    pool = tokens("gold:t40")
-    log = [attack(0, "k4"), attack(1, "k4"),
-           ("negotiation", {"dragon": "D9", "involved": [0, 1], "order": [0, 1], "tokens": pool, "rounds": 8}),
-           ("proposals", {"dragon": "D9", "round": 1, "proposals": [
-               {"id": "p1", "proposer": 0, "round": 1, "shares": {"0": ["t40"], "1": []}},
-               {"id": "p2", "proposer": 1, "round": 1, "shares": {"0": [], "1": ["t40"]}}]}),
-           ("votes", {"dragon": "D9", "round": 1, "votes": {"0": seat_0_accepts, "1": ["p1", "p2"]}}),
-           ("agreement", {"dragon": "D9", "round": 1, "proposal": "p1"}),
-           ("split", {"dragon": "D9", "shares": {"0": pool, "1": []}})]
     hoards = [tokens("gold:t40", "silver:t0", "silver:t1", "silver:t2"), tokens("silver:t3"), []]
-    replay = hand_made(log, hoards)
+    replay = gold_claimed(hoards, tuple(seat_0_accepts))
     got = card.measure(replay)
     assert got[1]["kingmaking"] == kingmaking
     assert_same(got, expected(replay.to_json()))
