@@ -57,10 +57,15 @@ def proposals(neg: dict[str, Any], d: Mapping[str, Any], cards: list[Card]) -> N
 def votes(neg: dict[str, Any], d: Mapping[str, Any], cards: list[Card]) -> None:
     current = neg["rounds"][-1]
     current["votes"] = votes = {int(k): set(v) for k, v in d["votes"].items()}
+    standing = current["standing"]
     for voter, accepted in votes.items():
-        for p in current["standing"]:
+        others = refused = 0
+        for p in standing:
             if p["proposer"] != voter:
-                cards[voter].add("vote_refusal", 0 if p["id"] in accepted else 1, 1)
+                others += 1
+                refused += p["id"] not in accepted
+        if others:
+            cards[voter].add("vote_refusal", refused, others)
 
 
 def settle(neg: dict[str, Any], agreed: bool, d: Mapping[str, Any], cards: list[Card],
