@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import replace
 from math import prod
+from pathlib import Path
 
 import pytest
 
@@ -22,6 +23,7 @@ from ladder.games.drachengold.rules.data import DECK
 from ladder.games.drachengold.rules.scoring import score_hoards
 from ladder.games.drachengold.view.negotiations import AttackParts
 from ladder.play import play_builtin, play_game
+from ladder.replay import load_replay
 from ladder.replay.model import Header, LoggedEvent, Replay, SandboxRun, SeatRecord
 
 GAME = get_game("drachengold")
@@ -306,6 +308,19 @@ def assert_same(got: dict, want: dict) -> None:
 def test_every_measure_recomputed_independently_from_seeded_games(bots, seed, options):
     replay = play_builtin("drachengold", list(bots), seed=seed, options=options).replay
     assert_same(card.measure(replay), expected(replay.to_json()))
+
+
+GOLDEN = sorted((Path(__file__).parents[3] / "golden").glob("drachengold-*.json"))
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.name)
+def test_the_stored_golden_replays_measure_the_same_both_ways(path):
+    stored = load_replay(path)
+    assert_same(card.measure(Replay.from_json(stored)), expected(stored))
+
+
+def test_the_goldens_are_there():
+    assert len(GOLDEN) == 3
 
 
 def test_the_fixed_matches_exercise_every_measure_but_the_sandbox_strikes():
