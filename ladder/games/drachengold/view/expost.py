@@ -12,7 +12,7 @@ Pareto and Nash: every allocation of a split's pool among its involved seats is 
 by one dynamic programme over the pool's tokens whose states are the first k-1 seats' utilities,
 keeping the largest utility the last seat can have with them (`frontier`): exact, since for each
 prefix that largest last utility dominates every other; a split whose programme would pass
-MAX_STATES states is not searched (in the house bots' seeded games: none of 421 splits at 3 and 4
+MAX_STATES states is not searched (in the house bots' seeded games: none of 421 agreed splits at 3 and 4
 players, 4 of 504 at 5 and 6; docs/scorecard-drachengold.md, "Cost").
 """
 

@@ -82,6 +82,12 @@ MEASURES: tuple[Measure, ...] = (
             "mean", "%"),
     Measure("strategic_vs_attack", "Divided share over attack",
             "Its share of a division less its part of the attack.", "mean", "%"),
+    Measure("strategic_pareto", "Pareto-optimal divisions",
+            "Divisions it took part in whose outcome no other allocation of the pool improves for one involved "
+            "player without hurting another, by ex-post values.", "rate", "%"),
+    Measure("strategic_nash", "Nash efficiency of divisions",
+            "A division's product of the involved players' ex-post utilities over the largest product any "
+            "allocation of the pool reaches.", "mean", "%"),
     # --- the market, thefts and magic --------------------------------------------------------
     Measure("market_offers", "Market offers", "Offers it posted at the market, per match.", "total"),
     Measure("market_accepted", "Offers accepted", "Of its market offers, those accepted and carried out.",

@@ -105,19 +105,25 @@ def settle(neg: dict[str, Any], agreed: bool, d: Mapping[str, Any], cards: list[
     if len(known) == k:
         for s in involved:
             cards[s].add("least_satisfied", min(known))
-    value = neg["value"]
-    values = [tuple(value[t["id"]][s] for s in involved) for t in neg["tokens"]]
-    utilities = [sum(value[t][s] for t in shares[s]) for s in involved]
-    found = efficiency(values, k, utilities)
-    if found is not None:
-        pareto, nash = found
-        for s in involved:
-            cards[s].add("pareto_optimal", 1 if pareto else 0, 1)
-            if nash is not None:
-                cards[s].add("nash_efficiency", nash)
+    _optimality(neg, shares, cards, "pareto_optimal", "nash_efficiency")
     last = neg["rounds"][-1]
     splits.append({"involved": involved, "proposal": proposal, "standing": last["standing"],
                    "votes": last["votes"]})
+
+
+def _optimality(split: Mapping[str, Any], shares: Mapping[int, Sequence[str]], cards: list[Card],
+                pareto_name: str, nash_name: str) -> None:
+    """The Pareto and Nash tallies of the allocation `shares` (seat -> token ids) of the split's pool."""
+    involved, value = split["involved"], split["value"]
+    values = [tuple(value[t["id"]][s] for s in involved) for t in split["tokens"]]
+    utilities = [sum(value[t][s] for t in shares[s]) for s in involved]
+    found = efficiency(values, len(involved), utilities)
+    if found is not None:
+        pareto, nash = found
+        for s in involved:
+            cards[s].add(pareto_name, 1 if pareto else 0, 1)
+            if nash is not None:
+                cards[s].add(nash_name, nash)
 
 
 def _offer_shares(neg: dict[str, Any], seat: int, card: Card) -> None:
@@ -177,6 +183,8 @@ def divided(division: dict[str, Any], cards: list[Card]) -> None:
             cards[s].add("strategic_share", got)
             cards[s].add("strategic_vs_equal", got - 1 / k)
             cards[s].add("strategic_vs_attack", got - division["parts"][s])
+    _optimality(division, {s: division["shares"][taken[s]] for s in involved}, cards,
+                "strategic_pareto", "strategic_nash")
 
 
 def traded(d: Mapping[str, Any], offers: Mapping[str, Any], worths: Worths, cards: list[Card]) -> None:

@@ -21,6 +21,7 @@ from bots.drachengold.greedy import GreedyBot
 from ladder.games import get_game
 from ladder.games.drachengold.rules.data import DECK
 from ladder.games.drachengold.rules.scoring import score_hoards
+from ladder.games.drachengold.view import expost
 from ladder.games.drachengold.view.negotiations import AttackParts
 from ladder.play import play_builtin, play_game
 from ladder.replay import load_replay
@@ -43,6 +44,13 @@ MATCHES = [
     (("random", "random", "trader", "random"), 8, {"split": "strategic", "rules": "advanced-b"}),
     (("random", "conceder", "hardhead", "greedy", "bargainer"), 9, {"negotiation_rounds": 3}),
 ]
+
+
+@pytest.fixture(autouse=True)
+def search_every_split(monkeypatch):
+    """The comparison is of exact searches: the programme's cap (which leaves a big split out of
+    Pareto and Nash, tested on its own below) is lifted here."""
+    monkeypatch.setattr(expost, "MAX_STATES", 10**7)
 
 
 class SloppyBot(GreedyBot):
@@ -177,6 +185,8 @@ def expected(replay: dict) -> dict[int, dict[str, tuple]]:
                     add(s, "strategic_share", share)
                     add(s, "strategic_vs_equal", share - 1 / k)
                     add(s, "strategic_vs_attack", share - div["attack"][s])
+            got = {s: div["shares"][div["taken"][s]] for s in div["involved"]}
+            optimality(div, got, worth, add, "strategic_pareto", "strategic_nash")
             div = None
         elif kind == "market_open":
             for s in range(n):
@@ -281,17 +291,24 @@ def settle(neg, agreed, d, add, samples, worth, agreed_splits):
     if all(g is not None for g in got.values()):
         for s in involved:
             add(s, "least_satisfied", min(got.values()))
-    # every utility vector some allocation of the pool reaches
+    got = {s: proposal["shares"].get(str(s), []) for s in involved}
+    optimality(neg, got, worth, add, "pareto_optimal", "nash_efficiency")
+
+
+def optimality(split, got, worth, add, pareto_name, nash_name):
+    """Pareto and Nash of the allocation `got` (seat -> token ids), against every utility vector
+    some allocation of the pool reaches."""
+    involved, k = split["involved"], len(split["involved"])
     reach = {(0,) * k}
-    for t in neg["pool"]:
+    for t in split["pool"]:
         reach = {(*u[:i], u[i] + worth(t, involved[i]), *u[i + 1:]) for u in reach for i in range(k)}
-    mine = tuple(sum(worth(t, s) for t in proposal["shares"].get(str(s), [])) for s in involved)
+    mine = tuple(sum(worth(t, s) for t in got[s]) for s in involved)
     dominated = any(all(a >= b for a, b in zip(u, mine, strict=True)) and u != mine for u in reach)
     best = max((prod(u) for u in reach if min(u) > 0), default=0)
     for s in involved:
-        add(s, "pareto_optimal", 0 if dominated else 1)
+        add(s, pareto_name, 0 if dominated else 1)
         if best > 0:
-            add(s, "nash_efficiency", prod(max(0, x) for x in mine) / best)
+            add(s, nash_name, prod(max(0, x) for x in mine) / best)
 
 
 def assert_same(got: dict, want: dict) -> None:
@@ -536,3 +553,15 @@ def test_every_rate_stays_a_part_of_its_whole_in_random_games():
                     assert all(1 <= r <= replay.header.options["negotiation_rounds"] for r in t)
                 if name in ("nash_efficiency", "least_satisfied"):
                     assert 0 <= t[0] <= t[1] + 1e-9, (name, t)
+
+
+def test_a_split_past_the_programmes_cap_is_left_out_of_pareto_and_nash_only(monkeypatch):
+    replay = play_builtin("drachengold", ["greedy", "conceder", "hardhead"], seed=1).replay
+    full = card.measure(replay)
+    monkeypatch.setattr(expost, "MAX_STATES", 1)  # every split with more than one state is past it
+    capped = card.measure(replay)
+    for seat in full:
+        assert "pareto_optimal" in full[seat] and "pareto_optimal" not in capped[seat]
+        assert "nash_efficiency" not in capped[seat]
+        same = {k: v for k, v in full[seat].items() if k not in ("pareto_optimal", "nash_efficiency")}
+        assert capped[seat] == same
