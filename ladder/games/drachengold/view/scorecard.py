@@ -132,6 +132,8 @@ class Card:
 
 
 def measure(replay: Replay) -> dict[int, dict[str, Tally]]:
+    """Seat -> measure name -> its tally in this match (every seat, each with what it had to count);
+    {} for a replay without its game_over event (no final holdings to value tokens by)."""
     n = replay.header.players
     options = replay.header.options
     end = next((e.data for e in reversed(replay.log) if not isinstance(e, Decision) and e.type == "game_over"), None)
