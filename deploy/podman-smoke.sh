@@ -5,11 +5,12 @@
 # whose validation game and a ranked match finish through the real worker, PostgreSQL and Redis,
 # and /metrics on web and worker. Then everything it made goes (containers, volumes, network),
 # pass or fail; the images stay (the next run's build is then mostly cached). As root, by hand or
-# from a CI stage of its own (a first build takes about 15 minutes: not in .ci/run):
+# from a CI stage of its own (a build from an empty cache took 12.5 to 21 minutes here: not in
+# .ci/run; with the images cached a run takes about 3 minutes):
 #   deploy/podman-smoke.sh
 # Settings (environment): LADDER_SMOKE_PORT (8120: the web's port on the host's 127.0.0.1),
 # LADDER_SMOKE_PROJECT (ladder-smoke: the compose project, so its names), LADDER_SMOKE_TIMEOUT
-# (900: seconds to wait for the ranked match), LADDER_SMOKE_BUILD=0 (use the images already built).
+# (900: seconds for the validation game and the ranked match), LADDER_SMOKE_BUILD=0 (use the images already built).
 # Why podman-compose 1.0.3 (Debian 12's), and what it needs help with, is in docs/operations.md
 # ("The compose smoke test"): Podman 4.3 cannot wait for `condition: service_healthy` and runs no
 # health checks without systemd, so this script starts the services in order and runs each health
