@@ -6,7 +6,7 @@ compact form) or its compact form (ladder/replay/compact.py: header, seats, deci
 download and the API, the Parquet export and the daily dumps, the collusion report) asks here for
 the replay's JSON bytes or its typed `Replay` and never looks at the row's bytes itself.
 
-A compact row is rebuilt by re-simulating its decisions (10 to 20 ms of CPU for a Drachengold
+A compact row is rebuilt by re-simulating its decisions (10 to 20 ms of CPU for a flagship
 match), checked byte for byte against its digest and against the scores and ranks its seats'
 rows hold, and kept in a bounded in-process LRU (`CACHE_BYTES` of rebuilt JSON): a finished
 replay never changes (the key is the stored bytes' hash, so a converted or replaced row is never

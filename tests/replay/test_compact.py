@@ -112,17 +112,24 @@ def test_a_compact_form_that_rebuilds_differently_is_refused_not_served():
         rebuild(MAGIC + b"not zlib")
     with pytest.raises(CompactError):
         rebuild(b"\x1f\x8b" + data[2:])
+    with pytest.raises(CompactError, match="layout"):
+        rebuild(MAGIC + b"\x07" + data[len(MAGIC) + 1:])
+    with pytest.raises(CompactError):
+        rebuild(data[:-5])
     # the same decisions under another seed: they no longer play through, or give other bytes
     import json
     import zlib
 
     from ladder.replay import canonical
-    from ladder.replay.compact import _ZDICT
+    from ladder.replay.compact import GAME_DICTIONARY, _dictionary
 
-    unpacker = zlib.decompressobj(-15, _ZDICT)
-    document = json.loads(unpacker.decompress(data[len(MAGIC):]) + unpacker.flush())
+    assert data[len(MAGIC)] == GAME_DICTIONARY  # in-process: no sandbox numbers; the game's dictionary
+    head = data[:len(MAGIC) + 2 + data[len(MAGIC) + 1]]
+    assert head.endswith(b"treasure")
+    unpacker = zlib.decompressobj(-15, _dictionary("treasure"))
+    document = json.loads(unpacker.decompress(data[len(head):]) + unpacker.flush())
     document["h"]["seed"] += 1
-    packer = zlib.compressobj(9, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY, _ZDICT)
-    tampered = MAGIC + packer.compress(canonical(document).encode()) + packer.flush()
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY, _dictionary("treasure"))
+    tampered = head + packer.compress(canonical(document).encode()) + packer.flush()
     with pytest.raises(CompactError):
         rebuild(tampered)
