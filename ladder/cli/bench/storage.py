@@ -23,17 +23,14 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 from sqlalchemy import create_engine, event, text
-from sqlalchemy.engine import make_url
 
-from ladder.cli.bench.service import _conninfo, _sqlalchemy, make_client, timed_get
+from ladder.cli.bench.service import _conninfo, make_client, scratch_database, timed_get
 from ladder.cli.bench.storage_seed import play_templates, seed_bots, seed_matches
 
 GROWING = ("matches", "seats", "rating_changes", "replays", "bot_logs")
@@ -45,27 +42,6 @@ class Sizes:
     matches: int
     by_table: dict[str, int]  # bytes
     by_game: dict[str, dict[str, float]]  # game -> table -> bytes per match
-
-
-@contextmanager
-def scratch(admin_url: str, name: str, keep: bool) -> Iterator[str]:
-    from ladder.db import make_engine, upgrade
-
-    admin = create_engine(_sqlalchemy(admin_url), isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    url = make_url(_sqlalchemy(admin_url)).set(database=name).render_as_string(hide_password=False)
-    try:
-        engine = make_engine(url)
-        upgrade(engine)
-        engine.dispose()
-        yield url
-    finally:
-        if not keep:
-            with admin.connect() as conn:
-                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 def fill(url: str, templates, games: list[str], bots: int, matches: int, console: Console) -> float:
@@ -240,7 +216,8 @@ def run_storage_bench(*, admin_url: str, matches: int, small: int, bots: int, pe
                   "stored as " + ", ".join(
                       f"{g} {statistics.mean(t.data_bytes for t in templates if t.game == g):,.0f} B"
                       for g in games) + f" per replay row ({form})")
-    with scratch(admin_url, f"{prefix}_small", keep) as small_url, scratch(admin_url, f"{prefix}_big", keep) as big_url:
+    with scratch_database(admin_url, "small", keep, f"{prefix}_small") as small_url, \
+            scratch_database(admin_url, "big", keep, f"{prefix}_big") as big_url:
         for url, count in ((small_url, small), (big_url, matches)):
             took = fill(url, templates, games, bots, count, console)
             console.print(f"filled {count:,} matches of {bots * len(games):,} bots in {took:.0f} s "

@@ -26,6 +26,8 @@ from datetime import UTC, datetime, timedelta
 
 import psycopg
 
+from ladder.cli.bench.service_seed import _bulk
+
 START = datetime(2025, 1, 1, tzinfo=UTC)
 EVERY_S = 0.2  # 300 matches a minute
 CHUNK = 5_000
@@ -108,13 +110,6 @@ def _sandboxed(game: str, names: list[str], seed: int, sandbox: str):
     plan = local_plan(game, [f"builtin:{n}" for n in names], seed=seed, options={}, sandbox=sandbox,
                       seed_key=hashlib.sha256(f"bench {seed}".encode()).digest())
     return run(plan).replay
-
-
-def _bulk(conninfo: str) -> psycopg.Connection:
-    conn = psycopg.connect(conninfo)
-    conn.execute("SET session_replication_role = replica")
-    conn.execute("SET synchronous_commit = off")
-    return conn
 
 
 def seed_bots(conninfo: str, games: list[str], bots: int) -> dict[str, range]:
