@@ -334,10 +334,13 @@ class SeatPublic(SeatBase):
 class Replay(SQLModel, table=True):
     __tablename__ = "replays"
     match_id: int = Field(foreign_key="matches.id", primary_key=True, ondelete="CASCADE")
-    data: bytes = Field(sa_type=LargeBinary)  # gzip of the replay JSON (ladder.replay format)
-    size: int  # uncompressed bytes
+    # the gzip of the replay JSON (ladder.replay format), or with `compact` its compact form
+    # (ladder/replay/compact.py); read only through ladder/services/stored_replays.py
+    data: bytes = Field(sa_type=LargeBinary)
+    size: int  # the whole replay's JSON bytes
     created_at: datetime = _when()
     hidden: bool = False  # taken out of public view by a moderator: only admins may read it
+    compact: bool = False
 
 
 class BuildArtifact(SQLModel, table=True):

@@ -15,6 +15,7 @@ from ladder.cli import (
     admin,
     bench,
     bench_check,
+    bench_storage,
     chaos,
     connect,
     export,
@@ -24,6 +25,7 @@ from ladder.cli import (
     play,
     protocol,
     replay,
+    replays_admin,
     runtimes,
     service,
     tournament,
@@ -41,10 +43,11 @@ for command in (play.play, match.match, play.demo, replay.replay, bench.bench, p
                 tournament.tournament, gauntlet.gauntlet, runtimes.runtimes, admin.admin, export.export,
                 connect.connect):
     main.add_command(command)
-for command in moderation.COMMANDS:
+for command in (*moderation.COMMANDS, replays_admin.compact_replays):
     admin.admin.add_command(command)
 bench.bench.add_command(service.bench_service)
 bench.bench.add_command(tournament.bench_tournament)
 bench.bench.add_command(export.bench_export)
 bench.bench.add_command(chaos.bench_chaos)
 bench.bench.add_command(bench_check.bench_check)
+bench.bench.add_command(bench_storage.bench_storage)

@@ -246,11 +246,21 @@ class Game:
     # The pure rules as a bot's sandbox gets them (module and data files of the package, relative
     # to it): chosen by inclusion, so a page's or a viewer's module never reaches a bot.
     rules_files: ClassVar[tuple[str, ...]] = ()
+    # A data file of the package: the preset dictionary a compact stored replay of this game is
+    # compressed with (ladder/replay/compact.py), typical decisions' text. Part of that stored
+    # format: never edit it (stored rows name it); a new one is a new file. "" = the common one only.
+    replay_dictionary: ClassVar[str] = ""
 
     @classmethod
     def package(cls) -> str:
         """The game's package (the module defining the class, for a one-module game)."""
         return cls.__module__
+
+    def replay_dictionary_bytes(self) -> bytes:
+        """The bytes of `replay_dictionary` (b"" when the game has none)."""
+        if not self.replay_dictionary:
+            return b""
+        return importlib.resources.files(self.package()).joinpath(self.replay_dictionary).read_bytes()
 
     def part(self, name: str) -> ModuleType | None:
         """The module of a declared part (renderer, view, forward, forms, seat_view, negotiations,

@@ -17,7 +17,6 @@ export holds exactly what the replay downloads hold; a running match is never ex
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -32,10 +31,10 @@ from sqlalchemy import and_, func
 from sqlmodel import Session, select
 
 from ladder.models import Bot, BotVersion, Match, MatchStatus, RatingChange, Seat, User
-from ladder.models import Replay as StoredReplay
 from ladder.ranking.ratings import to_points
 from ladder.replay import Decision, Replay
 from ladder.services import event_hold
+from ladder.services.stored_replays import stored_replays
 
 Sessions = Callable[[], Session]  # a session factory (ladder.db.session_factory)
 
@@ -187,11 +186,8 @@ def _rows(session: Session, matches: Sequence[Any]) -> dict[str, list[dict[str, 
     changes = {(match_id, seat): rest for match_id, seat, *rest in session.exec(
         select(RatingChange.match_id, RatingChange.seat, RatingChange.before, RatingChange.delta, RatingChange.after)
         .where(RatingChange.match_id >= lo, RatingChange.match_id <= hi)).all()}
-    replays = {match_id: Replay.from_json(json.loads(gzip.decompress(data))) for match_id, data in session.exec(
-        select(StoredReplay.match_id, StoredReplay.data)
-        .where(StoredReplay.match_id >= lo, StoredReplay.match_id <= hi,
-               StoredReplay.hidden == False)).all()  # noqa: E712 (a moderator took it out of public view)
-        if match_id in wanted}
+    # public_only: a moderator took the others out of public view
+    replays = stored_replays(session=session, match_ids=wanted, public_only=True)
     out: dict[str, list[dict[str, Any]]] = {"matches": [], "seats": [], "log": []}
     players: dict[int, int] = {}
     for match_id, seat, bot_id, bot, owner, number, score, rank, status, forfeited in seat_rows:

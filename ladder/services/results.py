@@ -45,6 +45,7 @@ from ladder.services.bots import activate
 from ladder.services.common import atomic, expire_loaded, retry_transient
 from ladder.services.errors import AlreadyRecorded, Invalid, NotFound
 from ladder.services.ratings import apply_ratings, take_rating_clock
+from ladder.services.stored_replays import stored_form
 
 DEFAULT_MAX_LOG_CHARS = 64 * 1024
 DEFAULT_DATA_CAP = Cap()  # settings.bot_data_cap
@@ -187,8 +188,9 @@ def record_result(
         if logs:
             session.exec(insert(BotLog.__table__), params=logs)
         if outcome.replay is not None:
-            data, size = compress_replay(outcome.replay)
-            session.exec(insert(ReplayRow.__table__).values(match_id=match_id, data=data, size=size, created_at=now))
+            form = stored_form(outcome.replay)
+            session.exec(insert(ReplayRow.__table__).values(match_id=match_id, data=form.data, size=form.size,
+                                                            compact=form.compact, created_at=now))
         record_match_data(session, match, seats, outcome.data, data_cap, now)
         if is_rated(match.status, ranked=match.ranked, forfeited=[s.forfeited for s in seats]):
             apply_ratings(session, match, seats, sequence, now)

@@ -4,7 +4,6 @@ tasks themselves through Celery in eager mode with the real sandboxed runner."""
 
 from __future__ import annotations
 
-import gzip
 import io
 import json
 import os
@@ -28,7 +27,6 @@ from sqlmodel import select
 from ladder.config import Settings
 from ladder.games import GAMES, get_game
 from ladder.models import BotLog, BotVersion, Match, Rating, utcnow
-from ladder.models import Replay as ReplayRow
 from ladder.relay.backends import topics
 from ladder.replay import (
     ENGINE_VERSION,
@@ -45,6 +43,7 @@ from ladder.services.bots import seed_house_bots
 from ladder.services.matches import claim_match, queue_match, requeue_stale
 from ladder.services.queue_control import mark_sent
 from ladder.services.ratings import recompute_ratings
+from ladder.services.stored_replays import stored_replay_bytes
 from workers.queue import celery_app, tasks
 from workers.queue.jobs import play_match
 from workers.queue.scheduler import Queued, schedule, sweep
@@ -152,7 +151,7 @@ def test_bot_logs_are_kept_for_their_owner_and_out_of_the_public_replay(session,
     play_match(match.id, sessions=sessions, settings=settings, worker_id="w", runner=runner)
     logs = session.exec(select(BotLog).where(BotLog.match_id == match.id)).all()
     assert [(log.seat, log.text) for log in logs] == [(0, "thinking hard\n")]
-    stored = json.loads(gzip.decompress(session.get(ReplayRow, match.id).data))
+    stored = json.loads(stored_replay_bytes(session=session, match_id=match.id))
     assert all("stderr" not in seat for seat in stored["seats"])
 
 
@@ -300,7 +299,7 @@ def test_tasks_play_real_sandboxed_matches_end_to_end(session, settings, house, 
     finished = session.exec(select(Match).where(Match.status == "finished")).all()
     assert len(finished) == 1 + sent["ladder"]
     for match in finished:
-        replay = loads_replay(gzip.decompress(session.get(ReplayRow, match.id).data))
+        replay = loads_replay(stored_replay_bytes(session=session, match_id=match.id))
         assert replay["seats"][0]["sandbox"] == "strict"
         assert verify_replay(replay).ok
     rated = rating_changes_per_match(session)
