@@ -62,13 +62,11 @@ class LeaderboardRow:
         return self.wins / self.games if self.games else None
 
     @property
-    def half_width(self) -> int:
-        """The +- shown: the rating's 95% interval, milli-points."""
+    def half_width(self) -> int:  # the +- shown: the rating's 95% interval, milli-points
         return half_width(self.deviation)
 
     @property
-    def uncertain(self) -> bool:
-        """Shown with "?": the interval is wider than the smallest matchmaking window."""
+    def uncertain(self) -> bool:  # shown with "?" (ladder/ranking/ratings.py is_uncertain)
         return is_uncertain(self.deviation)
 
 
