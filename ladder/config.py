@@ -81,6 +81,12 @@ class Settings(BaseModel):
     # seconds between the scheduler's ratings checks (a dry `ladder ratings recompute`, recorded for
     # the ladder_ratings_check_ok metric); 0: none, only the ones an operator runs
     ratings_check_interval: int = Field(default=3600, ge=0)
+    # the accuracy report (docs/ratings.md): seconds between the scheduler's recomputations (0: none),
+    # the rated matches it reads per game (bounded: it stays quick at a million matches), and the
+    # last matches whose predictions it scores
+    ratings_report_interval: int = Field(default=3600, ge=0)
+    ratings_report_window: int = Field(default=20_000, ge=100)
+    ratings_report_last: int = Field(default=1000, ge=10)
 
     # limits against hostile users (docs/operations.md, "Limits"); rates are Flask-Limiter strings,
     # counted in Redis when REDIS_URL is set (shared by every web process), in memory otherwise

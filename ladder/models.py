@@ -21,7 +21,7 @@ from sqlalchemy import JSON, BigInteger, CheckConstraint, DateTime, Index, Large
 from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
 
-from ladder.ranking.ratings import INITIAL_RATING
+from ladder.ranking.ratings import INITIAL_DEVIATION, INITIAL_RATING
 
 metadata = SQLModel.metadata
 
@@ -460,6 +460,9 @@ class RatingCheck(SQLModel, table=True):
     wrote: bool = False  # `--write`: the differences found were written, then checked again
 
 
+_DEVIATION_DEFAULT = {"server_default": str(INITIAL_DEVIATION)}  # rows from before the deviations (0018)
+
+
 class RatingChange(SQLModel, table=True):
     """One bot's change in one rated match; `sequence` is the order ratings were applied in."""
 
@@ -484,6 +487,9 @@ class RatingChange(SQLModel, table=True):
     after: int
     games_before: int
     created_at: datetime = _when()
+    # how sure the rating was (ladder/ranking/ratings.py): before the match (after a new version's widening), after it
+    deviation_before: int = Field(default=INITIAL_DEVIATION, sa_column_kwargs=_DEVIATION_DEFAULT)
+    deviation: int = Field(default=INITIAL_DEVIATION, sa_column_kwargs=_DEVIATION_DEFAULT)
 
 
 class Rating(SQLModel, table=True):
@@ -498,6 +504,21 @@ class Rating(SQLModel, table=True):
     wins: int = 0  # rated matches finished first (shared first place counts)
     last_played_at: datetime | None = _when(nullable=True)
     last_sequence: int | None = Field(default=None, sa_type=BigInteger)
+    # the rating's deviation (milli-points, ladder/ranking/ratings.py) and the version its last rated match
+    # was played with: a match with another version widens the deviation first
+    deviation: int = Field(default=INITIAL_DEVIATION, sa_column_kwargs=_DEVIATION_DEFAULT)
+    version_id: int | None = None
+
+
+class RatingReport(SQLModel, table=True):
+    """A game's newest accuracy report (ladder/ranking/report.py), as the scheduler computed it:
+    pages and the API serve it from here, never computing it on a request."""
+
+    __tablename__ = "rating_reports"
+    game: str = Field(primary_key=True, max_length=32)
+    computed_at: datetime = _when()
+    matches: int  # rated matches the report read
+    body: dict = Field(default_factory=dict, sa_type=JSON)
 
 
 class RatingClock(SQLModel, table=True):

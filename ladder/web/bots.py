@@ -9,6 +9,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_login import current_user, login_required
 
 from ladder.games import get_game
+from ladder.ranking.ratings import is_uncertain
 from ladder.services import bots as bot_service
 from ladder.services import challenges, pages
 from ladder.services.builds import build_logs
@@ -125,7 +126,8 @@ def page(bot_id: int):
                          first=max(played - len(history) + 1, 1),  # the page shows the last points only
                          start=history[0].before if history else 0)
     context = {"data": data, "bot": data.bot, "owner": owner, "chart": chart, "match_url": match_url,
-               "bot_url": id_url(".page", "bot_id")}
+               "bot_url": id_url(".page", "bot_id"),
+               "uncertain": data.rating is not None and is_uncertain(data.rating.deviation)}
     if owner:
         ids = [v.validation_match_id for v in data.versions if v.validation_match_id]
         context["validations"] = matches_by_id(session=db(), match_ids=ids)

@@ -135,6 +135,7 @@ def celery_config(settings: Settings) -> dict[str, Any]:
             f"{TASKS_MODULE}.validate_version": {"queue": PRIORITY_QUEUE},
             f"{TASKS_MODULE}.write_dumps": {"queue": PRIORITY_QUEUE},
             f"{TASKS_MODULE}.check_ratings": {"queue": PRIORITY_QUEUE},
+            f"{TASKS_MODULE}.write_rating_reports": {"queue": PRIORITY_QUEUE},
         },
         # the embedded transport has no broadcast: remote control (celery inspect) only with Redis
         "worker_enable_remote_control": settings.redis_url is not None,
@@ -182,6 +183,13 @@ def beat_schedule(settings: Settings) -> dict[str, dict[str, Any]]:
             "task": f"{TASKS_MODULE}.check_ratings",
             "schedule": timedelta(seconds=settings.ratings_check_interval),
             "options": {"expires": settings.ratings_check_interval},
+        }
+    if settings.ratings_report_interval:
+        # the accuracy report (docs/ratings.md) reads a bounded window of each game's history
+        schedule["rating-reports"] = {
+            "task": f"{TASKS_MODULE}.write_rating_reports",
+            "schedule": timedelta(seconds=settings.ratings_report_interval),
+            "options": {"expires": settings.ratings_report_interval},
         }
     return schedule
 

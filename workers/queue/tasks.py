@@ -154,6 +154,14 @@ def check_ratings() -> dict[str, int]:
         return {"differences": done.differences, "missing": done.missing}
 
 
+@app.task(name="workers.queue.tasks.write_rating_reports")
+def write_rating_reports() -> dict[str, int]:
+    """Each game's ratings accuracy report, recomputed and stored (workers/queue/scheduler.py)."""
+    from workers.queue.scheduler import rating_reports
+
+    return rating_reports(sessions(), app.settings)
+
+
 @app.task(name="workers.queue.tasks.validate_version")
 def validate_version(version_id: int) -> int | None:
     """Check an uploaded version's package and queue its validation game (sent at once)."""

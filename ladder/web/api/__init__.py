@@ -6,7 +6,8 @@ Every route of the API is in the tables below, with the query parameters it take
 typo, a filter it does not have) is refused with a 400 naming it, never silently ignored. The
 views are plain functions, one module per feature, that know nothing of the blueprint:
 
-- `api` (/api/v1): meta.py (the index, the document), leaderboards.py, bots.py, matches.py,
+- `api` (/api/v1): meta.py (the index, the document), leaderboards.py (with each game's ratings
+  accuracy report), bots.py, matches.py,
   bot_data.py, challenges.py, events.py, moderation.py, live.py, remote.py (remote bots'
   challenges and the open ladder's lobby);
 - `seats` (/api/v1/seats): a remote seat's lines over a websocket (seat_socket.py) or an HTTP long
@@ -65,6 +66,7 @@ API = (
     Route("GET", "/games", leaderboards.games),
     Route("GET", "/leaderboards/<game>", leaderboards.leaderboard, PAGE),
     Route("GET", "/leaderboards/<game>/open", leaderboards.open_leaderboard, PAGE),
+    Route("GET", "/leaderboards/<game>/accuracy", leaderboards.accuracy),
     Route("GET", "/bots/<int:bot_id>", bots.bot),
     Route("GET", "/bots/<int:bot_id>/versions", bots.versions),
     Route("GET", "/versions/<int:version_id>", bots.version),

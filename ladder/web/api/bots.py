@@ -17,7 +17,7 @@ from ladder.services.errors import NotFound
 from ladder.services.limits import check_upload
 from ladder.services.rejections import rejection_causes
 from ladder.services.uploads import upload_bot
-from ladder.web.api.common import dump, error, reader_id, token_user
+from ladder.web.api.common import dump, error, reader_id, sureness, token_user
 from ladder.web.common import db, dispatch, settings
 
 
@@ -42,7 +42,7 @@ def bot(bot_id: int):
     return jsonify(
         bot=dump(BotPublic, data.bot), owner=data.owner.username,
         rating=None if rating is None else {"rating": to_points(rating.rating), "games": rating.games,
-                                            "wins": rating.wins},
+                                            "wins": rating.wins, **sureness(rating.deviation)},
         versions=_versions(data.versions, data.bot.owner_id),
         history=[{"match_id": p.match_id, "before": to_points(p.before), "after": to_points(p.after),
                   "at": p.at.isoformat()} for p in data.history],

@@ -265,10 +265,15 @@ def test_celery_is_configured_for_long_tasks_that_must_not_be_lost(tmp_path):
     assert 0 < embedded["task_soft_time_limit"] < embedded["task_time_limit"] < 5
     beat = {entry["task"] for entry in embedded["beat_schedule"].values()}
     assert beat == {f"workers.queue.tasks.{name}"
-                    for name in ("schedule_matches", "sweep_stale", "write_dumps", "check_ratings")}
+                    for name in ("schedule_matches", "sweep_stale", "write_dumps", "check_ratings",
+                                 "write_rating_reports")}
     assert embedded["beat_schedule"]["check-ratings"]["schedule"].total_seconds() == 3600
-    unchecked = celery_app.celery_config(Settings(env="test", instance_dir=tmp_path, ratings_check_interval=0))
+    assert embedded["beat_schedule"]["rating-reports"]["schedule"].total_seconds() == 3600
+    unchecked = celery_app.celery_config(Settings(env="test", instance_dir=tmp_path, ratings_check_interval=0,
+                                                  ratings_report_interval=0))
     assert "check-ratings" not in unchecked["beat_schedule"]  # 0: only the checks an operator runs
+    assert "rating-reports" not in unchecked["beat_schedule"]
+    assert embedded["task_routes"]["workers.queue.tasks.write_rating_reports"]["queue"] == celery_app.PRIORITY_QUEUE
 
 
 @pytest.fixture
@@ -411,6 +416,25 @@ def test_the_dump_task_writes_each_finished_days_dump_once(session, settings, ho
     assert tasks.write_dumps.delay().get() == [name]
     assert (settings.dumps_root / "treasure" / name).is_file()
     assert tasks.write_dumps.delay().get() == []  # nothing missing: nothing written
+
+
+def test_the_accuracy_report_task_stores_each_games_report(session, sessions, settings, house, eager):
+    """The scheduler's accuracy report (workers/queue/scheduler.py rating_reports): one stored row
+    per game, over the rated matches there are, replaced at each run."""
+    from ladder.games import available_games
+    from ladder.services.rating_reports import stored_report
+
+    assert tasks.write_rating_reports.delay().get() == {game: 0 for game in available_games()}
+    for seed in range(2):
+        match = queue_match(session=session, game="treasure", seats=house_versions(session, "treasure")[:3],
+                            seed=seed)
+        assert play_match(match.id, sessions=sessions, settings=settings, worker_id="w",
+                          runner=FakeRunner(ranks=[1 + seed, 2 - seed, 3])).status == "finished"
+    assert tasks.write_rating_reports.delay().get()["treasure"] == 2
+    session.rollback()  # written in the task's own session
+    report = stored_report(session=session, game="treasure").body
+    assert report["prediction"]["matches"] == 2 and report["prediction"]["pairs"] == 6
+    assert report["window"] == settings.ratings_report_window
 
 
 def test_the_ratings_check_task_records_what_it_found(session, house, eager):
