@@ -4,8 +4,8 @@ bot's rating last played with (a new one widens it), and the stored accuracy rep
 Existing rows get the initial deviation; `ladder ratings recompute --write` then replays the
 history and writes every deviation (until then the ratings check counts them as differences).
 
-Revision ID: 0018_rating_deviations
-Revises: 0017_rating_checks
+Revision ID: 0019_rating_deviations
+Revises: 0018_compact_replays
 """
 
 from collections.abc import Sequence
@@ -13,8 +13,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = '0018_rating_deviations'
-down_revision: str | None = '0017_rating_checks'
+revision: str = '0019_rating_deviations'
+down_revision: str | None = '0018_compact_replays'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
