@@ -1,0 +1,212 @@
+"""The scorecard as the bot page and the API read it: a bot's measures (every version, its latest,
+per table size, the winners at its tables), per opponent with the margin, its last matches' values
+for the chart, and its matches filtered by opponent or result.
+
+Every read is bounded: a handful of sum rows by primary key, the opponents' rows through
+ix_scorecard_sums_bot_matches, and the last CHART_MATCHES tally rows through
+ix_scorecard_tallies_bot_match; a page costs the same at a thousand matches or a million.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from sqlalchemy import func
+from sqlalchemy.orm import aliased
+from sqlmodel import Session, select
+
+from ladder.games import get_game
+from ladder.games.scorecard import Measure
+from ladder.models import Bot, Match, RatingChange, ScorecardSum, ScorecardTally, Seat, User
+from ladder.scorecard.common import Catalogue, catalogue
+from ladder.scorecard.tallies import merge_all, value
+from ladder.services.errors import Invalid, NotFound
+from ladder.services.match_lists import seats_by_match
+from ladder.services.pages import MatchSummary, RecentMatch, SeatSummary
+from ladder.services.scorecard import ALL, sums_for
+
+CHART_MATCHES = 200
+CHART_WINDOW = 10  # the chart's points pool this many matches, so one match's luck does not dominate
+OPPONENTS = 20
+RESULTS = ("won", "lost")  # the match list's result filter: first place, or not
+
+
+@dataclass(frozen=True, slots=True)
+class MeasureRow:
+    measure: Measure
+    value: float | None  # every version
+    latest: float | None  # the latest version
+    winners: float | None  # the winners at its tables
+    by_size: tuple[float | None, ...] = ()  # per table size, in Scorecard.sizes' order
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentRow:
+    opponent_id: int
+    name: str
+    owner: str
+    matches: int
+    # (measure, this bot's value against it, its value against this bot, the margin: the first less the second)
+    values: tuple[tuple[Measure, float | None, float | None, float | None], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChartSeries:
+    measure: Measure
+    points: tuple[tuple[int, float], ...]  # (match id, value over the window ending there), oldest first
+    marks: tuple[tuple[int, str], ...]  # (index into points, "v3"): where a new version starts
+
+
+@dataclass(frozen=True, slots=True)
+class Scorecard:
+    game: str
+    matches: int
+    latest_matches: int
+    sizes: tuple[int, ...]
+    size_matches: tuple[int, ...]
+    rows: tuple[MeasureRow, ...]
+    opponents: tuple[OpponentRow, ...] = ()
+    charts: tuple[ChartSeries, ...] = field(default=())
+
+
+def _figure(measures: Catalogue, sum_row, name: str, side: str = "tallies") -> float | None:
+    if not sum_row:
+        return None
+    kind = measures.kind(name)
+    return value(kind, sum_row[side].get(name)) if kind else None
+
+
+def _names(measures: Catalogue, rows) -> list[str]:
+    """The measures to show: the game's and every game's in their order, then the breakdown's."""
+    present = {name for row in rows if row for side in ("tallies", "winners") for name in row[side]}
+    ordered = [m.name for m in measures if m.name in present]
+    return ordered + sorted(n for n in present if n.startswith("score.") and n not in ordered)
+
+
+def bot_scorecard(*, session: Session, bot: Bot, latest_version_id: int | None, version_numbers: dict[int, int],
+                  opponents: int = OPPONENTS, chart: bool = True) -> Scorecard:
+    game = get_game(bot.game)
+    measures = catalogue(game)
+    sizes = tuple(range(game.min_players, game.max_players + 1))
+    keys = [(ALL, ALL, ALL), *((ALL, n, ALL) for n in sizes)]
+    if latest_version_id is not None:
+        keys.append((latest_version_id, ALL, ALL))
+    sums = sums_for(session, bot.id, keys)
+    overall = sums.get((ALL, ALL, ALL))
+    latest = sums.get((latest_version_id, ALL, ALL)) if latest_version_id is not None else None
+    by_size = [sums.get((ALL, n, ALL)) for n in sizes]
+    rows = tuple(MeasureRow(measures.get(name), _figure(measures, overall, name), _figure(measures, latest, name),
+                            _figure(measures, overall, name, "winners"),
+                            tuple(_figure(measures, s, name) for s in by_size))
+                 for name in _names(measures, [overall]))
+    return Scorecard(
+        game.name, overall["matches"] if overall else 0, latest["matches"] if latest else 0, sizes,
+        tuple(s["matches"] if s else 0 for s in by_size), rows,
+        opponent_rows(session=session, bot_id=bot.id, measures=measures, limit=opponents) if overall else (),
+        chart_series(session=session, bot_id=bot.id, measures=measures, version_numbers=version_numbers)
+        if chart and overall else ())
+
+
+def main_measures(measures: Catalogue) -> list[Measure]:
+    """The chart's and the opponents' measures: first places, the score, the game's first two."""
+    found = [measures.get("first"), measures.get("score"), *measures.game[:2]]
+    return [m for m in found if m is not None]
+
+
+def opponent_rows(*, session: Session, bot_id: int, measures: Catalogue, limit: int = OPPONENTS,
+                  opponent_id: int | None = None) -> tuple[OpponentRow, ...]:
+    """Its most met opponents (or one), each with the main measures both ways and the margin."""
+    mine_q = select(ScorecardSum.opponent_id, ScorecardSum.matches, ScorecardSum.tallies).where(
+        ScorecardSum.bot_id == bot_id, ScorecardSum.version_id == ALL, ScorecardSum.players == ALL,
+        ScorecardSum.opponent_id != ALL)
+    if opponent_id is not None:
+        mine_q = mine_q.where(ScorecardSum.opponent_id == opponent_id)
+    mine = session.connection().execute(
+        mine_q.order_by(ScorecardSum.matches.desc(), ScorecardSum.opponent_id).limit(limit)).all()
+    if not mine:
+        return ()
+    ids = [row[0] for row in mine]
+    theirs = dict(session.connection().execute(
+        select(ScorecardSum.bot_id, ScorecardSum.tallies).where(
+            ScorecardSum.bot_id.in_(ids), ScorecardSum.version_id == ALL, ScorecardSum.players == ALL,
+            ScorecardSum.opponent_id == bot_id)).all())
+    names = {b: (n, o) for b, n, o in session.connection().execute(
+        select(Bot.id, Bot.name, User.username).join(User, User.id == Bot.owner_id).where(Bot.id.in_(ids)))}
+    shown = main_measures(measures)
+    out = []
+    for other, matches, tallies in mine:
+        values = []
+        for m in shown:
+            a, b = value(m.kind, tallies.get(m.name)), value(m.kind, theirs.get(other, {}).get(m.name))
+            values.append((m, a, b, None if a is None or b is None else a - b))
+        name, owner = names.get(other, (f"bot{other}", ""))
+        out.append(OpponentRow(other, name, owner, matches, tuple(values)))
+    return tuple(out)
+
+
+def chart_series(*, session: Session, bot_id: int, measures: Catalogue, version_numbers: dict[int, int],
+                 matches: int = CHART_MATCHES, window: int = CHART_WINDOW) -> tuple[ChartSeries, ...]:
+    rows = session.connection().execute(
+        select(ScorecardTally.match_id, ScorecardTally.bot_version_id, ScorecardTally.tallies)
+        .where(ScorecardTally.bot_id == bot_id).order_by(ScorecardTally.match_id.desc()).limit(matches)).all()
+    rows = list(reversed(rows))
+    marks = tuple((i, f"v{version_numbers.get(v, '?')}") for i, (_m, v, _t) in enumerate(rows)
+                  if i == 0 or v != rows[i - 1][1])
+    out = []
+    for m in main_measures(measures):
+        points = []
+        for i, (match_id, _v, _t) in enumerate(rows):
+            pooled = merge_all({m.name: m.kind}, (t for _m, _v2, t in rows[max(0, i - window + 1):i + 1]))
+            figure = value(m.kind, pooled.get(m.name))
+            if figure is not None:
+                points.append((match_id, figure))
+        if points:
+            out.append(ChartSeries(m, tuple(points), marks))
+    return tuple(out)
+
+
+def version_scorecard(*, session: Session, bot: Bot, version_id: int) -> dict:
+    """One version's sum row (matches, measure name -> figure), for the API."""
+    measures = catalogue(get_game(bot.game))
+    row = sums_for(session, bot.id, [(version_id, ALL, ALL)]).get((version_id, ALL, ALL))
+    return figures(measures, row)
+
+
+def figures(measures: Catalogue, row) -> dict:
+    if not row:
+        return {"matches": 0, "measures": {}}
+    return {"matches": row["matches"], "measures": {
+        name: {"value": _figure(measures, row, name), "winners": _figure(measures, row, name, "winners")}
+        for name in _names(measures, [row])}}
+
+
+def recent_matches(*, session: Session, bot_id: int, opponent_id: int | None = None, result: str | None = None,
+                   limit: int = 20) -> list[RecentMatch]:
+    """Its last matches, newest first, only those with `opponent_id` at the table and of `result`
+    (won: first place; lost: any other finished place)."""
+    if result is not None and result not in RESULTS:
+        raise Invalid(f"result must be one of {', '.join(RESULTS)}, not {result!r}")
+    if opponent_id is not None and session.get(Bot, opponent_id) is None:
+        raise NotFound(f"no bot {opponent_id}")
+    others, met = aliased(Seat), aliased(Seat)
+    table_size = select(func.count()).where(others.match_id == Seat.match_id).scalar_subquery()
+    query = (select(Match.id, Match.kind, Match.status, Match.created_at, Match.finished_at,
+                    Seat.rank, Seat.score, Seat.status, table_size, RatingChange.delta, Seat.seat)
+             .join(Match, Match.id == Seat.match_id)
+             .outerjoin(RatingChange, (RatingChange.match_id == Seat.match_id) & (RatingChange.bot_id == bot_id))
+             .where(Seat.bot_id == bot_id))
+    if opponent_id is not None:
+        query = query.join(met, (met.match_id == Seat.match_id) & (met.bot_id == opponent_id))
+    if result == "won":
+        query = query.where(Seat.rank == 1)
+    elif result == "lost":
+        query = query.where(Seat.rank > 1)
+    rows = session.connection().execute(query.order_by(Seat.match_id.desc()).limit(limit)).all()
+    tables = seats_by_match(session=session, match_ids=[r[0] for r in rows])
+    return [RecentMatch(MatchSummary(*r[:5]), SeatSummary(*r[5:8]), r[8], r[9],
+                        tuple(s for s in tables.get(r[0], []) if s.seat != r[10])) for r in rows]
+
+
+def measure_list(game_name: str) -> Sequence[Measure]:
+    return list(catalogue(get_game(game_name)))
