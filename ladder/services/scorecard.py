@@ -29,6 +29,7 @@ from ladder.models import Replay as StoredReplay
 from ladder.replay import Replay
 from ladder.scorecard.common import catalogue, seat_tallies
 from ladder.scorecard.tallies import Stored, encode, merge_all
+from ladder.services.ratings import take_rating_clock
 
 log = logging.getLogger(__name__)
 ALL = 0  # a key column's "every version / size / opponent"
@@ -149,11 +150,15 @@ class Recomputed:
 def recompute(sessions: Callable[[], Session], *, game: str | None = None, batch: int = 500,
               write: bool = True, progress: Callable[[int], None] = lambda n: None) -> Recomputed:
     """Every counted match's scorecards from its stored replay, in match order, compared with what
-    is stored; with `write`, the stored tallies and sums (of `game`, or all) are replaced by them."""
+    is stored; with `write`, the stored tallies and sums (of `game`, or all) are replaced by them.
+    A write holds the rating clock from the first read to the commit, so no result is recorded
+    meanwhile (recording waits for it): nothing recorded during the rebuild is lost or counted twice."""
     last, matches, seats, differences = 0, 0, 0, 0
     sums: dict[tuple[int, int, int, int], dict] = {}
     fresh: list[dict] = []
     with sessions() as session:
+        if write:
+            take_rating_clock(session)
         where = [Match.status == MatchStatus.FINISHED, Match.kind.not_in(LEFT_OUT_KINDS), Match.voided_at.is_(None)]
         if game is not None:
             where.append(Match.game == game)
@@ -186,7 +191,8 @@ def recompute(sessions: Callable[[], Session], *, game: str | None = None, batch
                 matches += 1
                 seats += len(cards)
             progress(len(rows))
-            session.rollback()  # end the read: no transaction held across batches
+            if not write:
+                session.rollback()  # end the read: a check holds no transaction across batches
         if write:
             tally_where = [] if game is None else [ScorecardTally.game == game]
             sum_where = [] if game is None else [ScorecardSum.game == game]

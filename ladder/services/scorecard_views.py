@@ -16,9 +16,9 @@ from sqlalchemy import func
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, select
 
-from ladder.games import get_game
+from ladder.games import GAMES, get_game
 from ladder.games.scorecard import Measure
-from ladder.models import Bot, Match, RatingChange, ScorecardSum, ScorecardTally, Seat, User
+from ladder.models import Bot, BotVersion, Match, RatingChange, ScorecardSum, ScorecardTally, Seat, User
 from ladder.scorecard.common import Catalogue, catalogue
 from ladder.scorecard.tallies import merge_all, value
 from ladder.services.errors import Invalid, NotFound
@@ -210,3 +210,56 @@ def recent_matches(*, session: Session, bot_id: int, opponent_id: int | None = N
 
 def measure_list(game_name: str) -> Sequence[Measure]:
     return list(catalogue(get_game(game_name)))
+
+
+# --- the API's reads (ladder/web/api/scorecards.py) ------------------------------------------------
+
+
+def _scored_bot(session: Session, bot_id: int) -> Bot:
+    bot = session.get(Bot, bot_id)
+    if bot is None or bot.game not in GAMES:
+        raise NotFound(f"no bot {bot_id}")
+    return bot
+
+
+def definitions(game: str) -> dict:
+    return {m.name: {"label": m.label, "definition": m.definition, "kind": m.kind, "unit": m.unit,
+                     "doc": f"/docs/scorecard#{m.anchor or m.name}"} for m in catalogue(get_game(game))}
+
+
+def api_scorecard(*, session: Session, bot_id: int) -> tuple[Bot, tuple[int, int] | None, Scorecard]:
+    """(the bot, its latest version's (id, number), its scorecard without the chart)."""
+    bot = _scored_bot(session, bot_id)
+    versions = session.exec(select(BotVersion.id, BotVersion.number).where(BotVersion.bot_id == bot_id)
+                            .order_by(BotVersion.number.desc())).all()
+    latest = tuple(versions[0]) if versions else None
+    card = bot_scorecard(session=session, bot=bot, latest_version_id=latest[0] if latest else None,
+                         version_numbers=dict(versions), chart=False)
+    return bot, latest, card
+
+
+def api_version_scorecard(*, session: Session, bot_id: int, number: int) -> tuple[Bot, dict]:
+    bot = _scored_bot(session, bot_id)
+    version = session.exec(select(BotVersion.id).where(BotVersion.bot_id == bot_id,
+                                                       BotVersion.number == number)).first()
+    if version is None:
+        raise NotFound(f"bot {bot_id} has no version {number}")
+    return bot, version_scorecard(session=session, bot=bot, version_id=version)
+
+
+def api_opponent_scorecard(*, session: Session, bot_id: int, opponent_id: int) -> dict:
+    bot = _scored_bot(session, bot_id)
+    measures = catalogue(get_game(bot.game))
+    mine = sums_for(session, bot.id, [(ALL, ALL, opponent_id)]).get((ALL, ALL, opponent_id))
+    if mine is None:
+        raise NotFound(f"bot {bot_id} has no measured match with bot {opponent_id}")
+    theirs = sums_for(session, opponent_id, [(ALL, ALL, bot.id)]).get((ALL, ALL, bot.id))
+    ours, other = figures(measures, mine), figures(measures, theirs)
+    rows = {}
+    for name, figure in ours["measures"].items():
+        a = figure["value"]
+        b = other["measures"].get(name, {}).get("value")
+        rows[name] = {"value": a, "opponent": b, "margin": None if a is None or b is None else a - b}
+    main = opponent_rows(session=session, bot_id=bot.id, measures=measures, opponent_id=opponent_id, limit=1)
+    return {"bot_id": bot.id, "opponent_id": opponent_id, "game": bot.game, "matches": ours["matches"],
+            "opponent_name": main[0].name if main else None, "measures": rows}

@@ -8,8 +8,8 @@ from typing import Any
 
 from ladder.games.scorecard import Measure
 from ladder.services.scorecard_views import RESULTS, bot_scorecard, recent_matches
-from ladder.web.common import MAX_ID, db, int_arg, text_arg
 from ladder.web.catalog import game_titles
+from ladder.web.common import MAX_ID, db, int_arg, text_arg
 from ladder.web.svg import measure_chart
 
 
