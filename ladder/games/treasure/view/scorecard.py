@@ -156,14 +156,14 @@ def measure(replay: Replay) -> dict[int, dict[str, Tally]]:
         kind = entry.type
         if kind == "turn_start":
             current = data["seat"]
-            seats[current].turns += 1
             cave.flipped = []
             cave.dragon_run = False
         elif kind == "flip":
             square = data["square"][0] * COLS + data["square"][1]
             cave.known[square] = data["kind"]
-            if not cave.flipped:
+            if not cave.flipped:  # a turn's first flip: a turn played
                 cave.dragon_run = data["kind"] == DRAGON
+                seats[current].turns += 1
             cave.flipped.append(square)
             seats[current].flips += 1
         elif kind == "keep":
