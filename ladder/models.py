@@ -679,7 +679,8 @@ class ScorecardSum(SQLModel, table=True):
     reads a handful of rows however long the history: per version (`version_id`), per table size
     (`players`) and per opponent (`opponent_id`, a bot met at the table); 0 in a key column means
     every version, size or opponent. Only the combinations the page and the API read are kept:
-    (v, 0, 0), (0, 0, 0), (0, n, 0) and (0, 0, o)."""
+    (v, 0, 0), (0, 0, 0), (0, n, 0) and (0, 0, o); the last two without medians or winners' figures
+    (services/scorecard.py, merged)."""
 
     __tablename__ = "scorecard_sums"
     __table_args__ = (Index("ix_scorecard_sums_bot_matches", "bot_id", "version_id", "players", "matches"),)

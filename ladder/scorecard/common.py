@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import cache
 
 from ladder.games.base import Game
 from ladder.games.scorecard import Kind, Measure, Tally
@@ -73,11 +74,25 @@ class Catalogue:
         return COMMON_BY_NAME.get(name)
 
     def kind(self, name: str) -> Kind | None:
-        found = self.get(name)
-        return None if found is None else found.kind
+        if name.startswith(SCORE_PREFIX):
+            return "total"
+        found = _KINDS.get(name) or self._own().get(name)
+        return found
 
     def kinds(self, names) -> dict[str, Kind]:
         return {name: kind for name in names if (kind := self.kind(name)) is not None}
+
+
+    def _own(self) -> dict[str, Kind]:
+        return _own_kinds(self.game)
+
+
+_KINDS: dict[str, Kind] = {m.name: m.kind for m in COMMON}
+
+
+@cache
+def _own_kinds(measures: tuple[Measure, ...]) -> dict[str, Kind]:
+    return {m.name: m.kind for m in measures}
 
 
 def catalogue(game: Game) -> Catalogue:

@@ -49,7 +49,10 @@ def merge(kind: Kind, a: Stored | None, b: Stored | None) -> Stored | None:
         for value, count in (*a, *b):
             counts[value] = counts.get(value, 0) + count
         return [[value, counts[value]] for value in sorted(counts)]
-    return [_number(a[0] + b[0]), _number(a[1] + b[1])]
+    num, den = a[0] + b[0], a[1] + b[1]
+    # whole numbers stay ints; a float sum is kept to 6 decimals, so that sums merged in any order
+    # store the same figure
+    return [round(num, 6) if type(num) is float else num, round(den, 6) if type(den) is float else den]
 
 
 def merge_all(kinds: Mapping[str, Kind], rows: Iterable[Mapping[str, Stored]]) -> dict[str, Stored]:
@@ -88,6 +91,6 @@ def quantile(counts: Stored, q: float) -> float | None:
     return float(counts[-1][0])
 
 
-def samples(stored: Stored) -> int:
-    """How many matches (rate, mean, total: the denominator's weight) or samples a tally holds."""
-    return sum(count for _v, count in stored) if stored and isinstance(stored[0], list) else 0
+def without_medians(kinds: Mapping[str, Kind], tallies: Mapping[str, Stored]) -> dict[str, Stored]:
+    """The tallies but the medians' (the sums per table size and per opponent keep no samples)."""
+    return {name: stored for name, stored in tallies.items() if kinds.get(name) != "median"}

@@ -28,7 +28,7 @@ from ladder.models import Match, MatchKind, MatchStatus, ScorecardSum, Scorecard
 from ladder.models import Replay as StoredReplay
 from ladder.replay import Replay
 from ladder.scorecard.common import catalogue, seat_tallies
-from ladder.scorecard.tallies import Stored, encode, merge_all
+from ladder.scorecard.tallies import Stored, encode, merge_all, without_medians
 from ladder.services.ratings import take_rating_clock
 
 log = logging.getLogger(__name__)
@@ -110,15 +110,14 @@ def add_to_sums(session: Session, game: Game, match_id: int, cards: Sequence[Sea
     columns = (table.c.bot_id, table.c.version_id, table.c.players, table.c.opponent_id)
     found = {tuple(row[:4]): row[4:] for row in session.connection().execute(
         select(*columns, table.c.matches, table.c.tallies, table.c.winners).where(tuple_(*columns).in_(list(wanted))))}
-    measures = catalogue(game)
+    names = {n for c in cards for n in (*c.tallies, *c.winners)}
+    names.update(n for _m, tallies, winners in found.values() for n in (*tallies, *winners))
+    kinds = catalogue(game).kinds(names)
     updates, inserts = [], []
     for key, key_cards in wanted.items():
         matches, tallies, winners = found.get(key, (0, {}, {}))
-        names = set(tallies) | set(winners) | {n for c in key_cards for n in (*c.tallies, *c.winners)}
-        kinds = measures.kinds(names)
-        row = {"matches": matches + len(key_cards),
-               "tallies": merge_all(kinds, [tallies, *(c.tallies for c in key_cards)]),
-               "winners": merge_all(kinds, [winners, *(c.winners for c in key_cards)]), "last_match_id": match_id}
+        row = {"matches": matches + len(key_cards), "last_match_id": match_id,
+               **merged(kinds, key, tallies, winners, key_cards)}
         if key in found:
             updates.append({"k_bot": key[0], "k_version": key[1], "k_players": key[2], "k_opponent": key[3], **row})
         else:
@@ -134,6 +133,19 @@ def add_to_sums(session: Session, game: Game, match_id: int, cards: Sequence[Sea
                      params=updates)
     if inserts:
         session.exec(insert(table), params=inserts)
+
+
+def merged(kinds: Mapping[str, str], key: tuple[int, int, int, int], tallies: Mapping, winners: Mapping,
+           cards: Sequence[SeatCard]) -> dict[str, dict]:
+    """A sum's tallies and winners' tallies with these cards added. The sums per table size and per
+    opponent keep no medians (the samples are the bot's own answer times: about it, not about its
+    table) and no winners' figures (the page and the API compare a bot with an opponent there, not
+    with the winners): those are most of what a merge costs, and a match adds to 12 of them."""
+    if key[2] != ALL or key[3] != ALL:
+        return {"tallies": merge_all(kinds, [tallies, *(without_medians(kinds, c.tallies) for c in cards)]),
+                "winners": {}}
+    return {"tallies": merge_all(kinds, [tallies, *(c.tallies for c in cards)]),
+            "winners": merge_all(kinds, [winners, *(c.winners for c in cards)])}
 
 
 # --- recomputing from the replays ---------------------------------------------------------------
@@ -216,8 +228,7 @@ def _merge_into(sums: dict, game: Game, match_id: int, card: SeatCard, players: 
                                "game": game.name, "matches": 0, "tallies": {}, "winners": {}, "last_match_id": None}
         kinds = measures.kinds({*row["tallies"], *row["winners"], *card.tallies, *card.winners})
         row["matches"] += 1
-        row["tallies"] = merge_all(kinds, [row["tallies"], card.tallies])
-        row["winners"] = merge_all(kinds, [row["winners"], card.winners])
+        row.update(merged(kinds, key, row["tallies"], row["winners"], [card]))
         row["last_match_id"] = match_id
 
 

@@ -60,11 +60,18 @@ def _kept_value(kinds: list[str], dragon_run: bool) -> int:
     return sum(kept_from(kinds).values())
 
 
-def _value_after(kinds: list[str], dragon_run: bool, kind: str) -> int:
-    """What stopping right after flipping `kind` would keep; 0 when that flip ends the turn."""
-    if kind == SPIDER or (dragon_run and kind != DRAGON) or (not dragon_run and kind == DRAGON and kinds):
-        return 0
-    return _kept_value([*kinds, kind], dragon_run)
+def _flip_values(kinds: list[str], dragon_run: bool) -> dict[str, int]:
+    """Kind -> what stopping right after flipping one of it would keep; 0 when that flip ends the
+    turn (a Spider; a treasure in a Dragon run; a Dragon after a treasure)."""
+    if dragon_run:
+        return {kind: len(kinds) + 1 if kind == DRAGON else 0 for kind in COUNTS}
+    have = Counter(kinds)
+    base = sum(n - n % SET_SIZE[k] for k, n in have.items() if k in SET_SIZE)
+    out = dict.fromkeys(COUNTS, 0)
+    for kind, size in SET_SIZE.items():
+        n = have[kind]
+        out[kind] = base - (n - n % size) + (n + 1 - (n + 1) % size)
+    return out
 
 
 class _Seat:
@@ -116,30 +123,23 @@ class _Seat:
 
 
 class _Cave:
-    """What the table knows: won tiles, this turn's flips, the kinds of seen face-down squares."""
+    """What the table knows: this turn's flips, the kinds of the squares seen (until won), and the
+    tiles nobody has seen yet (every kind's count less each tile some flip showed)."""
 
     def __init__(self) -> None:
-        self.won: Counter[str] = Counter()
-        self.empty: set[int] = set()
-        self.known: dict[int, str] = {}  # face-down or face-up squares whose tile the table has seen
+        self.known: dict[int, str] = {}  # squares still holding a tile the table has seen
+        self.unseen: Counter[str] = Counter(COUNTS)
         self.flipped: list[int] = []
         self.dragon_run = False
 
     def options(self) -> tuple[float | None, dict[int, int]]:
         """(expected value of flipping an unseen square, None when there is none; the value of
         flipping each seen face-down square)."""
-        kinds = [self.known[i] for i in self.flipped]
+        values = _flip_values([self.known[i] for i in self.flipped], self.dragon_run)
         up = set(self.flipped)
-        seen_down = {i: k for i, k in self.known.items() if i not in up and i not in self.empty}
-        left = Counter(COUNTS)
-        left.subtract(self.won)
-        left.subtract(kinds)
-        left.subtract(seen_down.values())
-        unseen = sum(max(n, 0) for n in left.values())
-        unknown = None
-        if unseen > 0:
-            unknown = sum(max(n, 0) * _value_after(kinds, self.dragon_run, k) for k, n in left.items()) / unseen
-        return unknown, {i: _value_after(kinds, self.dragon_run, k) for i, k in seen_down.items()}
+        total = sum(self.unseen.values())
+        unknown = sum(n * values[k] for k, n in self.unseen.items()) / total if total else None
+        return unknown, {i: values[k] for i, k in self.known.items() if i not in up}
 
 
 def measure(replay: Replay) -> dict[int, dict[str, Tally]]:
@@ -160,6 +160,8 @@ def measure(replay: Replay) -> dict[int, dict[str, Tally]]:
             cave.dragon_run = False
         elif kind == "flip":
             square = data["square"][0] * COLS + data["square"][1]
+            if square not in cave.known:
+                cave.unseen[data["kind"]] -= 1
             cave.known[square] = data["kind"]
             if not cave.flipped:  # a turn's first flip: a turn played
                 cave.dragon_run = data["kind"] == DRAGON
@@ -170,14 +172,12 @@ def measure(replay: Replay) -> dict[int, dict[str, Tally]]:
             tiles = data["tiles"]
             seat = seats[data["seat"]]
             for tile, n in tiles.items():
-                cave.won[tile] += n
                 seat.kept += n
                 if tile in SET_SIZE:
                     seat.sets[tile] += n // SET_SIZE[tile]
                 elif tile == DRAGON:
                     seat.dragons += n
             for r, c in data["squares"]:
-                cave.empty.add(r * COLS + c)
                 cave.known.pop(r * COLS + c, None)
         elif kind == "turn_end":
             seat = seats[data["seat"]]
@@ -191,8 +191,6 @@ def measure(replay: Replay) -> dict[int, dict[str, Tally]]:
             start = data["from"][0] * COLS + data["from"][1]
             target = data["to"][0] * COLS + data["to"][1]
             cave.known.pop(start, None)
-            cave.empty.add(start)
-            cave.empty.discard(target)
             cave.known[target] = SPIDER
     return {s: seat.tallies() for s, seat in enumerate(seats)}
 
