@@ -48,8 +48,11 @@ def merge(kind: Kind, a: Stored | None, b: Stored | None) -> Stored | None:
         counts: dict[float, int] = {}
         for value, count in (*a, *b):
             counts[value] = counts.get(value, 0) + count
-        return [[value, counts[value]] for value in sorted(counts)]
+        kept = [[value, counts[value]] for value in sorted(counts) if counts[value]]
+        return kept or None  # a voided match taken back out (negated) can leave nothing
     num, den = a[0] + b[0], a[1] + b[1]
+    if num == 0 and den == 0:
+        return None
     # whole numbers stay ints; a float sum is kept to 6 decimals, so that sums merged in any order
     # store the same figure
     return [round(num, 6) if type(num) is float else num, round(den, 6) if type(den) is float else den]
@@ -62,7 +65,11 @@ def merge_all(kinds: Mapping[str, Kind], rows: Iterable[Mapping[str, Stored]]) -
         for name, stored in row.items():
             kind = kinds.get(name)
             if kind is not None:
-                out[name] = merge(kind, out.get(name), stored)
+                total = merge(kind, out.get(name), stored)
+                if total is None:
+                    out.pop(name, None)
+                else:
+                    out[name] = total
     return out
 
 
@@ -89,6 +96,18 @@ def quantile(counts: Stored, q: float) -> float | None:
         if seen >= rank:
             return float(sample)
     return float(counts[-1][0])
+
+
+def negated(kinds: Mapping[str, Kind], tallies: Mapping[str, Stored]) -> dict[str, Stored]:
+    """What merging takes a match's tallies back out of a sum (a voided match)."""
+    out: dict[str, Stored] = {}
+    for name, stored in tallies.items():
+        kind = kinds.get(name)
+        if kind == "median":
+            out[name] = [[value, -count] for value, count in stored]
+        elif kind is not None:
+            out[name] = [-stored[0], -stored[1]]
+    return out
 
 
 def without_medians(kinds: Mapping[str, Kind], tallies: Mapping[str, Stored]) -> dict[str, Stored]:

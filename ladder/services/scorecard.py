@@ -28,7 +28,7 @@ from ladder.models import Match, MatchKind, MatchStatus, ScorecardSum, Scorecard
 from ladder.models import Replay as StoredReplay
 from ladder.replay import Replay
 from ladder.scorecard.common import catalogue, seat_tallies
-from ladder.scorecard.tallies import Stored, encode, merge_all, without_medians
+from ladder.scorecard.tallies import Stored, encode, merge_all, negated, without_medians
 from ladder.services.ratings import take_rating_clock
 
 log = logging.getLogger(__name__)
@@ -100,7 +100,8 @@ def sum_keys(card: SeatCard, players: int, bots: Iterable[int]) -> list[tuple[in
     return keys
 
 
-def add_to_sums(session: Session, game: Game, match_id: int, cards: Sequence[SeatCard]) -> None:
+def add_to_sums(session: Session, game: Game, match_id: int, cards: Sequence[SeatCard], sign: int = 1) -> None:
+    """Merge a match's cards into their sums (`sign` -1: cards negated, taking a match back out)."""
     bots = [c.bot_id for c in cards]
     wanted: dict[tuple[int, int, int, int], list[SeatCard]] = {}
     for card in cards:
@@ -116,7 +117,7 @@ def add_to_sums(session: Session, game: Game, match_id: int, cards: Sequence[Sea
     updates, inserts = [], []
     for key, key_cards in wanted.items():
         matches, tallies, winners = found.get(key, (0, {}, {}))
-        row = {"matches": matches + len(key_cards), "last_match_id": match_id,
+        row = {"matches": matches + sign * len(key_cards), "last_match_id": match_id,
                **merged(kinds, key, tallies, winners, key_cards)}
         if key in found:
             updates.append({"k_bot": key[0], "k_version": key[1], "k_players": key[2], "k_opponent": key[3], **row})
@@ -146,6 +147,29 @@ def merged(kinds: Mapping[str, str], key: tuple[int, int, int, int], tallies: Ma
                 "winners": {}}
     return {"tallies": merge_all(kinds, [tallies, *(c.tallies for c in cards)]),
             "winners": merge_all(kinds, [winners, *(c.winners for c in cards)])}
+
+
+def forget_matches(session: Session, match_ids: Sequence[int]) -> int:
+    """Take matches out of the scorecards (a moderator voided them): their seats' rows are deleted
+    and their tallies taken back out of every sum they went into; a sum left with no match goes.
+    Inside the caller's transaction, which holds the rating clock (services/voiding.py). Returns
+    the seats forgotten."""
+    rows = session.exec(select(ScorecardTally).where(ScorecardTally.match_id.in_(list(match_ids)))
+                        .order_by(ScorecardTally.match_id, ScorecardTally.seat)).all()
+    by_match: dict[int, list[ScorecardTally]] = {}
+    for row in rows:
+        by_match.setdefault(row.match_id, []).append(row)
+    for match_id, seats in by_match.items():
+        game = get_game(seats[0].game)
+        measures = catalogue(game)
+        kinds = measures.kinds({n for t in seats for n in (*t.tallies, *t.winners)})
+        cards = [SeatCard(t.seat, t.bot_id, t.bot_version_id, t.rank, negated(kinds, t.tallies),
+                          negated(kinds, t.winners)) for t in seats]
+        add_to_sums(session, game, match_id, cards, sign=-1)
+    if rows:
+        session.exec(delete(ScorecardTally).where(ScorecardTally.match_id.in_(list(by_match))))
+        session.exec(delete(ScorecardSum).where(ScorecardSum.matches <= 0))
+    return len(rows)
 
 
 # --- recomputing from the replays ---------------------------------------------------------------

@@ -155,15 +155,35 @@ def chart_series(*, session: Session, bot_id: int, measures: Catalogue, version_
                   if i == 0 or v != rows[i - 1][1])
     out = []
     for m in main_measures(measures):
+        points = _windowed(m, rows, window)
+        if points:
+            out.append(ChartSeries(m, tuple(points), marks))
+    return tuple(out)
+
+
+def _windowed(m: Measure, rows, window: int) -> list[tuple[int, float]]:
+    """(match id, the measure over the `window` matches ending there) for each row, oldest first;
+    running sums for the summed kinds, so 200 points cost 200 additions, not 2,000 merges."""
+    if m.kind == "median":
         points = []
         for i, (match_id, _v, _t) in enumerate(rows):
             pooled = merge_all({m.name: m.kind}, (t for _m, _v2, t in rows[max(0, i - window + 1):i + 1]))
             figure = value(m.kind, pooled.get(m.name))
             if figure is not None:
                 points.append((match_id, figure))
-        if points:
-            out.append(ChartSeries(m, tuple(points), marks))
-    return tuple(out)
+        return points
+    nums, dens = [0.0], [0.0]
+    for _m, _v, tallies in rows:
+        num, den = tallies.get(m.name) or (0, 0)
+        nums.append(nums[-1] + num)
+        dens.append(dens[-1] + den)
+    points = []
+    for i, (match_id, _v, _t) in enumerate(rows):
+        start = max(0, i - window + 1)
+        den = dens[i + 1] - dens[start]
+        if den:
+            points.append((match_id, (nums[i + 1] - nums[start]) / den))
+    return points
 
 
 def version_scorecard(*, session: Session, bot: Bot, version_id: int) -> dict:

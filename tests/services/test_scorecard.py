@@ -154,3 +154,22 @@ def test_a_failing_measure_costs_the_match_no_result(world, session, sessions, m
     monkeypatch.undo()
     session.commit()
     assert scorecard.recompute(sessions, write=True).seats == 2
+
+
+def test_a_voided_match_leaves_the_scorecards_as_if_never_played(history, session, sessions):
+    from ladder.services import voiding
+    from ladder.services.audit import Actor
+
+    voiding.void_matches(session=session, actor=Actor("operator"), reason="a test", match_ids=[history["ids"][1]])
+    session.expire_all()
+    assert session.exec(select(ScorecardTally).where(ScorecardTally.match_id == history["ids"][1])).all() == []
+    after = {(s.bot_id, s.version_id, s.players, s.opponent_id): (s.matches, s.tallies, s.winners)
+             for s in session.exec(select(ScorecardSum))}
+    session.commit()
+    assert recompute(sessions, write=False).differences == 0
+    recompute(sessions, write=True)  # what the replays give without the voided match
+    session.expire_all()
+    rebuilt = {(s.bot_id, s.version_id, s.players, s.opponent_id): (s.matches, s.tallies, s.winners)
+               for s in session.exec(select(ScorecardSum))}
+    assert after == rebuilt
+    assert _sum(session, history["a"].id, ALL, 3, ALL) is None  # its only 3-player match is gone
