@@ -661,8 +661,10 @@ class ScorecardTally(SQLModel, table=True):
     when it won). Written with the result; `ladder scorecard recompute` rebuilds it from the replays."""
 
     __tablename__ = "scorecard_tallies"
-    # A bot's last matches, newest first: the bot page's chart reads a bounded slice of it.
-    __table_args__ = (Index("ix_scorecard_tallies_bot_match", "bot_id", "match_id"),)
+    # A bot's last matches, newest first: the bot page's chart reads 200 of them from the index
+    # alone on PostgreSQL (covering: the version and the charted measures' tallies, a few dozen bytes)
+    __table_args__ = (Index("ix_scorecard_tallies_bot_match", "bot_id", "match_id",
+                            postgresql_include=["bot_version_id", "charted"]),)
     match_id: int = Field(foreign_key="matches.id", primary_key=True, ondelete="CASCADE")
     seat: int = Field(primary_key=True)
     bot_id: int = Field(foreign_key="bots.id")
@@ -672,6 +674,8 @@ class ScorecardTally(SQLModel, table=True):
     rank: int
     tallies: dict = Field(default_factory=dict, sa_type=JSON)
     winners: dict = Field(default_factory=dict, sa_type=JSON)
+    # the tallies of the measures the chart draws (services/scorecard_views.py, main_measures)
+    charted: dict = Field(default_factory=dict, sa_type=JSON)
 
 
 class ScorecardSum(SQLModel, table=True):

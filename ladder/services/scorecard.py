@@ -24,10 +24,11 @@ from sqlmodel import Session, select
 
 from ladder.games import get_game
 from ladder.games.base import Game
+from ladder.games.scorecard import Measure
 from ladder.models import Match, MatchKind, MatchStatus, ScorecardSum, ScorecardTally, Seat
 from ladder.models import Replay as StoredReplay
 from ladder.replay import Replay
-from ladder.scorecard.common import catalogue, seat_tallies
+from ladder.scorecard.common import Catalogue, catalogue, seat_tallies
 from ladder.scorecard.tallies import Stored, encode, merge_all, negated, without_medians
 from ladder.services.ratings import take_rating_clock
 
@@ -65,6 +66,17 @@ def match_cards(game: Game, replay: Replay, seats: Sequence[tuple[int, int, int]
             for seat, bot_id, version_id in seats]
 
 
+def main_measures(measures: Catalogue) -> list[Measure]:
+    """The chart's and the opponents' measures: first places, the score, the game's first two."""
+    found = [measures.get("first"), measures.get("score"), *measures.game[:2]]
+    return [m for m in found if m is not None]
+
+
+def charted(game: Game, tallies: Mapping[str, Stored]) -> dict[str, Stored]:
+    """A seat's tallies of the main measures: what the chart reads of each match."""
+    return {m.name: tallies[m.name] for m in main_measures(catalogue(game)) if m.name in tallies}
+
+
 def counts(match: Match) -> bool:
     return match.status == MatchStatus.FINISHED and match.kind not in LEFT_OUT_KINDS and match.voided_at is None
 
@@ -87,8 +99,8 @@ def record_scorecard(session: Session, match: Match, seats: Sequence[tuple[int, 
     players = len(seats)
     session.exec(insert(ScorecardTally.__table__), params=[
         {"match_id": match.id, "seat": c.seat, "bot_id": c.bot_id, "bot_version_id": c.version_id,
-         "game": match.game, "players": players, "rank": c.rank, "tallies": c.tallies, "winners": c.winners}
-        for c in cards])
+         "game": match.game, "players": players, "rank": c.rank, "tallies": c.tallies, "winners": c.winners,
+         "charted": charted(game, c.tallies)} for c in cards])
     add_to_sums(session, game, match.id, cards)
     return cards
 
@@ -222,7 +234,8 @@ def recompute(sessions: Callable[[], Session], *, game: str | None = None, batch
                         differences += 1
                     fresh.append({"match_id": match_id, "seat": card.seat, "bot_id": card.bot_id,
                                   "bot_version_id": card.version_id, "game": game_name, "players": len(cards),
-                                  "rank": card.rank, "tallies": card.tallies, "winners": card.winners})
+                                  "rank": card.rank, "tallies": card.tallies, "winners": card.winners,
+                                  "charted": charted(the_game, card.tallies)})
                     _merge_into(sums, the_game, match_id, card, len(cards), [c.bot_id for c in cards])
                 matches += 1
                 seats += len(cards)

@@ -24,7 +24,7 @@ from ladder.scorecard.tallies import merge_all, value
 from ladder.services.errors import Invalid
 from ladder.services.match_lists import seats_by_match
 from ladder.services.pages import MatchSummary, RecentMatch, SeatSummary
-from ladder.services.scorecard import ALL, sums_for
+from ladder.services.scorecard import ALL, main_measures, sums_for
 
 CHART_MATCHES = 200
 CHART_WINDOW = 10  # the chart's points pool this many matches, so one match's luck does not dominate
@@ -108,16 +108,12 @@ def bot_scorecard(*, session: Session, bot: Bot, latest_version_id: int | None, 
         if chart and overall else ())
 
 
-def main_measures(measures: Catalogue) -> list[Measure]:
-    """The chart's and the opponents' measures: first places, the score, the game's first two."""
-    found = [measures.get("first"), measures.get("score"), *measures.game[:2]]
-    return [m for m in found if m is not None]
-
-
 def opponent_rows(*, session: Session, bot_id: int, measures: Catalogue, limit: int = OPPONENTS,
                   opponent_id: int | None = None) -> tuple[OpponentRow, ...]:
     """Its most met opponents (or one), each with the main measures both ways and the margin."""
-    mine_q = select(ScorecardSum.opponent_id, ScorecardSum.matches, ScorecardSum.tallies).where(
+    shown = main_measures(measures)
+    picked = [ScorecardSum.tallies[m.name] for m in shown]  # the shown measures only, not the whole JSON
+    mine_q = select(ScorecardSum.opponent_id, ScorecardSum.matches, *picked).where(
         ScorecardSum.bot_id == bot_id, ScorecardSum.version_id == ALL, ScorecardSum.players == ALL,
         ScorecardSum.opponent_id != ALL)
     if opponent_id is not None:
@@ -127,18 +123,19 @@ def opponent_rows(*, session: Session, bot_id: int, measures: Catalogue, limit: 
     if not mine:
         return ()
     ids = [row[0] for row in mine]
-    theirs = dict(session.connection().execute(
-        select(ScorecardSum.bot_id, ScorecardSum.tallies).where(
+    theirs = {row[0]: row[1:] for row in session.connection().execute(
+        select(ScorecardSum.bot_id, *picked).where(
             ScorecardSum.bot_id.in_(ids), ScorecardSum.version_id == ALL, ScorecardSum.players == ALL,
-            ScorecardSum.opponent_id == bot_id)).all())
+            ScorecardSum.opponent_id == bot_id))}
     names = {b: (n, o) for b, n, o in session.connection().execute(
         select(Bot.id, Bot.name, User.username).join(User, User.id == Bot.owner_id).where(Bot.id.in_(ids)))}
-    shown = main_measures(measures)
     out = []
-    for other, matches, tallies in mine:
+    for other, matches, *tallies in mine:
         values = []
-        for m in shown:
-            a, b = value(m.kind, tallies.get(m.name)), value(m.kind, theirs.get(other, {}).get(m.name))
+        for i, m in enumerate(shown):
+            against = theirs.get(other)
+            a = value(m.kind, tallies[i])
+            b = value(m.kind, against[i]) if against else None
             values.append((m, a, b, None if a is None or b is None else a - b))
         name, owner = names.get(other, (f"bot{other}", ""))
         out.append(OpponentRow(other, name, owner, matches, tuple(values)))
@@ -147,14 +144,16 @@ def opponent_rows(*, session: Session, bot_id: int, measures: Catalogue, limit: 
 
 def chart_series(*, session: Session, bot_id: int, measures: Catalogue, version_numbers: dict[int, int],
                  matches: int = CHART_MATCHES, window: int = CHART_WINDOW) -> tuple[ChartSeries, ...]:
-    rows = session.connection().execute(
-        select(ScorecardTally.match_id, ScorecardTally.bot_version_id, ScorecardTally.tallies)
-        .where(ScorecardTally.bot_id == bot_id).order_by(ScorecardTally.match_id.desc()).limit(matches)).all()
-    rows = list(reversed(rows))
+    shown = main_measures(measures)
+    # the charted measures only (a column of their own, in the covering index): a seat's whole
+    # scorecard is a kilobyte or more, and the chart reads 200 of them
+    rows = list(reversed(session.connection().execute(
+        select(ScorecardTally.match_id, ScorecardTally.bot_version_id, ScorecardTally.charted)
+        .where(ScorecardTally.bot_id == bot_id).order_by(ScorecardTally.match_id.desc()).limit(matches)).all()))
     marks = tuple((i, f"v{version_numbers.get(v, '?')}") for i, (_m, v, _t) in enumerate(rows)
                   if i == 0 or v != rows[i - 1][1])
     out = []
-    for m in main_measures(measures):
+    for m in shown:
         points = _windowed(m, rows, window)
         if points:
             out.append(ChartSeries(m, tuple(points), marks))

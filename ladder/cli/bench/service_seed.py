@@ -109,6 +109,7 @@ def seed_matches(conninfo: str, bots: int, matches: int, seed: int = 1,
     h2h: dict[tuple[int, int], list[int]] = {}  # (bot, opponent) -> meetings, wins, losses, last match
     streams = [_bulk(conninfo) for _ in range(4)]
     tally = json.dumps(TALLY)
+    charted = json.dumps({k: TALLY[k] for k in ("first", "score")})
     copies = [
         streams[0].cursor().copy(
             "COPY matches (id, game, options, seed, status, kind, ranked, sandbox, attempts, claimed_by, "
@@ -119,8 +120,8 @@ def seed_matches(conninfo: str, bots: int, matches: int, seed: int = 1,
             "COPY rating_changes (id, sequence, match_id, bot_id, seat, rank, forfeited, before, delta, after, "
             "games_before, created_at) FROM STDIN"),
         streams[3].cursor().copy(
-            "COPY scorecard_tallies (match_id, seat, bot_id, bot_version_id, game, players, rank, tallies, winners) "
-            "FROM STDIN"),
+            "COPY scorecard_tallies (match_id, seat, bot_id, bot_version_id, game, players, rank, tallies, winners, "
+            "charted) FROM STDIN"),
     ]
     writers = [c.__enter__() for c in copies]
     try:
@@ -141,7 +142,8 @@ def seed_matches(conninfo: str, bots: int, matches: int, seed: int = 1,
                 delta = STEP[rank - 1]
                 before = rating[bot]
                 s_lines.append(f"{match_id}\t{seat}\t{bot}\t{bot}\t{10 - rank}\t{rank}\tok\tf\n")
-                t_lines.append(f"{match_id}\t{seat}\t{bot}\t{bot}\t{GAME}\t{SEATS}\t{rank}\t{tally}\t{tally}\n")
+                t_lines.append(f"{match_id}\t{seat}\t{bot}\t{bot}\t{GAME}\t{SEATS}\t{rank}\t{tally}\t{tally}\t"
+                               f"{charted}\n")
                 r_lines.append(f"{(match_id - 1) * SEATS + seat + 1}\t{match_id}\t{match_id}\t{bot}\t{seat}\t{rank}\t"
                                f"f\t{before}\t{delta}\t{before + delta}\t{games[bot]}\t{when}\n")
                 rating[bot] = before + delta

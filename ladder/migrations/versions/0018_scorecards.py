@@ -28,8 +28,10 @@ def upgrade() -> None:
         sa.Column('rank', sa.Integer(), nullable=False),
         sa.Column('tallies', sa.JSON(), nullable=False),
         sa.Column('winners', sa.JSON(), nullable=False),
+        sa.Column('charted', sa.JSON(), nullable=False),
     )
-    op.create_index('ix_scorecard_tallies_bot_match', 'scorecard_tallies', ['bot_id', 'match_id'])
+    op.create_index('ix_scorecard_tallies_bot_match', 'scorecard_tallies', ['bot_id', 'match_id'],
+                    postgresql_include=['bot_version_id', 'charted'])
     op.create_table(
         'scorecard_sums',
         sa.Column('bot_id', sa.Integer(), sa.ForeignKey('bots.id'), primary_key=True),
