@@ -31,7 +31,7 @@ BOT_CODE = b"# bench bot: never run\n"
 START = datetime(2024, 1, 1, tzinfo=UTC)
 CHUNK = 5_000  # matches per write to the COPY streams
 NULL = "\\N"  # COPY's text format for NULL
-# A seat's scorecard (ladder/services/scorecard.py) as a sandboxed Drachengold seat leaves one: the
+# A seat's scorecard (ladder/services/scorecard.py) as a sandboxed seat of the flagship leaves one: the
 # every-game measures, the score breakdown's categories and a few dozen answer times. The game's
 # own part adds as many again: the bench stores every seat's tallies twice (its own, the winners').
 TALLY = {"first": [0, 1], "placing": [0.5, 1], "score": [40, 1], "faults": [0, 1], "forfeits": [0, 1],

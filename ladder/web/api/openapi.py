@@ -15,6 +15,7 @@ from typing import Any
 from ladder.models import BotPublic, BotVersionPublic, MatchPublic, MatchStatus, SeatPublic, UserPublic
 from ladder.services.pages import MAX_PER_PAGE
 from ladder.web.common import MAX_ID
+from ladder.web.openapi_scorecard import scorecard_paths
 
 REF = "#/components/schemas/{model}"
 
@@ -216,30 +217,6 @@ def _bot_data(bot_id: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _scorecard_paths(bot_id: dict[str, Any]) -> dict[str, Any]:
-    """A bot's scorecard (ladder/web/api_scorecard.py; docs/scorecard.md): public, as its page."""
-    figures = {"type": "object", "description": "measure name -> its figures (docs/scorecard.md)"}
-    versions = _obj(bot_id={"type": "integer"}, game={"type": "string"}, version={"type": "integer"},
-                    matches={"type": "integer"}, measures=figures)
-    return {
-        "/api/v1/bots/{bot_id}/scorecard": _get(_obj(
-            bot_id={"type": "integer"}, game={"type": "string"}, matches={"type": "integer"},
-            latest_version={"anyOf": [{"type": "object"}, {"type": "null"}]},
-            matches_by_players={"type": "object"}, measures=figures,
-            definitions={"type": "object", "description": "measure name -> label, definition, kind, unit, doc"},
-            opponents={"type": "array", "items": {"type": "object"}}),
-            "a bot's scorecard: every measure over all its matches, its latest version, per table size and the "
-            "winners at its tables, and its most met opponents with the margin", bot_id, errors=(404,)),
-        "/api/v1/bots/{bot_id}/scorecard/versions/{number}": _get(
-            versions, "one version's scorecard", bot_id, _id("number", "the version's number"), errors=(404,)),
-        "/api/v1/bots/{bot_id}/scorecard/opponents/{opponent_id}": _get(_obj(
-            bot_id={"type": "integer"}, opponent_id={"type": "integer"}, game={"type": "string"},
-            matches={"type": "integer"}, opponent_name=NULLABLE_STR, measures=figures),
-            "every measure against one opponent: the bot's, the opponent's in the same matches, the margin", bot_id,
-            _id("opponent_id", "the opponent's bot id"), errors=(404,)),
-    }
-
-
 def _open_ladder_paths(bot_id: dict[str, Any]) -> dict[str, Any]:
     """Opting in and the lobby (ladder/web/lobby.py; docs/remote.md, "The open ladder")."""
     bot = _obj(id={"type": "integer"}, name={"type": "string"}, game={"type": "string"},
@@ -380,7 +357,7 @@ def _paths() -> dict[str, Any]:
         "/api/v1/bots": _upload(["file", "name", "game"], UPLOAD_FIELDS,
                                 "upload a bot: a new bot, or a new version of yours with that name and game"),
         "/api/v1/bots/{bot_id}/data": _bot_data(bot_id),
-        **_scorecard_paths(bot_id),
+        **scorecard_paths(bot_id, _get, _id),  # ladder/web/openapi_scorecard.py
         "/api/v1/bots/{bot_id}/versions": {
             **_get(_obj(versions={"type": "array", "items": _ref("Version")}), "a bot's versions", bot_id,
                    errors=(404,)),
