@@ -21,7 +21,7 @@ from ladder.games.scorecard import Measure
 from ladder.models import Bot, BotVersion, Match, RatingChange, ScorecardSum, ScorecardTally, Seat, User
 from ladder.scorecard.common import Catalogue, catalogue
 from ladder.scorecard.tallies import merge_all, value
-from ladder.services.errors import Invalid
+from ladder.services.errors import Invalid, NotFound
 from ladder.services.match_lists import seats_by_match
 from ladder.services.pages import MatchSummary, RecentMatch, SeatSummary
 from ladder.services.scorecard import ALL, main_measures, sums_for

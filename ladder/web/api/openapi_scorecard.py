@@ -1,5 +1,5 @@
-"""The scorecard's paths of the OpenAPI document (ladder/web/openapi.py; the routes are
-ladder/web/api_scorecard.py), kept beside it so that module stays a reading of the contract."""
+"""The scorecard's paths of the OpenAPI document (ladder/web/api/openapi.py; the routes are
+ladder/web/api/scorecards.py), kept beside it so that module stays a reading of the contract."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ def _obj(**properties: Any) -> dict[str, Any]:
 
 
 def scorecard_paths(bot_id: dict[str, Any], _get: Helper, _id: Helper) -> dict[str, Any]:
-    """A bot's scorecard (ladder/web/api_scorecard.py; docs/scorecard.md): public, as its page.
+    """A bot's scorecard (ladder/web/api/scorecards.py; docs/scorecard.md): public, as its page.
     `_get` and `_id` are openapi.py's helpers of the same names."""
     figures = {"type": "object", "description": "measure name -> its figures (docs/scorecard.md)"}
     versions = _obj(bot_id={"type": "integer"}, game={"type": "string"}, version={"type": "integer"},
