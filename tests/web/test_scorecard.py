@@ -1,36 +1,13 @@
-"""The bot page's scorecard panel and the match list's filters (ladder/web/scorecard.py), and the
-scorecard API (ladder/web/api_scorecard.py): each measure with its definition, the charts with
-versions marked, the opponents with the margin; no 500 without data or with bad input."""
+"""The bot page's scorecard panel and the match list's filters (ladder/web/scorecard.py): each
+measure with its definition, the charts with versions marked, the opponents with the margin; no
+500 without data or with bad input. `played` is tests/web/conftest.py's."""
 
 from __future__ import annotations
 
 import re
 
-import pytest
-
 from ladder.games import get_game
 from ladder.scorecard.common import catalogue
-
-
-@pytest.fixture
-def played(build, play, sessions):
-    """alpha (v1 then v2) against Treasure's starters: five matches."""
-    from ladder.services import bots
-
-    bot, v1 = build.bot("alice", "alpha")
-    starters = build.starters()
-    ids = [build.match([v1.id, *starters[:2]], seed=s) for s in (1, 2, 3)]
-    for match_id in ids:
-        play(match_id)
-    with sessions() as session:
-        v2 = bots.add_version(session=session, bot_id=bot.id, code=b"print(2)\n", filename="main.py",
-                              placement_games=0)
-        bots.activate_version(session=session, version_id=v2.id)
-        v2_id = v2.id
-    later = [build.match([v2_id, starters[0]], seed=s) for s in (4, 5)]
-    for match_id in later:
-        play(match_id)
-    return bot, ids + later, starters
 
 
 def test_a_bot_that_never_played_shows_an_empty_scorecard(site, build, client):
@@ -83,29 +60,3 @@ def test_the_match_list_filters_by_opponent_and_result(site, client, played, ses
         assert response.status_code == 400, bad
     nobody = site.text(f"/bots/{bot.id}?opponent=99999")
     assert "No match of this filter." in nobody
-
-
-def test_the_api_gives_the_bot_its_versions_and_its_opponents(client, played, sessions):
-    from ladder.models import BotVersion
-
-    bot, _ids, starters = played
-    card = client.get(f"/api/v1/bots/{bot.id}/scorecard").get_json()
-    assert card["matches"] == 5 and card["latest_version"]["number"] == 2 and card["latest_version"]["matches"] == 2
-    assert card["matches_by_players"] == {"2": 2, "3": 3}
-    bust = card["measures"]["bust_rate"]
-    assert set(bust) == {"value", "latest_version", "winners", "by_players"} and set(bust["by_players"]) == {"2", "3"}
-    assert card["definitions"]["bust_rate"]["doc"] == "/docs/scorecard#treasure-bust-rate"
-    v1 = client.get(f"/api/v1/bots/{bot.id}/scorecard/versions/1").get_json()
-    v2 = client.get(f"/api/v1/bots/{bot.id}/scorecard/versions/2").get_json()
-    assert v1["matches"] == 3 and v2["matches"] == 2 and "ev_optimal" in v1["measures"]
-    with sessions() as session:
-        first = session.get(BotVersion, starters[0]).bot_id
-    vs = client.get(f"/api/v1/bots/{bot.id}/scorecard/opponents/{first}").get_json()
-    assert vs["matches"] == 5
-    score = vs["measures"]["score"]
-    assert score["margin"] == pytest.approx(score["value"] - score["opponent"])
-    assert {o["bot_id"] for o in card["opponents"]} >= {first}
-    for path in (f"/api/v1/bots/{bot.id}/scorecard/versions/9", "/api/v1/bots/99999/scorecard",
-                 f"/api/v1/bots/{bot.id}/scorecard/opponents/99999"):
-        response = client.get(path)
-        assert response.status_code == 404 and response.get_json()["error"], path
