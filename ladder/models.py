@@ -674,3 +674,50 @@ class EventMatch(SQLModel, table=True):
     order_no: int
     seats: list = Field(sa_type=JSON)  # bot ids in seat order
     match_id: int | None = Field(default=None, foreign_key="matches.id")
+
+
+# --- scorecards (issue #45; ladder/services/scorecard.py) --------------------------------------
+
+
+class ScorecardTally(SQLModel, table=True):
+    """One seat's scorecard of one finished match: measure name -> its stored tally
+    (ladder/scorecard/tallies.py), and the same of the match's winners (rank 1, the seat itself
+    when it won). Written with the result; `ladder scorecard recompute` rebuilds it from the replays."""
+
+    __tablename__ = "scorecard_tallies"
+    # A bot's last matches, newest first: the bot page's chart reads 200 of them from the index
+    # alone on PostgreSQL (covering: the version and the charted measures' tallies, a few dozen bytes)
+    __table_args__ = (Index("ix_scorecard_tallies_bot_match", "bot_id", "match_id",
+                            postgresql_include=["bot_version_id", "charted"]),)
+    match_id: int = Field(foreign_key="matches.id", primary_key=True, ondelete="CASCADE")
+    seat: int = Field(primary_key=True)
+    bot_id: int = Field(foreign_key="bots.id")
+    bot_version_id: int = Field(foreign_key="bot_versions.id")
+    game: str = Field(max_length=32)
+    players: int
+    rank: int
+    tallies: dict = Field(default_factory=dict, sa_type=JSON)
+    winners: dict = Field(default_factory=dict, sa_type=JSON)
+    # the tallies of the measures the chart draws (services/scorecard_views.py, main_measures)
+    charted: dict = Field(default_factory=dict, sa_type=JSON)
+
+
+class ScorecardSum(SQLModel, table=True):
+    """A bot's tallies merged over its matches, kept as each result is recorded so that a page
+    reads a handful of rows however long the history: per version (`version_id`), per table size
+    (`players`) and per opponent (`opponent_id`, a bot met at the table); 0 in a key column means
+    every version, size or opponent. Only the combinations the page and the API read are kept:
+    (v, 0, 0), (0, 0, 0), (0, n, 0) and (0, 0, o); the last two without medians or winners' figures
+    (services/scorecard.py, merged)."""
+
+    __tablename__ = "scorecard_sums"
+    __table_args__ = (Index("ix_scorecard_sums_bot_matches", "bot_id", "version_id", "players", "matches"),)
+    bot_id: int = Field(foreign_key="bots.id", primary_key=True)
+    version_id: int = Field(primary_key=True)
+    players: int = Field(primary_key=True)
+    opponent_id: int = Field(primary_key=True)
+    game: str = Field(max_length=32)
+    matches: int = 0
+    tallies: dict = Field(default_factory=dict, sa_type=JSON)
+    winners: dict = Field(default_factory=dict, sa_type=JSON)
+    last_match_id: int | None = None

@@ -40,8 +40,8 @@ def main() -> None:
 
 for command in (play.play, match.match, play.demo, replay.replay, bench.bench, protocol.protocol,
                 service.up, service.web, service.worker, service.scheduler, service.migrate, service.ratings,
-                tournament.tournament, gauntlet.gauntlet, runtimes.runtimes, admin.admin, export.export,
-                connect.connect):
+                service.scorecard, tournament.tournament, gauntlet.gauntlet, runtimes.runtimes, admin.admin,
+                export.export, connect.connect):
     main.add_command(command)
 for command in (*moderation.COMMANDS, replays_admin.compact_replays):
     admin.admin.add_command(command)

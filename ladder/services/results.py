@@ -12,7 +12,8 @@ every seat forfeited (nobody showed strength; it usually means the ladder's sand
 `failed` instead of `finished`. `ladder ratings recompute` checks it (missing_rating_changes).
 
 Each clean seat's bot data changes (MatchOutcome.data) are kept in this same transaction
-(services/botdata.py): a result that is refused keeps none of them either.
+(services/botdata.py): a result that is refused keeps none of them either. So are the seats'
+scorecards (services/scorecard.py), measured from the replay.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from ladder.services.bots import activate
 from ladder.services.common import atomic, expire_loaded, retry_transient
 from ladder.services.errors import AlreadyRecorded, Invalid, NotFound
 from ladder.services.ratings import apply_ratings, take_rating_clock
+from ladder.services.scorecard import record_scorecard
 from ladder.services.stored_replays import stored_form
 
 DEFAULT_MAX_LOG_CHARS = 64 * 1024
@@ -192,6 +194,8 @@ def record_result(
             session.exec(insert(ReplayRow.__table__).values(match_id=match_id, data=form.data, size=form.size,
                                                             compact=form.compact, created_at=now))
         record_match_data(session, match, seats, outcome.data, data_cap, now)
+        # the seats' measures (services/scorecard.py): on the bot page as soon as this commits
+        record_scorecard(session, match, [(s.seat, s.bot_id, s.bot_version_id) for s in seats], outcome.replay)
         if is_rated(match.status, ranked=match.ranked, forfeited=[s.forfeited for s in seats]):
             apply_ratings(session, match, seats, sequence, now)
         if match.kind == MatchKind.VALIDATION:

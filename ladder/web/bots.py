@@ -21,6 +21,7 @@ from ladder.services.tournament_views import invitations_for
 from ladder.services.uploads import Upload, upload_bot
 from ladder.web import bot_data
 from ladder.web import lobby as lobby_web
+from ladder.web import scorecard as scorecard_web
 from ladder.web.catalog import game_titles, runtime_choices, starter_kits
 from ladder.web.common import db, dispatch, rating_text, refusals, require_owner, settings
 from ladder.web.forms import ActionForm, ChallengeForm, UploadForm, VersionUploadForm
@@ -128,6 +129,7 @@ def page(bot_id: int):
     context = {"data": data, "bot": data.bot, "owner": owner, "chart": chart, "match_url": match_url,
                "bot_url": id_url(".page", "bot_id"),
                "uncertain": data.rating is not None and is_uncertain(data.rating.deviation)}
+    context.update(scorecard_web.page_context(data, match_url))  # the scorecard panel, the match list's filters
     if owner:
         ids = [v.validation_match_id for v in data.versions if v.validation_match_id]
         context["validations"] = matches_by_id(session=db(), match_ids=ids)

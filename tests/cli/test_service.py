@@ -176,3 +176,32 @@ def _previous_revision() -> str:
     from ladder.db import alembic_config
 
     return ScriptDirectory.from_config(alembic_config()).get_revision(migration_head()).down_revision
+
+
+def test_scorecard_recompute_checks_then_rewrites_the_stored_scorecards(tmp_path):
+    from ladder.models import ScorecardTally
+    from ladder.play import play_builtin
+    from ladder.services.results import outcome_from_replay
+
+    assert run(["migrate"], tmp_path).exit_code == 0
+    engine = make_engine(Settings(instance_dir=tmp_path))
+    with session_factory(engine)() as session:
+        versions = sorted(r.bot_id for r in session.exec(select(Rating).where(Rating.game == "treasure")))
+        for seed in (1, 2):
+            match = queue_match(session=session, game="treasure", seats=versions[:3], seed=seed)
+            claim_match(session=session, match_id=match.id, worker_id="w")
+            played = play_builtin("treasure", ["careful", "random", "memory"], seed=seed)
+            record_result(session=session, match_id=match.id, worker_id="w", outcome=outcome_from_replay(played.replay))
+        row = session.exec(select(ScorecardTally)).first()
+        row.tallies = {**row.tallies, "bust_rate": [0, 99]}
+        session.add(row)
+        session.commit()
+    engine.dispose()
+    checked = run(["scorecard", "recompute", "--check"], tmp_path)
+    assert checked.exit_code == 1 and "2 matches, 6 seats measured" in checked.output
+    assert "1 stored seats differed" in checked.output, checked.output
+    written = run(["scorecard", "recompute", "--game", "treasure"], tmp_path)
+    assert written.exit_code == 0 and "sums written" in written.output, written.output
+    clean = run(["scorecard", "recompute", "--check"], tmp_path)
+    assert clean.exit_code == 0 and "0 stored seats differed" in clean.output
+    assert run(["scorecard", "recompute", "--game", "chess"], tmp_path).exit_code == 2

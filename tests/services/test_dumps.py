@@ -32,9 +32,14 @@ def test_each_game_gets_a_dump_per_day_with_matches_and_today_waits(world, sessi
     assert sorted((d.game, d.day) for d in written) == [
         ("dragonflame", date(2026, 11, 22)), ("treasure", date(2026, 11, 20)), ("treasure", date(2026, 11, 22))]
     with zipfile.ZipFile(dumps.dump_path(tmp_path, "treasure", date(2026, 11, 20))) as zf:
-        assert sorted(zf.namelist()) == ["README.md", "log.parquet", "matches.parquet", "seats.parquet"]
+        assert sorted(zf.namelist()) == ["README.md", "log.parquet", "matches.parquet", "scorecard.parquet",
+                                         "seats.parquet"]
         matches = pq.read_table(io.BytesIO(zf.read("matches.parquet"))).to_pylist()
         assert [m["finished_at"] for m in matches] == [NOV_20]
+        # each seat's measures of the day's match (services/scorecard.py wrote them with the result)
+        card = pq.read_table(io.BytesIO(zf.read("scorecard.parquet"))).to_pylist()
+        assert {r["match_id"] for r in card} == {m["match_id"] for m in matches}
+        assert {(r["seat"], r["measure"]) for r in card} >= {(0, "bust_rate"), (1, "first"), (1, "sets_diamond")}
         assert "ladder export --game treasure --since 2026-11-20 --until 2026-11-21" in zf.read("README.md").decode()
     # written once: a second run finds nothing missing, and does not touch what is there
     stamp = dumps.dump_path(tmp_path, "treasure", date(2026, 11, 20)).stat().st_mtime_ns

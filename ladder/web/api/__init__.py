@@ -7,7 +7,7 @@ typo, a filter it does not have) is refused with a 400 naming it, never silently
 views are plain functions, one module per feature, that know nothing of the blueprint:
 
 - `api` (/api/v1): meta.py (the index, the document), leaderboards.py (with each game's ratings
-  accuracy report), bots.py, matches.py,
+  accuracy report), bots.py, matches.py, scorecards.py,
   bot_data.py, challenges.py, events.py, moderation.py, live.py, remote.py (remote bots'
   challenges and the open ladder's lobby);
 - `seats` (/api/v1/seats): a remote seat's lines over a websocket (seat_socket.py) or an HTTP long
@@ -35,6 +35,7 @@ from ladder.web.api import (
     meta,
     moderation,
     remote,
+    scorecards,
     seat_poll,
     seat_socket,
 )
@@ -77,6 +78,9 @@ API = (
     Route("GET", "/matches/<int:match_id>", matches.match),
     Route("GET", "/matches/<int:match_id>/replay", matches.replay),
     Route("GET", "/matches/<int:match_id>/seats/<int:seat>/log", matches.seat_log),
+    Route("GET", "/bots/<int:bot_id>/scorecard", scorecards.scorecard),
+    Route("GET", "/bots/<int:bot_id>/scorecard/versions/<int:number>", scorecards.version_scorecard),
+    Route("GET", "/bots/<int:bot_id>/scorecard/opponents/<int:opponent_id>", scorecards.opponent_scorecard),
     Route("GET", "/bots/<int:bot_id>/data", bot_data.bot_data),
     Route("PUT", "/bots/<int:bot_id>/data", bot_data.replace_bot_data),
     Route("DELETE", "/bots/<int:bot_id>/data", bot_data.reset_bot_data),

@@ -15,6 +15,7 @@ from typing import Any
 
 from ladder.models import BotPublic, BotVersionPublic, MatchPublic, MatchStatus, SeatPublic, UserPublic
 from ladder.services.pages import MAX_PER_PAGE
+from ladder.web.api.openapi_scorecard import scorecard_paths
 from ladder.web.common import MAX_ID
 
 REF = "#/components/schemas/{model}"
@@ -386,6 +387,7 @@ def _paths() -> dict[str, Any]:
         "/api/v1/bots": _upload(["file", "name", "game"], UPLOAD_FIELDS,
                                 "upload a bot: a new bot, or a new version of yours with that name and game"),
         "/api/v1/bots/{bot_id}/data": _bot_data(bot_id),
+        **scorecard_paths(bot_id, _get, _id),  # ladder/web/api/openapi_scorecard.py
         "/api/v1/bots/{bot_id}/versions": {
             **_get(_obj(versions={"type": "array", "items": _ref("Version")}), "a bot's versions", bot_id,
                    errors=(404,)),
