@@ -5,7 +5,7 @@
 Plays seeded in-process games of four house bots and times, in CPU time of this process (the
 machine is shared: wall time would count other engineers' work), each game's play and its
 `measure(replay)`; prints the medians and the ratio. Not a test: a number to quote
-(docs/scorecard-drachengold.md, "Cost").
+(docs/scorecard.md (Drachengold), "Cost").
 """
 
 from __future__ import annotations

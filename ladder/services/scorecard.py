@@ -31,6 +31,7 @@ from ladder.replay import Replay
 from ladder.scorecard.common import Catalogue, catalogue, seat_tallies
 from ladder.scorecard.tallies import Stored, encode, merge_all, negated, without_medians
 from ladder.services.ratings import take_rating_clock
+from ladder.services.stored_replays import replay_bytes
 
 log = logging.getLogger(__name__)
 ALL = 0  # a key column's "every version / size / opponent"
@@ -88,7 +89,7 @@ def record_scorecard(session: Session, match: Match, seats: Sequence[tuple[int, 
     if replay is None or not counts(match):
         return []
     if isinstance(replay, bytes | bytearray):
-        raw = gzip.decompress(replay) if replay[:2] == b"\x1f\x8b" else bytes(replay)
+        raw = gzip.decompress(replay) if replay[:2] == b"\x1f\x8b" else bytes(replay)  # as a worker sends it
         replay = Replay.from_json(json.loads(raw))
     game = get_game(match.game)
     try:
@@ -226,7 +227,7 @@ def recompute(sessions: Callable[[], Session], *, game: str | None = None, batch
                 select(ScorecardTally).where(ScorecardTally.match_id.in_([r[0] for r in rows])))}
             for match_id, game_name, data in rows:
                 the_game = get_game(game_name)
-                replay = Replay.from_json(json.loads(gzip.decompress(data)))
+                replay = Replay.from_json(json.loads(replay_bytes(data)))  # either stored form
                 cards = match_cards(the_game, replay, seat_rows.get(match_id, []))
                 for card in cards:
                     old = stored.get((match_id, card.seat))

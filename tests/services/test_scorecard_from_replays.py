@@ -12,6 +12,7 @@ two-significant-figure rounding of the stored samples (ladder/scorecard/tallies.
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
 from dataclasses import replace
@@ -23,7 +24,7 @@ from sqlmodel import select
 from ladder.games import get_game
 from ladder.models import ScorecardTally
 from ladder.play import play_builtin
-from ladder.replay import Decision, SandboxRun
+from ladder.replay import Decision, SandboxRun, dumps_replay
 from ladder.services import matches, results
 
 SET = {"chest": 4, "sword": 3, "scroll": 2, "potion": 2, "egg": 2, "diamond": 1}
@@ -277,11 +278,22 @@ def _stored_median(pairs) -> float:
     raise AssertionError("empty samples")
 
 
+def drachengold(replay) -> dict[int, dict[str, tuple]]:
+    """Drachengold's own measures, recomputed from the replay's JSON by the independent code of its
+    part's test (tests/games/drachengold/view/test_scorecard.py: written from the rules), in this
+    file's shape (a median's samples as ("median", samples))."""
+    from tests.games.drachengold.view.test_scorecard import expected
+
+    kinds = {m.name: m.kind for m in get_game("drachengold").part("scorecard").MEASURES}
+    return {seat: {name: ("median", tally) if kinds[name] == "median" else tally for name, tally in row.items()}
+            for seat, row in expected(json.loads(dumps_replay(replay))).items()}
+
+
 def test_every_stored_measure_is_the_one_recomputed_from_the_replays(recorded):
     compared = Counter()
     for game, replay, rows in recorded:
         expected = every_game(replay)
-        own = {"treasure": treasure, "dragonflame": dragonflame}.get(game)
+        own = {"treasure": treasure, "dragonflame": dragonflame, "drachengold": drachengold}.get(game)
         if own is not None:
             for seat, row in own(replay).items():
                 expected[seat].update(row)

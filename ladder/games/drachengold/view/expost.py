@@ -1,5 +1,5 @@
 """Ex-post worths of Drachengold's tokens, and what they say of an allocation (the scorecard's,
-view/scorecard.py; the formulas: docs/scorecard-drachengold.md).
+view/scorecard.py; the formulas: docs/scorecard.md (Drachengold)).
 
 Worths. The game_over event reveals every final hoard (the replay's end state, not a
 re-simulation). A token's worth to a seat is its marginal effect on that seat's final score, by
@@ -13,7 +13,7 @@ by one dynamic programme over the pool's tokens whose states are the first k-1 s
 keeping the largest utility the last seat can have with them (`frontier`): exact, since for each
 prefix that largest last utility dominates every other; a split whose programme would pass
 MAX_STATES states is not searched (in the house bots' seeded games: none of 421 agreed splits at 3 and 4
-players, 4 of 504 at 5 and 6; docs/scorecard-drachengold.md, "Cost").
+players, 4 of 504 at 5 and 6; docs/scorecard.md (Drachengold), "Cost").
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 hidden ones too: the match is over and the scorecard is about the seat's own play) and gives each
 seat its tallies of `MEASURES` (ladder/games/scorecard.py says how tallies aggregate). Tokens are
 valued ex post, by their marginal effect on each seat's final score (view/expost.py); what each
-split gave each seat is view/splits.py's; docs/scorecard-drachengold.md has every formula.
+split gave each seat is view/splits.py's; docs/scorecard.md (Drachengold) has every formula.
 """
 
 from __future__ import annotations

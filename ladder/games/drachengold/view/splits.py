@@ -1,5 +1,5 @@
 """What Drachengold's splits gave each seat, for the scorecard (view/scorecard.py runs the pass
-and calls these on the split's events; the formulas: docs/scorecard-drachengold.md).
+and calls these on the split's events; the formulas: docs/scorecard.md (Drachengold)).
 
 A split under way is a dict: its pool ("tokens"), its involved seats in seat order, each pool
 token's ex-post worth to each of them ("value"), each one's utility for the whole pool ("whole")

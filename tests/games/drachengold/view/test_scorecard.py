@@ -3,7 +3,7 @@ the replays of a fixed set of seeded house-bot games; small hand-made replays fo
 and two house bots of opposite negotiation styles told apart by their scorecards.
 
 The recomputation reads the replay's JSON with code of its own, written from the rules
-(docs/rules.md and docs/scorecard-drachengold.md): every token's ex-post worth is a full re-scoring
+(docs/rules.md and docs/scorecard.md (Drachengold)): every token's ex-post worth is a full re-scoring
 of the final hoards for every seat with no shortcut, and Pareto and Nash come from the set of
 every utility vector an allocation of the pool reaches (not the module's prefix programme).
 """
@@ -519,7 +519,7 @@ def style_figures(games: int = 16) -> dict[str, dict[str, float]]:
 def test_the_hard_head_and_the_conceder_show_their_styles():
     """The hard-headed negotiator (never concedes, accepts only 1.2 times its attack share) against
     the time-dependent conceder (asks 1.8 times, falls to 0.6 by the deadline): the numbers are
-    docs/scorecard-drachengold.md's."""
+    docs/scorecard.md (Drachengold)'s."""
     f = style_figures()
     hard, soft = f["hardhead"], f["conceder"]
     assert hard["deal_rate"] < soft["deal_rate"] - 0.2
