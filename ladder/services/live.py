@@ -75,9 +75,9 @@ class Feed:
     cursor: str = START  # the id of the last message read
     started: str = ""  # the id of the current attempt's start message: names the attempt, whoever plays it
     heading: Heading | None = None  # from the start message of the current attempt
-    received: int = 0  # the current attempt's entries read so far
-    waiting: list[dict[str, Any]] = field(default_factory=list)  # read, not yet drawn
-    stream: FrameStream | None = None  # the game's public frames of the entries drawn so far
+    entries: list[dict[str, Any]] = field(default_factory=list)  # the current attempt's entries read so far
+    fed: int = 0  # how many of them the stream has drawn
+    stream: FrameStream | None = None  # the game's public frames of entries[:fed]
     ended: str | None = None  # the end message's status
     broken: bool = False  # a gap, or the topic lost its start: the live view stops, the replay follows
     reading: bool = False  # a thread is reading the relay for this feed
@@ -89,39 +89,40 @@ class Feed:
         if kind == "start":
             self.started = message.id
             self.heading = _heading(data)
-            self.received, self.waiting, self.stream = 0, [], None
+            self.entries, self.fed, self.stream = [], 0, None
             self.ended, self.broken = None, self.heading is None
         elif kind == "entries":
             entries = data.get("entries") or []
-            if self.heading is None or data.get("first") != self.received:
+            if self.heading is None or data.get("first") != len(self.entries):
                 self.broken = True  # messages were lost (trimmed, or read from the middle)
             elif not self.broken:
-                self.waiting.extend(entries)
-                self.received += len(entries)
+                self.entries.extend(entries)
         elif kind == "gap":
             self.broken = True
         elif kind == "end":
             self.ended = str(data.get("status"))
         self.cursor = message.id
 
+    @property
+    def received(self) -> int:
+        return len(self.entries)
+
     def draw(self) -> FrameStream | None:
-        """The stream fed what came since it last drew (under `cond`); None: nothing to draw."""
+        """The stream fed the entries that came since it last drew (under `cond`); None: nothing
+        to draw (no viewer for the game, no start, or a broken feed)."""
         if self.broken or self.heading is None:
             return None
         if self.stream is None:
             module = viewer_module(self.heading.game)
             if module is None:
-                self.waiting = []
                 return None
             self.stream = module.stream(self.heading, None, reveal=False)
-        first = self.received - len(self.waiting)
         try:
-            self.stream.feed([typed_public_entry(raw) for raw in self.waiting], first)
+            self.stream.feed([typed_public_entry(raw) for raw in self.entries[self.fed:]], self.fed)
         except (KeyError, TypeError, ValueError):  # not an entry the worker publishes: the replay follows
             self.broken, self.stream = True, None
             return None
-        finally:
-            self.waiting = []
+        self.fed = len(self.entries)
         return self.stream
 
 
