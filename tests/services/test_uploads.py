@@ -150,7 +150,7 @@ def test_an_upload_checks_its_envelope_once_opens_its_zip_once_and_reads_no_bot_
     owner_id = world.user().id if first else bot.owner_id
     envelope = Counted(packages.check_envelope)
     opens = Counted(packages.zipfile.ZipFile)
-    monkeypatch.setattr(bot_packages, "check_envelope", envelope)
+    monkeypatch.setattr(packages, "check_envelope", envelope)
     monkeypatch.setattr(packages.zipfile, "ZipFile", opens)
     gets = Counted(bots.get_bot)
     monkeypatch.setattr(bots, "get_bot", gets)
