@@ -14,6 +14,7 @@ from __future__ import annotations
 import secrets
 from datetime import UTC, datetime
 from enum import StrEnum
+from typing import ClassVar
 
 import sqlalchemy as sa
 from pydantic import field_validator
@@ -177,6 +178,21 @@ class BotBase(SQLModel):
     name: str = Field(min_length=1, max_length=40, schema_extra={"pattern": r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"})
     game: str = Field(max_length=32)
     description: str = Field(default="", max_length=2000, sa_type=Text)
+
+    # Each field's rule in words: what the form, the API and the CLI say when a value breaks it
+    # (services/bots.py checked_bot_fields turns the model's validation errors into these).
+    RULES: ClassVar[dict[str, str]] = {
+        "name": "a bot name is 1 to 40 letters, digits, '.', '_' or '-', starting with a letter or digit",
+        "game": "a game is named in at most 32 characters",
+        "description": "a description has at most 2000 characters and no NUL",
+    }
+
+    @field_validator("description")
+    @classmethod
+    def _no_nul(cls, value: str) -> str:
+        if "\x00" in value:  # PostgreSQL text cannot hold it
+            raise ValueError("a NUL character")
+        return value
 
 
 class Bot(BotBase, table=True):

@@ -230,7 +230,7 @@ class Game:
     # by a naming convention. A part is imported on first use, so the pure rules never pull in a
     # view (a bot's sandbox is given only `rules_files`).
     renderer: ClassVar[str] = ""  # the step list: event_line(), sections(); "" = ladder/games/render.py
-    view: ClassVar[str] = ""  # the replay viewer's frames(); "" = the page keeps its transcript
+    view: ClassVar[str] = ""  # the viewer: frames(replay), stream(heading) (ladder/games/frames.py); "" = none
     forward: ClassVar[str] = ""  # the forward model's determinize(); "" = none
     forms: ClassVar[str] = ""  # a person's seat: form(), read(), fill() (ladder/games/forms.py); "" = none
     # a person's table: frame(observation) -> a viewer frame of what the seat sees, picks(observation),

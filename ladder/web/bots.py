@@ -70,7 +70,7 @@ def upload():
         check_upload(session=db(), settings=settings(), user_id=current_user.id)
         with refusals() as refused:
             result = upload_bot(
-                session=db(), settings=settings(), owner_id=current_user.id, name=form.name.data.strip(),
+                session=db(), settings=settings(), owner_id=current_user.id, name=(form.name.data or "").strip(),
                 game=form.game.data, code=_read(form.file.data), filename=form.file.data.filename,
                 description=form.description.data or "")
         if not refused:
@@ -171,7 +171,7 @@ def new_version(bot_id: int):
     with refusals() as refused:
         result = upload_bot(session=db(), settings=settings(), owner_id=current_user.id, name=bot.name,
                             game=bot.game, code=_read(form.file.data), filename=form.file.data.filename,
-                            bot_id=bot.id)
+                            bot=bot)
     if not refused:
         _announce(result)
     return redirect(url_for(".page", bot_id=bot_id))

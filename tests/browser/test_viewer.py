@@ -238,7 +238,7 @@ def test_ladder_replay_view_opens_a_local_file_in_the_same_viewer(browser):
         assert _step(page) == 5
         page.select_option("select.view", "seat:1")  # a local file is yours: every seat's view
         page.wait_for_selector("#viewer[data-ready='1'][data-view='seat']")
-        mine = frames(replay.to_json(), 1)
+        mine = frames(replay, 1)
         assert page.get_attribute("#viewer", "data-frames-count") == str(len(mine))
         page.keyboard.press("End")
         shown = page.eval_on_selector_all(".dg .seat-panel .hoard", "els => els.map(e => +e.dataset.size)")

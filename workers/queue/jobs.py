@@ -22,14 +22,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import sessionmaker
 from sqlmodel import Session
 
 from ladder.config import Settings
 from ladder.db import session_scope
-from ladder.match import MatchPlan, Person, RemoteProgram
+from ladder.match import MatchPlan
 from ladder.relay.backends import Relay
 from ladder.services import builds as build_service
 from ladder.services.common import retry_transient
@@ -40,6 +40,9 @@ from ladder.services.matches import claim_match, mark_failed, redeal_after_void,
 from ladder.services.results import MatchOutcome, outcome_from_replay, record_result_retrying
 from workers.queue.live import LivePublisher
 
+if TYPE_CHECKING:  # the runner (and the sandbox) load on a worker only, when a match is played
+    from workers.match.runner import Env, MatchRecord
+
 log = logging.getLogger(__name__)
 
 # how long a result (or a failure) waits for a database that went away (a PostgreSQL restart): a
@@ -47,7 +50,7 @@ log = logging.getLogger(__name__)
 # claim stays for the sweeper
 RETRY_BUDGET_S = 60.0
 # run(plan, env) -> MatchRecord: workers.match.runner.run, or a test's stand-in
-Runner = Callable[..., Any]
+Runner = Callable[[MatchPlan, "Env"], "MatchRecord"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +63,7 @@ class JobResult:
         return {"match": self.match_id, "status": self.status, "detail": self.detail}
 
 
-def default_runner(plan: MatchPlan, env: Any) -> Any:
+def default_runner(plan: MatchPlan, env: Env) -> MatchRecord:
     from workers.match.runner import run
 
     return run(plan, env)
@@ -133,10 +136,9 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
                 live.withhold()
             session.commit()  # end the read: no transaction stays open while the bots play
             env = _env(plan, settings, sessions, relay)
-            # seats played from outside or by a person saw the deal as it was played
-            outside = any(isinstance(seat, Person | RemoteProgram) for seat in plan.seats)
+            outside = plan.played_from_outside  # those seats saw the deal as it was played
 
-            def attempt(final: bool) -> Any:
+            def attempt(final: bool) -> MatchRecord:
                 on_entry = None
                 if live is not None:  # every attempt starts the spectators' view over
                     live.begin_plan(plan)
@@ -181,13 +183,13 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
         return _record(session, match_id, outcome, worker_id, settings)
 
 
-def _env(plan: MatchPlan, settings: Settings, sessions: sessionmaker[Session], relay: Relay | None) -> Any:
+def _env(plan: MatchPlan, settings: Settings, sessions: sessionmaker[Session], relay: Relay | None) -> Env:
     """What this worker plays the match with: its build cache over the database, and one relay for
     the seats played from outside (the live view's when there is one, else the web tier's kind)."""
     from ladder.relay.backends import relay_for
     from workers.match.runner import Env
 
-    outside = any(isinstance(seat, Person | RemoteProgram) for seat in plan.seats)
+    outside = plan.played_from_outside
     if outside and relay is None:
         relay = relay_for(settings, sessions.kw.get("bind"))
     # a person's game ends in time for the result to be written before the task's own time limit

@@ -45,7 +45,7 @@ def bench_engine(games: int, repeats: int, only_game: str | None, seed: int) -> 
 @click.option("--redis-url", envvar="REDIS_URL", help="Also Redis streams (default: $REDIS_URL).")
 def bench_live(game: str | None, matches: int, redis_url: str | None) -> None:
     """CPU per match with the live publisher on each relay against none, and a web process's
-    drawing of a whole match's live frames."""
+    cost per live batch early and late in a match (flat: only the new entries are drawn)."""
     from ladder.cli.bench.live import run_live_bench
     from ladder.games import FLAGSHIP
 

@@ -83,14 +83,14 @@ def _upload(bot_id: int | None):
     if file is None:
         return error(400, "send the bot as a multipart form field named 'file'")
     name, game = request.form.get("name", "").strip(), request.form.get("game", "").strip()
-    if bot_id is not None:
-        existing = bot_service.get_bot(session=db(), bot_id=bot_id)
+    existing = bot_service.get_bot(session=db(), bot_id=bot_id) if bot_id is not None else None
+    if existing is not None:
         name, game = existing.name, game or existing.game
-    if not name or not game:
-        return error(400, "the form needs 'name' and 'game' fields")
+    if not game:  # a missing or bad name is the model's to say (services/uploads.py), as on the form
+        return error(400, "the form needs a 'game' field")
     result = upload_bot(session=db(), settings=settings(), owner_id=user.id, name=name, game=game,
                         code=file.stream.read(settings().max_upload_bytes + 1), filename=file.filename,
-                        description=request.form.get("description", ""), bot_id=bot_id)
+                        description=request.form.get("description", ""), bot=existing)
     if result.match is not None:
         dispatch([result.match.id])
     status = 200 if not result.created else 422 if result.version.status == "rejected" else 201
