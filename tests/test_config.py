@@ -11,7 +11,7 @@ from ladder.config import DEV_SECRET_KEY, ConfigError, Settings
 
 STRONG = "pVs2UrwNOc6DoD6aNxVUk7Gq_Rt5bq2Ws9LhXe3Jm"  # random: zxcvbn puts it at 10^40 guesses
 SERVICES = {"DATABASE_URL": "postgresql://ladder:Vx83kLq9@db/ladder", "REDIS_URL": "redis://:Rt5bq2Ws@redis:6379/0"}
-PRODUCTION = {"LADDER_ENV": "production", "LADDER_SECRET_KEY": STRONG, **SERVICES}
+PRODUCTION = {"LADDER_ENV": "production", "LADDER_SECRET_KEY": STRONG, **SERVICES, "LADDER_STORE": "s3://ladder/prod"}
 
 
 def test_embedded_defaults_need_no_services(tmp_path):

@@ -143,7 +143,8 @@ def test_a_worker_builds_the_start_helper_before_its_pool_forks(tmp_path, strict
 
 
 PRODUCTION = {"LADDER_ENV": "production", "LADDER_SECRET_KEY": "pVs2UrwNOc6DoD6aNxVUk7Gq_Rt5bq2Ws9LhXe3Jm",
-              "DATABASE_URL": "postgresql://ladder:Vx83kLq9@127.0.0.1:1/ladder", "REDIS_URL": "redis://127.0.0.1:1/0"}
+              "DATABASE_URL": "postgresql://ladder:Vx83kLq9@127.0.0.1:1/ladder", "REDIS_URL": "redis://127.0.0.1:1/0",
+              "LADDER_STORE": "file:///srv/ladder-store"}
 
 
 def test_production_commands_refuse_the_embedded_services_with_the_reason(tmp_path):
