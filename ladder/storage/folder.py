@@ -4,6 +4,7 @@ instance directory), and a production choice only where every host mounts the sa
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
@@ -77,10 +78,8 @@ class FolderStore:
         return self.stat(key) is not None
 
     def delete(self, key: str) -> None:
-        try:
+        with contextlib.suppress(FileNotFoundError, IsADirectoryError, NotADirectoryError):
             self._path(key).unlink()
-        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-            pass
 
     def list(self, prefix: str = "") -> Iterator[Blob]:
         # walk only the folder the prefix names (its part up to the last "/"), then filter by the rest

@@ -11,6 +11,7 @@ promises. Credentials come from the settings when given, else from boto3's own c
 
 from __future__ import annotations
 
+import contextlib
 import io
 from collections.abc import Iterator
 from pathlib import Path
@@ -85,10 +86,8 @@ class S3Store:
         return self.stat(key) is not None
 
     def delete(self, key: str) -> None:
-        try:
+        with contextlib.suppress(BlobMissing):
             self._call("deleting", key, self.client.delete_object, Key=self._name(key))
-        except BlobMissing:
-            pass
 
     def list(self, prefix: str = "") -> Iterator[Blob]:
         pages = self.client.get_paginator("list_objects_v2").paginate(Bucket=self.bucket, Prefix=self.prefix + prefix)

@@ -91,7 +91,7 @@ def test_folder_writes_whole_or_not_at_all(tmp_path):
     assert [p.name for p in (tmp_path / "builds").iterdir()] == ["k.tar"]  # no temporary file left
 
 
-def test_settings_choose_the_backend(tmp_path, s3_server, s3_bucket):
+def test_settings_choose_the_backend(tmp_path, s3_server, s3_bucket):  # noqa: F811 (fixtures)
     embedded = Settings(instance_dir=tmp_path)
     assert embedded.store_url == f"file://{(tmp_path / 'store').resolve()}"
     assert isinstance(open_store(embedded), FolderStore)

@@ -410,7 +410,7 @@ def test_the_dump_task_writes_each_finished_days_dump_once(session, settings, ho
     record_played(session, "treasure", house["treasure"][:2], ["random", "careful"], yesterday)
     name = f"treasure-{yesterday.date().isoformat()}.zip"
     assert tasks.write_dumps.delay().get() == [name]
-    assert (settings.dumps_root / "treasure" / name).is_file()
+    assert tasks.store().exists(f"dumps/treasure/{name}")
     assert tasks.write_dumps.delay().get() == []  # nothing missing: nothing written
 
 
