@@ -124,6 +124,18 @@ class Settings(BaseModel):
     store_access_key: str | None = None
     store_secret_key: str | None = None
 
+    # retention (ladder/services/retention.py; docs/operations.md, "Retention"), in days; 0: forever.
+    # Replays (and the seats' logs) of validation, challenge and unranked ladder matches after they finished;
+    retain_validation_days: int = Field(default=14, ge=0)
+    retain_challenge_days: int = Field(default=30, ge=0)
+    retain_unranked_days: int = Field(default=30, ge=0)
+    # ranked ladder and event matches' replays, once their day's dump is in the store (summary rows stay)
+    retain_ladder_days: int = Field(default=90, ge=0)
+    # build artifacts none of whose versions can play any more
+    retain_retired_build_days: int = Field(default=30, ge=0)
+    prune_interval: int = Field(default=3600, ge=0)  # seconds between the scheduler's prune runs; 0: none
+    prune_batch: int = Field(default=500, ge=1, le=100_000)  # matches (or artifacts) per transaction
+
     # operations (docs/operations.md, "Health, metrics and logs")
     log_format: Literal["text", "json"] = "text"  # json: one JSON object a line (match ends, requests)
     worker_heartbeat_interval: float = Field(default=10.0, gt=0, le=300)  # seconds between a worker's heartbeats

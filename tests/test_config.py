@@ -103,6 +103,16 @@ def test_production_refuses_the_embedded_database_and_broker():
     assert Settings.from_env({"LADDER_ENV": "development"}).embedded  # development keeps its defaults
 
 
+def test_production_needs_a_store_every_host_reaches():
+    with pytest.raises(ConfigError, match="LADDER_STORE must be set when LADDER_ENV=production"):
+        Settings.from_env({k: v for k, v in PRODUCTION.items() if k != "LADDER_STORE"})
+    with pytest.raises(ConfigError, match="LADDER_STORE_SECRET_KEY is a placeholder"):
+        Settings.from_env({**PRODUCTION, "LADDER_STORE_SECRET_KEY": "changeme"})
+    assert Settings.from_env({**PRODUCTION, "LADDER_STORE": "file:///srv/nfs/ladder"}).store_url == \
+        "file:///srv/nfs/ladder"  # a folder every host mounts
+    assert Settings.from_env({"LADDER_ENV": "development"}).store is None  # development: the instance folder
+
+
 def test_trusted_proxies_are_refused_where_clients_reach_the_app_directly():
     proxied = Settings.from_env({**PRODUCTION, "LADDER_TRUSTED_PROXIES": "1"})
     for host in ("127.0.0.1", "::1", "localhost", "unix:/run/ladder/web.sock"):

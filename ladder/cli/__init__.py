@@ -26,6 +26,7 @@ from ladder.cli import (
     replay,
     runtimes,
     service,
+    storage,
     tournament,
 )
 
@@ -41,7 +42,7 @@ for command in (play.play, match.match, play.demo, replay.replay, bench.bench, p
                 tournament.tournament, gauntlet.gauntlet, runtimes.runtimes, admin.admin, export.export,
                 connect.connect):
     main.add_command(command)
-for command in moderation.COMMANDS:
+for command in (*moderation.COMMANDS, *storage.COMMANDS):
     admin.admin.add_command(command)
 bench.bench.add_command(service.bench_service)
 bench.bench.add_command(tournament.bench_tournament)
