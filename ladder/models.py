@@ -378,7 +378,8 @@ class BotDataVersion(SQLModel, table=True):
     __tablename__ = "bot_data_versions"
     bot_id: int = Field(foreign_key="bots.id", primary_key=True, ondelete="CASCADE")
     number: int = Field(primary_key=True)
-    data: bytes = Field(sa_type=LargeBinary)
+    data: bytes | None = Field(default=None, sa_type=LargeBinary, nullable=True)  # without a store, or not moved
+    blob: str | None = Field(default=None, max_length=200)  # its key in the store (services/botdata.py)
     size: int  # bytes of files, unpacked
     files: int
     source: str = Field(max_length=64)  # "match 12", "upload", "reset"

@@ -55,39 +55,44 @@ def status() -> None:
     from sqlmodel import func, select
 
     from ladder.db import session_scope
-    from ladder.models import BuildArtifact
+    from ladder.models import BotDataVersion, BuildArtifact
 
     _settings, engine, sessions, opened = _open()
     try:
         with session_scope(sessions) as session:
             left = session.exec(select(func.count()).select_from(BuildArtifact)
                                 .where(BuildArtifact.data.is_not(None))).one()
+            data = session.exec(select(func.count()).select_from(BotDataVersion)
+                                .where(BotDataVersion.data.is_not(None))).one()
     finally:
         engine.dispose()
     click.echo(f"store: {opened.location}")
     click.echo(f"build artifacts still in the database: {left}")
+    click.echo(f"bot data versions still in the database: {data}")
 
 
 @store.command("move")
 @click.option("--batch", type=click.IntRange(min=1), default=20, show_default=True, help="Artifacts per round.")
 def move(batch: int) -> None:
-    """Move the build artifacts written before the store out of the database, `batch` at a time, each
-    its own short transaction (the ladder goes on meanwhile; the scheduler's prune task does the same)."""
+    """Move the build artifacts and bot data versions written before the store out of the database,
+    `batch` at a time, each its own short transaction (the ladder goes on meanwhile; the scheduler's
+    prune task does the same)."""
     from ladder.db import session_scope
-    from ladder.services.builds import move_to_store
+    from ladder.services import botdata, builds
 
     _settings, engine, sessions, opened = _open()
-    total = 0
+    totals = [0, 0]
     try:
-        while True:
-            with session_scope(sessions) as session:
-                moved = move_to_store(session=session, store=opened, batch=batch)
-            total += moved
-            if not moved:
-                break
+        for i, move_some in enumerate((builds.move_to_store, botdata.move_to_store)):
+            while True:
+                with session_scope(sessions) as session:
+                    moved = move_some(session=session, store=opened, batch=batch)
+                totals[i] += moved
+                if not moved:
+                    break
     finally:
         engine.dispose()
-    click.echo(f"moved {total} build artifacts to {opened.location}")
+    click.echo(f"moved {totals[0]} build artifacts and {totals[1]} bot data versions to {opened.location}")
 
 
 COMMANDS = (prune, store)

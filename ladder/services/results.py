@@ -45,6 +45,7 @@ from ladder.services.bots import activate
 from ladder.services.common import atomic, expire_loaded, retry_transient
 from ladder.services.errors import AlreadyRecorded, Invalid, NotFound
 from ladder.services.ratings import apply_ratings, take_rating_clock
+from ladder.storage import Store
 
 DEFAULT_MAX_LOG_CHARS = 64 * 1024
 DEFAULT_DATA_CAP = Cap()  # settings.bot_data_cap
@@ -138,9 +139,11 @@ def record_result(
     now: datetime | None = None,
     max_log_chars: int = DEFAULT_MAX_LOG_CHARS,
     data_cap: Cap = DEFAULT_DATA_CAP,
+    store: Store | None = None,
 ) -> Match:
     """Store a played match and rate it if it is rated. With `worker_id`, only the worker holding
-    the claim may record (a worker the sweeper gave up on cannot). AlreadyRecorded otherwise."""
+    the claim may record (a worker the sweeper gave up on cannot). AlreadyRecorded otherwise.
+    `store`: where the seats' new bot data versions go (services/botdata.py)."""
     _check(outcome)
     now = now or utcnow()
     guard = update(Match).where(Match.id == match_id, Match.status == MatchStatus.RUNNING)
@@ -189,7 +192,7 @@ def record_result(
         if outcome.replay is not None:
             data, size = compress_replay(outcome.replay)
             session.exec(insert(ReplayRow.__table__).values(match_id=match_id, data=data, size=size, created_at=now))
-        record_match_data(session, match, seats, outcome.data, data_cap, now)
+        record_match_data(session, match, seats, outcome.data, data_cap, now, store)
         if is_rated(match.status, ranked=match.ranked, forfeited=[s.forfeited for s in seats]):
             apply_ratings(session, match, seats, sequence, now)
         if match.kind == MatchKind.VALIDATION:

@@ -12,6 +12,8 @@ by the scheduler's prune task every LADDER_PRUNE_INTERVAL seconds.
   stay whole and the ratings are untouched (`ladder ratings recompute` reads only those rows).
 - A moderator's hidden replay is evidence: never pruned. A held match (an unfinished duplicate deal)
   is not pruned until its deal is over.
+- Bot data blobs no version names (services/botdata.py deletes old versions' rows), a day after they
+  were written.
 - Build artifacts none of whose versions can play any more (every one retired or rejected), built
   LADDER_RETAIN_RETIRED_BUILD_DAYS ago or more, go (row and blob); so do blobs under builds/ that no
   row names (a worker that died between the two writes), a day after they were written.
@@ -31,8 +33,19 @@ from sqlalchemy.orm import aliased
 from sqlmodel import Session, select
 
 from ladder.games import available_games
-from ladder.models import BotLog, BotVersion, BuildArtifact, Match, MatchKind, Replay, VersionStatus, utcnow
+from ladder.models import (
+    BotDataVersion,
+    BotLog,
+    BotVersion,
+    BuildArtifact,
+    Match,
+    MatchKind,
+    Replay,
+    VersionStatus,
+    utcnow,
+)
 from ladder.services import event_hold
+from ladder.services.botdata import PREFIX as DATA_PREFIX
 from ladder.services.builds import PREFIX as BUILDS_PREFIX
 from ladder.services.builds import blob_key
 from ladder.services.dumps import dumped_days
@@ -180,6 +193,20 @@ def _prune_builds(session: Session, store: Store, policy: Policy, now: datetime,
     return done
 
 
+def _prune_data_blobs(session: Session, store: Store, now: datetime, dry_run: bool) -> Pruned:
+    """Bot data blobs no version names: versions services/botdata.py pruned (their rows go inside a
+    result's transaction; the blob cannot, or a rollback would leave a row without it) and writes
+    that rolled back. Each blob key is written once, so a blob a day old that no row names never will be."""
+    listed = [b for b in store.list(DATA_PREFIX) if b.modified < now - ORPHAN_GRACE]
+    known = set(session.exec(select(BotDataVersion.blob).where(BotDataVersion.blob.is_not(None))).all())
+    session.rollback()
+    orphans = [b for b in listed if b.key not in known]
+    if not dry_run:
+        for blob in orphans:
+            store.delete(blob.key)
+    return Pruned("bot data blobs no version names", len(orphans), sum(b.size for b in orphans))
+
+
 def prune(*, session: Session, store: Store, policy: Policy, now: datetime | None = None, dry_run: bool = False,
           batch: int = 500) -> Report:
     """Apply `policy` (see the module's doc); with `dry_run`, only count what it would delete."""
@@ -192,4 +219,5 @@ def prune(*, session: Session, store: Store, policy: Policy, now: datetime | Non
         report.items.append(_prune_replays(session, "ladder replays in a daily dump", ladder, now, dry_run, batch)
                             if ladder is not None else Pruned("ladder replays in a daily dump"))
     report.items.extend(_prune_builds(session, store, policy, now, dry_run, batch))
+    report.items.append(_prune_data_blobs(session, store, now, dry_run))
     return report

@@ -1,6 +1,10 @@
 """The folder backend: each blob a file under one root, written under a temporary name and renamed
 (atomic on one file system), so a reader never sees half a blob. The embedded default (under the
-instance directory), and a production choice only where every host mounts the same folder."""
+instance directory), and a production choice only where every host mounts the same folder.
+
+A worker runs as root (the strict sandbox) and the web as the ladder's user, and both write here
+(builds; an owner's bot data upload): a root process writes as the owner of the store's root
+folder, so neither leaves the other a folder it cannot write in."""
 
 from __future__ import annotations
 
@@ -29,9 +33,30 @@ class FolderStore:
     def _path(self, key: str) -> Path:
         return self.root / check_key(key)
 
+    def _owner(self) -> tuple[int, int] | None:
+        """(uid, gid) to write as: the root folder's owner, when this process is root and it is not."""
+        if os.geteuid() != 0:
+            return None
+        st = self.root.stat()
+        return (st.st_uid, st.st_gid) if st.st_uid != 0 else None
+
+    def _folders(self, parent: Path, owner: tuple[int, int] | None) -> None:
+        missing = []
+        folder = parent
+        while not folder.exists() and folder != self.root:
+            missing.append(folder)
+            folder = folder.parent
+        parent.mkdir(parents=True, exist_ok=True)
+        if owner is not None:
+            for made in missing:
+                with contextlib.suppress(FileNotFoundError):
+                    os.chown(made, *owner)
+
     def put(self, key: str, data: bytes | BinaryIO) -> int:
         target = self._path(key)
-        target.parent.mkdir(parents=True, exist_ok=True)
+        self.root.mkdir(parents=True, exist_ok=True)
+        owner = self._owner()
+        self._folders(target.parent, owner)
         fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=target.parent)
         try:
             with os.fdopen(fd, "wb") as out:
@@ -40,6 +65,8 @@ class FolderStore:
                 else:
                     shutil.copyfileobj(data, out, 1 << 20)
             os.chmod(tmp, 0o644)
+            if owner is not None:
+                os.chown(tmp, *owner)
             os.replace(tmp, target)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)

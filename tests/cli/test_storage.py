@@ -50,6 +50,6 @@ def test_store_status_and_move(engine, db_url, session, tmp_path):
     assert status.exit_code == 0 and f"store: file://{tmp_path / 'blobs'}" in status.output
     assert "build artifacts still in the database: 3" in status.output
     moved = CliRunner().invoke(main, ["admin", "store", "move", "--batch", "2"], env=env)
-    assert moved.exit_code == 0 and "moved 3 build artifacts" in moved.output, moved.output
+    assert moved.exit_code == 0 and "moved 3 build artifacts and 0 bot data versions" in moved.output, moved.output
     assert len(list(FolderStore(tmp_path / "blobs").list("builds/"))) == 3
     assert "still in the database: 0" in CliRunner().invoke(main, ["admin", "store", "status"], env=env).output

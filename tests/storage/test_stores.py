@@ -4,8 +4,10 @@ server (tests/store_support.py)."""
 from __future__ import annotations
 
 import io
+import os
 
 import pytest
+from needs import unavailable
 from store_support import REGION, s3_bucket, s3_server  # noqa: F401 (fixtures)
 
 from ladder.config import ConfigError, Settings
@@ -112,3 +114,14 @@ def test_a_bad_store_url_is_refused(value):
 def test_the_old_dumps_setting_is_refused_not_ignored():
     with pytest.raises(ConfigError, match="LADDER_DUMPS_DIR: the daily dumps live in the store"):
         Settings.from_env({"LADDER_DUMPS_DIR": "/srv/dumps"})
+
+
+def test_a_root_process_writes_as_the_store_folders_owner(tmp_path):
+    if os.geteuid() != 0:
+        unavailable("root: only a root process (a worker) changes owners")
+    root = tmp_path / "store"
+    root.mkdir()
+    os.chown(root, 12345, 12345)
+    FolderStore(root).put("botdata/7/1-abc.zip", b"x")
+    for path in (root / "botdata", root / "botdata" / "7", root / "botdata" / "7" / "1-abc.zip"):
+        assert (path.stat().st_uid, path.stat().st_gid) == (12345, 12345), path

@@ -133,7 +133,7 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
                 match = claim_match(session=session, match_id=match_id, worker_id=worker_id)
             if match is None:
                 return JobResult(match_id, "skipped", "not queued: another worker has it, or it is done")
-            plan = match_plan(session=session, match_id=match_id)
+            plan = match_plan(session=session, match_id=match_id, store=store)
             if live is not None and is_held(session, match_id):  # a duplicate deal's events wait for its last order
                 live.withhold()
             session.commit()  # end the read: no transaction stays open while the bots play
@@ -183,7 +183,7 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
             reason = f"{type(exc).__name__}: {exc}"[:2000]
             log.warning("match %s failed before a result: %s", match_id, reason)
             return _fail(session, match_id, reason, worker_id, settings)
-        return _record(session, match_id, outcome, worker_id, settings)
+        return _record(session, match_id, outcome, worker_id, settings, store)
 
 
 def _env(plan: MatchPlan, settings: Settings, sessions: sessionmaker[Session], relay: Relay | None,
@@ -235,11 +235,12 @@ def _fail(session: Session, match_id: int, reason: str, worker_id: str, settings
     return JobResult(match_id, "failed", reason)
 
 
-def _record(session: Session, match_id: int, outcome: MatchOutcome, worker_id: str, settings: Settings) -> JobResult:
+def _record(session: Session, match_id: int, outcome: MatchOutcome, worker_id: str, settings: Settings,
+            store: Store) -> JobResult:
     try:  # a database restart meanwhile: the same transaction again once it is back (services/results.py)
         recorded = record_result_retrying(session=session, match_id=match_id, outcome=outcome, worker_id=worker_id,
                                           budget_s=_retry_budget(settings), max_log_chars=settings.max_log_chars,
-                                          data_cap=settings.bot_data_cap)
+                                          data_cap=settings.bot_data_cap, store=store)
     except ServiceError as exc:  # AlreadyRecorded: our claim was swept; nothing was written
         log.warning("match %s: result refused: %s", match_id, exc)
         return JobResult(match_id, "refused", str(exc))

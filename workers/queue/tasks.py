@@ -158,9 +158,11 @@ def write_dumps() -> list[str]:
 
 @app.task(name="workers.queue.tasks.prune")
 def prune() -> dict[str, Any]:
-    """Retention (ladder/services/retention.py), after a batch of the artifacts still held in the
-    database is moved to the store (services/builds.py): `ladder admin prune` on the scheduler's clock."""
+    """Retention (ladder/services/retention.py), after a batch of the artifacts and bot data versions
+    still held in the database is moved to the store (services/builds.py, services/botdata.py):
+    `ladder admin prune` on the scheduler's clock."""
     from ladder.db import session_scope
+    from ladder.services import botdata
     from ladder.services.builds import move_to_store
     from ladder.services.retention import Policy
     from ladder.services.retention import prune as run_prune
@@ -168,10 +170,11 @@ def prune() -> dict[str, Any]:
     settings = app.settings
     with session_scope(sessions()) as session:
         moved = move_to_store(session=session, store=store(), batch=settings.prune_batch)
+        moved += botdata.move_to_store(session=session, store=store(), batch=settings.prune_batch)
         report = run_prune(session=session, store=store(), policy=Policy.from_settings(settings),
                            batch=settings.prune_batch)
     if moved or any(p.count for p in report.items):
-        log.info("prune: moved %s artifacts to the store; %s", moved, "; ".join(report.lines()))
+        log.info("prune: moved %s artifacts and data versions to the store; %s", moved, "; ".join(report.lines()))
     return {"moved_to_store": moved, **report.as_json()}
 
 
