@@ -47,7 +47,8 @@ class S3Server:
                 "LADDER_STORE_SECRET_KEY": SECRET_KEY}
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A loopback port free now (the kernel's pick: parallel test processes never collide on it)."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
@@ -60,7 +61,7 @@ def s3_server():
         import moto.server  # noqa: F401
     except ImportError as exc:
         unavailable(f"no S3 test server: {exc} (pip install 'moto[server]')")
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     endpoint = f"http://127.0.0.1:{port}"

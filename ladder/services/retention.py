@@ -111,15 +111,21 @@ def _rules(policy: Policy, now: datetime) -> list[tuple[str, object]]:
     return rules
 
 
-def _ladder_rule(policy: Policy, now: datetime, store: Store):
-    """Ranked ladder and event matches of the dumped days at least `ladder_days` old."""
+def _ladder_rule(session: Session, policy: Policy, now: datetime, store: Store):
+    """Ranked ladder and event matches of the dumped days at least `ladder_days` old (days from the
+    oldest one still holding a replay: the days pruned before need no clause)."""
     if not policy.ladder_days:
         return None
     cutoff = (now - timedelta(days=policy.ladder_days)).date()
     ranked = (Match.kind == MatchKind.EVENT) | (and_(Match.kind == MatchKind.LADDER, Match.ranked == True))  # noqa: E712
     days = []
     for game in available_games():
-        for day in sorted(d for d in dumped_days(store, game) if d < cutoff):
+        oldest = session.exec(select(func.min(Match.finished_at)).where(
+            Match.game == game, ranked, _replays_of(Match.game == game, _midnight(cutoff, now)))).one()
+        session.rollback()
+        if oldest is None:
+            continue
+        for day in sorted(d for d in dumped_days(store, game) if oldest.date() <= d < cutoff):
             days.append(and_(Match.game == game, Match.finished_at >= _midnight(day, now),
                              Match.finished_at < _midnight(day + timedelta(days=1), now)))
     if not days:
@@ -214,7 +220,7 @@ def prune(*, session: Session, store: Store, policy: Policy, now: datetime | Non
     report = Report(dry_run)
     for what, where in _rules(policy, now):
         report.items.append(_prune_replays(session, what, where, now, dry_run, batch))
-    ladder = _ladder_rule(policy, now, store)
+    ladder = _ladder_rule(session, policy, now, store)
     if policy.ladder_days:
         report.items.append(_prune_replays(session, "ladder replays in a daily dump", ladder, now, dry_run, batch)
                             if ladder is not None else Pruned("ladder replays in a daily dump"))

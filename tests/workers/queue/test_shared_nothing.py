@@ -9,7 +9,6 @@ fails under LADDER_REQUIRE_SERVICES=1.
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import urllib.request
 from datetime import timedelta
@@ -28,7 +27,7 @@ from service_support import (
 )
 from sqlalchemy import func, update
 from sqlmodel import select
-from store_support import s3_bucket, s3_server  # noqa: F401 (fixtures)
+from store_support import free_port, s3_bucket, s3_server  # noqa: F401 (fixtures)
 from web.helpers import make_zip
 
 from ladder import runtimes
@@ -38,12 +37,6 @@ from ladder.models import BotVersion, BuildArtifact, Match, Seat
 from workers.queue import celery_app
 
 KIT_C = (Path(__file__).parents[3] / "bots" / "examples" / "c" / "main.c").read_bytes()
-
-
-def _port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _get(url: str) -> tuple[int, bytes]:
@@ -74,7 +67,7 @@ def test_a_worker_and_a_web_host_share_only_the_database_broker_and_s3_store(
     with sessions() as session:
         version = add_user_bot(session, username="carol", code=make_zip({"main.c": KIT_C}), filename="bot.zip",
                                active=False)
-    port = _port()
+    port = free_port()
     logs = [tmp_path / f"{name}.log" for name in ("worker", "beat", "web")]
     worker = start(["worker", "--concurrency", "1", "--name", "nothing-shared@%h"], envs["worker"], logs[0])
     beat = start(["scheduler"], envs["beat"], logs[1])
