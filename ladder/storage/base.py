@@ -1,7 +1,7 @@
 """The one storage interface for the ladder's blobs: build artifacts, bot data versions, daily dumps.
 
 A store holds bytes by key. Keys are relative paths of plain segments (`builds/<hash>.tar`,
-`dumps/treasure/treasure-2026-11-21.zip`): letters, digits, `.`, `_` and `-`, joined by `/`, never
+`dumps/<game>/<game>-2026-11-21.zip`): letters, digits, `.`, `_` and `-`, joined by `/`, never
 `..` or a leading `/`, so a key is a file name in the folder backend and an object name in S3
 alike, and no caller's string can reach outside the store. Writes are whole (a reader sees the old
 blob or the new one, never half), blobs never change in place, and reads stream (`open`), since a
