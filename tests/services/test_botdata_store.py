@@ -10,7 +10,7 @@ from datetime import timedelta
 
 from sqlmodel import select
 
-from ladder.bot_data import Cap, Changes, Collected, read_zip, write_zip
+from ladder.bot.data import Cap, Changes, Collected, read_zip, write_zip
 from ladder.models import BotDataVersion, utcnow
 from ladder.services import botdata, matches, results
 from ladder.services.results import MatchOutcome, SeatOutcome

@@ -30,7 +30,7 @@ from sqlmodel import select
 from store_support import free_port, s3_bucket, s3_server  # noqa: F401 (fixtures)
 from web.helpers import make_zip
 
-from ladder import runtimes
+from ladder.bot import runtimes
 from ladder.config import Settings
 from ladder.db import make_engine, session_factory
 from ladder.models import BotVersion, BuildArtifact, Match, Seat
