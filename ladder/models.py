@@ -310,6 +310,9 @@ class Match(MatchBase, table=True):
     # web site at creation); the sweeper sends a queued match again once this is older than
     # settings.match_resend_after, busy broker or not (workers/queue/scheduler.py)
     sent_at: datetime | None = _when(nullable=True)
+    # when retention (ladder/services/retention.py) deleted its replay and logs: its rows stay (the
+    # page, the ratings), and a ladder match's replay is in its day's dump
+    replay_pruned_at: datetime | None = _when(nullable=True)
 
 
 class MatchPublic(MatchBase):
@@ -361,13 +364,14 @@ class Replay(SQLModel, table=True):
 
 class BuildArtifact(SQLModel, table=True):
     """A compiled bot (workers/build/builds.py), by the hash of its source, runtime and toolchain: built
-    once, run by every match of every version with the same key. The log goes to owners only."""
+    once, run by every match of every version with the same key. The log goes to owners only. The
+    tar itself is in the store (services/builds.py); `data` holds it only for rows not moved yet."""
 
     __tablename__ = "build_artifacts"
     key: str = Field(primary_key=True, max_length=64)
     runtime: str = Field(max_length=16)
     toolchain: str = Field(max_length=200)
-    data: bytes = Field(sa_type=LargeBinary)  # a tar of the artifact's files
+    data: bytes | None = Field(default=None, sa_type=LargeBinary, nullable=True)  # before the store only
     size: int
     log: str = Field(default="", sa_type=Text)  # the compiler's output
     seconds: float = 0.0
@@ -393,7 +397,8 @@ class BotDataVersion(SQLModel, table=True):
     __tablename__ = "bot_data_versions"
     bot_id: int = Field(foreign_key="bots.id", primary_key=True, ondelete="CASCADE")
     number: int = Field(primary_key=True)
-    data: bytes = Field(sa_type=LargeBinary)
+    data: bytes | None = Field(default=None, sa_type=LargeBinary, nullable=True)  # without a store, or not moved
+    blob: str | None = Field(default=None, max_length=200)  # its key in the store (services/botdata.py)
     size: int  # bytes of files, unpacked
     files: int
     source: str = Field(max_length=64)  # "match 12", "upload", "reset"

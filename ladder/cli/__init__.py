@@ -28,6 +28,7 @@ from ladder.cli import (
     replays_admin,
     runtimes,
     service,
+    storage,
     tournament,
 )
 
@@ -43,7 +44,7 @@ for command in (play.play, match.match, play.demo, replay.replay, bench.bench, p
                 service.scorecard, tournament.tournament, gauntlet.gauntlet, runtimes.runtimes, admin.admin,
                 export.export, connect.connect):
     main.add_command(command)
-for command in (*moderation.COMMANDS, replays_admin.compact_replays):
+for command in (*moderation.COMMANDS, *storage.COMMANDS, replays_admin.compact_replays):
     admin.admin.add_command(command)
 bench.bench.add_command(service.bench_service)
 bench.bench.add_command(tournament.bench_tournament)

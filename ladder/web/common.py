@@ -84,6 +84,11 @@ def relay() -> Relay:
     return extensions["ladder_relay"]
 
 
+def store():
+    """The app's store of blobs (ladder/storage), opened once with the app."""
+    return state().store
+
+
 def db() -> Session:
     """The request's session: opened on first use, closed at teardown (see web.init_app). Its reads
     start deferred transactions (ladder/db.py), so a page never waits for a worker's write lock."""

@@ -99,7 +99,7 @@ def test_recompute_reports_a_finished_ranked_match_without_rating_changes(tmp_pa
 def test_workers_refuse_a_weak_sandbox_outside_development(tmp_path):
     result = run(["worker"], tmp_path, LADDER_ENV="production", LADDER_SANDBOX_MODE="none",
                  LADDER_SECRET_KEY="pVs2UrwNOc6DoD6aNxVUk7Gq_Rt5bq2Ws9LhXe3Jm", DATABASE_URL="postgresql://db/x",
-                 REDIS_URL="redis://redis:6379/0")
+                 REDIS_URL="redis://redis:6379/0", LADDER_STORE="s3://ladder/blobs")
     assert result.exit_code != 0
     assert "development only" in result.output
 
@@ -143,7 +143,8 @@ def test_a_worker_builds_the_start_helper_before_its_pool_forks(tmp_path, strict
 
 
 PRODUCTION = {"LADDER_ENV": "production", "LADDER_SECRET_KEY": "pVs2UrwNOc6DoD6aNxVUk7Gq_Rt5bq2Ws9LhXe3Jm",
-              "DATABASE_URL": "postgresql://ladder:Vx83kLq9@127.0.0.1:1/ladder", "REDIS_URL": "redis://127.0.0.1:1/0"}
+              "DATABASE_URL": "postgresql://ladder:Vx83kLq9@127.0.0.1:1/ladder", "REDIS_URL": "redis://127.0.0.1:1/0",
+              "LADDER_STORE": "file:///srv/ladder-store"}
 
 
 def test_production_commands_refuse_the_embedded_services_with_the_reason(tmp_path):

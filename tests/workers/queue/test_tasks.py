@@ -266,13 +266,15 @@ def test_celery_is_configured_for_long_tasks_that_must_not_be_lost(tmp_path):
     beat = {entry["task"] for entry in embedded["beat_schedule"].values()}
     assert beat == {f"workers.queue.tasks.{name}"
                     for name in ("schedule_matches", "sweep_stale", "write_dumps", "check_ratings",
-                                 "write_rating_reports")}
+                                 "write_rating_reports", "prune")}
     assert embedded["beat_schedule"]["check-ratings"]["schedule"].total_seconds() == 3600
     assert embedded["beat_schedule"]["rating-reports"]["schedule"].total_seconds() == 3600
+    assert embedded["beat_schedule"]["prune"]["schedule"].total_seconds() == 3600
     unchecked = celery_app.celery_config(Settings(env="test", instance_dir=tmp_path, ratings_check_interval=0,
-                                                  ratings_report_interval=0))
+                                                  ratings_report_interval=0, prune_interval=0))
     assert "check-ratings" not in unchecked["beat_schedule"]  # 0: only the checks an operator runs
     assert "rating-reports" not in unchecked["beat_schedule"]
+    assert "prune" not in unchecked["beat_schedule"]
     assert embedded["task_routes"]["workers.queue.tasks.write_rating_reports"]["queue"] == celery_app.PRIORITY_QUEUE
 
 
@@ -414,7 +416,7 @@ def test_the_dump_task_writes_each_finished_days_dump_once(session, settings, ho
     record_played(session, "treasure", house["treasure"][:2], ["random", "careful"], yesterday)
     name = f"treasure-{yesterday.date().isoformat()}.zip"
     assert tasks.write_dumps.delay().get() == [name]
-    assert (settings.dumps_root / "treasure" / name).is_file()
+    assert tasks.store().exists(f"dumps/treasure/{name}")
     assert tasks.write_dumps.delay().get() == []  # nothing missing: nothing written
 
 
@@ -435,6 +437,24 @@ def test_the_accuracy_report_task_stores_each_games_report(session, sessions, se
     report = stored_report(session=session, game="treasure").body
     assert report["prediction"]["matches"] == 2 and report["prediction"]["pairs"] == 6
     assert report["window"] == settings.ratings_report_window
+
+
+def test_the_prune_task_moves_old_artifacts_to_the_store_and_prunes_by_the_settings(session, settings, house, eager):
+    from sqlalchemy import text
+
+    from ladder.models import Replay
+
+    old = datetime.now(UTC) - timedelta(days=settings.retain_unranked_days + 1)
+    match, _ = record_played(session, "treasure", house["treasure"][:2], ["random", "careful"], old, ranked=False)
+    session.execute(text("INSERT INTO build_artifacts (key, runtime, toolchain, data, size, log, seconds, created_at) "
+                         "VALUES (:k, 'c', 'gcc', :d, 3, '', 0.1, :t)"),  # young: retention keeps it
+                    {"k": "b" * 64, "d": b"tar", "t": datetime.now(UTC)})
+    session.commit()
+    done = tasks.prune.delay().get()
+    assert done["moved_to_store"] == 1 and done["unranked ladder replays"]["count"] == 1
+    assert tasks.store().get(f"builds/{'b' * 64}.tar") == b"tar"
+    session.rollback()
+    assert session.get(Replay, match.id) is None
 
 
 def test_the_ratings_check_task_records_what_it_found(session, house, eager):
