@@ -14,11 +14,14 @@ ENV DEBIAN_FRONTEND=noninteractive \
 # bubblewrap, util-linux (setpriv) and libseccomp2: the strict sandbox; nodejs: JavaScript bots;
 # tini: pid 1 (below); python3-gdbm: beat's shelve is then GNU dbm, whose 3-minute sync reaches the
 # file the scheduler's health check watches (the ndbm default is never written before exit)
+# /var/lib/ladder-store: the folder store's mount point (docker-compose.yml), owned by `ladder` so a new
+# volume is too, and the root worker's blobs are written as its owner (ladder/storage/folder.py)
 RUN apt-get update \
     && apt-get install -y --no-install-recommends python3 python3-venv python3-gdbm bubblewrap util-linux \
        libseccomp2 nodejs tini \
     && rm -rf /var/lib/apt/lists/* \
-    && useradd --system --home-dir /var/lib/ladder --create-home --shell /usr/sbin/nologin ladder
+    && useradd --system --home-dir /var/lib/ladder --create-home --shell /usr/sbin/nologin ladder \
+    && install -d -o ladder -g ladder /var/lib/ladder-store
 
 WORKDIR /app
 # The bots' runtimes, as the table lists them (it needs nothing but python3 to print the list)

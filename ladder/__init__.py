@@ -32,6 +32,7 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
 
     from ladder.config import Settings
     from ladder.db import make_engine, session_factory
+    from ladder.storage import open_store
     from ladder.web import init_app
 
     flask_config: dict[str, Any] = {}
@@ -60,15 +61,17 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
     app.config.update(flask_config)
     engine = flask_config.get("LADDER_ENGINE") or make_engine(settings)
     dispatch: Callable[[list[int]], None] | None = app.config.get("LADDER_DISPATCH")
-    app.extensions["ladder"] = LadderState(settings, engine, session_factory(engine), dispatch)
+    app.extensions["ladder"] = LadderState(settings, engine, session_factory(engine), dispatch, open_store(settings))
     init_app(app)
     return app
 
 
 class LadderState:
-    """What the views need from the app: settings, the engine and its session factory, dispatch."""
+    """What the views need from the app: settings, the engine and its session factory, dispatch, the
+    store of blobs (ladder/storage)."""
 
-    def __init__(self, settings, engine, sessions, dispatch) -> None:
+    def __init__(self, settings, engine, sessions, dispatch, store) -> None:
+        self.store = store
         self.settings = settings
         self.engine = engine
         self.sessions = sessions

@@ -15,6 +15,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlparse
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from sqlalchemy.engine import make_url
@@ -86,6 +87,12 @@ class Settings(BaseModel):
     # seconds between the scheduler's ratings checks (a dry `ladder ratings recompute`, recorded for
     # the ladder_ratings_check_ok metric); 0: none, only the ones an operator runs
     ratings_check_interval: int = Field(default=3600, ge=0)
+    # the accuracy report (docs/ratings.md): seconds between the scheduler's recomputations (0: none),
+    # the rated matches it reads per game (bounded: it stays quick at a million matches), and the
+    # last matches whose predictions it scores
+    ratings_report_interval: int = Field(default=3600, ge=0)
+    ratings_report_window: int = Field(default=20_000, ge=100)
+    ratings_report_last: int = Field(default=1000, ge=10)
 
     # limits against hostile users (docs/operations.md, "Limits"); rates are Flask-Limiter strings,
     # counted in Redis when REDIS_URL is set (shared by every web process), in memory otherwise
@@ -118,9 +125,27 @@ class Settings(BaseModel):
     person_seats_per_user: int = Field(default=1, ge=1)
     person_seats_per_address: int = Field(default=3, ge=1)
 
-    # the daily dumps of every game's finished matches (ladder/services/dumps.py), written by the
-    # scheduler and served at /datasets; None: instance_dir/dumps. Web and workers must share it.
-    dumps_dir: Path | None = None
+    # the store of blobs (ladder/storage: build artifacts, the daily dumps; docs/operations.md, "The
+    # store"): file:///an/absolute/folder or s3://bucket/prefix; None: the folder instance_dir/store.
+    # Workers and web hosts share nothing else but the database and the broker.
+    store: str | None = None
+    store_endpoint: str | None = None  # an S3-compatible server's URL (MinIO, R2...); None: AWS's own
+    store_region: str | None = None
+    # S3 credentials; None: boto3's own chain (AWS_ACCESS_KEY_ID, an instance profile...)
+    store_access_key: str | None = None
+    store_secret_key: str | None = None
+
+    # retention (ladder/services/retention.py; docs/operations.md, "Retention"), in days; 0: forever.
+    # Replays (and the seats' logs) of validation, challenge and unranked ladder matches after they finished;
+    retain_validation_days: int = Field(default=14, ge=0)
+    retain_challenge_days: int = Field(default=30, ge=0)
+    retain_unranked_days: int = Field(default=30, ge=0)
+    # ranked ladder and event matches' replays, once their day's dump is in the store (summary rows stay)
+    retain_ladder_days: int = Field(default=90, ge=0)
+    # build artifacts none of whose versions can play any more
+    retain_retired_build_days: int = Field(default=30, ge=0)
+    prune_interval: int = Field(default=3600, ge=0)  # seconds between the scheduler's prune runs; 0: none
+    prune_batch: int = Field(default=500, ge=1, le=100_000)  # matches (or artifacts) per transaction
 
     # operations (docs/operations.md, "Health, metrics and logs")
     log_format: Literal["text", "json"] = "text"  # json: one JSON object a line (match ends, requests)
@@ -144,6 +169,23 @@ class Settings(BaseModel):
     # sign-up addresses, kept as keyed hashes (ladder/services/signups.py) for this many days
     signup_address_days: int = Field(default=90, ge=1, le=3650)
     accounts_per_address: int = Field(default=10, ge=1)  # accounts signed up from one address in that time
+
+    @field_validator("store", "store_endpoint", "store_region", "store_access_key", "store_secret_key")
+    @classmethod
+    def _blank_store_is_unset(cls, value: str | None) -> str | None:
+        return (value.strip() or None) if value is not None else None
+
+    @field_validator("store")
+    @classmethod
+    def _store_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        url = urlparse(value)
+        if url.scheme == "file" and not url.netloc and url.path.startswith("/"):
+            return value
+        if url.scheme == "s3" and url.netloc and not url.query:
+            return value
+        raise ValueError(f"{value!r} is not a store: file:///an/absolute/folder or s3://bucket[/prefix]")
 
     @field_validator("database_url", "redis_url")
     @classmethod
@@ -219,6 +261,14 @@ class Settings(BaseModel):
         if self.redis_url is None:
             raise ValueError(f"REDIS_URL must be set when LADDER_ENV={self.env} (redis://...): the embedded "
                              "SQLite broker is one machine's, and each process would have its own")
+        # the embedded store is one machine's folder: a worker's build would be missing on the web
+        # host, a dump written by one scheduler missing from another's /datasets
+        if self.store is None:
+            raise ValueError(f"LADDER_STORE must be set when LADDER_ENV={self.env}: s3://bucket/prefix (with "
+                             "LADDER_STORE_ENDPOINT for a server other than AWS's), or file:///a/folder that every "
+                             "web and worker host mounts; the embedded instance folder is one machine's")
+        if self.store_secret_key is not None and self.store_secret_key.strip().lower() in PLACEHOLDERS:
+            raise ValueError(f"LADDER_STORE_SECRET_KEY is a placeholder when LADDER_ENV={self.env}")
         for name in ("database_url", "redis_url"):
             password = _url_password(getattr(self, name))
             if password is not None and password.strip().lower() in PLACEHOLDERS:
@@ -250,6 +300,8 @@ class Settings(BaseModel):
             name = key[len(ENV_PREFIX):].lower()
             if name in ("database_url", "redis_url"):
                 continue  # read from their conventional names only, so there is one source
+            if name in GONE:
+                raise ConfigError(f"{key}: {GONE[name]}")
             if name not in known:
                 continue  # other LADDER_* variables belong to tests and tools (LADDER_REQUIRE_SERVICES)
             values[name] = value
@@ -292,8 +344,9 @@ class Settings(BaseModel):
         return url
 
     @property
-    def dumps_root(self) -> Path:
-        return self.dumps_dir if self.dumps_dir is not None else self.instance_dir / "dumps"
+    def store_url(self) -> str:
+        """LADDER_STORE, or the embedded folder under the instance directory (nothing to set up)."""
+        return self.store or f"file://{(self.instance_dir / 'store').resolve()}"
 
     @property
     def embedded(self) -> bool:
@@ -307,6 +360,11 @@ class Settings(BaseModel):
             return self.redis_url
         return f"sqla+sqlite:///{(self.instance_dir / 'broker.sqlite3').resolve()}"
 
+
+# settings that were, and what replaced them: refused rather than ignored, so a deployment that set
+# one learns where its files now go
+GONE = {"dumps_dir": "the daily dumps live in the store now (LADDER_STORE, docs/operations.md \"The store\"): "
+                     "move the old folder's <game>/ folders under the store's dumps/ and unset it"}
 
 NEW_KEY = "python3 -c 'import secrets; print(secrets.token_urlsafe(48))'"
 

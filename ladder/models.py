@@ -14,6 +14,7 @@ from __future__ import annotations
 import secrets
 from datetime import UTC, datetime
 from enum import StrEnum
+from typing import ClassVar
 
 import sqlalchemy as sa
 from pydantic import field_validator
@@ -21,7 +22,7 @@ from sqlalchemy import JSON, BigInteger, CheckConstraint, DateTime, Index, Large
 from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
 
-from ladder.ranking.ratings import INITIAL_RATING
+from ladder.ranking.ratings import INITIAL_DEVIATION, INITIAL_RATING
 
 metadata = SQLModel.metadata
 
@@ -178,6 +179,21 @@ class BotBase(SQLModel):
     game: str = Field(max_length=32)
     description: str = Field(default="", max_length=2000, sa_type=Text)
 
+    # Each field's rule in words: what the form, the API and the CLI say when a value breaks it
+    # (services/bots.py checked_bot_fields turns the model's validation errors into these).
+    RULES: ClassVar[dict[str, str]] = {
+        "name": "a bot name is 1 to 40 letters, digits, '.', '_' or '-', starting with a letter or digit",
+        "game": "a game is named in at most 32 characters",
+        "description": "a description has at most 2000 characters and no NUL",
+    }
+
+    @field_validator("description")
+    @classmethod
+    def _no_nul(cls, value: str) -> str:
+        if "\x00" in value:  # PostgreSQL text cannot hold it
+            raise ValueError("a NUL character")
+        return value
+
 
 class Bot(BotBase, table=True):
     __tablename__ = "bots"
@@ -297,6 +313,9 @@ class Match(MatchBase, table=True):
     # web site at creation); the sweeper sends a queued match again once this is older than
     # settings.match_resend_after, busy broker or not (workers/queue/scheduler.py)
     sent_at: datetime | None = _when(nullable=True)
+    # when retention (ladder/services/retention.py) deleted its replay and logs: its rows stay (the
+    # page, the ratings), and a ladder match's replay is in its day's dump
+    replay_pruned_at: datetime | None = _when(nullable=True)
 
 
 class MatchPublic(MatchBase):
@@ -337,21 +356,25 @@ class SeatPublic(SeatBase):
 class Replay(SQLModel, table=True):
     __tablename__ = "replays"
     match_id: int = Field(foreign_key="matches.id", primary_key=True, ondelete="CASCADE")
-    data: bytes = Field(sa_type=LargeBinary)  # gzip of the replay JSON (ladder.replay format)
-    size: int  # uncompressed bytes
+    # the gzip of the replay JSON (ladder.replay format), or with `compact` its compact form
+    # (ladder/replay/compact.py); read only through ladder/services/stored_replays.py
+    data: bytes = Field(sa_type=LargeBinary)
+    size: int  # the whole replay's JSON bytes
     created_at: datetime = _when()
     hidden: bool = False  # taken out of public view by a moderator: only admins may read it
+    compact: bool = False
 
 
 class BuildArtifact(SQLModel, table=True):
     """A compiled bot (workers/build/builds.py), by the hash of its source, runtime and toolchain: built
-    once, run by every match of every version with the same key. The log goes to owners only."""
+    once, run by every match of every version with the same key. The log goes to owners only. The
+    tar itself is in the store (services/builds.py); `data` holds it only for rows not moved yet."""
 
     __tablename__ = "build_artifacts"
     key: str = Field(primary_key=True, max_length=64)
     runtime: str = Field(max_length=16)
     toolchain: str = Field(max_length=200)
-    data: bytes = Field(sa_type=LargeBinary)  # a tar of the artifact's files
+    data: bytes | None = Field(default=None, sa_type=LargeBinary, nullable=True)  # before the store only
     size: int
     log: str = Field(default="", sa_type=Text)  # the compiler's output
     seconds: float = 0.0
@@ -377,7 +400,8 @@ class BotDataVersion(SQLModel, table=True):
     __tablename__ = "bot_data_versions"
     bot_id: int = Field(foreign_key="bots.id", primary_key=True, ondelete="CASCADE")
     number: int = Field(primary_key=True)
-    data: bytes = Field(sa_type=LargeBinary)
+    data: bytes | None = Field(default=None, sa_type=LargeBinary, nullable=True)  # without a store, or not moved
+    blob: str | None = Field(default=None, max_length=200)  # its key in the store (services/botdata.py)
     size: int  # bytes of files, unpacked
     files: int
     source: str = Field(max_length=64)  # "match 12", "upload", "reset"
@@ -460,6 +484,9 @@ class RatingCheck(SQLModel, table=True):
     wrote: bool = False  # `--write`: the differences found were written, then checked again
 
 
+_DEVIATION_DEFAULT = {"server_default": str(INITIAL_DEVIATION)}  # rows from before the deviations (0018)
+
+
 class RatingChange(SQLModel, table=True):
     """One bot's change in one rated match; `sequence` is the order ratings were applied in."""
 
@@ -484,6 +511,9 @@ class RatingChange(SQLModel, table=True):
     after: int
     games_before: int
     created_at: datetime = _when()
+    # how sure the rating was (ladder/ranking/ratings.py): before the match (after a new version's widening), after it
+    deviation_before: int = Field(default=INITIAL_DEVIATION, sa_column_kwargs=_DEVIATION_DEFAULT)
+    deviation: int = Field(default=INITIAL_DEVIATION, sa_column_kwargs=_DEVIATION_DEFAULT)
 
 
 class Rating(SQLModel, table=True):
@@ -498,6 +528,21 @@ class Rating(SQLModel, table=True):
     wins: int = 0  # rated matches finished first (shared first place counts)
     last_played_at: datetime | None = _when(nullable=True)
     last_sequence: int | None = Field(default=None, sa_type=BigInteger)
+    # the rating's deviation (milli-points, ladder/ranking/ratings.py) and the version its last rated match
+    # was played with: a match with another version widens the deviation first
+    deviation: int = Field(default=INITIAL_DEVIATION, sa_column_kwargs=_DEVIATION_DEFAULT)
+    version_id: int | None = None
+
+
+class RatingReport(SQLModel, table=True):
+    """A game's newest accuracy report (ladder/ranking/report.py), as the scheduler computed it:
+    pages and the API serve it from here, never computing it on a request."""
+
+    __tablename__ = "rating_reports"
+    game: str = Field(primary_key=True, max_length=32)
+    computed_at: datetime = _when()
+    matches: int  # rated matches the report read
+    body: dict = Field(default_factory=dict, sa_type=JSON)
 
 
 class RatingClock(SQLModel, table=True):
@@ -727,3 +772,50 @@ class EventMatch(SQLModel, table=True):
     order_no: int
     seats: list = Field(sa_type=JSON)  # bot ids in seat order
     match_id: int | None = Field(default=None, foreign_key="matches.id")
+
+
+# --- scorecards (issue #45; ladder/services/scorecard.py) --------------------------------------
+
+
+class ScorecardTally(SQLModel, table=True):
+    """One seat's scorecard of one finished match: measure name -> its stored tally
+    (ladder/scorecard/tallies.py), and the same of the match's winners (rank 1, the seat itself
+    when it won). Written with the result; `ladder scorecard recompute` rebuilds it from the replays."""
+
+    __tablename__ = "scorecard_tallies"
+    # A bot's last matches, newest first: the bot page's chart reads 200 of them from the index
+    # alone on PostgreSQL (covering: the version and the charted measures' tallies, a few dozen bytes)
+    __table_args__ = (Index("ix_scorecard_tallies_bot_match", "bot_id", "match_id",
+                            postgresql_include=["bot_version_id", "charted"]),)
+    match_id: int = Field(foreign_key="matches.id", primary_key=True, ondelete="CASCADE")
+    seat: int = Field(primary_key=True)
+    bot_id: int = Field(foreign_key="bots.id")
+    bot_version_id: int = Field(foreign_key="bot_versions.id")
+    game: str = Field(max_length=32)
+    players: int
+    rank: int
+    tallies: dict = Field(default_factory=dict, sa_type=JSON)
+    winners: dict = Field(default_factory=dict, sa_type=JSON)
+    # the tallies of the measures the chart draws (services/scorecard_views.py, main_measures)
+    charted: dict = Field(default_factory=dict, sa_type=JSON)
+
+
+class ScorecardSum(SQLModel, table=True):
+    """A bot's tallies merged over its matches, kept as each result is recorded so that a page
+    reads a handful of rows however long the history: per version (`version_id`), per table size
+    (`players`) and per opponent (`opponent_id`, a bot met at the table); 0 in a key column means
+    every version, size or opponent. Only the combinations the page and the API read are kept:
+    (v, 0, 0), (0, 0, 0), (0, n, 0) and (0, 0, o); the last two without medians or winners' figures
+    (services/scorecard.py, merged)."""
+
+    __tablename__ = "scorecard_sums"
+    __table_args__ = (Index("ix_scorecard_sums_bot_matches", "bot_id", "version_id", "players", "matches"),)
+    bot_id: int = Field(foreign_key="bots.id", primary_key=True)
+    version_id: int = Field(primary_key=True)
+    players: int = Field(primary_key=True)
+    opponent_id: int = Field(primary_key=True)
+    game: str = Field(max_length=32)
+    matches: int = 0
+    tallies: dict = Field(default_factory=dict, sa_type=JSON)
+    winners: dict = Field(default_factory=dict, sa_type=JSON)
+    last_match_id: int | None = None

@@ -11,7 +11,7 @@ from ladder.config import DEV_SECRET_KEY, ConfigError, Settings
 
 STRONG = "pVs2UrwNOc6DoD6aNxVUk7Gq_Rt5bq2Ws9LhXe3Jm"  # random: zxcvbn puts it at 10^40 guesses
 SERVICES = {"DATABASE_URL": "postgresql://ladder:Vx83kLq9@db/ladder", "REDIS_URL": "redis://:Rt5bq2Ws@redis:6379/0"}
-PRODUCTION = {"LADDER_ENV": "production", "LADDER_SECRET_KEY": STRONG, **SERVICES}
+PRODUCTION = {"LADDER_ENV": "production", "LADDER_SECRET_KEY": STRONG, **SERVICES, "LADDER_STORE": "s3://ladder/prod"}
 
 
 def test_embedded_defaults_need_no_services(tmp_path):
@@ -101,6 +101,16 @@ def test_production_refuses_the_embedded_database_and_broker():
     with pytest.raises(ConfigError, match="REDIS_URL must be set"):
         Settings.from_env({**PRODUCTION, "REDIS_URL": " "})  # blank is unset
     assert Settings.from_env({"LADDER_ENV": "development"}).embedded  # development keeps its defaults
+
+
+def test_production_needs_a_store_every_host_reaches():
+    with pytest.raises(ConfigError, match="LADDER_STORE must be set when LADDER_ENV=production"):
+        Settings.from_env({k: v for k, v in PRODUCTION.items() if k != "LADDER_STORE"})
+    with pytest.raises(ConfigError, match="LADDER_STORE_SECRET_KEY is a placeholder"):
+        Settings.from_env({**PRODUCTION, "LADDER_STORE_SECRET_KEY": "changeme"})
+    assert Settings.from_env({**PRODUCTION, "LADDER_STORE": "file:///srv/nfs/ladder"}).store_url == \
+        "file:///srv/nfs/ladder"  # a folder every host mounts
+    assert Settings.from_env({"LADDER_ENV": "development"}).store is None  # development: the instance folder
 
 
 def test_trusted_proxies_are_refused_where_clients_reach_the_app_directly():

@@ -10,10 +10,12 @@ upload here (ladder/services/uploads.py) without unpacking it; the workers' stag
 
 from __future__ import annotations
 
+import hashlib
 import io
 import stat
 import unicodedata
 import zipfile
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from ladder.bot.runtimes import BY_ENTRY, RUNTIMES, available
@@ -135,7 +137,46 @@ def entry_point(names: set[str], where: str) -> str:
 def check_bytes(code: bytes, filename: str, limit: int | None = None) -> str:
     """Check an uploaded bot without unpacking it: the same rules as the workers' staging, for the
     web app, which stores uploads and never runs them. Returns the entry point; raises PackagingError."""
-    if check_envelope(len(code), filename, limit) == ".py":
+    return _entry_of(code, filename, check_envelope(len(code), filename, limit))
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedPackage:
+    """An upload checked once (`check_package`), handed on as it is: its bytes and name, its entry
+    point and runtime when it has one, and `refusal`: None for a package this ladder runs, else why
+    not (a further version is stored rejected with it)."""
+
+    code: bytes
+    filename: str
+    entry: str | None
+    runtime: str | None
+    refusal: str | None
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.code).hexdigest()
+
+
+def check_package(code: bytes, filename: object, limit: int | None = None,
+                  accepted: tuple[str, ...] | None = None) -> CheckedPackage:
+    """The one check of an upload: the envelope (name, size: PackagingError, nothing is stored),
+    then the contents (a zip is opened once) and the runtime (`accepted`: the operator's list)."""
+    suffix = check_envelope(len(code), filename, limit)
+    name = str(filename)
+    try:
+        entry = _entry_of(code, name, suffix)
+    except PackagingError as exc:
+        return CheckedPackage(code, name, None, None, str(exc))
+    try:
+        check_runtime(entry, accepted)
+    except PackagingError as exc:
+        return CheckedPackage(code, name, entry, BY_ENTRY[entry].name, str(exc))
+    return CheckedPackage(code, name, entry, BY_ENTRY[entry].name, None)
+
+
+def _entry_of(code: bytes, filename: str, suffix: str) -> str:
+    """The entry point of a package whose envelope was checked (`suffix` from check_envelope)."""
+    if suffix == ".py":
         try:
             code.decode("utf-8")
         except UnicodeDecodeError:

@@ -15,6 +15,7 @@ from ladder.cli import (
     admin,
     bench,
     bench_check,
+    bench_storage,
     chaos,
     connect,
     export,
@@ -24,8 +25,10 @@ from ladder.cli import (
     play,
     protocol,
     replay,
+    replays_admin,
     runtimes,
     service,
+    storage,
     tournament,
 )
 from ladder.cli.bench import leagues as bench_leagues
@@ -39,10 +42,10 @@ def main() -> None:
 
 for command in (play.play, match.match, play.demo, replay.replay, bench.bench, protocol.protocol,
                 service.up, service.web, service.worker, service.scheduler, service.migrate, service.ratings,
-                tournament.tournament, gauntlet.gauntlet, runtimes.runtimes, admin.admin, export.export,
-                connect.connect):
+                service.scorecard, tournament.tournament, gauntlet.gauntlet, runtimes.runtimes, admin.admin,
+                export.export, connect.connect):
     main.add_command(command)
-for command in moderation.COMMANDS:
+for command in (*moderation.COMMANDS, *storage.COMMANDS, replays_admin.compact_replays):
     admin.admin.add_command(command)
 bench.bench.add_command(service.bench_service)
 bench.bench.add_command(tournament.bench_tournament)
@@ -50,3 +53,4 @@ bench.bench.add_command(bench_leagues.bench_leagues)
 bench.bench.add_command(export.bench_export)
 bench.bench.add_command(chaos.bench_chaos)
 bench.bench.add_command(bench_check.bench_check)
+bench.bench.add_command(bench_storage.bench_storage)

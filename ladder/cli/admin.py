@@ -1,5 +1,6 @@
 """`ladder admin grant|revoke USER`: the admin role, which organises tournaments on the site;
-`ladder admin drain on|off|status`: the drain switch (docs/operations.md, "Draining")."""
+`ladder admin drain on|off|status`: the drain switch (docs/operations.md, "Draining"). The
+moderator commands (moderation.py) and `prune`, `store` (storage.py) join the group in cli/__init__."""
 
 from __future__ import annotations
 
@@ -27,8 +28,9 @@ def _set(username: str, admin: bool) -> None:
 
 @click.group()
 def admin() -> None:
-    """Site roles (admins organise tournaments and moderate), the drain switch and the moderator
-    actions (void, bot, rename, hide-name, suspend, replay, log, collusion: docs/operations.md)."""
+    """Site roles (admins organise tournaments and moderate), the drain switch, the moderator
+    actions (void, bot, rename, hide-name, suspend, replay, log, collusion: docs/operations.md),
+    retention (prune) and the store."""
 
 
 @admin.command("grant")

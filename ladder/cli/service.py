@@ -229,6 +229,35 @@ def migrate(release_running) -> None:
 
 
 @click.group()
+def scorecard() -> None:
+    """The bots' scorecards (docs/scorecard.md)."""
+
+
+@scorecard.command("recompute")
+@click.option("--game", default=None, help="Only this game's matches (default: every game).")
+@click.option("--check", is_flag=True, help="Compare only: write nothing; exit 1 when a stored seat differs.")
+def scorecard_recompute(game: str | None, check: bool) -> None:
+    """Measure every finished match again from its stored replay and replace the stored scorecards
+    (each seat's measures and the sums per version, table size and opponent) with the result; with
+    --check, only count the stored seats that differ from the replays."""
+    from ladder.db import make_engine, session_factory
+    from ladder.games import GAMES
+    from ladder.services.scorecard import recompute
+
+    if game is not None and game not in GAMES:
+        raise click.UsageError(f"unknown game {game!r} (known: {', '.join(sorted(GAMES))})")
+    engine = make_engine(_settings())
+    try:
+        done = recompute(session_factory(engine), game=game, write=not check)
+    finally:
+        engine.dispose()
+    click.echo(f"{done.matches} matches, {done.seats} seats measured from their replays; {done.differences} stored "
+               f"seats differed; {done.sums} sums" + ("" if check else " written"))
+    if check and done.differences:
+        raise SystemExit(1)
+
+
+@click.group()
 def ratings() -> None:
     """Ratings kept in the database."""
 

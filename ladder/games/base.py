@@ -234,7 +234,7 @@ class Game:
     # by a naming convention. A part is imported on first use, so the pure rules never pull in a
     # view (a bot's sandbox is given only `rules_files`).
     renderer: ClassVar[str] = ""  # the step list: event_line(), sections(); "" = ladder/games/render.py
-    view: ClassVar[str] = ""  # the replay viewer's frames(); "" = the page keeps its transcript
+    view: ClassVar[str] = ""  # the viewer: frames(replay), stream(heading) (ladder/games/frames.py); "" = none
     forward: ClassVar[str] = ""  # the forward model's determinize(); "" = none
     forms: ClassVar[str] = ""  # a person's seat: form(), read(), fill() (ladder/games/forms.py); "" = none
     # a person's table: frame(observation) -> a viewer frame of what the seat sees, picks(observation),
@@ -250,11 +250,21 @@ class Game:
     # The pure rules as a bot's sandbox gets them (module and data files of the package, relative
     # to it): chosen by inclusion, so a page's or a viewer's module never reaches a bot.
     rules_files: ClassVar[tuple[str, ...]] = ()
+    # A data file of the package: the preset dictionary a compact stored replay of this game is
+    # compressed with (ladder/replay/compact.py), typical decisions' text. Part of that stored
+    # format: never edit it (stored rows name it); a new one is a new file. "" = the common one only.
+    replay_dictionary: ClassVar[str] = ""
 
     @classmethod
     def package(cls) -> str:
         """The game's package (the module defining the class, for a one-module game)."""
         return cls.__module__
+
+    def replay_dictionary_bytes(self) -> bytes:
+        """The bytes of `replay_dictionary` (b"" when the game has none)."""
+        if not self.replay_dictionary:
+            return b""
+        return importlib.resources.files(self.package()).joinpath(self.replay_dictionary).read_bytes()
 
     def part(self, name: str) -> ModuleType | None:
         """The module of a declared part (renderer, view, forward, forms, seat_view, negotiations,

@@ -28,10 +28,12 @@ type and its data, all in one section. Everything here is pure: no Flask, no I/O
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
+
+from ladder.replay.model import Decision, Entry, Fault, Replay, Result
 
 MAX_SECTIONS = 2000  # a page, not a dump: the replay download has everything
 
@@ -104,36 +106,49 @@ def seat_namer(names: Sequence[str]) -> Who:
     return who
 
 
-def fault_line(entry: dict[str, Any], who: Who) -> str | None:
-    fault = entry.get("fault")
-    if not fault:
+def fault_line(entry: Decision, who: Who) -> str | None:
+    """A refused decision of the typed log as the step list says it; None for an accepted one."""
+    fault = entry.fault
+    if fault is None:
         return None
-    return (f"⚠ {who(entry.get('seat'))}: {fault.get('status')} on {entry.get('kind')} "
-            f"({fault.get('reason') or 'no reason'}); the default decision was played")
+    return (f"⚠ {who(entry.seat)}: {fault.status} on {entry.kind} "
+            f"({fault.reason or 'no reason'}); the default decision was played")
 
 
-def decision_line(entry: dict[str, Any], who: Who) -> str:
-    return fault_line(entry, who) or f"{who(entry.get('seat'))} decides {entry.get('kind')}: " \
-                                     f"{compact(entry.get('decision'))}"
+def decision_line(entry: Mapping[str, Any] | Decision, who: Who) -> str:
+    """A decision as a sentence: a typed one (the views), or the play loop's JSON (the CLI demo,
+    a person's table)."""
+    if not isinstance(entry, Decision):
+        fault = entry.get("fault")
+        entry = Decision(entry.get("seat"), entry.get("kind"), entry.get("decision"),
+                         Fault(fault.get("status"), fault.get("reason")) if fault else None)
+    return fault_line(entry, who) or f"{who(entry.seat)} decides {entry.kind}: {compact(entry.decision)}"
 
 
 # --- the generic renderer --------------------------------------------------------------------
 
 
-def event_line(entry: dict[str, Any], who: Who) -> str:
+def event_line(entry: Mapping[str, Any], who: Who) -> str:
     if "kind" in entry:
         return decision_line(entry, who)
     return f"{entry.get('type')}: {compact(entry.get('data', {}))}"
 
 
-def sections(replay: dict[str, Any], names: Sequence[str]) -> list[Section]:
-    return generic_sections(replay.get("log", []), seat_namer(names))
+def entry_line(entry: Entry, who: Who) -> str:
+    """`event_line` of a typed log entry."""
+    if isinstance(entry, Decision):
+        return decision_line(entry, who)
+    return f"{entry.type}: {compact(entry.data if entry.data is not None else {})}"
 
 
-def generic_sections(log: Iterable[dict[str, Any]], who: Who) -> list[Section]:
+def sections(replay: Replay, names: Sequence[str]) -> list[Section]:
+    return generic_sections(replay.log, seat_namer(names))
+
+
+def generic_sections(log: Iterable[Entry], who: Who) -> list[Section]:
     section = Section("The game")
     for entry in log:
-        section.add(event_line(entry, who))
+        section.add(entry_line(entry, who))
     return [section]
 
 
@@ -151,20 +166,21 @@ def score_cells(breakdown: dict[str, Any]) -> list[tuple[str, str]]:
     return [(key.replace("_", " ").capitalize(), cell_text(value)) for key, value in breakdown.items()]
 
 
-def score_table(game: Any, results: Sequence[dict[str, Any]]) -> tuple[list[str], list[tuple[dict, list[str]]]]:
+def score_table(game: Any, results: Sequence[Result]) -> tuple[list[str], list[tuple[Result, list[str]]]]:
     """Column labels and, per result in rank order (ties by seat), the result and its cells, total last."""
     cells_of = getattr(renderer_for(game), "score_cells", score_cells)
-    ordered = sorted(results, key=lambda r: (r.get("rank") is None, r.get("rank") or 0, r.get("seat") or 0))
+    ordered = sorted(results, key=lambda r: (r.rank is None, r.rank or 0, r.seat or 0))
     per_seat = []
     columns: list[str] = []
     for result in ordered:
-        parts = {k: v for k, v in (result.get("breakdown") or {}).items() if k not in ("seat", "total")}
+        breakdown = result.breakdown if isinstance(result.breakdown, dict) else {}
+        parts = {k: v for k, v in breakdown.items() if k not in ("seat", "total")}
         cells = dict(cells_of(parts))
         columns.extend(label for label in cells if label not in columns)
         per_seat.append((result, cells))
     rows = [
         (result, [cells.get(label, "—") for label in columns]
-         + [str((result.get("breakdown") or {}).get("total", result.get("score")))])
+         + [str((result.breakdown if isinstance(result.breakdown, dict) else {}).get("total", result.score))])
         for result, cells in per_seat
     ]
     return [*columns, "Total"], rows

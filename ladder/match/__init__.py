@@ -2,6 +2,7 @@
 and no workers/."""
 
 from ladder.match.plan import (
+    OUTSIDE,
     SANDBOXED,
     STRIKES,
     HouseBot,
@@ -17,5 +18,5 @@ from ladder.match.plan import (
     plan,
 )
 
-__all__ = ["SANDBOXED", "STRIKES", "HouseBot", "LocalCode", "MatchPlan", "Person", "RemoteProgram", "SeatPlan",
-           "TimeControl", "UploadedCode", "local_plan", "local_seat", "plan"]
+__all__ = ["OUTSIDE", "SANDBOXED", "STRIKES", "HouseBot", "LocalCode", "MatchPlan", "Person", "RemoteProgram",
+           "SeatPlan", "TimeControl", "UploadedCode", "local_plan", "local_seat", "plan"]

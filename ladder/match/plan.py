@@ -93,6 +93,7 @@ class Person:
 
 SeatPlan = UploadedCode | LocalCode | HouseBot | RemoteProgram | Person
 SANDBOXED = (UploadedCode, LocalCode, HouseBot)  # the kinds that run as a sandboxed process
+OUTSIDE = (RemoteProgram, Person)  # the kinds played from outside, over the relay: they see the deal live
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,11 @@ class MatchPlan:
     @property
     def names(self) -> list[str]:
         return [seat.name for seat in self.seats]
+
+    @property
+    def played_from_outside(self) -> bool:
+        """Some seat is played over the relay (OUTSIDE): the match needs one, and its deal was seen."""
+        return any(isinstance(seat, OUTSIDE) for seat in self.seats)
 
 
 def plan(game: Game | str, seats: Sequence[SeatPlan], *, seed: int, options: Mapping[str, Any] | None = None,

@@ -1,3 +1,4 @@
-"""The ladder's pure maths over results: multiplayer Elo (ratings.py), who plays whom
-(matchmaking.py) and the collusion statistics (collusion.py). No database: the services store
+"""The ladder's pure maths over results: multiplayer Elo and its deviation (ratings.py), who plays
+whom (matchmaking.py), the collusion statistics (collusion.py) and the ratings' accuracy report
+(report.py). No database: the services store
 what these compute."""

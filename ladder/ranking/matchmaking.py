@@ -4,8 +4,10 @@ One table = a seed bot plus opponents drawn from a window around the seed's rati
 - a version that still owes placement games is seeded first;
 - otherwise the seed is the bot that has waited longest, a provisional bot's wait counting
   PROVISIONAL_PRIORITY times, so every bot's turn comes (no starvation) and new bots settle fast;
-- the window's half-width is random in [WINDOW_MIN, WINDOW_MAX] and doubles until enough
-  opponents fit in it, so tables are close in rating but not always the same bots;
+- the window's half-width is random in [WINDOW_MIN, WINDOW_MAX], at least the seed's own +-
+  (its rating's 95% interval: a new version, whose rating is unsure, meets a spread of
+  opponents), and doubles until enough opponents fit in it, so tables are close in rating but
+  not always the same bots;
 - never two bots of one owner at a table, except the house's starter bots when allowed;
 - seats are shuffled so no bot keeps the same seat.
 
@@ -21,7 +23,7 @@ from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ladder.ranking.ratings import MILLI, is_provisional
+from ladder.ranking.ratings import MILLI, half_width, is_provisional
 
 WINDOW_MIN = 100 * MILLI  # half-width of the first rating window, drawn uniformly in [MIN, MAX]
 WINDOW_MAX = 300 * MILLI
@@ -56,6 +58,7 @@ class Candidate:
     placement_owed: int = 0  # placement games still to play before normal matchmaking
     last_played: float | None = None  # any monotonic number (e.g. a Unix time); None = never
     active: bool = True
+    deviation: int = 0  # milli-points (ladder/ranking/ratings.py): how sure its rating is; 0: not given
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +171,8 @@ def make_table(
     seed = pick_seed(seeding, rng, now)
     others = [c for c in pool if c is not seed and (host is None or key(c) != key(host))]
     farthest = max((abs(c.rating - seed.rating) for c in others), default=0)
-    window = rng.randint(WINDOW_MIN, WINDOW_MAX)
+    # an unsure seed's window spans its whole interval: its first tables reach above and below it
+    window = max(rng.randint(WINDOW_MIN, WINDOW_MAX), half_width(seed.deviation))
     need = size - 1 - len(hosted)
     while True:
         near = [c for c in others if abs(c.rating - seed.rating) <= window]

@@ -12,7 +12,8 @@ frames with seat None and nothing revealed), and nothing more:
   for the end of the match. A decision without a fault shows nothing in the public view and is not
   published at all.
 
-`public_log(replay)` is the log a spectator has seen by the end: the published entries, in order.
+`public_log(replay)` is the log a spectator has seen by the end: the published entries, in order;
+`typed_public_entry` reads one back as the views read a log (ladder/games/frames.py).
 tests/replay/test_public.py holds that the public view drawn from it is the finished public view.
 """
 
@@ -21,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ladder.replay.model import Decision, Entry, LoggedEvent, Replay
+from ladder.replay.model import Decision, Entry, Fault, LoggedEvent, Replay
 
-__all__ = ["HELD_BACK", "public_entry", "public_log", "public_replay_json", "spectator_header"]
+__all__ = ["HELD_BACK", "public_entry", "public_log", "spectator_header", "typed_public_entry"]
 
 HELD_BACK = "the reason is shown once the match is over"  # a refused decision's reason, while it runs
 
@@ -48,12 +49,14 @@ def public_log(entries: Iterable[Mapping[str, Any] | Entry]) -> list[dict[str, A
     return [p for e in entries if (p := public_entry(e)) is not None]
 
 
-def public_replay_json(*, game: str, players: int, options: Mapping[str, Any], names: list[str],
-                       log: list[dict[str, Any]]) -> dict[str, Any]:
-    """A replay-shaped object the games' views can draw (their `frames(replay, seat=None)`) from
-    what a spectator has: the header without the seed (secret until the end) and the public log."""
-    return {"game": game, "players": players, "options": dict(options),
-            "seats": [{"seat": i, "bot": name} for i, name in enumerate(names)], "log": log, "results": []}
+def typed_public_entry(data: Mapping[str, Any]) -> Entry:
+    """A published entry as a typed log entry: an event as it is, a refused decision with its
+    content absent (None) and its reason held back. Raises KeyError or TypeError for anything else."""
+    if "kind" in data:
+        fault = data["fault"]
+        return Decision(int(data["seat"]), str(data["kind"]), None, Fault(str(fault["status"]), str(fault["reason"])))
+    to = data["to"]
+    return LoggedEvent(str(data["type"]), data["data"], None if to is None else tuple(to))
 
 
 def spectator_header(replay: Replay) -> dict[str, Any]:

@@ -15,10 +15,18 @@ latest version's number and the last refusal, for the owner. What concurrent mat
 
 Nobody but the owner reads any of it: every owner call raises NotFound for anyone else, so a bot's
 data is not even known to exist.
+
+Where the zips live: given a `store` (ladder/storage; the worker's and the web's), a new version is
+a blob under a key of its own (`botdata/<bot>/<number>-<random>.zip`, named by the row's `blob`),
+written before its row, so a transaction that rolls back leaves only a blob no row names (retention
+sweeps those a day later) and never one a committed row shares. Without a store (tools, tests) and
+for versions written before the store, the zip is in the row's `data` column; reads take either,
+and `move_to_store` moves the old ones in batches.
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -42,6 +50,9 @@ from ladder.models import (
 )
 from ladder.services.common import atomic
 from ladder.services.errors import Conflict, Invalid, NotFound
+from ladder.storage import Store, StoreError
+
+PREFIX = "botdata/"
 
 # Stored versions were checked against the cap when they were written; an operator may lower the
 # cap since, so they are read back against this bound instead.
@@ -81,17 +92,57 @@ def pin_for(kind: str, session: Session, bot_ids: Sequence[int]) -> dict[int, in
     return dict(head_versions(session, bot_ids))
 
 
-def files_of(session: Session, bot_id: int, number: int) -> dict[str, bytes]:
+def _zip_of(row: BotDataVersion, store: Store | None) -> bytes:
+    if row.data is not None:
+        return row.data
+    if store is None:
+        raise StoreError(f"bot {row.bot_id}'s data version {row.number} is in the store, and none was given")
+    return store.get(row.blob)
+
+
+def files_of(session: Session, bot_id: int, number: int, store: Store | None = None) -> dict[str, bytes]:
     """The files of one version; version 0 is the empty folder."""
     if number == 0:
         return {}
     row = session.get(BotDataVersion, (bot_id, number))
     if row is None:
         raise NotFound(f"bot {bot_id} has no data version {number}")
-    return read_zip(row.data, STORED)
+    return read_zip(_zip_of(row, store), STORED)
 
 
-def snapshots(session: Session, match_id: int) -> list[Snapshot]:
+def _stored(bot_id: int, number: int, files: dict[str, bytes], store: Store | None) -> tuple[bytes | None, str | None]:
+    """(data, blob) of a new version's row: its zip in the store when there is one, else in the row."""
+    data = write_zip(files)
+    if store is None:
+        return data, None
+    blob = f"{PREFIX}{bot_id}/{number}-{secrets.token_hex(8)}.zip"
+    store.put(blob, data)
+    return None, blob
+
+
+def move_to_store(*, session: Session, store: Store, batch: int = 50) -> int:
+    """Put up to `batch` versions still held in the database into the store (each its own short
+    transaction; a version deleted meanwhile leaves an orphan blob, swept by retention)."""
+    keys = session.exec(select(BotDataVersion.bot_id, BotDataVersion.number).where(BotDataVersion.data.is_not(None))
+                        .order_by(BotDataVersion.bot_id, BotDataVersion.number).limit(batch)).all()
+    session.rollback()
+    moved = 0
+    for bot_id, number in keys:
+        data = session.exec(select(BotDataVersion.data).where(BotDataVersion.bot_id == bot_id,
+                                                             BotDataVersion.number == number)).first()
+        session.rollback()
+        if data is None:
+            continue
+        blob = f"{PREFIX}{bot_id}/{number}-{secrets.token_hex(8)}.zip"
+        store.put(blob, data)
+        with atomic(session):
+            moved += session.exec(update(BotDataVersion).where(
+                BotDataVersion.bot_id == bot_id, BotDataVersion.number == number, BotDataVersion.data.is_not(None))
+                .values(data=None, blob=blob).execution_options(synchronize_session=False)).rowcount
+    return moved
+
+
+def snapshots(session: Session, match_id: int, store: Store | None = None) -> list[Snapshot]:
     """What each seat of a match starts from, in seat order (the worker stages these)."""
     seats = session.exec(select(Seat.bot_id, Seat.data_version).where(Seat.match_id == match_id)
                          .order_by(Seat.seat)).all()
@@ -100,9 +151,9 @@ def snapshots(session: Session, match_id: int) -> list[Snapshot]:
     for bot_id, pinned in seats:
         number = heads[bot_id] if pinned is None else pinned
         try:
-            files = files_of(session, bot_id, number)
+            files = files_of(session, bot_id, number, store)
         except NotFound:  # a pin whose version is gone (it never should be: _prune keeps pins)
-            number, files = heads[bot_id], files_of(session, bot_id, heads[bot_id])
+            number, files = heads[bot_id], files_of(session, bot_id, heads[bot_id], store)
         out.append(Snapshot(number, files, keep=pinned is None))
     return out
 
@@ -117,7 +168,7 @@ def _ensure_head(session: Session, bot_id: int, now: datetime) -> None:
 
 
 def _write(session: Session, bot_id: int, change: Callable[[dict[str, bytes]], dict[str, bytes]], cap: Cap,
-           source: str, now: datetime, note: object = _KEEP) -> int:
+           source: str, now: datetime, note: object = _KEEP, store: Store | None = None) -> int:
     """Write a new version made by `change(latest files)`, inside the caller's transaction, and
     return its number. The number is claimed by compare-and-set: when another writer committed
     first, its version is read and `change` applied again to it. BotDataError when the result
@@ -126,7 +177,7 @@ def _write(session: Session, bot_id: int, change: Callable[[dict[str, bytes]], d
     for _ in range(CAS_TRIES):
         latest = session.exec(select(BotData.version).where(BotData.bot_id == bot_id)
                               .execution_options(populate_existing=True)).one()
-        files = change(files_of(session, bot_id, latest))
+        files = change(files_of(session, bot_id, latest, store))
         cap.check(files)
         values: dict[str, object] = {"version": latest + 1, "updated_at": now}
         if note is not _KEEP:
@@ -136,7 +187,8 @@ def _write(session: Session, bot_id: int, change: Callable[[dict[str, bytes]], d
             .execution_options(synchronize_session=False)
         ).rowcount
         if claimed == 1:
-            session.add(BotDataVersion(bot_id=bot_id, number=latest + 1, data=write_zip(files),
+            data, blob = _stored(bot_id, latest + 1, files, store)  # the blob before the row
+            session.add(BotDataVersion(bot_id=bot_id, number=latest + 1, data=data, blob=blob,
                                        size=sum(map(len, files.values())), files=len(files), source=source[:64],
                                        created_at=now))
             session.flush()
@@ -167,7 +219,8 @@ def _set_note(session: Session, bot_id: int, note: str, now: datetime) -> None:
 
 
 def record_match_data(session: Session, match: Match, seats: Sequence[Seat],
-                      collected: Sequence[Collected | None] | None, cap: Cap, now: datetime) -> dict[int, int]:
+                      collected: Sequence[Collected | None] | None, cap: Cap, now: datetime,
+                      store: Store | None = None) -> dict[int, int]:
     """Keep each seat's changes, inside record_result's transaction: only a clean seat of a match
     that finished, not pinned; anything else keeps nothing and, where the bot had tried to write,
     says why in the owner's note. Returns {seat: new version}."""
@@ -190,7 +243,7 @@ def record_match_data(session: Session, match: Match, seats: Sequence[Seat],
         changes = got.changes
         try:
             written[seat.seat] = _write(session, seat.bot_id, lambda files, c=changes: apply(files, c), cap,
-                                        where, now)
+                                        where, now, store=store)
         except BotDataError as exc:  # the latest plus this match's changes: over the cap
             _set_note(session, seat.bot_id, f"{where}: nothing kept: {exc}; the previous data stays", now)
     return written
@@ -217,17 +270,17 @@ def info(*, session: Session, bot_id: int, user_id: int | None, cap: Cap) -> Dat
                     row.note_at if row is not None else None, cap)
 
 
-def download(*, session: Session, bot_id: int, user_id: int | None) -> tuple[int, bytes]:
+def download(*, session: Session, bot_id: int, user_id: int | None, store: Store | None = None) -> tuple[int, bytes]:
     """(version, zip) of the latest data."""
     _owned(session, bot_id, user_id)
     row = session.get(BotData, bot_id)
     if row is None or row.version == 0:
         return 0, EMPTY_ZIP
-    return row.version, session.get(BotDataVersion, (bot_id, row.version)).data
+    return row.version, _zip_of(session.get(BotDataVersion, (bot_id, row.version)), store)
 
 
 def replace(*, session: Session, bot_id: int, user_id: int | None, data: bytes, cap: Cap,
-            now: datetime | None = None) -> int:
+            now: datetime | None = None, store: Store | None = None) -> int:
     """The owner's zip becomes the new latest version (checked whole first: on bad input, an
     Invalid that says what is wrong, and nothing written). Returns the version."""
     _owned(session, bot_id, user_id)
@@ -236,21 +289,22 @@ def replace(*, session: Session, bot_id: int, user_id: int | None, data: bytes, 
     except BotDataError as exc:
         raise Invalid(f"bot data refused: {exc}") from None
     with atomic(session):
-        return _write(session, bot_id, lambda _latest: files, cap, "upload", now or utcnow(), note=None)
+        return _write(session, bot_id, lambda _latest: files, cap, "upload", now or utcnow(), note=None, store=store)
 
 
-def reset(*, session: Session, bot_id: int, user_id: int | None, cap: Cap, now: datetime | None = None) -> int:
+def reset(*, session: Session, bot_id: int, user_id: int | None, cap: Cap, now: datetime | None = None,
+          store: Store | None = None) -> int:
     """An empty folder as the new latest version (the old ones stay while pinned)."""
     _owned(session, bot_id, user_id)
     with atomic(session):
-        return _write(session, bot_id, lambda _latest: {}, cap, "reset", now or utcnow(), note=None)
+        return _write(session, bot_id, lambda _latest: {}, cap, "reset", now or utcnow(), note=None, store=store)
 
 
 def changes_version(session: Session, bot_id: int, changes: Changes | Mapping[str, bytes], cap: Cap,
-                    source: str = "test", now: datetime | None = None) -> int:
+                    source: str = "test", now: datetime | None = None, store: Store | None = None) -> int:
     """Apply `changes` onto the latest version in one transaction (what a match's commit does,
     without a match: the bench and the tests' concurrent writers)."""
     if not isinstance(changes, Changes):
         changes = Changes(dict(changes))
     with atomic(session):
-        return _write(session, bot_id, lambda files: apply(files, changes), cap, source, now or utcnow())
+        return _write(session, bot_id, lambda files: apply(files, changes), cap, source, now or utcnow(), store=store)

@@ -21,7 +21,7 @@ from sqlalchemy.orm import defer
 from sqlmodel import Session, select
 
 from bots import builtin_bots
-from ladder.bot.packages import MAX_UPLOAD_BYTES, PackagingError, check_envelope, runtime_of
+from ladder.bot.packages import MAX_UPLOAD_BYTES, CheckedPackage, PackagingError, check_envelope, runtime_of
 from ladder.games import GAMES
 from ladder.models import Bot, BotCreate, BotVersion, Rating, VersionStatus
 from ladder.services.common import atomic, fetch
@@ -39,12 +39,19 @@ def _own(bot: Bot, acting_user_id: int | None) -> None:
         raise Forbidden("only the bot's owner may do this")
 
 
+def checked_bot_fields(data: BotCreate | dict) -> BotCreate:
+    """A bot's fields checked by the model's own rules (models.BotBase), before anything is written;
+    Invalid says each broken rule in words (the form, the API and the CLI give the same errors)."""
+    try:
+        return BotCreate.model_validate(data if isinstance(data, dict) else data.model_dump())
+    except ValidationError as exc:
+        broken = dict.fromkeys(str(e["loc"][0]) if e["loc"] else "" for e in exc.errors())
+        raise Invalid("; ".join(BotCreate.RULES.get(field, f"{field}: not valid") for field in broken)) from None
+
+
 def create_bot(*, session: Session, owner_id: int, data: BotCreate | dict) -> Bot:
     """A new bot for `owner_id`; Invalid for a bad name or unknown game, Conflict when taken."""
-    try:
-        data = BotCreate.model_validate(data if isinstance(data, dict) else data.model_dump())
-    except ValidationError as exc:
-        raise Invalid("; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())) from None
+    data = checked_bot_fields(data)
     if data.game not in GAMES:
         raise Invalid(f"unknown game {data.game!r} (known: {', '.join(sorted(GAMES))})")
     bot = Bot(owner_id=owner_id, name=data.name, game=data.game, description=data.description)
@@ -87,7 +94,8 @@ def add_version(
     max_bytes: int = MAX_UPLOAD_BYTES,
     placement_games: int = DEFAULT_PLACEMENT_GAMES,
 ) -> BotVersion:
-    """Store a new version of `bot_id` as `pending`, or as `rejected` when `validator` refuses it.
+    """Store a new version of `bot_id` as `pending`, or as `rejected` when `validator` refuses it:
+    the house bots' and the tools' way in (an upload is checked once and stored by store_version).
 
     Either way the version is kept, so the owner sees the reason next to the upload. Invalid when
     the upload is empty or larger than `max_bytes` (nothing is stored then).
@@ -96,24 +104,35 @@ def add_version(
         check_envelope(len(code), filename, max_bytes)
     except PackagingError as exc:
         raise Invalid(str(exc)) from None
-    _check_bot_open(get_bot(session=session, bot_id=bot_id), acting_user_id)  # before any validation work
+    bot = get_bot(session=session, bot_id=bot_id)
+    _check_bot_open(bot, acting_user_id)  # before any validation work
     reason = None
     if validator is not None:  # outside the transaction: validation may take a while
         try:
             validator(code, filename)
         except ValueError as exc:
             reason = str(exc) or type(exc).__name__
+    runtime = runtime_of(code, filename)
+    package = CheckedPackage(code, filename, None, runtime, reason)
+    return store_version(session=session, bot=bot, package=package, acting_user_id=acting_user_id,
+                         placement_games=placement_games)
+
+
+def store_version(*, session: Session, bot: Bot, package: CheckedPackage, acting_user_id: int | None = None,
+                  placement_games: int = DEFAULT_PLACEMENT_GAMES) -> BotVersion:
+    """Store `package` as the next version of `bot`: `pending`, or `rejected` with the package's
+    refusal. The package was checked once by its caller; the bot is locked, not read again."""
     with atomic(session, conflict="another upload of this bot happened at the same time; retry"):
         # lock the bot row (PostgreSQL; SQLite holds its write lock already) so numbers do not collide
-        query = select(Bot).where(Bot.id == bot_id).with_for_update()
-        bot = session.exec(query.execution_options(populate_existing=True)).one()
-        _check_bot_open(bot, acting_user_id)
-        last = session.exec(select(func.max(BotVersion.number)).where(BotVersion.bot_id == bot_id)).one()
+        query = select(Bot).where(Bot.id == bot.id).with_for_update()
+        locked = session.exec(query.execution_options(populate_existing=True)).one()
+        _check_bot_open(locked, acting_user_id)
+        last = session.exec(select(func.max(BotVersion.number)).where(BotVersion.bot_id == bot.id)).one()
         version = BotVersion(
-            bot_id=bot_id, number=(last or 0) + 1, filename=filename, code=bytes(code),
-            sha256=hashlib.sha256(code).hexdigest(), size=len(code),
-            status=VersionStatus.PENDING if reason is None else VersionStatus.REJECTED,
-            rejection_reason=reason, placement_owed=placement_games, runtime=runtime_of(code, filename),
+            bot_id=bot.id, number=(last or 0) + 1, filename=package.filename, code=bytes(package.code),
+            sha256=package.sha256, size=len(package.code),
+            status=VersionStatus.PENDING if package.refusal is None else VersionStatus.REJECTED,
+            rejection_reason=package.refusal, placement_owed=placement_games, runtime=package.runtime,
         )
         session.add(version)
     return version

@@ -9,17 +9,16 @@ they are the control a moderator can compare with.
 
 from __future__ import annotations
 
-import gzip
-import json
 from dataclasses import dataclass
 
 from sqlmodel import Session, select
 
 from ladder.games import GAMES, get_game
-from ladder.models import Bot, Match, MatchKind, MatchStatus, RatingChange, Replay, Seat, User
+from ladder.models import Bot, Match, MatchKind, MatchStatus, RatingChange, Seat, User
 from ladder.ranking.collusion import ALPHA, MatchFacts, PairEvidence, evidence
 from ladder.ranking.ratings import INITIAL_RATING, MILLI
 from ladder.services.errors import Invalid
+from ladder.services.stored_replays import stored_replays
 
 DEFAULT_MATCHES = 2000
 
@@ -70,12 +69,11 @@ def collusion_report(*, session: Session, game: str, matches: int = DEFAULT_MATC
         select(RatingChange.match_id, RatingChange.bot_id, RatingChange.before).where(RatingChange.match_id.in_(ids))
     )} if ids else {}
     facts = []
-    for match_id, data in session.exec(select(Replay.match_id, Replay.data).where(Replay.match_id.in_(ids))
-                                       .order_by(Replay.match_id)) if ids else ():
+    for match_id, replay in sorted(stored_replays(session=session, match_ids=ids).items()):
         rows = seats.get(match_id, [])
         if not rows or any(rank is None for _, _, rank in rows):
             continue
-        offers, votes = part.acts(json.loads(gzip.decompress(data)))
+        offers, votes = part.acts(replay.to_json())
         bots = [b for _, b, _ in rows]
         facts.append(MatchFacts(match_id, bots, [r for _, _, r in rows],
                                 [before.get((match_id, b), INITIAL_RATING) / MILLI for b in bots], offers, votes))

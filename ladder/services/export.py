@@ -4,7 +4,9 @@ Three files, joined by `match_id`:
 - matches.parquet: one row per match (game, options, seed, when);
 - seats.parquet: one row per seat (who played, how it went, its rating change);
 - log.parquet: one row per decision and per event of the match's replay, in order, with who could
-  see it (`visible_to`: null for everyone).
+  see it (`visible_to`: null for everyone);
+- scorecard.parquet: one row per seat and measure of the match's scorecard (docs/scorecard.md), the
+  seat's figure beside the match's winners', so that bots can be ranked by any measure.
 
 Streaming: matches are read in id order, `batch` at a time (keyset pagination: no OFFSET, which
 would slow down as the export goes on), and each batch becomes one row group of each file, so
@@ -17,7 +19,6 @@ export holds exactly what the replay downloads hold; a running match is never ex
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -31,11 +32,14 @@ import pyarrow.parquet as pq
 from sqlalchemy import and_, func
 from sqlmodel import Session, select
 
-from ladder.models import Bot, BotVersion, Match, MatchStatus, RatingChange, Seat, User
-from ladder.models import Replay as StoredReplay
+from ladder.games import GAMES, get_game
+from ladder.models import Bot, BotVersion, Match, MatchStatus, RatingChange, ScorecardTally, Seat, User
 from ladder.ranking.ratings import to_points
 from ladder.replay import Decision, Replay
+from ladder.scorecard.common import Catalogue, catalogue
+from ladder.scorecard.tallies import value as tally_value
 from ladder.services import event_hold
+from ladder.services.stored_replays import stored_replays
 
 Sessions = Callable[[], Session]  # a session factory (ladder.db.session_factory)
 
@@ -86,13 +90,28 @@ LOG_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
 )
 
 
+SCORECARD_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
+    ("match_id", pa.int64(), "the match"),
+    ("seat", pa.int16(), "0-based seat"),
+    ("bot_id", pa.int64(), "the bot"),
+    ("measure", pa.string(), "the measure's name (docs/scorecard.md; `score.<category>`: the score breakdown's)"),
+    ("kind", pa.string(), "rate, mean, total (numerator / denominator) or median (of the samples)"),
+    ("value", pa.float64(), "the seat's figure in this match: numerator / denominator, or the samples' median"),
+    ("numerator", pa.float64(), "rate, mean, total: what was counted (sum these over matches, then divide)"),
+    ("denominator", pa.float64(), "rate, mean, total: out of how many"),
+    ("samples", pa.int32(), "median: how many samples (each rounded to two significant figures)"),
+    ("winners_value", pa.float64(),
+     "the same figure of the match's winners (first place, the seat included if it won)"),
+)
+
+
 def _schema(columns: Sequence[tuple[str, pa.DataType, str]]) -> pa.Schema:
     return pa.schema([pa.field(name, kind, metadata={"description": text}) for name, kind, text in columns])
 
 
 TABLES: dict[str, pa.Schema] = {"matches": _schema(MATCH_COLUMNS), "seats": _schema(SEAT_COLUMNS),
-                                 "log": _schema(LOG_COLUMNS)}
-COLUMNS = {"matches": MATCH_COLUMNS, "seats": SEAT_COLUMNS, "log": LOG_COLUMNS}
+                                 "log": _schema(LOG_COLUMNS), "scorecard": _schema(SCORECARD_COLUMNS)}
+COLUMNS = {"matches": MATCH_COLUMNS, "seats": SEAT_COLUMNS, "log": LOG_COLUMNS, "scorecard": SCORECARD_COLUMNS}
 
 
 @dataclass(frozen=True)
@@ -187,12 +206,10 @@ def _rows(session: Session, matches: Sequence[Any]) -> dict[str, list[dict[str, 
     changes = {(match_id, seat): rest for match_id, seat, *rest in session.exec(
         select(RatingChange.match_id, RatingChange.seat, RatingChange.before, RatingChange.delta, RatingChange.after)
         .where(RatingChange.match_id >= lo, RatingChange.match_id <= hi)).all()}
-    replays = {match_id: Replay.from_json(json.loads(gzip.decompress(data))) for match_id, data in session.exec(
-        select(StoredReplay.match_id, StoredReplay.data)
-        .where(StoredReplay.match_id >= lo, StoredReplay.match_id <= hi,
-               StoredReplay.hidden == False)).all()  # noqa: E712 (a moderator took it out of public view)
-        if match_id in wanted}
-    out: dict[str, list[dict[str, Any]]] = {"matches": [], "seats": [], "log": []}
+    # public_only: a moderator took the others out of public view
+    replays = stored_replays(session=session, match_ids=wanted, public_only=True)
+    out: dict[str, list[dict[str, Any]]] = {"matches": [], "seats": [], "log": [],
+                                            "scorecard": scorecard_rows(session, lo, hi, set(replays))}
     players: dict[int, int] = {}
     for match_id, seat, bot_id, bot, owner, number, score, rank, status, forfeited in seat_rows:
         if match_id not in wanted:
@@ -230,6 +247,33 @@ def log_rows(match_id: int, replay: Replay) -> list[dict[str, Any]]:
             rows.append({"match_id": match_id, "index": index, "entry": "event", "seat": None,
                          "kind": entry.type, "payload": _json(entry.data), "fault": None,
                          "visible_to": None if entry.to is None else list(entry.to)})
+    return rows
+
+
+def scorecard_rows(session: Session, lo: int, hi: int, wanted: set[int]) -> list[dict[str, Any]]:
+    """The stored scorecards of the matches in `wanted` (those whose replay is public), one row
+    per seat and measure."""
+    rows = []
+    catalogues: dict[str, Catalogue] = {}
+    for match_id, seat, bot_id, game, tallies, winners in session.exec(
+            select(ScorecardTally.match_id, ScorecardTally.seat, ScorecardTally.bot_id, ScorecardTally.game,
+                   ScorecardTally.tallies, ScorecardTally.winners)
+            .where(ScorecardTally.match_id >= lo, ScorecardTally.match_id <= hi)
+            .order_by(ScorecardTally.match_id, ScorecardTally.seat)).all():
+        if match_id not in wanted or game not in GAMES:
+            continue
+        measures = catalogues.get(game) or catalogues.setdefault(game, catalogue(get_game(game)))
+        for name in sorted(tallies):
+            kind = measures.kind(name)
+            if kind is None:
+                continue
+            stored = tallies[name]
+            median = kind == "median"
+            rows.append({"match_id": match_id, "seat": seat, "bot_id": bot_id, "measure": name, "kind": kind,
+                         "value": tally_value(kind, stored),
+                         "numerator": None if median else stored[0], "denominator": None if median else stored[1],
+                         "samples": sum(c for _v, c in stored) if median else None,
+                         "winners_value": tally_value(kind, winners.get(name))})
     return rows
 
 

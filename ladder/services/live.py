@@ -7,9 +7,12 @@ hundred spectators of one match cost one relay reader and one drawing per new ba
 poll waits on the feed, not on the relay (`Feeds.wait`: one thread of the process reads a match's
 topic at a time, the others wait for what it brings).
 
-Frames are the game's own public view (the `frames` of its view module, seat None, nothing
+Frames are the game's own public view (the `stream` of its view module, seat None, nothing
 revealed) drawn from the public entries (ladder/replay/public.py), so the live view is the
-finished replay's public view as far as it has got: tests/replay/test_public.py.
+finished replay's public view as far as it has got: tests/replay/test_public.py. A feed feeds its
+stream only the entries that came since it last drew, and answers from the client's last frame on
+(ladder/games/frames.py): a batch costs what its own entries cost, however long the match has been
+running (`ladder bench live` prints it early and late in a long match).
 """
 
 from __future__ import annotations
@@ -22,9 +25,10 @@ from typing import Any
 
 from sqlmodel import Session, select
 
+from ladder.games.frames import FrameStream, Heading
 from ladder.models import Match, MatchStatus
 from ladder.relay.backends import MAX_READ, START, Relay, RelayError, RelayMessage, topics
-from ladder.replay.public import public_replay_json
+from ladder.replay.public import typed_public_entry
 from ladder.services.errors import Invalid, NotFound
 from ladder.services.match_lists import ListedSeat, seats_by_match
 from ladder.services.viewer import viewer_module
@@ -65,18 +69,17 @@ def live_match_json(live: LiveMatch) -> dict[str, Any]:
 
 @dataclass
 class Feed:
-    """What this process has read of one match's public topic."""
+    """What this process has read of one match's public topic, and the frames drawn of it."""
 
     match_id: int
     cursor: str = START  # the id of the last message read
     started: str = ""  # the id of the current attempt's start message: names the attempt, whoever plays it
-    header: dict[str, Any] | None = None  # the start message of the current attempt
-    entries: list[dict[str, Any]] = field(default_factory=list)
+    heading: Heading | None = None  # from the start message of the current attempt
+    entries: list[dict[str, Any]] = field(default_factory=list)  # the current attempt's entries read so far
+    fed: int = 0  # how many of them the stream has drawn
+    stream: FrameStream | None = None  # the game's public frames of entries[:fed]
     ended: str | None = None  # the end message's status
     broken: bool = False  # a gap, or the topic lost its start: the live view stops, the replay follows
-    changes: int = 0  # bumped at every message: names the drawing
-    frames: list[dict[str, Any]] | None = None  # drawn for `drawn`
-    drawn: int = -1
     reading: bool = False  # a thread is reading the relay for this feed
     cond: threading.Condition = field(default_factory=threading.Condition)
 
@@ -85,32 +88,51 @@ class Feed:
         kind = data.get("type")
         if kind == "start":
             self.started = message.id
-            self.header = {k: data.get(k) for k in ("game", "players", "options", "names")}
-            self.entries, self.ended, self.broken = [], None, False
+            self.heading = _heading(data)
+            self.entries, self.fed, self.stream = [], 0, None
+            self.ended, self.broken = None, self.heading is None
         elif kind == "entries":
-            if self.header is None or data.get("first") != len(self.entries):
+            entries = data.get("entries") or []
+            if self.heading is None or data.get("first") != len(self.entries):
                 self.broken = True  # messages were lost (trimmed, or read from the middle)
             elif not self.broken:
-                self.entries.extend(data.get("entries") or [])
+                self.entries.extend(entries)
         elif kind == "gap":
             self.broken = True
         elif kind == "end":
             self.ended = str(data.get("status"))
         self.cursor = message.id
-        self.changes += 1
 
-    def draw(self) -> list[dict[str, Any]]:
-        """The game's public frames of the entries so far (drawn once per change, under `cond`)."""
-        if self.drawn != self.changes:
-            self.frames = []
-            module = viewer_module(str(self.header.get("game"))) if self.header else None
-            if module is not None:
-                replay = public_replay_json(game=self.header["game"], players=int(self.header["players"]),
-                                            options=self.header.get("options") or {},
-                                            names=list(self.header.get("names") or []), log=self.entries)
-                self.frames = module.frames(replay, None, reveal=False)
-            self.drawn = self.changes
-        return self.frames or []
+    @property
+    def received(self) -> int:
+        return len(self.entries)
+
+    def draw(self) -> FrameStream | None:
+        """The stream fed the entries that came since it last drew (under `cond`); None: nothing
+        to draw (no viewer for the game, no start, or a broken feed)."""
+        if self.broken or self.heading is None:
+            return None
+        if self.stream is None:
+            module = viewer_module(self.heading.game)
+            if module is None:
+                return None
+            self.stream = module.stream(self.heading, None, reveal=False)
+        try:
+            self.stream.feed([typed_public_entry(raw) for raw in self.entries[self.fed:]], self.fed)
+        except (KeyError, TypeError, ValueError):  # not an entry the worker publishes: the replay follows
+            self.broken, self.stream = True, None
+            return None
+        self.fed = len(self.entries)
+        return self.stream
+
+
+def _heading(start: dict[str, Any]) -> Heading | None:
+    try:
+        names = [str(n) for n in start.get("names") or []]
+        return Heading(str(start.get("game")), int(start.get("players") or len(names)),
+                       dict(start.get("options") or {}), tuple(names))
+    except (TypeError, ValueError):
+        return None
 
 
 class Feeds:
@@ -218,15 +240,16 @@ def live_frames(*, session: Session, feeds: Feeds, match_id: int, cursor: str | 
             feeds.catch_up(feed, wait)
             match = _match(session, match_id)  # the end may have come meanwhile: the database says so
     with feed.cond:
-        frames = feed.draw() if not feed.broken else []
+        stream = feed.draw()
+        total = stream.count() if stream is not None else 0
         same_attempt = attempt == feed.started
-        start = max(0, min(have, len(frames)) - 1) if same_attempt else 0
-        names = list((feed.header or {}).get("names") or [])
+        start = max(0, min(have, total) - 1) if same_attempt else 0
+        frames = stream.frames_from(start) if stream is not None else []
+        names = list(feed.heading.names) if feed.heading is not None else []
         # The database says when it is over; the end message only wakes the polls (it is sent after
         # the result is stored, and never for a match given back to the queue).
-        return LiveFrames(str(match.status), match.status in ENDED, bool(frames), feed.cursor, feed.started, start,
-                          frames[start:],
-                          len(frames), names, match.game)
+        return LiveFrames(str(match.status), match.status in ENDED, total > 0, feed.cursor, feed.started, start,
+                          frames, total, names, match.game)
 
 
 def live_messages(*, session: Session, relay: Relay, match_id: int, after: str = START, wait: float = 0.0,

@@ -18,6 +18,7 @@ from ladder.services.errors import NotFound
 from ladder.services.match_lists import in_person
 from ladder.services.person_seat import person_seat_of
 from ladder.services.replay_names import seat_label
+from ladder.storage import Store
 
 
 def staged_filename(filename: str) -> str:
@@ -26,7 +27,7 @@ def staged_filename(filename: str) -> str:
     return "bot.zip" if filename.lower().endswith(".zip") else "main.py"
 
 
-def match_plan(*, session: Session, match_id: int) -> MatchPlan:
+def match_plan(*, session: Session, match_id: int, store: Store | None = None) -> MatchPlan:
     """The match `match_id` as its plan; NotFound when there is no such match."""
     match = session.get(Match, match_id)
     if match is None:
@@ -41,7 +42,7 @@ def match_plan(*, session: Session, match_id: int) -> MatchPlan:
         .order_by(Seat.seat)
     ).all()
     person = person_seat_of(session=session, match_id=match_id)
-    snapshots = botdata.snapshots(session, match_id)  # each seat's data folder to start from
+    snapshots = botdata.snapshots(session, match_id, store)  # each seat's data folder to start from
     seats: list[SeatPlan] = []
     for (seat, version_id, number, filename, code, runtime, bot, remote, owner), data in zip(rows, snapshots,
                                                                                                 strict=True):

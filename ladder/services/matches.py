@@ -19,6 +19,7 @@ from sqlmodel import Session, select
 from ladder.games import Game, OptionError, get_game
 from ladder.models import Bot, BotVersion, Match, MatchKind, MatchStatus, Rating, Seat, User, VersionStatus, utcnow
 from ladder.ranking.matchmaking import Candidate, Table, next_class
+from ladder.ranking.ratings import INITIAL_DEVIATION, starting_deviation
 from ladder.services.botdata import pin_for
 from ladder.services.common import atomic, fetch
 from ladder.services.errors import Conflict, Forbidden, Invalid, NotFound
@@ -43,7 +44,7 @@ def matchmaking_pool(*, session: Session, game: str, house_username: str = "hous
     played from outside make a pool of their own (`remote`: the open ladder's)."""
     query = (
         select(BotVersion.id, Bot.owner_id, BotVersion.placement_owed, Rating.rating, Rating.games,
-               Rating.last_played_at)
+               Rating.last_played_at, Rating.deviation, Rating.version_id)
         .join(Bot, Bot.id == BotVersion.bot_id)
         .outerjoin(Rating, Rating.bot_id == Bot.id)
         .join(User, User.id == Bot.owner_id)
@@ -51,10 +52,12 @@ def matchmaking_pool(*, session: Session, game: str, house_username: str = "hous
                Bot.remote == remote, Bot.disabled == False,  # noqa: E712 (a moderator's disable)
                or_(User.suspended == False, User.suspended_until <= utcnow()))  # noqa: E712
     )
+    # the deviation the version's next match will start from (a new version's is widened first)
     candidates = [
         Candidate(bot=vid, owner=owner, game=game, rating=rating if rating is not None else 1_500_000,
-                  games=games or 0, placement_owed=owed, last_played=None if last is None else last.timestamp())
-        for vid, owner, owed, rating, games, last in session.exec(query)
+                  games=games or 0, placement_owed=owed, last_played=None if last is None else last.timestamp(),
+                  deviation=starting_deviation(INITIAL_DEVIATION if deviation is None else deviation, played, vid))
+        for vid, owner, owed, rating, games, last, deviation, played in session.exec(query)
     ]
     # Only rated matches book a bot: a bot seated in someone's queued challenge, or a starter bot
     # seated in validation games, still plays its rated games (else anyone could bench any bot).

@@ -30,7 +30,7 @@ from ladder.models import (
     Seat,
     User,
 )
-from ladder.ranking.ratings import is_provisional
+from ladder.ranking.ratings import INITIAL_DEVIATION, half_width, is_provisional, is_uncertain
 from ladder.services import replay_names
 from ladder.services.boss import BossRecord, boss_bot, boss_name, boss_record
 from ladder.services.common import fetch
@@ -55,10 +55,19 @@ class LeaderboardRow:
     provisional: bool
     last_played_at: datetime | None
     boss: bool = False  # the game's strongest house bot (Game.boss): the one to climb past
+    deviation: int = INITIAL_DEVIATION  # milli-points: how sure the rating is (ladder/ranking/ratings.py)
 
     @property
     def win_rate(self) -> float | None:
         return self.wins / self.games if self.games else None
+
+    @property
+    def half_width(self) -> int:  # the +- shown: the rating's 95% interval, milli-points
+        return half_width(self.deviation)
+
+    @property
+    def uncertain(self) -> bool:  # shown with "?" (ladder/ranking/ratings.py is_uncertain)
+        return is_uncertain(self.deviation)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +97,7 @@ def leaderboard(*, session: Session, game: str, page: int = 1, per_page: int = 5
     boss = boss_name(game)
     query = (
         select(Rating.bot_id, Bot.name, Bot.owner_id, User.username, User.is_system, Rating.rating, Rating.games,
-               Rating.wins, Rating.last_played_at, Bot.builtin)
+               Rating.wins, Rating.last_played_at, Bot.builtin, Rating.deviation)
         .join(Bot, Bot.id == Rating.bot_id).join(User, User.id == Bot.owner_id)
         .where(*where).order_by(Rating.rating.desc(), Rating.bot_id)
         .offset((page - 1) * per_page).limit(per_page)
@@ -96,8 +105,8 @@ def leaderboard(*, session: Session, game: str, page: int = 1, per_page: int = 5
     first = (page - 1) * per_page + 1
     rows = [
         LeaderboardRow(rank, bot, name, owner_id, owner, system, rating, games, wins, is_provisional(games), last,
-                       boss=bool(system and boss and builtin == boss))
-        for rank, (bot, name, owner_id, owner, system, rating, games, wins, last, builtin)
+                       boss=bool(system and boss and builtin == boss), deviation=deviation)
+        for rank, (bot, name, owner_id, owner, system, rating, games, wins, last, builtin, deviation)
         in enumerate(session.exec(query), start=first)
     ]
     standing = boss_standing(session=session, game=game)

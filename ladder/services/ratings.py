@@ -31,7 +31,7 @@ from ladder.models import (
     RatingClock,
     Seat,
 )
-from ladder.ranking.ratings import INITIAL_RATING, RankedSeat, RatingBook, ranks_with_forfeits
+from ladder.ranking.ratings import INITIAL_DEVIATION, INITIAL_RATING, RankedSeat, RatingBook, ranks_with_forfeits
 from ladder.services.common import atomic, expire_loaded
 
 
@@ -50,7 +50,8 @@ def apply_ratings(session: Session, match: Match, seats: Sequence[Seat], sequenc
         dict]:
     """Rate one finished match inside the caller's transaction (which holds the rating clock).
 
-    Writes a RatingChange per seat, updates each bot's Rating (rating, games, wins, last played)
+    Writes a RatingChange per seat, updates each bot's Rating (rating, deviation, games, wins, the
+    version it played with, last played)
     and the head-to-head table, and counts a placement game for each version still owing some.
     Returns the rating changes' rows as written.
 
@@ -59,17 +60,20 @@ def apply_ratings(session: Session, match: Match, seats: Sequence[Seat], sequenc
     went from 12 statements to 6). Objects of these rows the session already holds are expired.
     """
     bot_ids = [s.bot_id for s in seats]
-    query = (select(Rating.bot_id, Rating.rating, Rating.games, Rating.wins)
+    query = (select(Rating.bot_id, Rating.rating, Rating.games, Rating.wins, Rating.deviation, Rating.version_id)
              .where(Rating.bot_id.in_(bot_ids)).with_for_update())
-    current = {bot_id: {"rating": rating, "games": games, "wins": wins}
-               for bot_id, rating, games, wins in session.exec(query)}
+    current = {bot_id: {"rating": rating, "games": games, "wins": wins, "deviation": deviation, "version": version}
+               for bot_id, rating, games, wins, deviation, version in session.exec(query)}
     stored = set(current)
     for bot_id in bot_ids:
-        current.setdefault(bot_id, {"rating": INITIAL_RATING, "games": 0, "wins": 0})
+        current.setdefault(bot_id, {"rating": INITIAL_RATING, "games": 0, "wins": 0,
+                                    "deviation": INITIAL_DEVIATION, "version": None})
     book = RatingBook(
-        ratings={b: r["rating"] for b, r in current.items()}, games={b: r["games"] for b, r in current.items()}
+        ratings={b: r["rating"] for b, r in current.items()}, games={b: r["games"] for b, r in current.items()},
+        deviations={b: r["deviation"] for b, r in current.items()},
+        versions={b: r["version"] for b, r in current.items() if r["version"] is not None},
     )
-    rated = book.apply(match.id, [RankedSeat(s.bot_id, s.rank, s.forfeited) for s in seats])
+    rated = book.apply(match.id, [RankedSeat(s.bot_id, s.rank, s.forfeited, s.bot_version_id) for s in seats])
     ranks = ranks_with_forfeits([s.rank for s in seats], [s.forfeited for s in seats])
     changes = []
     for seat, change, rank in zip(seats, rated.changes, ranks, strict=True):
@@ -77,24 +81,30 @@ def apply_ratings(session: Session, match: Match, seats: Sequence[Seat], sequenc
             "sequence": sequence, "match_id": match.id, "bot_id": seat.bot_id, "seat": seat.seat, "rank": rank,
             "forfeited": seat.forfeited, "before": change.before, "delta": change.delta, "after": change.after,
             "games_before": change.games_before, "created_at": now,
+            "deviation_before": change.deviation_before, "deviation": change.deviation,
         })
         rating = current[seat.bot_id]
         rating["rating"] = change.after
         rating["games"] = change.games_before + 1
         rating["wins"] += rank == 1
+        rating["deviation"] = change.deviation
+        rating["version"] = seat.bot_version_id
     session.exec(insert(RatingChange.__table__), params=changes)
     rows = [{"b_id": bot_id, "b_rating": current[bot_id]["rating"], "b_games": current[bot_id]["games"],
-             "b_wins": current[bot_id]["wins"]} for bot_id in dict.fromkeys(bot_ids)]
+             "b_wins": current[bot_id]["wins"], "b_deviation": current[bot_id]["deviation"],
+             "b_version": current[bot_id]["version"]} for bot_id in dict.fromkeys(bot_ids)]
     updated = [row for row in rows if row["b_id"] in stored]
     if updated:  # one statement, run for each row (psycopg pipelines them)
         session.exec(
             update(Rating.__table__).where(Rating.__table__.c.bot_id == bindparam("b_id"))
             .values(rating=bindparam("b_rating"), games=bindparam("b_games"), wins=bindparam("b_wins"),
+                    deviation=bindparam("b_deviation"), version_id=bindparam("b_version"),
                     last_played_at=now, last_sequence=sequence),
             params=updated,
         )
     new = [{"bot_id": row["b_id"], "game": match.game, "rating": row["b_rating"], "games": row["b_games"],
-            "wins": row["b_wins"], "last_played_at": now, "last_sequence": sequence}
+            "wins": row["b_wins"], "deviation": row["b_deviation"], "version_id": row["b_version"],
+            "last_played_at": now, "last_sequence": sequence}
            for row in rows if row["b_id"] not in stored]
     if new:
         session.exec(insert(Rating.__table__), params=new)
@@ -171,7 +181,8 @@ class _Replayed:
 
     diffs: list[RatingDifference]
     changes: list[dict]  # rating_changes rows whose numbers differ: their fresh values
-    ratings: dict[int, tuple[int, int, int, int]]  # bot -> (rating, games, wins, last sequence)
+    # bot -> (rating, games, wins, last sequence, deviation, last version)
+    ratings: dict[int, tuple[int, int, int, int | None, int, int | None]]
     head_to_head: dict[tuple[int, int], list[int]]  # (bot, opponent) -> [meetings, wins, losses, ties, last match]
     matches: int
 
@@ -181,7 +192,7 @@ def _replay(session: Session, batch: int) -> _Replayed:
         select(
             RatingChange.sequence, RatingChange.match_id, RatingChange.bot_id, RatingChange.rank,
             RatingChange.before, RatingChange.delta, RatingChange.games_before, Seat.rank, Seat.forfeited,
-            RatingChange.after,
+            RatingChange.after, Seat.bot_version_id, RatingChange.deviation_before, RatingChange.deviation,
         )
         .join(Seat, (Seat.match_id == RatingChange.match_id) & (Seat.seat == RatingChange.seat))
         .order_by(RatingChange.sequence, RatingChange.seat)
@@ -195,21 +206,24 @@ def _replay(session: Session, batch: int) -> _Replayed:
         rows = list(rows)
         match_id = rows[0][1]
         out.matches += 1
-        rated = book.apply(match_id, [RankedSeat(r[2], r[7], r[8]) for r in rows])
+        rated = book.apply(match_id, [RankedSeat(r[2], r[7], r[8], r[10]) for r in rows])
         ranks = ranks_with_forfeits([r[7] for r in rows], [r[8] for r in rows])
         for row, change, rank in zip(rows, rated.changes, ranks, strict=True):
             wins[row[2]] = wins.get(row[2], 0) + (rank == 1)
             last[row[2]] = sequence
             differs = False
             for name, stored, fresh in (("rank", row[3], rank), ("before", row[4], change.before),
-                                        ("delta", row[5], change.delta), ("games_before", row[6], change.games_before)):
+                                        ("delta", row[5], change.delta), ("games_before", row[6], change.games_before),
+                                        ("deviation_before", row[11], change.deviation_before),
+                                        ("deviation", row[12], change.deviation)):
                 if stored != fresh:
                     out.diffs.append(RatingDifference(row[2], match_id, name, stored, fresh))
                     differs = True
             if differs or row[9] != change.after:
                 out.changes.append({"c_match": match_id, "c_bot": row[2], "c_rank": rank, "c_before": change.before,
                                     "c_delta": change.delta, "c_after": change.after,
-                                    "c_games": change.games_before})
+                                    "c_games": change.games_before, "c_dev_before": change.deviation_before,
+                                    "c_dev": change.deviation})
         for (a, ra), (b, rb) in combinations(zip([r[2] for r in rows], ranks, strict=True), 2):
             for me, mine, other, theirs in ((a, ra, b, rb), (b, rb, a, ra)):
                 count = out.head_to_head.setdefault((me, other), [0, 0, 0, 0, 0])
@@ -222,14 +236,18 @@ def _replay(session: Session, batch: int) -> _Replayed:
     for bot_id in sorted(set(stored_rows) | set(book.ratings)):
         row = stored_rows.get(bot_id)
         fresh_rating, fresh_games = book.ratings.get(bot_id, INITIAL_RATING), book.games.get(bot_id, 0)
-        out.ratings[bot_id] = (fresh_rating, fresh_games, wins.get(bot_id, 0), last.get(bot_id))
+        fresh_deviation = book.deviation(bot_id)
+        out.ratings[bot_id] = (fresh_rating, fresh_games, wins.get(bot_id, 0), last.get(bot_id), fresh_deviation,
+                               book.versions.get(bot_id))
         pairs = (
             ("rating", row.rating if row else None, fresh_rating),
             ("games", row.games if row else None, fresh_games),
             ("wins", row.wins if row else None, wins.get(bot_id, 0)),
+            ("deviation", row.deviation if row else None, fresh_deviation),
+            ("version_id", row.version_id if row else None, book.versions.get(bot_id)),
         )
         for name, stored, fresh in pairs:
-            if stored != fresh and not (row is None and fresh in (INITIAL_RATING, 0)):
+            if stored != fresh and not (row is None and fresh in (INITIAL_RATING, 0, INITIAL_DEVIATION, None)):
                 out.diffs.append(RatingDifference(bot_id, None, name, stored, fresh))
     return out
 
@@ -240,8 +258,9 @@ def _replay_ratings_rows(session: Session) -> dict[int, Rating]:
 
 
 def recompute_ratings(*, session: Session, batch: int = 5000) -> list[RatingDifference]:
-    """Replay every rated match in applied order from the seats' ranks and forfeits, and list every
-    stored number (each change's before/delta/games, each bot's rating/games/wins) that differs.
+    """Replay every rated match in applied order from the seats' ranks, forfeits and versions, and
+    list every stored number (each change's before/delta/games/deviations, each bot's
+    rating/games/wins/deviation/version) that differs.
 
     Uses ladder.ranking.ratings.RatingBook, the engine of ladder.ranking.ratings.recompute, fed one match at a
     time: the same arithmetic without holding a million matches in memory. Read-only, from one
@@ -253,7 +272,7 @@ def recompute_ratings(*, session: Session, batch: int = 5000) -> list[RatingDiff
 
 def rewrite_ratings(*, session: Session, batch: int = 5000) -> list[RatingDifference]:
     """Recompute the ratings from the remaining history and WRITE them: every rating change's
-    numbers, every bot's rating, games and wins, and the head-to-head table, in one transaction
+    numbers, every bot's rating, deviation, games and wins, and the head-to-head table, in one transaction
     that holds the rating clock (no worker rates a match meanwhile). Returns what differed before;
     afterwards `recompute_ratings` finds nothing. Inside `unit_of_work` it joins the caller's
     transaction (voiding matches rewrites in the same one)."""
@@ -265,14 +284,16 @@ def rewrite_ratings(*, session: Session, batch: int = 5000) -> list[RatingDiffer
             session.exec(
                 update(table).where(table.c.match_id == bindparam("c_match"), table.c.bot_id == bindparam("c_bot"))
                 .values(rank=bindparam("c_rank"), before=bindparam("c_before"), delta=bindparam("c_delta"),
-                        after=bindparam("c_after"), games_before=bindparam("c_games")),
+                        after=bindparam("c_after"), games_before=bindparam("c_games"),
+                        deviation_before=bindparam("c_dev_before"), deviation=bindparam("c_dev")),
                 params=replayed.changes,
             )
         stored = {r.bot_id: r for r in session.exec(select(Rating))}
-        for bot_id, (rating, games, wins, last) in replayed.ratings.items():
+        for bot_id, fresh in replayed.ratings.items():
             row = stored.get(bot_id)
-            if row is not None and (row.rating, row.games, row.wins, row.last_sequence) != (rating, games, wins, last):
-                row.rating, row.games, row.wins, row.last_sequence = rating, games, wins, last
+            if row is not None and (row.rating, row.games, row.wins, row.last_sequence, row.deviation,
+                                    row.version_id) != fresh:
+                (row.rating, row.games, row.wins, row.last_sequence, row.deviation, row.version_id) = fresh
                 session.add(row)
         session.exec(delete(HeadToHead))
         if replayed.head_to_head:

@@ -16,10 +16,13 @@ from typing import Any
 from sqlmodel import Session, select
 
 from ladder.models import Bot, BotVersion, Replay, Seat, User
+from ladder.replay import ReplayError
+from ladder.replay.compact import is_compact
 from ladder.services.errors import NotFound
 from ladder.services.event_hold import HELD, is_held
 from ladder.services.match_lists import in_person
 from ladder.services.person_seat import person_seat_of
+from ladder.services.stored_replays import stored_replay_bytes, stored_row
 
 
 def seat_label(owner: str, bot: str, number: int, remote: bool) -> str:
@@ -75,7 +78,7 @@ def resolve_names(data: bytes, labels: dict[int, str]) -> bytes:
 
 
 def _stored(session: Session, match_id: int, viewer_id: int | None) -> Replay:
-    replay = session.get(Replay, match_id)
+    replay = stored_row(session, match_id)
     if replay is None:
         raise NotFound(f"match {match_id} has no replay")
     if is_held(session, match_id):  # an order of a duplicate deal still being played: for nobody yet
@@ -90,13 +93,21 @@ def _stored(session: Session, match_id: int, viewer_id: int | None) -> Replay:
 def served_replay(*, session: Session, match_id: int, viewer_id: int | None) -> bytes:
     """The replay's JSON bytes with the seats' current names; NotFound when there is none, or when
     a moderator hid it and the viewer is not an admin."""
-    replay = _stored(session, match_id, viewer_id)
-    return resolve_names(gzip.decompress(replay.data), current_labels(session, match_id))
+    return resolve_names(_whole(session, _stored(session, match_id, viewer_id)), current_labels(session, match_id))
+
+
+def _whole(session: Session, row: Replay) -> bytes:
+    try:
+        return stored_replay_bytes(session=session, match_id=row.match_id, row=row)
+    except ReplayError as exc:  # a compact row the current rules no longer rebuild: said, never a 500
+        raise NotFound(f"match {row.match_id}'s replay cannot be rebuilt: {exc}") from None
 
 
 def served_gzip(*, session: Session, match_id: int, viewer_id: int | None) -> bytes:
-    """The same, gzipped: the stored bytes untouched when no name changed."""
-    replay = _stored(session, match_id, viewer_id)
-    data = gzip.decompress(replay.data)
+    """The same, gzipped: a gzip row's stored bytes untouched when no name changed."""
+    row = _stored(session, match_id, viewer_id)
+    data = _whole(session, row)
     resolved = resolve_names(data, current_labels(session, match_id))
-    return replay.data if resolved is data else gzip.compress(resolved, compresslevel=6, mtime=0)
+    if resolved is data and not is_compact(row.data):
+        return row.data
+    return gzip.compress(resolved, compresslevel=6, mtime=0)

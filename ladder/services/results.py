@@ -12,7 +12,8 @@ every seat forfeited (nobody showed strength; it usually means the ladder's sand
 `failed` instead of `finished`. `ladder ratings recompute` checks it (missing_rating_changes).
 
 Each clean seat's bot data changes (MatchOutcome.data) are kept in this same transaction
-(services/botdata.py): a result that is refused keeps none of them either.
+(services/botdata.py): a result that is refused keeps none of them either. So are the seats'
+scorecards (services/scorecard.py), measured from the replay.
 """
 
 from __future__ import annotations
@@ -46,6 +47,9 @@ from ladder.services.common import atomic, expire_loaded, retry_transient
 from ladder.services.errors import AlreadyRecorded, Invalid, NotFound
 from ladder.services.leagues import record_meetings
 from ladder.services.ratings import apply_ratings, take_rating_clock
+from ladder.services.scorecard import record_scorecard
+from ladder.services.stored_replays import stored_form
+from ladder.storage import Store
 
 DEFAULT_MAX_LOG_CHARS = 64 * 1024
 DEFAULT_DATA_CAP = Cap()  # settings.bot_data_cap
@@ -139,9 +143,11 @@ def record_result(
     now: datetime | None = None,
     max_log_chars: int = DEFAULT_MAX_LOG_CHARS,
     data_cap: Cap = DEFAULT_DATA_CAP,
+    store: Store | None = None,
 ) -> Match:
     """Store a played match and rate it if it is rated. With `worker_id`, only the worker holding
-    the claim may record (a worker the sweeper gave up on cannot). AlreadyRecorded otherwise."""
+    the claim may record (a worker the sweeper gave up on cannot). AlreadyRecorded otherwise.
+    `store`: where the seats' new bot data versions go (services/botdata.py)."""
     _check(outcome)
     now = now or utcnow()
     guard = update(Match).where(Match.id == match_id, Match.status == MatchStatus.RUNNING)
@@ -188,9 +194,12 @@ def record_result(
         if logs:
             session.exec(insert(BotLog.__table__), params=logs)
         if outcome.replay is not None:
-            data, size = compress_replay(outcome.replay)
-            session.exec(insert(ReplayRow.__table__).values(match_id=match_id, data=data, size=size, created_at=now))
-        record_match_data(session, match, seats, outcome.data, data_cap, now)
+            form = stored_form(outcome.replay)
+            session.exec(insert(ReplayRow.__table__).values(match_id=match_id, data=form.data, size=form.size,
+                                                            compact=form.compact, created_at=now))
+        record_match_data(session, match, seats, outcome.data, data_cap, now, store)
+        # the seats' measures (services/scorecard.py): on the bot page as soon as this commits
+        record_scorecard(session, match, [(s.seat, s.bot_id, s.bot_version_id) for s in seats], outcome.replay)
         if is_rated(match.status, ranked=match.ranked, forfeited=[s.forfeited for s in seats]):
             apply_ratings(session, match, seats, sequence, now)
             record_meetings(session, match, seats, now)

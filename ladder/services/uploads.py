@@ -1,15 +1,14 @@
 """The upload use case: a new bot, or a new version of one, from the web form or the API.
 
-One package check (ladder/bot/packages.py: one set of messages, one size limit, the settings'
-`max_upload_bytes`), then the writes as one transaction: the bot when it is new, the version, its
+One package check (ladder/bot/packages.py check_package: one set of messages, one size limit, the
+settings' `max_upload_bytes`), whose result is handed on to be stored, then the writes as one
+transaction: the bot when it is new, the version, its
 validation game. The views translate form fields and errors; `ladder match` and the workers'
 staging apply the same rules to files (workers/build/packaging.py).
 """
 
 from __future__ import annotations
 
-import hashlib
-import re
 from dataclasses import dataclass
 
 from sqlmodel import Session, select
@@ -26,8 +25,6 @@ from ladder.services.common import unit_of_work
 from ladder.services.errors import Conflict, Forbidden, Invalid
 from ladder.services.seasons import frozen_message
 
-BOT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")  # as models.BotBase, said in words
-
 
 @dataclass(frozen=True)
 class Upload:
@@ -38,74 +35,58 @@ class Upload:
     created: bool = True  # False: the same bytes as a version the bot has in play; nothing stored
 
 
-def _verdict(reason: str | None):
-    """A validator for add_version that repeats a package check already made."""
-    def validator(_code: bytes, _filename: str) -> None:
-        if reason is not None:
-            raise ValueError(reason)
-    return validator
-
-
 def upload_bot(
     *, session: Session, settings: Settings, owner_id: int, name: str, game: str, code: bytes,
-    filename: str | None, description: str = "", bot_id: int | None = None,
+    filename: str | None, description: str = "", bot: Bot | None = None,
 ) -> Upload:
-    """A new version of the owner's bot `name` for `game` (the bot is created on its first upload).
+    """A new version of the owner's bot `name` for `game` (the bot is created on its first upload),
+    or of `bot`, which the caller has read already (a further version).
 
-    Every field is checked before anything is written, and the writes (the bot when new, the
-    version, its validation game) are one transaction: a refused upload stores nothing. A brand-new
-    bot whose package is refused is not created (Invalid); a further version of an existing bot
-    that fails the package check is stored `rejected` with the reason, so the owner sees it in the
-    bot's history.
+    Every field is checked before anything is written (the name and description by the model's own
+    rules, models.BotBase), the package once (bot.packages.check_package: its envelope, its one zip
+    opening), and the checked package is what is stored; the writes (the bot when new, the version,
+    its validation game) are one transaction: a refused upload stores nothing. A brand-new bot whose
+    package is refused is not created (Invalid); a further version of an existing bot that fails the
+    package check is stored `rejected` with the reason, so the owner sees it in the bot's history.
     """
     if game not in available_games():
         raise Invalid(f"unknown game {game!r}: choose one of {', '.join(sorted(available_games()))}")
     if (frozen := frozen_message(session=session, game=game)) is not None:  # a season's final is on
         raise Conflict(frozen)
-    if bot_id is None and not BOT_NAME.fullmatch(name or ""):
-        raise Invalid("a bot name is 1 to 40 letters, digits, '.', '_' or '-', starting with a letter or digit")
-    if len(description or "") > 2000 or "\x00" in (description or ""):
-        raise Invalid("a description has at most 2000 characters and no NUL")
-    try:  # the name and the size: refused outright, nothing stored (callers read at most limit + 1 bytes)
-        rules.check_envelope(len(code), filename, settings.max_upload_bytes)
+    if bot is None:
+        fields = bot_service.checked_bot_fields({"name": name, "game": game, "description": description or ""})
+    try:  # the name and the size are refused outright, nothing stored (callers read at most limit + 1 bytes)
+        package = rules.check_package(code, filename, settings.max_upload_bytes, settings.accepted_runtimes)
     except PackagingError as exc:
         raise Invalid(str(exc)) from None
-    if bot_id is not None:
-        bot = bot_service.get_bot(session=session, bot_id=bot_id)
+    if bot is not None:
         if bot.owner_id != owner_id:
             raise Forbidden("only the bot's owner may upload versions")
         if bot.game != game:
             raise Invalid(f"{bot.name!r} plays {bot.game}; this upload was for {game}")
     else:
-        bot = session.exec(select(Bot).where(Bot.owner_id == owner_id, Bot.game == game, Bot.name == name)).first()
+        bot = session.exec(select(Bot).where(Bot.owner_id == owner_id, Bot.game == game,
+                                             Bot.name == fields.name)).first()
     if bot is not None and bot.retired:
         raise Invalid("the bot is retired")
-    if bot is None and (refused := names.refusal(name, settings.name_deny_list)) is not None:
+    if bot is None and (refused := names.refusal(fields.name, settings.name_deny_list)) is not None:
         raise Invalid(refused)  # a new bot's name only: a name a moderator gave stays allowed
     if bot is not None:  # the same file again (a double click, a script re-run) is not a new version
         same = session.exec(select(BotVersion).where(
-            BotVersion.bot_id == bot.id, BotVersion.sha256 == hashlib.sha256(code).hexdigest(),
+            BotVersion.bot_id == bot.id, BotVersion.sha256 == package.sha256,
             BotVersion.status.in_((VersionStatus.ACTIVE, VersionStatus.PENDING, VersionStatus.VALIDATING)),
         ).order_by(BotVersion.id.desc())).first()
         if same is not None:
             return Upload(bot, same, None, f"identical to version {same.number}, which is {same.status}: "
                                             "nothing new was stored", created=False)
-    try:  # the contents: a further version that fails is stored rejected, so its owner sees why
-        rules.check_runtime(rules.check_bytes(code, filename, settings.max_upload_bytes), settings.accepted_runtimes)
-        reason = None
-    except PackagingError as exc:
-        reason = str(exc)
-    if bot is None and reason is not None:
-        raise Invalid(reason)
+    if bot is None and package.refusal is not None:
+        raise Invalid(package.refusal)
     note = None
     with unit_of_work(session):
         if bot is None:
-            bot = bot_service.create_bot(session=session, owner_id=owner_id,
-                                         data={"name": name, "game": game, "description": description or ""})
-        version = bot_service.add_version(
-            session=session, bot_id=bot.id, code=code, filename=filename, validator=_verdict(reason),
-            acting_user_id=owner_id, max_bytes=settings.max_upload_bytes, placement_games=settings.placement_games,
-        )
+            bot = bot_service.create_bot(session=session, owner_id=owner_id, data=fields)
+        version = bot_service.store_version(session=session, bot=bot, package=package, acting_user_id=owner_id,
+                                            placement_games=settings.placement_games)
         match = None
         if version.status == VersionStatus.PENDING:
             try:

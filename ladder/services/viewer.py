@@ -66,7 +66,7 @@ def replay_frames(replay: Replay, *, view: str = "public", seat: int | None = No
         "note": NOTES[view].format(name=names[seat] if shown_seat is not None else "", seat=seat),
         "score_label": label(shown_seat, reveal) if callable(label) else "score",
         "results": [{"seat": r.seat, "score": r.score, "rank": r.rank} for r in replay.results],
-        "frames": module.frames(replay.to_json(), shown_seat, reveal=reveal),  # the games' views read the JSON
+        "frames": module.frames(replay, shown_seat, reveal=reveal),
         # the owner's seat: each decision's time against its clock and its stderr (ladder/replay/decisions.py)
         **({"decisions": [d.as_json() for d in seat_decisions(replay, shown_seat)]} if shown_seat is not None else {}),
     }

@@ -2,7 +2,8 @@
 
 A voided match stays listed, marked voided with the moderator's reason; its rating changes are
 deleted and the ratings are recomputed from the remaining history and written
-(services/ratings.rewrite_ratings), all in one transaction with the audit log's entry.
+(services/ratings.rewrite_ratings), and it leaves the bots' scorecards (services/scorecard.py), all
+in one transaction with the audit log's entry.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from ladder.services.audit import Actor, clean_reason, record
 from ladder.services.common import unit_of_work
 from ladder.services.errors import Invalid
 from ladder.services.ratings import rewrite_ratings
+from ladder.services.scorecard import forget_matches
 
 MAX_MATCHES = 100_000  # one void at most: a bigger one is a mistake more often than not
 
@@ -62,6 +64,8 @@ def void_matches(*, session: Session, actor: Actor, reason: str, match_ids: Sequ
                          .execution_options(synchronize_session=False))
             session.exec(delete(RatingChange).where(RatingChange.match_id.in_(chunk)))
         fixed = rewrite_ratings(session=session)
+        for chunk in _chunks(ids):  # after the rewrite took the rating clock: no result is recorded meanwhile
+            forget_matches(session, chunk)  # out of the bots' scorecards too (services/scorecard.py)
         record(session, actor, "void_matches", "match", ids[0] if len(ids) == 1 else None, reason,
                matches=ids[:1000], count=len(ids), bot_id=bot_id, user_id=user_id,
                since=since.isoformat() if since else None, until=until.isoformat() if until else None,

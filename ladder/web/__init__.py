@@ -17,7 +17,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from jinja2 import BaseLoader, ChoiceLoader, FileSystemLoader, PrefixLoader
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from ladder.web.common import ago, close_db, delta_text, rating_text
+from ladder.web.common import ago, close_db, delta_text, rating_sure_text, rating_text
 
 csrf = CSRFProtect()
 login_manager = LoginManager()
@@ -49,6 +49,7 @@ def init_app(app: Flask) -> None:
         play,
         privacy,
         protocol,
+        rating_report,
         tournaments,
         users,
     )
@@ -64,7 +65,8 @@ def init_app(app: Flask) -> None:
     login_manager.user_loader(auth.load_user)
     user_loaded_from_cookie.connect(auth.rotate_remembered, app)
     blueprints = (auth, account, leaderboard, bots, bot_data, matches, users, api, protocol, tournaments,
-                  replay_viewer, game_assets, guide, datasets, live, play, lobby, health, metrics, moderation)
+                  replay_viewer, game_assets, guide, datasets, live, play, lobby, health, metrics, moderation,
+                  rating_report)
     for module in blueprints:
         app.register_blueprint(module.bp)
     app.register_blueprint(api.seats_bp)
@@ -78,6 +80,7 @@ def init_app(app: Flask) -> None:
     app.teardown_appcontext(close_db)
     app.add_template_filter(ago, "ago")
     app.add_template_filter(rating_text, "rating")
+    app.add_template_filter(rating_sure_text, "rating_sure")
     app.add_template_filter(delta_text, "delta")
     app.context_processor(_template_globals)
     app.jinja_env.loader = ChoiceLoader([app.jinja_env.loader, _game_templates()])

@@ -9,7 +9,7 @@ from flask_login import current_user, login_required
 
 from ladder.services import botdata
 from ladder.services.errors import NotFound
-from ladder.web.common import db, refusals, settings, user_id
+from ladder.web.common import db, refusals, settings, store, user_id
 from ladder.web.forms import ActionForm, DataUploadForm
 
 bp = Blueprint("bot_data", __name__, url_prefix="/bots")
@@ -35,7 +35,7 @@ def zip_response(bot_id: int, version: int, data: bytes) -> Response:
 @bp.get("/<int:bot_id>/data")
 def download(bot_id: int):
     try:
-        version, data = botdata.download(session=db(), bot_id=bot_id, user_id=user_id())
+        version, data = botdata.download(session=db(), bot_id=bot_id, user_id=user_id(), store=store())
     except NotFound:
         abort(404)
     return zip_response(bot_id, version, data)
@@ -53,8 +53,8 @@ def replace(bot_id: int):
         flash("; ".join(e for errors in form.errors.values() for e in errors), "error")
         return redirect(url_for("bots.page", bot_id=bot_id))
     with refusals() as refused:
-        version = botdata.replace(session=db(), bot_id=bot_id, user_id=current_user.id, cap=settings().bot_data_cap,
-                                  data=form.file.data.stream.read())
+        version = botdata.replace(session=db(), bot_id=bot_id, user_id=current_user.id, store=store(),
+                                  cap=settings().bot_data_cap, data=form.file.data.stream.read())
     if not refused:
         flash(f"The bot's data is now version {version}: its next matches start from it.", "ok")
     return redirect(url_for("bots.page", bot_id=bot_id))
@@ -66,7 +66,8 @@ def reset(bot_id: int):
     if not ActionForm().validate_on_submit():
         abort(400)
     with refusals() as refused:
-        version = botdata.reset(session=db(), bot_id=bot_id, user_id=current_user.id, cap=settings().bot_data_cap)
+        version = botdata.reset(session=db(), bot_id=bot_id, user_id=current_user.id, store=store(),
+                                cap=settings().bot_data_cap)
     if not refused:
         flash(f"The bot's data is empty now (version {version}).", "ok")
     return redirect(url_for("bots.page", bot_id=bot_id))

@@ -9,6 +9,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_login import current_user, login_required
 
 from ladder.games import get_game
+from ladder.ranking.ratings import is_uncertain
 from ladder.services import bots as bot_service
 from ladder.services import challenges, pages
 from ladder.services.builds import build_logs
@@ -21,6 +22,7 @@ from ladder.services.tournament_views import invitations_for
 from ladder.services.uploads import Upload, upload_bot
 from ladder.web import bot_data
 from ladder.web import lobby as lobby_web
+from ladder.web import scorecard as scorecard_web
 from ladder.web.catalog import game_titles, runtime_choices, starter_kits
 from ladder.web.common import db, dispatch, rating_text, refusals, require_owner, settings
 from ladder.web.forms import ActionForm, ChallengeForm, UploadForm, VersionUploadForm
@@ -69,7 +71,7 @@ def upload():
         check_upload(session=db(), settings=settings(), user_id=current_user.id)
         with refusals() as refused:
             result = upload_bot(
-                session=db(), settings=settings(), owner_id=current_user.id, name=form.name.data.strip(),
+                session=db(), settings=settings(), owner_id=current_user.id, name=(form.name.data or "").strip(),
                 game=form.game.data, code=_read(form.file.data), filename=form.file.data.filename,
                 description=form.description.data or "")
         if not refused:
@@ -127,7 +129,9 @@ def page(bot_id: int):
                          start=history[0].before if history else 0)
     context = {"data": data, "bot": data.bot, "owner": owner, "chart": chart, "match_url": match_url,
                "bot_url": id_url(".page", "bot_id"),
+               "uncertain": data.rating is not None and is_uncertain(data.rating.deviation),
                "league": bot_league(session=db(), bot=data.bot, names=settings().leagues)}
+    context.update(scorecard_web.page_context(data, match_url))  # the scorecard panel, the match list's filters
     if owner:
         ids = [v.validation_match_id for v in data.versions if v.validation_match_id]
         context["validations"] = matches_by_id(session=db(), match_ids=ids)
@@ -169,7 +173,7 @@ def new_version(bot_id: int):
     with refusals() as refused:
         result = upload_bot(session=db(), settings=settings(), owner_id=current_user.id, name=bot.name,
                             game=bot.game, code=_read(form.file.data), filename=form.file.data.filename,
-                            bot_id=bot.id)
+                            bot=bot)
     if not refused:
         _announce(result)
     return redirect(url_for(".page", bot_id=bot_id))

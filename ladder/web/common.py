@@ -13,7 +13,7 @@ from sqlmodel import Session
 from werkzeug.routing import IntegerConverter
 
 from ladder.config import Settings
-from ladder.ranking.ratings import to_points
+from ladder.ranking.ratings import half_width, is_uncertain, to_points
 from ladder.relay.backends import Relay, relay_for
 from ladder.services.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 
@@ -82,6 +82,11 @@ def relay() -> Relay:
         extensions["ladder_relay"] = current_app.config.get("LADDER_RELAY") or relay_for(settings(),
                                                                                          engine=state().engine)
     return extensions["ladder_relay"]
+
+
+def store():
+    """The app's store of blobs (ladder/storage), opened once with the app."""
+    return state().store
 
 
 def db() -> Session:
@@ -172,6 +177,16 @@ def ago(when: datetime | None, now: datetime | None = None) -> str:
 def rating_text(milli: int | None) -> str:
     """Ratings are stored in milli-points; pages show whole points."""
     return "—" if milli is None else f"{round(to_points(milli)):d}"
+
+
+def rating_sure_text(rating) -> str:
+    """A rating with how sure it is, as every page shows it: "1523 ±84", "1500? ±600" while its
+    interval is wide (ladder.ranking.ratings.is_uncertain). `rating` is anything with `rating` and
+    `deviation` (a Rating row, a leaderboard row)."""
+    if rating is None:
+        return "—"
+    mark = "?" if is_uncertain(rating.deviation) else ""
+    return f"{rating_text(rating.rating)}{mark} ±{rating_text(half_width(rating.deviation))}"
 
 
 def delta_text(milli: int | None) -> str:

@@ -44,10 +44,13 @@ class ActionForm(FlaskForm):
 class UploadForm(FlaskForm):
     file = FileField("Bot file", validators=[FileRequired("choose a file to upload")],
                      description="one .py file, or a .zip with main.py at its root")
-    name = StringField("Bot name", validators=[DataRequired(), Length(1, 40)],
+    # The name and the description are checked by the model's own rules (models.BotBase.RULES, in
+    # services/uploads.py), so the form says what the API and the CLI say; the browser's maxlength
+    # only spares a round trip.
+    name = StringField("Bot name", render_kw={"maxlength": 40},
                        description="letters, digits, . _ - (a new version when you already have a bot of this name)")
     game = SelectField("Game", validators=[DataRequired()])
-    description = TextAreaField("Description", validators=[Optional(), Length(max=2000)])
+    description = TextAreaField("Description", render_kw={"maxlength": 2000})
 
 
 class VersionUploadForm(FlaskForm):

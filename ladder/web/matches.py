@@ -71,7 +71,7 @@ def render_public_parts(view: pages.MatchView) -> dict[str, Markup]:
     if replay is None:
         return {"scoring": Markup(""), "moves": Markup("")}
     names = [s.label for s in view.seats]
-    columns, rows = score_table(get_game(view.match.game), [result.to_json() for result in replay.results])
+    columns, rows = score_table(get_game(view.match.game), replay.results)
     return {
         "scoring": Markup(render_template("matches/_scoring.html", view=view, columns=columns, breakdown=rows)),
         "moves": Markup(render_template("matches/_moves.html", sections=steps(replay, names),

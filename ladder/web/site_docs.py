@@ -29,6 +29,7 @@ PAGES = {
     "api-guide": ("api.md", "The JSON API, with curl examples"),
     "ratings": ("ratings.md", "Ratings and matchmaking"),
     "dataset": ("dataset.md", "The games as a dataset (Parquet exports and daily dumps)"),
+    "scorecard": ("scorecard.md", "Scorecards: each measure and its formula"),
     "operations": ("operations.md", "Running a ladder"),
     "performance": ("performance.md", "Performance: benchmarks and measured figures"),
     "play": ("play.md", "Play it yourself"),

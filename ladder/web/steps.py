@@ -21,4 +21,4 @@ def steps(replay: Replay, names: Sequence[str]) -> list[Section]:
         game = get_game(replay.header.game)
     except OptionError:
         game = None
-    return renderer_for(game).sections(replay.to_json(), names)  # the games' views read the stored JSON
+    return renderer_for(game).sections(replay, names)

@@ -99,3 +99,53 @@ def rating_chart(points: Sequence[tuple[int, int]], match_url: Callable[[int], s
         )
     parts.append("</svg>")
     return Markup("".join(parts))
+
+
+def measure_chart(points: Sequence[tuple[int, float]], marks: Sequence[tuple[int, str]],
+                  match_url: Callable[[int], str], *, label: str, percent: bool = False) -> Markup:
+    """One scorecard measure over the bot's last matches (each point pools a few matches, see
+    services/scorecard_views.py), with a dashed line and a label where each version starts."""
+    if not points:
+        return Markup("")
+    scale = 100.0 if percent else 1.0
+    values = [v * scale for _, v in points]
+    low, high = min(values), max(values)
+    margin = max((high - low) / 10, 0.5 if percent or high - low < 5 else 1.0)
+    low, high = low - margin, high + margin
+    plot_w, plot_h = WIDTH - PAD_LEFT - PAD_RIGHT, HEIGHT - PAD_TOP - PAD_BOTTOM
+    last = max(len(points) - 1, 1)
+
+    def x(i: float) -> float:
+        return PAD_LEFT + plot_w * i / last
+
+    def y(v: float) -> float:
+        return PAD_TOP + plot_h * (high - v) / (high - low)
+
+    bottom = HEIGHT - PAD_BOTTOM
+    parts = [
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'aria-label="{escape(label)} over its last {len(points)} matches">',
+        f'<line class="axis" x1="{PAD_LEFT}" y1="{PAD_TOP}" x2="{PAD_LEFT}" y2="{bottom}"/>',
+        f'<line class="axis" x1="{PAD_LEFT}" y1="{bottom}" x2="{WIDTH - PAD_RIGHT}" y2="{bottom}"/>',
+    ]
+    step = nice_step(max(high - low, 1e-9)) if high - low >= 5 else None
+    tick_values = ticks(low, high) if step else [round(low + (high - low) * k / 4, 2) for k in range(1, 4)]
+    for value in tick_values:
+        ty = y(value)
+        parts.append(f'<line class="tick" x1="{PAD_LEFT - 4}" y1="{ty:.1f}" x2="{PAD_LEFT}" y2="{ty:.1f}"/>'
+                     f'<text class="y" x="{PAD_LEFT - 6}" y="{ty + 4:.1f}" text-anchor="end">{value:g}</text>')
+    for index, name in marks:
+        mx = x(index)
+        parts.append(f'<line class="base" x1="{mx:.1f}" y1="{PAD_TOP}" x2="{mx:.1f}" y2="{bottom}"/>'
+                     f'<text class="x" x="{mx + 3:.1f}" y="{PAD_TOP + 10}">{escape(name)}</text>')
+    parts += [
+        f'<text x="{PAD_LEFT + plot_w / 2:.1f}" y="{HEIGHT - 4}" text-anchor="middle">{escape(label)}, '
+        f'its last {len(points)} matches</text>',
+        '<polyline class="line" points="' + " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values)) + '"/>',
+    ]
+    for i, ((match_id, _raw), v) in enumerate(zip(points, values, strict=True)):
+        url = escape(match_url(int(match_id)))
+        parts.append(f'<a href="{url}"><circle class="dot" cx="{x(i):.1f}" cy="{y(v):.1f}" r="2">'
+                     f"<title>match #{int(match_id)}: {v:.3g}{'%' if percent else ''}</title></circle></a>")
+    parts.append("</svg>")
+    return Markup("".join(parts))

@@ -87,10 +87,11 @@ def _open(browser, url):
 def _until_published(relay, match_id, entries: int) -> list:
     """The frames drawn once the worker's publisher has sent `entries` public entries."""
     deadline = time.monotonic() + TIMEOUT
-    while len((feed := _feed(relay, match_id)).entries) < entries:
+    while (feed := _feed(relay, match_id)).received < entries:
         assert time.monotonic() < deadline, "the publisher never sent the entries"
         time.sleep(0.05)
-    return feed.draw()
+    stream = feed.draw()
+    return stream.frames_from(0) if stream is not None else []
 
 
 CONTRAST = """(selector) => {

@@ -168,7 +168,7 @@ def _special(seeded: Seeded, app) -> dict[str, list[dict]]:  # noqa: F811
     # the daily dumps of the seeded matches (today's, as the day after would write them)
     tomorrow = datetime.now(UTC).date() + timedelta(days=1)
     written = dumps.write_daily_dumps(session_factory(app.config["LADDER_ENGINE"]),
-                                      app.extensions["ladder"].settings.dumps_root, tomorrow, backfill=1)
+                                      app.extensions["ladder"].store, tomorrow, backfill=1)
     return {
         "datasets.download": [{"game": d.game, "filename": d.filename} for d in written],
         "static": [{"filename": "ladder.css"}],

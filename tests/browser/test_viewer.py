@@ -238,7 +238,7 @@ def test_ladder_replay_view_opens_a_local_file_in_the_same_viewer(browser):
         assert _step(page) == 5
         page.select_option("select.view", "seat:1")  # a local file is yours: every seat's view
         page.wait_for_selector("#viewer[data-ready='1'][data-view='seat']")
-        mine = frames(replay.to_json(), 1)
+        mine = frames(replay, 1)
         assert page.get_attribute("#viewer", "data-frames-count") == str(len(mine))
         page.keyboard.press("End")
         shown = page.eval_on_selector_all(".dg .seat-panel .hoard", "els => els.map(e => +e.dataset.size)")
@@ -340,7 +340,6 @@ def _talk_per_request(sessions, match_id, seat=0):
     marks of its stderr at each answer, with the log stored apart as the worker stores it. Written
     here rather than by a sandboxed bot because a real runner's drain thread may let a line fall to
     the next answer (tests/workers/match/test_runner.py checks that runner); this test is the page's."""
-    import gzip
     from dataclasses import replace
 
     from ladder.models import BotLog
@@ -348,10 +347,11 @@ def _talk_per_request(sessions, match_id, seat=0):
     from ladder.replay import Replay, loads_replay
     from ladder.replay.model import Decision, SandboxRun
     from ladder.services.results import compress_replay
+    from ladder.services.stored_replays import stored_replay_bytes
 
     with sessions() as session:
         row = session.get(StoredReplay, match_id)
-        replay = Replay.from_json(loads_replay(gzip.decompress(row.data)))
+        replay = Replay.from_json(loads_replay(stored_replay_bytes(session=session, match_id=match_id)))
         kinds = [e.kind for e in replay.log if isinstance(e, Decision) and e.seat == seat]
         lines = [f"request {k} <{kind}> thinking\n" for k, kind in enumerate(kinds, 1)]
         marks = [sum(len(x.encode()) for x in lines[:k]) for k in range(1, len(lines) + 1)]

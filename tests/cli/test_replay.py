@@ -51,7 +51,7 @@ def test_the_local_viewer_serves_the_page_the_scripts_and_the_frames(served):
     assert _get(base + "/static/viewer.js")[0] == 200
     status, body, _ = _get(base + "/frames.json?view=seat&seat=1")
     data = json.loads(body)
-    assert status == 200 and data["seat"] == 1 and data["frames"] == frames(replay, 1)
+    assert status == 200 and data["seat"] == 1 and data["frames"] == frames(Replay.from_json(replay), 1)
     assert _get(base + "/frames.json?view=nonsense")[0] == 400
     for path in ("/static/../replay.py", "/game/state.py", "/game/../viewer.py", "/nothing", "/static/%2e%2e/cli.py"):
         assert _get(base + path)[0] == 404, path

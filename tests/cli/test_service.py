@@ -99,7 +99,7 @@ def test_recompute_reports_a_finished_ranked_match_without_rating_changes(tmp_pa
 def test_workers_refuse_a_weak_sandbox_outside_development(tmp_path):
     result = run(["worker"], tmp_path, LADDER_ENV="production", LADDER_SANDBOX_MODE="none",
                  LADDER_SECRET_KEY="pVs2UrwNOc6DoD6aNxVUk7Gq_Rt5bq2Ws9LhXe3Jm", DATABASE_URL="postgresql://db/x",
-                 REDIS_URL="redis://redis:6379/0")
+                 REDIS_URL="redis://redis:6379/0", LADDER_STORE="s3://ladder/blobs")
     assert result.exit_code != 0
     assert "development only" in result.output
 
@@ -143,7 +143,8 @@ def test_a_worker_builds_the_start_helper_before_its_pool_forks(tmp_path, strict
 
 
 PRODUCTION = {"LADDER_ENV": "production", "LADDER_SECRET_KEY": "pVs2UrwNOc6DoD6aNxVUk7Gq_Rt5bq2Ws9LhXe3Jm",
-              "DATABASE_URL": "postgresql://ladder:Vx83kLq9@127.0.0.1:1/ladder", "REDIS_URL": "redis://127.0.0.1:1/0"}
+              "DATABASE_URL": "postgresql://ladder:Vx83kLq9@127.0.0.1:1/ladder", "REDIS_URL": "redis://127.0.0.1:1/0",
+              "LADDER_STORE": "file:///srv/ladder-store"}
 
 
 def test_production_commands_refuse_the_embedded_services_with_the_reason(tmp_path):
@@ -176,3 +177,32 @@ def _previous_revision() -> str:
     from ladder.db import alembic_config
 
     return ScriptDirectory.from_config(alembic_config()).get_revision(migration_head()).down_revision
+
+
+def test_scorecard_recompute_checks_then_rewrites_the_stored_scorecards(tmp_path):
+    from ladder.models import ScorecardTally
+    from ladder.play import play_builtin
+    from ladder.services.results import outcome_from_replay
+
+    assert run(["migrate"], tmp_path).exit_code == 0
+    engine = make_engine(Settings(instance_dir=tmp_path))
+    with session_factory(engine)() as session:
+        versions = sorted(r.bot_id for r in session.exec(select(Rating).where(Rating.game == "treasure")))
+        for seed in (1, 2):
+            match = queue_match(session=session, game="treasure", seats=versions[:3], seed=seed)
+            claim_match(session=session, match_id=match.id, worker_id="w")
+            played = play_builtin("treasure", ["careful", "random", "memory"], seed=seed)
+            record_result(session=session, match_id=match.id, worker_id="w", outcome=outcome_from_replay(played.replay))
+        row = session.exec(select(ScorecardTally)).first()
+        row.tallies = {**row.tallies, "bust_rate": [0, 99]}
+        session.add(row)
+        session.commit()
+    engine.dispose()
+    checked = run(["scorecard", "recompute", "--check"], tmp_path)
+    assert checked.exit_code == 1 and "2 matches, 6 seats measured" in checked.output
+    assert "1 stored seats differed" in checked.output, checked.output
+    written = run(["scorecard", "recompute", "--game", "treasure"], tmp_path)
+    assert written.exit_code == 0 and "sums written" in written.output, written.output
+    clean = run(["scorecard", "recompute", "--check"], tmp_path)
+    assert clean.exit_code == 0 and "0 stored seats differed" in clean.output
+    assert run(["scorecard", "recompute", "--game", "chess"], tmp_path).exit_code == 2

@@ -126,6 +126,30 @@ def test_window_widens_for_an_outlier_and_stays_narrow_in_a_crowd():
     assert table.window <= WINDOW_MAX
 
 
+def test_an_unsure_seed_meets_a_spread_of_opponents():
+    """A new version's rating is unsure (ladder/ranking/ratings.py): its window spans its whole +-, so its
+    first tables reach opponents above and below it, not only its neighbours."""
+    from dataclasses import replace
+
+    from ladder.ranking.ratings import half_width
+
+    field = [bot(i, rating=1000 + 50 * i, last=NOW) for i in range(21)]  # 1000 .. 2000
+    sure = bot(99, rating=1500, last=None)
+    unsure = replace(sure, deviation=250 * MILLI)  # +-500
+    spreads = {}
+    for name, seed in (("sure", sure), ("unsure", unsure)):
+        ratings = []
+        for s in range(40):
+            table = make_table([*field, seed], DG, random.Random(s), NOW)
+            assert table.seed is seed
+            assert table.window >= half_width(seed.deviation)
+            ratings += [c.rating for c in table.seats if c is not seed]
+        spreads[name] = max(ratings) - min(ratings)
+        if name == "sure":
+            assert all(abs(r - 1500 * MILLI) <= WINDOW_MAX for r in ratings)
+    assert spreads["unsure"] >= 900 * MILLI > spreads["sure"]
+
+
 def test_opponents_come_from_near_the_seed():
     # two clusters far apart: a seed in one cluster gets its opponents from that cluster
     low = [bot(i, rating=1000 + i, last=NOW) for i in range(10)]

@@ -1,3 +1,5 @@
+import itertools
+import math
 import random
 
 import pytest
@@ -5,16 +7,24 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ladder.ranking.ratings import (
+    INITIAL_DEVIATION,
     INITIAL_RATING,
     K_ESTABLISHED,
     K_PROVISIONAL,
     MILLI,
+    NOISE_FACTOR,
     PROVISIONAL_GAMES,
+    UNCERTAIN_HALF_WIDTH,
+    VERSION_DEVIATION,
     RankedSeat,
     RatedSeat,
     RatingBook,
     expected_score,
+    half_width,
     is_rated,
+    is_uncertain,
+    next_deviations,
+    next_version_deviation,
     ranks_with_forfeits,
     rate_match,
     recompute,
@@ -200,3 +210,87 @@ def test_provisional_games_counted_per_player():
 def test_a_player_cannot_hold_two_seats():
     with pytest.raises(ValueError):
         recompute([(1, [("a", 1, False), ("a", 2, False)])])
+
+
+# --- the deviation (docs/ratings.md, "How sure a rating is") ------------------------------------
+
+
+def _by_hand(seats: list[RatedSeat]) -> list[float]:
+    """next_deviations' formula written again in floats, in Elo points (the test's own arithmetic)."""
+    n = len(seats)
+    out = []
+    for i, me in enumerate(seats):
+        gain = carried = noise = 0.0
+        for j, other in enumerate(seats):
+            if i == j:
+                continue
+            k = ((K_PROVISIONAL if me.games < PROVISIONAL_GAMES else K_ESTABLISHED)
+                 + (K_PROVISIONAL if other.games < PROVISIONAL_GAMES else K_ESTABLISHED)) / 2 / (n - 1)
+            e = 1 / (1 + 10 ** ((other.rating - me.rating) / MILLI / 400))
+            ks = k * e * (1 - e) * math.log(10) / 400
+            gain += ks
+            carried += ks * ks * (other.deviation / MILLI) ** 2
+            noise += k * k * e * (1 - e)
+        out.append(math.sqrt((1 - gain) ** 2 * (me.deviation / MILLI) ** 2 + carried
+                             + (n + 1) / 3 * NOISE_FACTOR * noise))
+    return out
+
+
+def test_two_new_bots_deviation_by_hand():
+    # K 64, E 1/2: a = 64 * 0.25 * ln10/400 = 0.0921; P' = (1-a)^2 300^2 + a^2 300^2 + 2 * 64^2 / 4
+    seats = [RatedSeat(INITIAL_RATING, 0, 1, 300 * MILLI), RatedSeat(INITIAL_RATING, 0, 2, 300 * MILLI)]
+    assert NOISE_FACTOR == 2
+    assert next_deviations(seats) == [277482, 277482]  # 277.48213 points
+    # the rank does not enter: the deviation says how much the rating may be off, not which way
+    assert next_deviations(seats[::-1]) == [277482, 277482]
+
+
+@pytest.mark.parametrize("table", [
+    [(1500, 0, 1, 300), (1500, 0, 2, 300), (1500, 0, 3, 300), (1500, 0, 4, 300)],
+    [(1720, 45, 2, 57), (1380, 3, 1, 240), (1555, 25, 3, 90)],
+    [(2100, 200, 1, 56), (1200, 200, 2, 60)],
+    [(1500, 19, 1, 120), (1500, 20, 1, 120), (1610, 0, 3, 300), (1440, 80, 2, 56), (1390, 7, 4, 200)],
+])
+def test_deviation_matches_the_formula_by_hand(table):
+    seats = [RatedSeat(r * MILLI, g, rank, d * MILLI) for r, g, rank, d in table]
+    got = next_deviations(seats)
+    for value, expected in zip(got, _by_hand(seats), strict=True):
+        assert abs(value / MILLI - min(expected, INITIAL_DEVIATION / MILLI)) < 0.002
+
+
+def test_deviation_shrinks_with_games_towards_the_elos_own_noise():
+    deviation, seen = INITIAL_DEVIATION, []
+    for played in range(300):
+        deviation = next_deviations([RatedSeat(INITIAL_RATING, played, 1, deviation)]
+                                    + [RatedSeat(INITIAL_RATING, 100, 2, 56 * MILLI)] * 3)[0]
+        seen.append(deviation)
+    assert all(b <= a for a, b in itertools.pairwise(seen))  # never widens without a new version
+    assert 50 * MILLI < seen[-1] < 60 * MILLI  # K 32 at four seats keeps it near 56: Elo never stops moving
+    assert is_uncertain(seen[19]) and not is_uncertain(seen[49])  # "?" through the first 30 games or so
+
+
+def test_a_new_version_widens_the_deviation_and_the_cap_holds():
+    assert next_version_deviation(56 * MILLI) == round(math.hypot(56, VERSION_DEVIATION / MILLI) * MILLI)
+    assert next_version_deviation(280 * MILLI) == INITIAL_DEVIATION
+    assert max(next_deviations([RatedSeat(INITIAL_RATING, 0, 1), RatedSeat(4000 * MILLI, 0, 2)])) <= INITIAL_DEVIATION
+    book = RatingBook()
+    first = book.apply(1, [RankedSeat("a", 1, version=1), RankedSeat("b", 2, version=7)])
+    same = book.apply(2, [RankedSeat("a", 1, version=1), RankedSeat("b", 2, version=7)])
+    assert [c.deviation_before for c in same.changes] == [c.deviation for c in first.changes]
+    newer = book.apply(3, [RankedSeat("a", 1, version=2), RankedSeat("b", 2, version=7)])
+    assert newer.changes[0].deviation_before == next_version_deviation(same.changes[0].deviation)
+    assert newer.changes[1].deviation_before == same.changes[1].deviation
+
+
+def test_the_question_mark_threshold():
+    assert half_width(75 * MILLI) == UNCERTAIN_HALF_WIDTH == 150 * MILLI
+    assert not is_uncertain(75 * MILLI) and is_uncertain(75 * MILLI + 1)
+
+
+def test_recompute_reproduces_the_deviations():
+    history = [(m, [(p, r, f, (p, m // 40)) for p, r, f in seats]) for m, seats in random_history(5)]
+    book = RatingBook()
+    live = [book.apply(mid, [RankedSeat(*s) for s in seats]) for mid, seats in history]
+    replay = recompute(history)
+    assert replay.matches == live and replay.deviations == book.deviations
+    assert len({c.deviation for m in live for c in m.changes}) > 10

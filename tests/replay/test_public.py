@@ -10,30 +10,13 @@ import random
 from dataclasses import replace
 
 import pytest
-from frames_support import drawings
+from frames_support import Flaky, drawings, spectators_frames
 
 from ladder.games import GAMES, get_game
+from ladder.games.frames import Heading
 from ladder.play import default_bot_names, make_bots, play_game
 from ladder.replay import Decision, Fault, Replay
-from ladder.replay.public import HELD_BACK, public_entry, public_log, public_replay_json
-
-
-class Flaky:
-    """A starter bot that answers nonsense one time in five: refused decisions, with reasons."""
-
-    def __init__(self, bot, seed: int):
-        self.bot, self.rng = bot, random.Random(seed)
-
-    def setup(self, hello):
-        self.bot.setup(hello)
-
-    def on_event(self, event):
-        self.bot.on_event(event)
-
-    def decide(self, kind, observation):
-        if self.rng.random() < 0.2:
-            return {"nonsense": 12}
-        return self.bot.decide(kind, observation)
+from ladder.replay.public import HELD_BACK, public_entry, public_log
 
 
 def played(game: str, seed: int) -> Replay:
@@ -43,9 +26,8 @@ def played(game: str, seed: int) -> Replay:
     return play_game(game, bots, seed=seed, names=names).replay
 
 
-def spectators_replay(replay: Replay, log: list) -> dict:
-    return public_replay_json(game=replay.header.game, players=replay.header.players, options=replay.header.options,
-                              names=[s.bot for s in replay.seats], log=log)
+def spectators_view(replay: Replay, log: list) -> list:
+    return spectators_frames(Heading.of(replay), log)
 
 
 def held_back(replay: Replay) -> Replay:
@@ -62,13 +44,13 @@ def test_the_spectators_log_draws_the_finished_public_view(game, seed):
     assert any(isinstance(e, Decision) and e.fault for e in replay.log)  # the flaky seat was refused
     view = get_game(game).part("view")
     log = public_log(replay.log)
-    live = view.frames(spectators_replay(replay, log), None, reveal=False)
-    assert drawings(live) == drawings(view.frames(held_back(replay).to_json(), None, reveal=False))
+    live = spectators_view(replay, log)
+    assert drawings(live) == drawings(view.frames(held_back(replay), None, reveal=False))
     assert len(live) > 10
     # The viewer appends: every prefix draws the same frames as the whole, but for its last one
     # (which may still change: a fault line waits for the next event's frame).
     for cut in random.Random(seed).sample(range(1, len(log)), 12):
-        prefix = view.frames(spectators_replay(replay, log[:cut]), None, reveal=False)
+        prefix = spectators_view(replay, log[:cut])
         assert prefix[:-1] == live[:len(prefix) - 1]
 
 

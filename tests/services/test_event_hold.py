@@ -17,6 +17,7 @@ from ladder.services.errors import NotFound
 from ladder.services.export import ExportFilter, count_matches
 from ladder.services.results import outcome_from_replay
 from ladder.services.tournaments import add_entrant, cancel_event, create_event, feed_events, start_event
+from ladder.storage import FolderStore
 
 
 def _event(world, *, duplicate=True, deals=1):
@@ -60,7 +61,7 @@ def test_a_deal_is_held_until_its_last_order_is_over(world, session, sessions, t
     assert event_hold.held_ids(session, queued) == set(queued)  # the busy ones are held as well
     assert count_matches(sessions, ExportFilter("treasure")) == 0  # no export, no dump of it yet
     day = session.get(Match, first).finished_at.date()
-    assert dumps.write_daily_dumps(sessions, tmp_path, day + timedelta(days=1), backfill=1) == []
+    assert dumps.write_daily_dumps(sessions, FolderStore(tmp_path), day + timedelta(days=1), backfill=1) == []
     for match_id in others[:-1]:
         _play(session, match_id)
     assert event_hold.held_ids(session, queued) == set(queued)  # one order still queued holds all
@@ -72,7 +73,8 @@ def test_a_deal_is_held_until_its_last_order_is_over(world, session, sessions, t
     assert pages.bot_log(session=session, match_id=first, seat=0, viewer_id=organizer.id).text == "the board I saw\n"
     assert count_matches(sessions, ExportFilter("treasure")) == 6
     # the day of the deal's first order: its dump waited for the deal (a dump is written once)
-    assert [d.day for d in dumps.write_daily_dumps(sessions, tmp_path, day + timedelta(days=1), backfill=1)] == [day]
+    written = dumps.write_daily_dumps(sessions, FolderStore(tmp_path), day + timedelta(days=1), backfill=1)
+    assert [d.day for d in written] == [day]
 
 
 def test_a_cancelled_event_and_an_event_without_duplicate_seating_hold_nothing(world, session):

@@ -4,7 +4,6 @@ with nothing written."""
 
 from __future__ import annotations
 
-import gzip
 import json
 
 import pyarrow.parquet as pq
@@ -12,13 +11,13 @@ import pytest
 from sqlmodel import select
 
 from ladder.models import Bot, Match, MatchStatus, RatingChange, Seat, User
-from ladder.models import Replay as StoredReplay
 from ladder.play import play_builtin
 from ladder.replay import Decision, dumps_replay
 from ladder.services.bots import active_version
 from ladder.services.errors import Invalid
 from ladder.services.export import export_matches
 from ladder.services.house_games import RECORDER, SANDBOX, record_house_games
+from ladder.services.stored_replays import stored_replay_bytes
 
 LINEUP = ["careful", "memory", "random"]
 
@@ -35,8 +34,7 @@ def test_each_seed_becomes_a_finished_unranked_match_with_its_replay(session):
         assert match.seed == game.seed and match.claimed_by == RECORDER and match.finished_at is not None
         # the stored replay is the game that seed gives in-process, byte for byte
         again = play_builtin("treasure", LINEUP, seed=game.seed, sandbox=SANDBOX).replay
-        stored = session.exec(select(StoredReplay).where(StoredReplay.match_id == match.id)).one()
-        assert gzip.decompress(stored.data) == dumps_replay(again)
+        assert stored_replay_bytes(session=session, match_id=match.id) == dumps_replay(again)
         seats = session.exec(select(Seat, Bot, User).join(Bot, Bot.id == Seat.bot_id)
                              .join(User, User.id == Bot.owner_id)
                              .where(Seat.match_id == match.id).order_by(Seat.seat)).all()

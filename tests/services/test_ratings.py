@@ -132,3 +132,56 @@ def test_each_ratings_check_is_recorded_and_the_newest_says_whether_they_held(wo
     second = check_ratings(session=session)
     assert second.differences == 1 and second.id != first.id
     assert latest_check(session).id == second.id
+
+
+def test_each_match_stores_the_deviations_and_recompute_reproduces_them(world, session):
+    """The deviation is written with the rating in the result's transaction, widened when a new
+    version of a bot plays, and the replay of the history gives every stored deviation again."""
+    from ladder.ranking.ratings import INITIAL_DEVIATION, RankedSeat, RatingBook
+    from ladder.services.bots import activate_version, add_version
+    from ladder.services.ratings import rewrite_ratings
+
+    owners = [world.user() for _ in range(3)]
+    made = [world.bot(owner=o) for o in owners]
+    versions = [v.id for _, v in made]
+    book = RatingBook()
+    for ranks in ([1, 2, 3], [3, 1, 2], [2, 2, 1]):
+        match = world.play(versions, ranks)
+        book.apply(match.id, [RankedSeat(b.id, r, False, v) for (b, _), r, v in zip(made, ranks, versions,
+                                                                                      strict=True)])
+    bot, _ = made[0]
+    newer = add_version(session=session, bot_id=bot.id, code=b"print('v2')\n", filename="bot.py", placement_games=0)
+    activate_version(session=session, version_id=newer.id)
+    versions[0] = newer.id
+    match = world.play(versions, [1, 2, 3])
+    expected = book.apply(match.id, [RankedSeat(b.id, r, False, v) for (b, _), r, v in zip(made, [1, 2, 3], versions,
+                                                                                               strict=True)])
+    stored = {c.bot_id: c for c in session.exec(select(RatingChange).where(RatingChange.match_id == match.id))}
+    for change in expected.changes:
+        assert (stored[change.player].deviation_before, stored[change.player].deviation) == (
+            change.deviation_before, change.deviation)
+        rating = session.get(Rating, change.player)
+        assert rating.deviation == change.deviation < INITIAL_DEVIATION
+    first = expected.changes[0]
+    assert first.deviation_before > session.exec(  # the new version widened the bot's deviation first
+        select(RatingChange.deviation).where(RatingChange.bot_id == bot.id).order_by(RatingChange.sequence.desc())
+        .offset(1)).first()
+    assert session.get(Rating, bot.id).version_id == newer.id
+    assert recompute_ratings(session=session) == []
+
+    rating = session.get(Rating, bot.id)
+    rating.deviation += 7
+    change = session.exec(select(RatingChange).where(RatingChange.match_id == match.id,
+                                                     RatingChange.bot_id == bot.id)).one()
+    change.deviation_before -= 3
+    session.add_all([rating, change])
+    session.commit()
+    diffs = recompute_ratings(session=session)
+    assert RatingDifference(bot.id, None, "deviation", rating.deviation, rating.deviation - 7) in diffs
+    assert RatingDifference(bot.id, match.id, "deviation_before", change.deviation_before,
+                            change.deviation_before + 3) in diffs
+    assert len(diffs) == 2
+    assert len(rewrite_ratings(session=session)) == 2
+    assert recompute_ratings(session=session) == []
+    session.expire_all()
+    assert session.get(Rating, bot.id).deviation == first.deviation

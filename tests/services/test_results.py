@@ -28,7 +28,7 @@ from ladder.models import (
 from ladder.play import play_builtin
 from ladder.ranking.ratings import INITIAL_RATING
 from ladder.replay import dumps_replay, loads_replay
-from ladder.services import bots, matches, pages, replay_names, results
+from ladder.services import bots, matches, pages, replay_names, results, stored_replays
 from ladder.services.errors import AlreadyRecorded, Invalid
 from ladder.services.ratings import missing_rating_changes
 from ladder.services.results import MatchOutcome, SeatOutcome, outcome_from_replay
@@ -64,7 +64,9 @@ def test_a_real_game_is_recorded_with_replay_logs_and_ratings(world, session):
     # stored as played; served with the seats' current names (services/replay_names.py). The bots
     # here played under house names ("careful" twice) while the seats are three of the world's bots,
     # so only that every name served is a current one is asked, not which seat got which
-    assert gzip.decompress(session.get(Replay, match.id).data) == dumps_replay(played.replay)
+    row = session.get(Replay, match.id)
+    assert row.compact and len(row.data) < len(gzip.compress(dumps_replay(played.replay))) / 3
+    assert stored_replays.stored_replay_bytes(session=session, match_id=match.id) == dumps_replay(played.replay)
     served = loads_replay(pages.replay_json(session=session, match_id=match.id))
     labels = set(replay_names.current_labels(session, match.id).values())
     assert {seat["bot"] for seat in served["seats"]} <= labels and {r["bot"] for r in served["results"]} <= labels

@@ -76,12 +76,12 @@ def test_a_bad_further_version_is_kept_rejected_with_the_same_message(session, w
     if case in ENVELOPE:  # not a package at all: nothing is stored
         with pytest.raises(Invalid) as refused:
             upload_bot(session=session, settings=settings, owner_id=bot.owner_id, name=bot.name, game=bot.game,
-                       code=code, filename=filename, bot_id=bot.id)
+                       code=code, filename=filename, bot=bot)
         assert str(refused.value) == message
         assert counts(session) == before
         return
     result = upload_bot(session=session, settings=settings, owner_id=bot.owner_id, name=bot.name, game=bot.game,
-                        code=code, filename=filename, bot_id=bot.id)
+                        code=code, filename=filename, bot=bot)
     assert result.version.status == VersionStatus.REJECTED and result.version.rejection_reason == message
     assert result.match is None and result.note == message
     assert counts(session) == (before[0], before[1] + 1, before[2])  # one version, no match
@@ -129,3 +129,63 @@ def test_add_version_keeps_the_same_envelope_rule_and_default_limit(session, wor
     big = b"#" * (packages.MAX_UPLOAD_BYTES + 1)
     with pytest.raises(Invalid, match=f"at most {packages.MAX_UPLOAD_BYTES} bytes$"):
         bots.add_version(session=session, bot_id=bot.id, code=big, filename="b.py")
+
+
+class Counted:
+    """Counts the calls of one function, passing them on."""
+
+    def __init__(self, real):
+        self.real, self.calls = real, 0
+
+    def __call__(self, *args, **kwargs):
+        self.calls += 1
+        return self.real(*args, **kwargs)
+
+
+@pytest.mark.parametrize("first", [True, False], ids=["new bot", "further version"])
+def test_an_upload_checks_its_envelope_once_opens_its_zip_once_and_reads_no_bot_again(
+        session, world, settings, monkeypatch, first):
+    package = make_zip({"main.py": GOOD})
+    bot = None if first else world.bot()[0]
+    owner_id = world.user().id if first else bot.owner_id
+    envelope = Counted(packages.check_envelope)
+    opens = Counted(packages.zipfile.ZipFile)
+    monkeypatch.setattr(packages, "check_envelope", envelope)
+    monkeypatch.setattr(packages.zipfile, "ZipFile", opens)
+    gets = Counted(bots.get_bot)
+    monkeypatch.setattr(bots, "get_bot", gets)
+    result = upload_bot(session=session, settings=settings, owner_id=owner_id, name=bot.name if bot else "zipped",
+                        game="treasure", code=package, filename="bot.zip", bot=bot)
+    assert result.created and result.version.runtime == "python" and result.version.status != VersionStatus.REJECTED
+    assert (envelope.calls, opens.calls, gets.calls) == (1, 1, 0)
+
+
+# (name, description, the message): the model's own rules (models.BotBase.RULES), in its words
+BAD_FIELDS = {
+    "empty name": ("", "", Bot.RULES["name"]),
+    "long name": ("x" * 41, "", Bot.RULES["name"]),
+    "odd name": ("-dash", "", Bot.RULES["name"]),
+    "space in name": ("my bot", "", Bot.RULES["name"]),
+    "long description": ("fine", "d" * 2001, Bot.RULES["description"]),
+    "nul description": ("fine", "a\x00b", Bot.RULES["description"]),
+    "both": ("", "\x00", f"{Bot.RULES['name']}; {Bot.RULES['description']}"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_FIELDS))
+def test_a_bad_name_or_description_gets_the_model_s_words_and_writes_nothing(session, world, settings, case,
+                                                                               monkeypatch):
+    name, description, message = BAD_FIELDS[case]
+    owner, package = world.user(), make_zip({"main.py": GOOD})
+    opens = Counted(packages.zipfile.ZipFile)
+    monkeypatch.setattr(packages.zipfile, "ZipFile", opens)
+    before = counts(session)
+    with pytest.raises(Invalid) as refused:
+        upload_bot(session=session, settings=settings, owner_id=owner.id, name=name, game="treasure",
+                   code=package, filename="bot.zip", description=description)
+    assert str(refused.value) == message
+    assert counts(session) == before and opens.calls == 0  # refused before the package is looked at
+    with pytest.raises(Invalid) as created:  # creating the bot directly says the same
+        bots.create_bot(session=session, owner_id=owner.id, data={"name": name, "game": "treasure",
+                                                                 "description": description})
+    assert str(created.value) == message

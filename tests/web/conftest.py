@@ -70,3 +70,24 @@ def play(engine, settings):
 @pytest.fixture
 def build(app, engine) -> Builder:
     return Builder(session_factory(engine))
+
+
+@pytest.fixture
+def played(build, play, sessions):
+    """alpha (v1 then v2) against Treasure's starters, five matches (the scorecard's page and API tests)."""
+    from ladder.services import bots
+
+    bot, v1 = build.bot("alice", "alpha")
+    starters = build.starters()
+    ids = [build.match([v1.id, *starters[:2]], seed=s) for s in (1, 2, 3)]
+    for match_id in ids:
+        play(match_id)
+    with sessions() as session:
+        v2 = bots.add_version(session=session, bot_id=bot.id, code=b"print(2)\n", filename="main.py",
+                              placement_games=0)
+        bots.activate_version(session=session, version_id=v2.id)
+        v2_id = v2.id
+    later = [build.match([v2_id, starters[0]], seed=s) for s in (4, 5)]
+    for match_id in later:
+        play(match_id)
+    return bot, ids + later, starters

@@ -179,7 +179,8 @@ def test_secure_cookies_follow_the_setting_and_production(engine, tmp_path):
     assert cookies(env="test") == (False, False)
     assert cookies(env="test", secure_cookies=True) == (True, True)
     production = {"secret_key": "pVs2UrwNOc6DoD6aNxVUk7Gq_Rt5bq2Ws9LhXe3Jm", "database_url": "postgresql://db/x",
-                  "redis_url": "redis://redis:6379/0"}  # a random key and both services: production's needs
+                  "redis_url": "redis://redis:6379/0",
+                  "store": "s3://ladder/blobs"}  # a random key, the services and the store: production's needs
     assert cookies(env="production", **production) == (True, True)
     assert cookies(env="production", secure_cookies=False, **production) == (False, False)
 

@@ -14,6 +14,7 @@ from ladder.bot.data import Collected, read_zip
 from ladder.db import session_factory
 from ladder.services import botdata, users
 from ladder.services import bots as bot_service
+from ladder.storage import open_store
 from workers.queue.jobs import play_match
 
 GOOD = make_zip({"model.json": b'{"w": 1}', "runs/1.txt": b"x"})
@@ -39,13 +40,15 @@ def _token(build, sessions, username: str) -> dict[str, str]:
         return {"Authorization": f"Bearer {users.issue_api_token(session=session, user_id=user.id)}"}
 
 
-def _version(engine, bot) -> tuple[int, dict[str, bytes]]:
+def _version(engine, bot, settings) -> tuple[int, dict[str, bytes]]:
+    """The bot's latest data, read as the web reads it (its zip in the settings' store)."""
     with session_factory(engine)() as session:
-        version, data = botdata.download(session=session, bot_id=bot.id, user_id=bot.owner_id)
+        version, data = botdata.download(session=session, bot_id=bot.id, user_id=bot.owner_id,
+                                         store=open_store(settings))
         return version, read_zip(data, botdata.STORED)
 
 
-def test_the_owner_replaces_downloads_and_resets_on_the_bot_page(site, owned, engine):
+def test_the_owner_replaces_downloads_and_resets_on_the_bot_page(site, owned, engine, settings):
     page = site.text(f"/bots/{owned.id}")
     assert "Bot data" in page and "/botdata" in page and "Version 0" in page
     response = site.post(f"/bots/{owned.id}/data", {"file": (io.BytesIO(GOOD), "data.zip")},
@@ -57,18 +60,18 @@ def test_the_owner_replaces_downloads_and_resets_on_the_bot_page(site, owned, en
     assert read_zip(download.data, botdata.STORED) == {"model.json": b'{"w": 1}', "runs/1.txt": b"x"}
     response = site.post(f"/bots/{owned.id}/data/reset", page=f"/bots/{owned.id}", follow_redirects=True)
     assert "empty now (version 2)" in response.get_data(as_text=True)
-    assert _version(engine, owned) == (2, {})
+    assert _version(engine, owned, settings) == (2, {})
 
 
 @pytest.mark.parametrize("data, why", BAD)
-def test_a_bad_zip_on_the_page_says_why_and_writes_nothing(site, owned, engine, data, why):
+def test_a_bad_zip_on_the_page_says_why_and_writes_nothing(site, owned, engine, data, why, settings):
     response = site.post(f"/bots/{owned.id}/data", {"file": (io.BytesIO(data), "data.zip")},
                          page=f"/bots/{owned.id}", content_type="multipart/form-data", follow_redirects=True)
     assert response.status_code == 200 and why in html.unescape(response.get_data(as_text=True))
-    assert _version(engine, owned) == (0, {})
+    assert _version(engine, owned, settings) == (0, {})
 
 
-def test_nobody_else_sees_or_touches_the_data(site, other_site, owned, build, engine):
+def test_nobody_else_sees_or_touches_the_data(site, other_site, owned, build, engine, settings):
     site.post(f"/bots/{owned.id}/data", {"file": (io.BytesIO(GOOD), "data.zip")}, page=f"/bots/{owned.id}",
               content_type="multipart/form-data")
     build.user("mallory")
@@ -80,7 +83,7 @@ def test_nobody_else_sees_or_touches_the_data(site, other_site, owned, build, en
     assert other_site.post(f"/bots/{owned.id}/data", {"file": (io.BytesIO(make_zip({})), "x.zip")},
                            page="/", content_type="multipart/form-data").status_code == 404
     assert other_site.post(f"/bots/{owned.id}/data/reset", page="/").status_code == 404
-    assert _version(engine, owned)[0] == 1
+    assert _version(engine, owned, settings)[0] == 1
 
 
 def test_a_refused_match_leaves_a_note_only_the_owner_sees(site, other_site, owned, build, engine, settings):
@@ -102,7 +105,7 @@ def test_a_refused_match_leaves_a_note_only_the_owner_sees(site, other_site, own
     assert "over the cap" not in other_site.text(f"/bots/{owned.id}")
 
 
-def test_the_api_gives_the_owner_the_data_and_everyone_else_404(client, owned, build, sessions, engine):
+def test_the_api_gives_the_owner_the_data_and_everyone_else_404(client, owned, build, sessions, engine, settings):
     mine, theirs = _token(build, sessions, "alice"), _token(build, sessions, "mallory")
     url = f"/api/v1/bots/{owned.id}/data"
     put = client.put(url, data=GOOD, headers={**mine, "Content-Type": "application/zip"})
@@ -119,12 +122,13 @@ def test_the_api_gives_the_owner_the_data_and_everyone_else_404(client, owned, b
     assert client.get(url).status_code == 401 and client.delete(url).status_code == 401
     assert client.get(f"/api/v1/bots/{owned.id + 999}/data", headers=mine).status_code == 404
     assert client.delete(url, headers=mine).get_json()["version"] == 2
-    assert _version(engine, owned) == (2, {})
+    assert _version(engine, owned, settings) == (2, {})
 
 
 @pytest.mark.parametrize("data, why", [*BAD, (b"", "send the folder as a zip")])
-def test_a_bad_zip_through_the_api_is_a_400_and_writes_nothing(client, owned, build, sessions, engine, data, why):
+def test_a_bad_zip_through_the_api_is_a_400_and_writes_nothing(client, owned, build, sessions, engine, data, why,
+                                                                settings):
     response = client.put(f"/api/v1/bots/{owned.id}/data", data=data,
                           headers={**_token(build, sessions, "alice"), "Content-Type": "application/zip"})
     assert response.status_code == 400 and why in response.get_json()["error"]
-    assert _version(engine, owned) == (0, {})
+    assert _version(engine, owned, settings) == (0, {})

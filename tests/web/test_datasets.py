@@ -12,12 +12,12 @@ from ladder.db import session_factory
 from ladder.services import dumps
 
 
-def test_the_page_lists_each_games_dumps_and_serves_them(client, engine, settings):
+def test_the_page_lists_each_games_dumps_and_serves_them(client, app, engine):
     sessions = session_factory(engine)
     with sessions() as session:
         record_played(session, "treasure", house_versions(session, "treasure")[:2], ["careful", "random"],
                       datetime(2026, 11, 20, 10, tzinfo=UTC))
-    dumps.write_daily_dumps(sessions, settings.dumps_root, date(2026, 11, 21))
+    dumps.write_daily_dumps(sessions, app.extensions["ladder"].store, date(2026, 11, 21))
     page = client.get("/datasets/")
     assert page.status_code == 200
     html = page.get_data(as_text=True)
@@ -31,9 +31,8 @@ def test_the_page_lists_each_games_dumps_and_serves_them(client, engine, setting
     assert again.status_code == 304
 
 
-def test_names_that_are_not_dumps_are_404s(client, settings):
-    (settings.dumps_root / "treasure").mkdir(parents=True)
-    (settings.dumps_root / "treasure" / "secret.txt").write_text("x")
+def test_names_that_are_not_dumps_are_404s(client, app, settings):
+    app.extensions["ladder"].store.put("dumps/treasure/secret.txt", b"x")
     (settings.instance_dir / "ladder.txt").write_text("x")
     for path in ("/datasets/treasure/secret.txt", "/datasets/treasure/treasure-2026-11-20.zip",
                  "/datasets/chess/chess-2026-11-20.zip", "/datasets/treasure/..%2Fladder.txt",

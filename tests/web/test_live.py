@@ -11,13 +11,14 @@ import threading
 import time
 
 import pytest
+from frames_support import spectators_frames
 from web.helpers import without_flood_limits
 
 from ladder.config import Settings
-from ladder.games import get_game
+from ladder.games.frames import Heading
 from ladder.play import play_builtin
 from ladder.relay.backends import MemoryRelay, topics
-from ladder.replay.public import public_log, public_replay_json
+from ladder.replay.public import public_log
 from ladder.services.matches import claim_match, release_match
 
 
@@ -70,8 +71,7 @@ def entries(relay, match_id, log, first):
 
 
 def expected_frames(log, names):
-    view = get_game("treasure").part("view")
-    return view.frames(public_replay_json(game="treasure", players=2, options={}, names=names, log=log), None)
+    return spectators_frames(Heading("treasure", 2, {}, tuple(names)), log)
 
 
 def poll(client, match_id, **args):

@@ -183,3 +183,49 @@ def test_the_upload_page_links_what_it_names_instead_of_repository_paths(site, c
     for url in kits:
         assert client.get(url).status_code == 200
     assert 'href="/docs/bots"' in page and client.get("/docs/bots").status_code == 200
+
+
+def _api_token(site) -> str:
+    token = site.post("/account/tokens", {"name": "script", "scopes": ["upload"]}, page="/account/")
+    return re.search(r'id="api-token">([^<]+)<', token.get_data(as_text=True)).group(1)
+
+
+@pytest.mark.parametrize(("name", "description", "rule"), [
+    ("", "", "name"), ("x" * 41, "", "name"), ("my bot", "", "name"), ("fine", "d" * 2001, "description"),
+    ("fine", "a\x00b", "description"),
+], ids=["empty name", "long name", "space in name", "long description", "nul description"])
+def test_the_form_and_the_api_refuse_a_bad_name_or_description_in_the_model_s_words_and_write_nothing(
+        site, client, sessions, dispatched, name, description, rule):
+    site.signup("alice")
+    token = _api_token(site)
+    before = _rows(sessions)
+    form = site.upload(make_zip({"main.py": GOOD_BOT}), "bot.zip", name=name, description=description)
+    api = client.post("/api/v1/bots", headers={"Authorization": f"Bearer {token}"},
+                      data={"file": (io.BytesIO(GOOD_BOT), "main.py"), "game": "treasure", "name": name,
+                            "description": description}, content_type="multipart/form-data")
+    assert form.status_code == 400 and str(escape(Bot.RULES[rule])) in form.get_data(as_text=True)
+    assert api.status_code == 400 and api.get_json()["error"] == Bot.RULES[rule]
+    assert _rows(sessions) == before and dispatched == []
+
+
+def _rows(sessions) -> tuple[int, ...]:
+    with sessions() as session:
+        return tuple(len(session.exec(select(model)).all()) for model in (Bot, BotVersion, Match))
+
+
+def test_an_upload_through_the_api_opens_its_zip_once(site, client, sessions, monkeypatch):
+    from ladder.bot import packages as bot_packages
+
+    site.signup("alice")
+    token = _api_token(site)
+    package = make_zip({"main.py": GOOD_BOT})
+    opened = []
+    real = bot_packages.zipfile.ZipFile
+    monkeypatch.setattr(bot_packages.zipfile, "ZipFile", lambda *a, **k: opened.append(1) or real(*a, **k))
+    response = client.post("/api/v1/bots", headers={"Authorization": f"Bearer {token}"},
+                           data={"file": (io.BytesIO(package), "bot.zip"), "game": "treasure", "name": "zipped"},
+                           content_type="multipart/form-data")
+    assert response.status_code == 201, response.get_data(as_text=True)
+    assert len(opened) == 1
+    [version] = _versions(sessions, "zipped")
+    assert version.runtime == "python" and version.status == VersionStatus.VALIDATING

@@ -63,10 +63,11 @@ def _record_runs(sessions, match_id):
     from ladder.replay import Replay, loads_replay
     from ladder.replay.model import Decision, SandboxRun
     from ladder.services.results import compress_replay
+    from ladder.services.stored_replays import stored_replay_bytes
 
     with sessions() as session:
         row = session.get(StoredReplay, match_id)
-        replay = Replay.from_json(loads_replay(gzip.decompress(row.data)))
+        replay = Replay.from_json(loads_replay(stored_replay_bytes(session=session, match_id=match_id)))
         counts = [sum(isinstance(e, Decision) and e.seat == s.seat for e in replay.log) for s in replay.seats]
         logged = len(b"seat 0 says hello <b>from stderr</b>\n")  # the fake runner's stderr, at once
         seats = tuple(replace(s, run=SandboxRun("strict", timings=tuple([12.5, 3.0] for _ in range(n)),

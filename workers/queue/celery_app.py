@@ -135,6 +135,8 @@ def celery_config(settings: Settings) -> dict[str, Any]:
             f"{TASKS_MODULE}.validate_version": {"queue": PRIORITY_QUEUE},
             f"{TASKS_MODULE}.write_dumps": {"queue": PRIORITY_QUEUE},
             f"{TASKS_MODULE}.check_ratings": {"queue": PRIORITY_QUEUE},
+            f"{TASKS_MODULE}.write_rating_reports": {"queue": PRIORITY_QUEUE},
+            f"{TASKS_MODULE}.prune": {"queue": PRIORITY_QUEUE},
         },
         # the embedded transport has no broadcast: remote control (celery inspect) only with Redis
         "worker_enable_remote_control": settings.redis_url is not None,
@@ -175,6 +177,13 @@ def beat_schedule(settings: Settings) -> dict[str, dict[str, Any]]:
             "options": {"expires": 3600},
         },
     }
+    if settings.prune_interval:
+        # retention (LADDER_RETAIN_*) and the artifacts' move to the store, in batches
+        schedule["prune"] = {
+            "task": f"{TASKS_MODULE}.prune",
+            "schedule": timedelta(seconds=settings.prune_interval),
+            "options": {"expires": settings.prune_interval},
+        }
     if settings.ratings_check_interval:
         # the ratings check replays every rated match (ladder_ratings_check_ok); a large ladder may
         # space it out or turn it off (LADDER_RATINGS_CHECK_INTERVAL)
@@ -182,6 +191,13 @@ def beat_schedule(settings: Settings) -> dict[str, dict[str, Any]]:
             "task": f"{TASKS_MODULE}.check_ratings",
             "schedule": timedelta(seconds=settings.ratings_check_interval),
             "options": {"expires": settings.ratings_check_interval},
+        }
+    if settings.ratings_report_interval:
+        # the accuracy report (docs/ratings.md) reads a bounded window of each game's history
+        schedule["rating-reports"] = {
+            "task": f"{TASKS_MODULE}.write_rating_reports",
+            "schedule": timedelta(seconds=settings.ratings_report_interval),
+            "options": {"expires": settings.ratings_report_interval},
         }
     return schedule
 

@@ -22,14 +22,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import sessionmaker
 from sqlmodel import Session
 
 from ladder.config import Settings
 from ladder.db import session_scope
-from ladder.match import MatchPlan, Person, RemoteProgram
+from ladder.match import MatchPlan
 from ladder.relay.backends import Relay
 from ladder.services import builds as build_service
 from ladder.services.common import retry_transient
@@ -38,7 +38,11 @@ from ladder.services.event_hold import is_held
 from ladder.services.match_plan import match_plan
 from ladder.services.matches import claim_match, mark_failed, redeal_after_void, release_match
 from ladder.services.results import MatchOutcome, outcome_from_replay, record_result_retrying
+from ladder.storage import Store, open_store
 from workers.queue.live import LivePublisher
+
+if TYPE_CHECKING:  # the runner (and the sandbox) load on a worker only, when a match is played
+    from workers.match.runner import Env, MatchRecord
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +51,7 @@ log = logging.getLogger(__name__)
 # claim stays for the sweeper
 RETRY_BUDGET_S = 60.0
 # run(plan, env) -> MatchRecord: workers.match.runner.run, or a test's stand-in
-Runner = Callable[..., Any]
+Runner = Callable[[MatchPlan, "Env"], "MatchRecord"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,26 +64,27 @@ class JobResult:
         return {"match": self.match_id, "status": self.status, "detail": self.detail}
 
 
-def default_runner(plan: MatchPlan, env: Any) -> Any:
+def default_runner(plan: MatchPlan, env: Env) -> MatchRecord:
     from workers.match.runner import run
 
     return run(plan, env)
 
 
-class DatabaseBuilds:
-    """The runner's build cache (workers.build.builds.BuildCache) over the database, where every worker
-    finds an artifact another one built; each call is its own short transaction."""
+class StoredBuilds:
+    """The runner's build cache (workers.build.builds.BuildCache) over the database and the store, where
+    every worker finds an artifact another one built; each call is its own short transaction."""
 
-    def __init__(self, sessions: sessionmaker[Session]):
+    def __init__(self, sessions: sessionmaker[Session], store: Store):
         self.sessions = sessions
+        self.store = store
 
     def get(self, key: str) -> bytes | None:
         with session_scope(self.sessions) as session:
-            return build_service.get_artifact(session=session, key=key)
+            return build_service.get_artifact(session=session, store=self.store, key=key)
 
     def put(self, build: Any) -> None:
         with session_scope(self.sessions) as session:
-            build_service.store_artifact(session=session, key=build.key, runtime=build.runtime,
+            build_service.store_artifact(session=session, store=self.store, key=build.key, runtime=build.runtime,
                                          toolchain=build.toolchain, data=build.artifact, log=build.log,
                                          seconds=build.seconds)
 
@@ -92,9 +97,12 @@ def play_match(
     worker_id: str,
     runner: Runner = default_runner,
     relay: Relay | None = None,
+    store: Store | None = None,
 ) -> JobResult:
     """Claim, play and record one match; safe to call any number of times for the same id. With
-    `relay`, spectators follow it live (the runner then gets an `on_entry`)."""
+    `relay`, spectators follow it live (the runner then gets an `on_entry`). `store`: where build
+    artifacts are kept (the worker's, opened once; None: the one the settings name)."""
+    store = store if store is not None else open_store(settings)
     from workers.sandbox import interrupts
 
     live = LivePublisher(relay, match_id) if relay is not None else None
@@ -102,7 +110,7 @@ def play_match(
         # A stop signal (workers/sandbox/interrupts.py) waits until the match is torn down and given back.
         with interrupts.catching():
             result = _play_match(match_id, sessions=sessions, settings=settings, worker_id=worker_id, runner=runner,
-                                 live=live, relay=relay)
+                                 live=live, relay=relay, store=store)
         if live is not None and result.status in ("finished", "failed"):
             live.end(result.status)  # after the result is stored: the page can switch to the replay
         return result
@@ -112,7 +120,7 @@ def play_match(
 
 
 def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Settings, worker_id: str,
-                runner: Runner, live: LivePublisher | None, relay: Relay | None) -> JobResult:
+                runner: Runner, live: LivePublisher | None, relay: Relay | None, store: Store) -> JobResult:
     from workers.match import blame
     from workers.match.runner import BuildError  # the runner (and the sandbox) load on a worker only
     from workers.sandbox import interrupts
@@ -128,15 +136,14 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
                 match = claim_match(session=session, match_id=match_id, worker_id=worker_id)
             if match is None:
                 return JobResult(match_id, "skipped", "not queued: another worker has it, or it is done")
-            plan = match_plan(session=session, match_id=match_id)
+            plan = match_plan(session=session, match_id=match_id, store=store)
             if live is not None and is_held(session, match_id):  # a duplicate deal's events wait for its last order
                 live.withhold()
             session.commit()  # end the read: no transaction stays open while the bots play
-            env = _env(plan, settings, sessions, relay)
-            # seats played from outside or by a person saw the deal as it was played
-            outside = any(isinstance(seat, Person | RemoteProgram) for seat in plan.seats)
+            env = _env(plan, settings, sessions, relay, store)
+            outside = plan.played_from_outside  # those seats saw the deal as it was played
 
-            def attempt(final: bool) -> Any:
+            def attempt(final: bool) -> MatchRecord:
                 on_entry = None
                 if live is not None:  # every attempt starts the spectators' view over
                     live.begin_plan(plan)
@@ -178,20 +185,21 @@ def _play_match(match_id: int, *, sessions: sessionmaker[Session], settings: Set
             reason = f"{type(exc).__name__}: {exc}"[:2000]
             log.warning("match %s failed before a result: %s", match_id, reason)
             return _fail(session, match_id, reason, worker_id, settings)
-        return _record(session, match_id, outcome, worker_id, settings)
+        return _record(session, match_id, outcome, worker_id, settings, store)
 
 
-def _env(plan: MatchPlan, settings: Settings, sessions: sessionmaker[Session], relay: Relay | None) -> Any:
-    """What this worker plays the match with: its build cache over the database, and one relay for
+def _env(plan: MatchPlan, settings: Settings, sessions: sessionmaker[Session], relay: Relay | None,
+         store: Store) -> Env:
+    """What this worker plays the match with: its build cache over the database and the store, one relay for
     the seats played from outside (the live view's when there is one, else the web tier's kind)."""
     from ladder.relay.backends import relay_for
     from workers.match.runner import Env
 
-    outside = any(isinstance(seat, Person | RemoteProgram) for seat in plan.seats)
+    outside = plan.played_from_outside
     if outside and relay is None:
         relay = relay_for(settings, sessions.kw.get("bind"))
     # a person's game ends in time for the result to be written before the task's own time limit
-    return Env(build_cache=DatabaseBuilds(sessions), relay=relay if outside else None,
+    return Env(build_cache=StoredBuilds(sessions, store), relay=relay if outside else None,
                require_strict=not settings.development, data_cap=settings.bot_data_cap,
                person_absent_s=settings.person_absent, person_budget_s=max(60.0, settings.match_stale_after * 0.8))
 
@@ -229,11 +237,12 @@ def _fail(session: Session, match_id: int, reason: str, worker_id: str, settings
     return JobResult(match_id, "failed", reason)
 
 
-def _record(session: Session, match_id: int, outcome: MatchOutcome, worker_id: str, settings: Settings) -> JobResult:
+def _record(session: Session, match_id: int, outcome: MatchOutcome, worker_id: str, settings: Settings,
+            store: Store) -> JobResult:
     try:  # a database restart meanwhile: the same transaction again once it is back (services/results.py)
         recorded = record_result_retrying(session=session, match_id=match_id, outcome=outcome, worker_id=worker_id,
                                           budget_s=_retry_budget(settings), max_log_chars=settings.max_log_chars,
-                                          data_cap=settings.bot_data_cap)
+                                          data_cap=settings.bot_data_cap, store=store)
     except ServiceError as exc:  # AlreadyRecorded: our claim was swept; nothing was written
         log.warning("match %s: result refused: %s", match_id, exc)
         return JobResult(match_id, "refused", str(exc))

@@ -213,3 +213,19 @@ def sweep(sessions: sessionmaker[Session], settings: Settings, *,
         log.info("sweeper: %s queued matches sent again (last sent over %s s ago)", resent,
                  settings.match_resend_after)
     return queued, list(swept.failed)
+
+
+def rating_reports(sessions: sessionmaker[Session], settings: Settings) -> dict[str, int]:
+    """Each available game's accuracy report, computed from its stored history and stored
+    (ladder/services/rating_reports.py): {game: rated matches it read}. One game failing leaves
+    the others' reports written."""
+    from ladder.services.rating_reports import compute_report
+
+    done = {}
+    with session_scope(sessions) as session:
+        for game in available_games():
+            row = _each(session, "accuracy report of", game, lambda g=game: compute_report(
+                session=session, game=g, last=settings.ratings_report_last, window=settings.ratings_report_window))
+            if row is not None:
+                done[game] = row.matches
+    return done

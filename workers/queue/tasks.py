@@ -18,6 +18,7 @@ from workers.queue.celery_app import MATCH_QUEUE, PRIORITY_QUEUE, app, worker_id
 log = logging.getLogger(__name__)
 
 _db: dict[int, Any] = {}  # pid -> session factory: each pool process opens its own connections
+_stores: dict[int, Any] = {}  # pid -> (the settings, the store they name)
 _relays: dict[int, Any] = {}  # pid -> (the engine of sessions(), the relay on it): the live feeds
 
 
@@ -30,6 +31,18 @@ def sessions():
         _db.clear()  # a forked child must not reuse its parent's connections
         _db[pid] = session_factory(make_engine(app.settings))
     return _db[pid]
+
+
+def store():
+    """This process's store of blobs (a boto3 client is not to be shared across a fork)."""
+    pid = os.getpid()
+    cached = _stores.get(pid)
+    if cached is None or cached[0] is not app.settings:  # first use, a fork, or new settings (tests)
+        from ladder.storage import open_store
+
+        _stores.clear()
+        _stores[pid] = cached = (app.settings, open_store(app.settings))
+    return cached[1]
 
 
 def relay():
@@ -92,7 +105,7 @@ def run_match(self, match_id: int) -> dict[str, Any]:
     claim = f"{worker_id()}:{(self.request.id or 'local')[:8]}"  # names this delivery, not just the process
     try:
         result = play_match(match_id, sessions=sessions(), settings=app.settings, worker_id=claim, relay=relay(),
-                            runner=observe.measured_runner)
+                            runner=observe.measured_runner, store=store())
     except SoftTimeLimitExceeded:  # raised while recording: the sweeper requeues the running match
         log.error("match %s: time limit reached while recording", match_id)
         raise
@@ -139,8 +152,30 @@ def write_dumps() -> list[str]:
 
     from ladder.services.dumps import write_daily_dumps
 
-    written = write_daily_dumps(sessions(), app.settings.dumps_root, datetime.now(UTC).date())
+    written = write_daily_dumps(sessions(), store(), datetime.now(UTC).date())
     return [dump.filename for dump in written]
+
+
+@app.task(name="workers.queue.tasks.prune")
+def prune() -> dict[str, Any]:
+    """Retention (ladder/services/retention.py), after a batch of the artifacts and bot data versions
+    still held in the database is moved to the store (services/builds.py, services/botdata.py):
+    `ladder admin prune` on the scheduler's clock."""
+    from ladder.db import session_scope
+    from ladder.services import botdata
+    from ladder.services.builds import move_to_store
+    from ladder.services.retention import Policy
+    from ladder.services.retention import prune as run_prune
+
+    settings = app.settings
+    with session_scope(sessions()) as session:
+        moved = move_to_store(session=session, store=store(), batch=settings.prune_batch)
+        moved += botdata.move_to_store(session=session, store=store(), batch=settings.prune_batch)
+        report = run_prune(session=session, store=store(), policy=Policy.from_settings(settings),
+                           batch=settings.prune_batch)
+    if moved or any(p.count for p in report.items):
+        log.info("prune: moved %s artifacts and data versions to the store; %s", moved, "; ".join(report.lines()))
+    return {"moved_to_store": moved, **report.as_json()}
 
 
 @app.task(name="workers.queue.tasks.check_ratings")
@@ -152,6 +187,14 @@ def check_ratings() -> dict[str, int]:
     with session_scope(sessions()) as session:
         done = check(session=session)
         return {"differences": done.differences, "missing": done.missing}
+
+
+@app.task(name="workers.queue.tasks.write_rating_reports")
+def write_rating_reports() -> dict[str, int]:
+    """Each game's ratings accuracy report, recomputed and stored (workers/queue/scheduler.py)."""
+    from workers.queue.scheduler import rating_reports
+
+    return rating_reports(sessions(), app.settings)
 
 
 @app.task(name="workers.queue.tasks.validate_version")

@@ -45,7 +45,7 @@ def bench_engine(games: int, repeats: int, only_game: str | None, seed: int) -> 
 @click.option("--redis-url", envvar="REDIS_URL", help="Also Redis streams (default: $REDIS_URL).")
 def bench_live(game: str | None, matches: int, redis_url: str | None) -> None:
     """CPU per match with the live publisher on each relay against none, and a web process's
-    drawing of a whole match's live frames."""
+    cost per live batch early and late in a match (flat: only the new entries are drawn)."""
     from ladder.cli.bench.live import run_live_bench
     from ladder.games import FLAGSHIP
 
@@ -151,6 +151,40 @@ def bench_collusion(reports: int, matches: int, trials: int, within: int, seed: 
     found = power(trials=trials, within=within, honest_between=2, seed=seed)
     alarms = false_alarms(reports=reports, matches=matches, seed=seed, progress=click.echo)
     for line in report_lines(alarms, found):
+        click.echo(line)
+
+
+@bench.command("ratings")
+@click.option("--game", help="Registered game name (default: the flagship).")
+@click.option("--matches", type=click.IntRange(min=20), default=2000, show_default=True, help="Matches per ladder.")
+@click.option("--ladders", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Seeded ladders (seed, seed + 1, ...).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--last", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Matches the report's prediction covers (the site's LADDER_RATINGS_REPORT_LAST).")
+@click.option("--bootstrap-every", type=click.IntRange(min=0), default=5, show_default=True,
+              help="Take the bootstrap deviation at every N-th game of a version (0: never; it is slow).")
+@click.option("--every", type=click.IntRange(min=1), default=200, show_default=True,
+              help="Progress line every N matches.")
+def bench_ratings(game, matches, ladders, seed, last, bootstrap_every, every) -> None:
+    """Seeded ladders of the house bots (a bot arriving late, a new version arriving later), played
+    in-process: how well each kind of deviation covers the true levels, and the accuracy report."""
+    from ladder.cli.bench.ratings import coverage, coverage_lines, ladder_report, play_ladder, report_lines
+    from ladder.games import FLAGSHIP, available_games
+
+    game = game or FLAGSHIP
+    if game not in available_games():
+        raise click.UsageError(f"unknown game {game!r} (available: {', '.join(available_games())})")
+    played = []
+    for i in range(ladders):
+        lad = play_ladder(game=game, matches=matches, seed=seed + i, bootstrap_every=bootstrap_every,
+                          progress=lambda message: click.echo(message, err=True), every=every)
+        played.append(lad)
+        click.echo(f"ladder {i + 1} (seed {seed + i}): {matches} matches of {game} in {lad.seconds:.0f} s")
+        for line in report_lines(ladder_report(lad, last)):
+            click.echo(f"  {line}")
+    found, spread = coverage(played)
+    for line in coverage_lines(found, spread):
         click.echo(line)
 
 

@@ -89,7 +89,7 @@ def bot_source(game: str, limit: int) -> bytes:
     return source.replace(marker, f"LIMIT = {limit}\n{PRELUDE}\n{marker}").encode()
 
 
-def _seed(url: str, game: str, matches: int, cap: Cap) -> tuple[list[int], int, int]:
+def _seed(url: str, store: str, game: str, matches: int, cap: Cap) -> tuple[list[int], int, int]:
     """The owner, the two bots, hog's starting data, and the queued matches: (match ids, keeper, hog)."""
     from sqlmodel import select
 
@@ -100,6 +100,7 @@ def _seed(url: str, game: str, matches: int, cap: Cap) -> tuple[list[int], int, 
     from ladder.services import botdata, bots
     from ladder.services import matches as match_service
     from ladder.services.bots import seed_house_bots
+    from ladder.storage import FolderStore
 
     engine = make_engine(url)
     try:
@@ -118,7 +119,8 @@ def _seed(url: str, game: str, matches: int, cap: Cap) -> tuple[list[int], int, 
                 bots.activate_version(session=session, version_id=version.id)
                 made[name] = (bot.id, version.id)
             botdata.replace(session=session, bot_id=made["hog"][0], user_id=owner.id,
-                            data=write_zip({"sentinel": b"hog's own data"}), cap=cap)
+                            data=write_zip({"sentinel": b"hog's own data"}), cap=cap,
+                            store=FolderStore(Path(store)))
             others = house[: max(get_game(game).min_players - 2, 0)]
             pair = [made["keeper"][1], made["hog"][1]]
             ids = [match_service.queue_match(session=session, game=game,
@@ -129,20 +131,20 @@ def _seed(url: str, game: str, matches: int, cap: Cap) -> tuple[list[int], int, 
         engine.dispose()
 
 
-def _worker(url: str, ids: list[int], worker_id: str) -> None:
+def _worker(url: str, store: str, ids: list[int], worker_id: str) -> None:
     """One worker process: plays its matches one after another, through the real worker path."""
     from ladder.config import Settings
     from ladder.db import make_engine, session_factory
     from workers.queue.jobs import play_match
 
     engine = make_engine(url)
-    settings = Settings(env="development", database_url=url)
+    settings = Settings(env="development", database_url=url, store=f"file://{store}")
     for match_id in ids:
         play_match(match_id, sessions=session_factory(engine), settings=settings, worker_id=worker_id)
     engine.dispose()
 
 
-def _check(url: str, label: str, keeper: int, hog: int, ids: list[int], seconds: float) -> Checked:
+def _check(url: str, store_dir: str, label: str, keeper: int, hog: int, ids: list[int], seconds: float) -> Checked:
     import json
 
     from sqlmodel import select
@@ -152,7 +154,9 @@ def _check(url: str, label: str, keeper: int, hog: int, ids: list[int], seconds:
     from ladder.db import make_engine, session_factory
     from ladder.models import BotDataVersion, Match, Seat
     from ladder.services import botdata
+    from ladder.storage import FolderStore
 
+    store = FolderStore(Path(store_dir))  # where the workers wrote the versions
     cap = Settings().bot_data_cap
     out = Checked(label, len(ids), seconds)
     engine = make_engine(url)
@@ -164,7 +168,8 @@ def _check(url: str, label: str, keeper: int, hog: int, ids: list[int], seconds:
                 select(Seat.match_id).join(Match, Match.id == Seat.match_id)
                 .where(Seat.bot_id == keeper, Match.status == "finished", Seat.status == "ok",
                        Seat.forfeited.is_(False))).all())
-            out.keeper_version, data = botdata.download(session=session, bot_id=keeper, user_id=_owner(session, keeper))
+            out.keeper_version, data = botdata.download(session=session, bot_id=keeper, user_id=_owner(session, keeper),
+                                                        store=store)
             files = read_zip(data, botdata.STORED)
             runs = {name: body for name, body in files.items() if name.startswith("runs/")}
             out.runs = len(runs)
@@ -182,7 +187,8 @@ def _check(url: str, label: str, keeper: int, hog: int, ids: list[int], seconds:
             for row in session.exec(select(BotDataVersion).where(BotDataVersion.bot_id.in_([keeper, hog]))):
                 if row.size > cap.max_bytes or row.files > cap.max_files:
                     out.breaches.append(f"bot {row.bot_id} version {row.number} is over the cap")
-            hog_version, hog_data = botdata.download(session=session, bot_id=hog, user_id=_owner(session, hog))
+            hog_version, hog_data = botdata.download(session=session, bot_id=hog, user_id=_owner(session, hog),
+                                                     store=store)
             if read_zip(hog_data, botdata.STORED) != {"sentinel": b"hog's own data"} or hog_version != 1:
                 out.breaches.append(f"hog: its data changed (version {hog_version}), though every match of it "
                                     "went over the cap")
@@ -228,11 +234,11 @@ def run_botdata_bench(*, matches: int, workers: int, databases: list[str], postg
     results = []
     for label in databases:
         scratch = _sqlite() if label == "sqlite" else scratch_database(postgres, "botdata", keep=False)
-        with scratch as url:
-            ids, keeper, hog = _seed(url, game, matches, cap)
+        with scratch as url, tempfile.TemporaryDirectory(prefix="ladder-bench-store-") as store:
+            ids, keeper, hog = _seed(url, store, game, matches, cap)
             # each worker a fresh process: bots are started from a main thread (workers/sandbox/process.py)
             context = multiprocessing.get_context("spawn")
-            procs = [context.Process(target=_worker, args=(url, ids[k::workers], f"bench-{k}"), daemon=False)
+            procs = [context.Process(target=_worker, args=(url, store, ids[k::workers], f"bench-{k}"), daemon=False)
                      for k in range(workers)]
             echo(f"{label}: {matches} strict {game} matches of keeper and hog, {workers} at a time ...")
             start = time.monotonic()
@@ -241,7 +247,7 @@ def run_botdata_bench(*, matches: int, workers: int, databases: list[str], postg
             for proc in procs:
                 proc.join()
             seconds = time.monotonic() - start
-            result = _check(url, label, keeper, hog, ids, seconds)
+            result = _check(url, store, label, keeper, hog, ids, seconds)
             results.append(result)
             echo(render(result))
     return results

@@ -61,13 +61,17 @@ def _sqlalchemy(url: str) -> str:
 
 
 @contextmanager
-def scratch_database(admin_url: str, label: str, keep: bool) -> Iterator[str]:
-    """A new, migrated database on the server of `admin_url`; its SQLAlchemy URL. Dropped unless `keep`."""
+def scratch_database(admin_url: str, label: str, keep: bool, name: str | None = None) -> Iterator[str]:
+    """A new, migrated database on the server of `admin_url`; its SQLAlchemy URL. Dropped unless `keep`.
+    `name`: this one, made afresh (a kept one of an earlier run is dropped first)."""
     from ladder.db import make_engine, upgrade
 
     admin = create_engine(_sqlalchemy(admin_url), isolation_level="AUTOCOMMIT")
-    name = f"ladder_bench_{label}_{os.getpid()}_{uuid.uuid4().hex[:6]}"
+    fresh = name is None
+    name = name or f"ladder_bench_{label}_{os.getpid()}_{uuid.uuid4().hex[:6]}"
     with admin.connect() as conn:
+        if not fresh:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         conn.execute(text(f'CREATE DATABASE "{name}"'))
     url = make_url(_sqlalchemy(admin_url)).set(database=name).render_as_string(hide_password=False)
     try:

@@ -1,19 +1,20 @@
 """Bulk seeding of a PostgreSQL ladder database for `ladder bench service`.
 
-It writes, with COPY on three connections at once, what years of play would leave: `bots` bots
+It writes, with COPY on four connections at once, what years of play would leave: `bots` bots
 (one user per 5 bots, one active version each, one game), `matches` finished rated matches of 4
-seats, a rating change per seat, current ratings and the head-to-head table. Tables are made the
-way matchmaking makes them (a seed bot and opponents near it in strength), so a bot meets the same
-few dozen neighbours again and again, as on a real ladder. Ratings move by a fixed zero-sum step
-per rank rather than by Elo: the bench measures pages, not the rating maths.
+seats, a rating change and a scorecard per seat, current ratings, the head-to-head table and the
+scorecards' sums. Tables are made the way matchmaking makes them (a seed bot and opponents near it
+in strength), so a bot meets the same few dozen neighbours again and again, as on a real ladder.
+Ratings move by a fixed zero-sum step per rank rather than by Elo: the bench measures pages, not the rating maths.
 
 Foreign-key triggers are switched off for the load (`session_replication_role = replica`, which
-needs a superuser, as the bench's PostgreSQL role is), because rows arrive in three streams.
+needs a superuser, as the bench's PostgreSQL role is), because rows arrive in four streams.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -30,6 +31,15 @@ BOT_CODE = b"# bench bot: never run\n"
 START = datetime(2024, 1, 1, tzinfo=UTC)
 CHUNK = 5_000  # matches per write to the COPY streams
 NULL = "\\N"  # COPY's text format for NULL
+# A seat's scorecard (ladder/services/scorecard.py) as a sandboxed seat of the flagship leaves one: the
+# every-game measures, the score breakdown's categories and a few dozen answer times. The game's
+# own part adds as many again: the bench stores every seat's tallies twice (its own, the winners').
+TALLY = {"first": [0, 1], "placing": [0.5, 1], "score": [40, 1], "faults": [0, 1], "forfeits": [0, 1],
+         "strikes": [0, 1], "timeouts": [0, 1], "bank_left": [0.98, 1], "decision_p99_ms": [[12.0, 1]],
+         **{f"score.{k}": [5, 1] for k in ("black", "gold", "red", "silver", "sets", "counts.black", "counts.blue",
+                                           "counts.gold", "counts.green", "counts.red", "counts.silver")},
+         "decision_ms": [[round(0.5 + 0.1 * i, 1), 2] for i in range(30)],
+         "clock_used": [[round(0.2 + 0.05 * i, 2), 2] for i in range(30)]}
 
 
 def _ts(moment: datetime) -> str:
@@ -65,6 +75,28 @@ def seed_bots(conninfo: str, bots: int) -> None:
         conn.commit()
 
 
+def _scaled(matches: int) -> str:
+    """TALLY merged over `matches` matches (ladder/scorecard/tallies.py: pairs add, sample counts add)."""
+    return json.dumps({k: [[v, c * matches] for v, c in t] if isinstance(t[0], list) else [t[0] * matches,
+                                                                                         t[1] * matches]
+                       for k, t in TALLY.items()})
+
+
+def _sum_lines(games: list[int], last: list[int], h2h: dict[tuple[int, int], list[int]]) -> list[str]:
+    """Each bot's sums as recording leaves them: every version, its version, its table size, each opponent."""
+    lines = []
+    for bot, played in enumerate(games):
+        if bot and played:
+            merged = _scaled(played)
+            for version, players in ((0, 0), (bot, 0), (0, SEATS)):
+                lines.append(f"{bot}\t{version}\t{players}\t0\t{GAME}\t{played}\t{merged}\t{merged}\t"
+                             f"{last[bot]}\n")
+    for (a, b), (meetings, _w, _l, last_match) in h2h.items():
+        merged = _scaled(meetings)
+        lines.append(f"{a}\t0\t0\t{b}\t{GAME}\t{meetings}\t{merged}\t{merged}\t{last_match}\n")
+    return lines
+
+
 def seed_matches(conninfo: str, bots: int, matches: int, seed: int = 1,
                  advance: Callable[[int], None] = lambda n: None) -> None:
     """`matches` finished, rated 4-seat matches with seats and rating changes, then ratings and
@@ -75,7 +107,9 @@ def seed_matches(conninfo: str, bots: int, matches: int, seed: int = 1,
     wins = [0] * (bots + 1)
     last = [0] * (bots + 1)  # last match id
     h2h: dict[tuple[int, int], list[int]] = {}  # (bot, opponent) -> meetings, wins, losses, last match
-    streams = [_bulk(conninfo) for _ in range(3)]
+    streams = [_bulk(conninfo) for _ in range(4)]
+    tally = json.dumps(TALLY)
+    charted = json.dumps({k: TALLY[k] for k in ("first", "score")})
     copies = [
         streams[0].cursor().copy(
             "COPY matches (id, game, options, seed, status, kind, ranked, sandbox, attempts, claimed_by, "
@@ -85,12 +119,16 @@ def seed_matches(conninfo: str, bots: int, matches: int, seed: int = 1,
         streams[2].cursor().copy(
             "COPY rating_changes (id, sequence, match_id, bot_id, seat, rank, forfeited, before, delta, after, "
             "games_before, created_at) FROM STDIN"),
+        streams[3].cursor().copy(
+            "COPY scorecard_tallies (match_id, seat, bot_id, bot_version_id, game, players, rank, tallies, winners, "
+            "charted) FROM STDIN"),
     ]
     writers = [c.__enter__() for c in copies]
     try:
         m_lines: list[str] = []
         s_lines: list[str] = []
         r_lines: list[str] = []
+        t_lines: list[str] = []
         for match_id in range(1, matches + 1):
             centre = rng.randint(1, bots)
             low, high = max(1, centre - WINDOW), min(bots, centre + WINDOW)
@@ -104,6 +142,8 @@ def seed_matches(conninfo: str, bots: int, matches: int, seed: int = 1,
                 delta = STEP[rank - 1]
                 before = rating[bot]
                 s_lines.append(f"{match_id}\t{seat}\t{bot}\t{bot}\t{10 - rank}\t{rank}\tok\tf\n")
+                t_lines.append(f"{match_id}\t{seat}\t{bot}\t{bot}\t{GAME}\t{SEATS}\t{rank}\t{tally}\t{tally}\t"
+                               f"{charted}\n")
                 r_lines.append(f"{(match_id - 1) * SEATS + seat + 1}\t{match_id}\t{match_id}\t{bot}\t{seat}\t{rank}\t"
                                f"f\t{before}\t{delta}\t{before + delta}\t{games[bot]}\t{when}\n")
                 rating[bot] = before + delta
@@ -119,7 +159,7 @@ def seed_matches(conninfo: str, bots: int, matches: int, seed: int = 1,
                         row[2] += rank_a > rank_b
                         row[3] = match_id
             if match_id % CHUNK == 0 or match_id == matches:
-                for writer, lines in zip(writers, (m_lines, s_lines, r_lines), strict=True):
+                for writer, lines in zip(writers, (m_lines, s_lines, r_lines, t_lines), strict=True):
                     writer.write("".join(lines))
                     lines.clear()
                 advance(match_id % CHUNK or CHUNK)
@@ -136,6 +176,8 @@ def seed_matches(conninfo: str, bots: int, matches: int, seed: int = 1,
             for b in range(1, bots + 1)])
         _copy_lines(conn, "head_to_head", "bot_id, opponent_id, meetings, wins, losses, ties, last_match_id", [
             f"{a}\t{b}\t{m}\t{w}\t{lost}\t{m - w - lost}\t{lm}\n" for (a, b), (m, w, lost, lm) in h2h.items()])
+        _copy_lines(conn, "scorecard_sums", "bot_id, version_id, players, opponent_id, game, matches, tallies, "
+                    "winners, last_match_id", _sum_lines(games, last, h2h))
         conn.execute("INSERT INTO rating_clock (id, applied) VALUES (1, %s) "
                      "ON CONFLICT (id) DO UPDATE SET applied = EXCLUDED.applied", (matches,))
         for table, column in (("users", "id"), ("bots", "id"), ("bot_versions", "id"), ("matches", "id"),

@@ -37,7 +37,9 @@ class Drachengold(Game):
     forms = "view.forms"  # a person's seat (ladder/games/forms.py)
     seat_view = "view.seat"  # a person's table drawn as the viewer draws a frame (ladder/web/play.py)
     negotiations = "view.negotiations"  # the collusion report's facts (ladder/ranking/collusion.py)
+    scorecard = "view.scorecard"  # the bot page's scorecard: MEASURES, measure(replay) (ladder/games/scorecard.py)
     sock_puppets = "sockpuppets"  # bots/drachengold/sockpuppets.py: `ladder bench collusion`
+    replay_dictionary = "replay.zdict"  # typical decisions: the compact stored replays' preset dictionary
     rules_files = ("__init__.py", "rules/__init__.py", "rules/data.py", "rules/decisions.py", "rules/deck.json",
                    "rules/flow.py", "rules/forward.py", "rules/magic.py", "rules/market.py", "rules/negotiation.py",
                    "rules/observation.py", "rules/pieces.py", "rules/scoring.py", "rules/sharing.py", "rules/state.py",

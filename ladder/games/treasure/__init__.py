@@ -34,6 +34,8 @@ class Treasure(Game):
     forward = "rules.forward"
     forms = "view.forms"  # a person's seat (ladder/games/forms.py)
     seat_view = "view.seat"  # a person's table drawn as the viewer draws a frame (ladder/web/play.py)
+    replay_dictionary = "replay.zdict"  # typical decisions: the compact stored replays' preset dictionary
+    scorecard = "view.scorecard"  # the bot page's measures (ladder/games/scorecard.py)
     rules_files = ("__init__.py", "rules/__init__.py", "rules/decisions.py", "rules/forward.py",
                    "rules/observation.py", "rules/state.py", "rules/tiles.json", "rules/tiles.py")
     options = {}

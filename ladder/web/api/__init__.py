@@ -6,8 +6,8 @@ Every route of the API is in the tables below, with the query parameters it take
 typo, a filter it does not have) is refused with a 400 naming it, never silently ignored. The
 views are plain functions, one module per feature, that know nothing of the blueprint:
 
-- `api` (/api/v1): meta.py (the index, the document), leaderboards.py, leagues.py (leagues and
-  seasons), bots.py, matches.py,
+- `api` (/api/v1): meta.py (the index, the document), leaderboards.py (with each game's ratings
+  accuracy report), leagues.py (leagues and seasons), bots.py, matches.py, scorecards.py,
   bot_data.py, challenges.py, events.py, moderation.py, live.py, remote.py (remote bots'
   challenges and the open ladder's lobby);
 - `seats` (/api/v1/seats): a remote seat's lines over a websocket (seat_socket.py) or an HTTP long
@@ -36,6 +36,7 @@ from ladder.web.api import (
     meta,
     moderation,
     remote,
+    scorecards,
     seat_poll,
     seat_socket,
 )
@@ -70,6 +71,7 @@ API = (
     Route("GET", "/games/<game>/leagues", leagues.leagues),
     Route("GET", "/games/<game>/seasons", leagues.seasons),
     Route("GET", "/seasons/<int:season_id>", leagues.season),
+    Route("GET", "/leaderboards/<game>/accuracy", leaderboards.accuracy),
     Route("GET", "/bots/<int:bot_id>", bots.bot),
     Route("GET", "/bots/<int:bot_id>/versions", bots.versions),
     Route("GET", "/versions/<int:version_id>", bots.version),
@@ -80,6 +82,9 @@ API = (
     Route("GET", "/matches/<int:match_id>", matches.match),
     Route("GET", "/matches/<int:match_id>/replay", matches.replay),
     Route("GET", "/matches/<int:match_id>/seats/<int:seat>/log", matches.seat_log),
+    Route("GET", "/bots/<int:bot_id>/scorecard", scorecards.scorecard),
+    Route("GET", "/bots/<int:bot_id>/scorecard/versions/<int:number>", scorecards.version_scorecard),
+    Route("GET", "/bots/<int:bot_id>/scorecard/opponents/<int:opponent_id>", scorecards.opponent_scorecard),
     Route("GET", "/bots/<int:bot_id>/data", bot_data.bot_data),
     Route("PUT", "/bots/<int:bot_id>/data", bot_data.replace_bot_data),
     Route("DELETE", "/bots/<int:bot_id>/data", bot_data.reset_bot_data),

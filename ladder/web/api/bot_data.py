@@ -9,7 +9,7 @@ from flask import jsonify, request
 from ladder.services import botdata
 from ladder.web.api.common import error, token_user
 from ladder.web.bot_data import zip_response
-from ladder.web.common import db, settings
+from ladder.web.common import db, settings, store
 
 ZIP_OVERHEAD = 1 << 20  # a zip of incompressible files is a little larger than the files
 
@@ -22,7 +22,7 @@ def _info(bot_id: int, user_id: int) -> dict:
 
 
 def bot_data(bot_id: int):
-    version, data = botdata.download(session=db(), bot_id=bot_id, user_id=token_user().id)
+    version, data = botdata.download(session=db(), bot_id=bot_id, user_id=token_user().id, store=store())
     return zip_response(bot_id, version, data)
 
 
@@ -33,11 +33,11 @@ def replace_bot_data(bot_id: int):
     data = request.get_data(cache=False)
     if not data:
         return error(400, "send the folder as a zip in the request body (Content-Type: application/zip)")
-    botdata.replace(session=db(), bot_id=bot_id, user_id=user.id, data=data, cap=cap)
+    botdata.replace(session=db(), bot_id=bot_id, user_id=user.id, data=data, cap=cap, store=store())
     return jsonify(_info(bot_id, user.id))
 
 
 def reset_bot_data(bot_id: int):
     user = token_user("upload")
-    botdata.reset(session=db(), bot_id=bot_id, user_id=user.id, cap=settings().bot_data_cap)
+    botdata.reset(session=db(), bot_id=bot_id, user_id=user.id, cap=settings().bot_data_cap, store=store())
     return jsonify(_info(bot_id, user.id))

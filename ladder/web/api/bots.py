@@ -18,7 +18,7 @@ from ladder.services.leagues import bot_league
 from ladder.services.limits import check_upload
 from ladder.services.rejections import rejection_causes
 from ladder.services.uploads import upload_bot
-from ladder.web.api.common import dump, error, reader_id, token_user
+from ladder.web.api.common import dump, error, reader_id, sureness, token_user
 from ladder.web.api.leagues import bot_league_json
 from ladder.web.common import db, dispatch, settings
 
@@ -44,7 +44,7 @@ def bot(bot_id: int):
     return jsonify(
         bot=dump(BotPublic, data.bot), owner=data.owner.username,
         rating=None if rating is None else {"rating": to_points(rating.rating), "games": rating.games,
-                                            "wins": rating.wins},
+                                            "wins": rating.wins, **sureness(rating.deviation)},
         versions=_versions(data.versions, data.bot.owner_id),
         history=[{"match_id": p.match_id, "before": to_points(p.before), "after": to_points(p.after),
                   "at": p.at.isoformat()} for p in data.history],
@@ -86,14 +86,14 @@ def _upload(bot_id: int | None):
     if file is None:
         return error(400, "send the bot as a multipart form field named 'file'")
     name, game = request.form.get("name", "").strip(), request.form.get("game", "").strip()
-    if bot_id is not None:
-        existing = bot_service.get_bot(session=db(), bot_id=bot_id)
+    existing = bot_service.get_bot(session=db(), bot_id=bot_id) if bot_id is not None else None
+    if existing is not None:
         name, game = existing.name, game or existing.game
-    if not name or not game:
-        return error(400, "the form needs 'name' and 'game' fields")
+    if not game:  # a missing or bad name is the model's to say (services/uploads.py), as on the form
+        return error(400, "the form needs a 'game' field")
     result = upload_bot(session=db(), settings=settings(), owner_id=user.id, name=name, game=game,
                         code=file.stream.read(settings().max_upload_bytes + 1), filename=file.filename,
-                        description=request.form.get("description", ""), bot_id=bot_id)
+                        description=request.form.get("description", ""), bot=existing)
     if result.match is not None:
         dispatch([result.match.id])
     status = 200 if not result.created else 422 if result.version.status == "rejected" else 201

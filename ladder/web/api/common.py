@@ -8,7 +8,7 @@ from typing import Any
 from flask import Response, abort, g, jsonify
 
 from ladder.models import Match, MatchPublic
-from ladder.ranking.ratings import to_points
+from ladder.ranking.ratings import half_width, is_uncertain, to_points
 from ladder.services import pages
 from ladder.services.errors import ServiceError
 from ladder.services.tokens import authenticate as authenticate_token
@@ -69,13 +69,20 @@ def match_json(match: Match, held: bool = False) -> dict[str, Any]:
             "failure_reason": pages.public_failure_reason(match.failure_reason)}
 
 
+def sureness(deviation: int) -> dict[str, Any]:
+    """How sure a rating is, in the API's words (docs/ratings.md, "How sure a rating is"): the
+    deviation, the +- of its 95% interval, and whether the site shows it with "?"."""
+    return {"deviation": to_points(deviation), "plus_minus": to_points(half_width(deviation)),
+            "uncertain": is_uncertain(deviation)}
+
+
 def leaderboard_json(game: str, board: pages.LeaderboardPage) -> Response:
     """A leaderboard's page as JSON (the sandboxed ladder's, or the open one's)."""
     rows = [{
         "rank": r.rank, "bot_id": r.bot_id, "bot": r.bot_name, "owner": r.owner_name, "starter": r.house,
         "rating": to_points(r.rating), "games": r.games, "wins": r.wins, "win_rate": r.win_rate,
         "provisional": r.provisional, "last_played_at": r.last_played_at.isoformat() if r.last_played_at else None,
-        "boss": r.boss,
+        "boss": r.boss, **sureness(r.deviation),
     } for r in board.rows]
     b = board.boss
     boss = None if b is None else {"bot_id": b.bot_id, "bot": b.name, "rank": b.rank,

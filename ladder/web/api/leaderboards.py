@@ -7,6 +7,7 @@ from flask import jsonify, url_for
 
 from ladder.services import pages
 from ladder.services.errors import NotFound
+from ladder.services.rating_reports import stored_report
 from ladder.web.api.common import leaderboard_json
 from ladder.web.catalog import game_titles
 from ladder.web.common import db, int_arg
@@ -32,3 +33,13 @@ def open_leaderboard(game: str):
     board = pages.leaderboard(session=db(), game=game, page=int_arg("page", 1, 1, 10**6),
                               per_page=int_arg("per_page", 50, 1, pages.MAX_PER_PAGE), remote=True)
     return leaderboard_json(game, board)
+
+
+def accuracy(game: str):
+    """The game's ratings accuracy report as the scheduler last stored it (docs/ratings.md, "The
+    accuracy report"); `report` null before its first run."""
+    if game not in game_titles():
+        raise NotFound(f"unknown game {game[:40]!r}")
+    row = stored_report(session=db(), game=game)
+    return jsonify(game=game, computed_at=row.computed_at.isoformat() if row else None,
+                   report=row.body if row else None)

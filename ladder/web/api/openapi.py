@@ -1,3 +1,4 @@
+# Over 400 lines: one document of every route and schema of the API, read and kept whole like the API it describes.
 """The OpenAPI 3.1 description of /api/v1, served at /api/v1/openapi.json.
 
 The paths are written here by hand, next to nothing else, so the document reads as the contract it
@@ -14,6 +15,7 @@ from typing import Any
 
 from ladder.models import BotPublic, BotVersionPublic, MatchPublic, MatchStatus, SeatPublic, UserPublic
 from ladder.services.pages import MAX_PER_PAGE
+from ladder.web.api.openapi_scorecard import scorecard_paths
 from ladder.web.common import MAX_ID
 
 REF = "#/components/schemas/{model}"
@@ -34,6 +36,12 @@ NULLABLE_INT = {"anyOf": [{"type": "integer"}, {"type": "null"}]}
 NULLABLE_STR = {"anyOf": [{"type": "string"}, {"type": "null"}]}
 NULLABLE_NUM = {"anyOf": [{"type": "number"}, {"type": "null"}]}
 TIME = {"type": "string", "format": "date-time"}
+# how sure a rating is (docs/ratings.md): beside every rating the API serves
+SURENESS = {
+    "deviation": {"type": "number", "description": "the rating's deviation, Elo points"},
+    "plus_minus": {"type": "number", "description": "the half-width of its 95% interval (2 deviations)"},
+    "uncertain": {"type": "boolean", "description": "shown with \"?\": plus_minus is over 150"},
+}
 NULLABLE_TIME = {"anyOf": [TIME, {"type": "null"}]}
 INTERVAL = {"anyOf": [{"type": "object", "properties": {k: {"type": "number"} for k in ("mean", "low", "high")},
                        "required": ["mean", "low", "high"]}, {"type": "null"}],
@@ -65,8 +73,8 @@ def _schemas() -> dict[str, Any]:
         "User": _model(UserPublic),
         "BotDetail": _obj(
             bot=_ref("Bot"), owner={"type": "string"},
-            rating={"anyOf": [_obj(rating={"type": "number"}, games={"type": "integer"}, wins={"type": "integer"}),
-                              {"type": "null"}]},
+            rating={"anyOf": [_obj(rating={"type": "number"}, games={"type": "integer"}, wins={"type": "integer"},
+                                   **SURENESS), {"type": "null"}]},
             versions={"type": "array", "items": _ref("Version")},
             history={"type": "array", "items": _obj(match_id={"type": "integer"}, before={"type": "number"},
                                                     after={"type": "number"}, at=TIME)},
@@ -105,10 +113,29 @@ def _schemas() -> dict[str, Any]:
                 owner={"type": "string"}, starter={"type": "boolean"}, rating={"type": "number"},
                 games={"type": "integer"}, wins={"type": "integer"}, win_rate=NULLABLE_NUM,
                 provisional={"type": "boolean"}, last_played_at={"anyOf": [TIME, {"type": "null"}]},
-                boss={"type": "boolean"})},
+                boss={"type": "boolean"}, **SURENESS)},
             boss={"anyOf": [_obj(bot_id={"type": "integer"}, bot={"type": "string"}, rank=NULLABLE_INT,
                                  rating=NULLABLE_NUM), {"type": "null"}],
                   "description": "the game's strongest house bot, wherever it stands on the board"},
+        ),
+        "AccuracyReport": _obj(
+            game={"type": "string"}, computed_at=NULLABLE_TIME,
+            report={"anyOf": [_obj(
+                prediction=_obj(matches={"type": "integer"}, pairs={"type": "integer"},
+                                decided_pairs={"type": "integer"}, log_loss=NULLABLE_NUM, accuracy=NULLABLE_NUM,
+                                naive_log_loss={"type": "number"}, naive_accuracy={"type": "number"},
+                                last={"type": "integer"}),
+                settling=_obj(versions={"type": "integer"}, settled={"type": "integer"}, median=NULLABLE_NUM,
+                              p90=NULLABLE_NUM, games={"type": "array", "items": {"type": "integer"}},
+                              too_few={"type": "integer"}, tail={"type": "integer"}, run={"type": "integer"},
+                              band={"type": "number"}),
+                calibration=_obj(ratings={"type": "integer"}, inside={"type": "integer"}, coverage=NULLABLE_NUM,
+                                 nominal={"type": "number"}, bounds={"type": "array", "items": {"type": "number"}},
+                                 buckets={"type": "array", "items": _obj(
+                                     low={"type": "number"}, high=NULLABLE_NUM, ratings={"type": "integer"},
+                                     inside={"type": "integer"}, coverage=NULLABLE_NUM)}),
+                window={"type": "integer"}, matches={"type": "integer"}, uncertain_above={"type": "number"},
+            ), {"type": "null"}]},
         ),
         "Event": _obj(
             id={"type": "integer"}, name={"type": "string"}, game={"type": "string"},
@@ -303,6 +330,10 @@ def _paths() -> dict[str, Any]:
             rank=_obj(mean={"type": "number"}, low={"type": "number"}, high={"type": "number"}),
             score={"type": "number"})}), "a season and its final's archived standings (empty until it closes)",
             _id("season_id", "a season's id"), errors=(404,)),
+        "/api/v1/leaderboards/{game}/accuracy": _get(
+            _ref("AccuracyReport"), "how accurate the game's ratings are: the stored report the scheduler "
+            "computes (docs/ratings.md, \"The accuracy report\"); `report` null before its first run", game,
+            errors=(404,)),
         "/api/v1/leaderboards/{game}/open": _get(
             _ref("Leaderboard"), "one page of a game's open ladder: bots played from outside, rated apart "
             "(docs/remote.md)", game,
@@ -395,6 +426,7 @@ def _paths() -> dict[str, Any]:
         "/api/v1/bots": _upload(["file", "name", "game"], UPLOAD_FIELDS,
                                 "upload a bot: a new bot, or a new version of yours with that name and game"),
         "/api/v1/bots/{bot_id}/data": _bot_data(bot_id),
+        **scorecard_paths(bot_id, _get, _id),  # ladder/web/api/openapi_scorecard.py
         "/api/v1/bots/{bot_id}/versions": {
             **_get(_obj(versions={"type": "array", "items": _ref("Version")}), "a bot's versions", bot_id,
                    errors=(404,)),

@@ -110,25 +110,31 @@
     ];
   }
 
+  // The score chart. Its lines are drawn in step and score units inside a group that scales them
+  // to the box, so a live batch adds its frames' points (`extend`) and moves the scale: the chart
+  // of a long match is not drawn again from its first step at every batch.
   function chart(data, onPick, width) {
-    const frames = data.frames, n = data.names.length;
+    const n = data.names.length;
     const W = width < 500 ? 360 : 640, H = width < 500 ? 130 : 150, L = 34, R = 8, T = 10, B = 22;  // phones get bigger text
-    let max = 1;
-    for (const f of frames) for (const s of f.scores) max = Math.max(max, s);
+    let frames = data.frames, max = 1;
     const x = (i) => L + (frames.length < 2 ? 0 : (i * (W - L - R)) / (frames.length - 1));
-    const y = (v) => T + (H - T - B) * (1 - v / max);
     const svg = h("svg:svg", { class: "score-chart", viewBox: `0 0 ${W} ${H}`, role: "img",
       "aria-label": `${data.score_label} over the match` });
-    svg.appendChild(h("svg:line", { class: "axis", x1: L, y1: y(0), x2: W - R, y2: y(0) }));
-    svg.appendChild(h("svg:text", { x: 2, y: y(max) + 4, text: String(max) }));
-    svg.appendChild(h("svg:text", { x: 2, y: y(0), text: "0" }));
+    svg.appendChild(h("svg:line", { class: "axis", x1: L, y1: H - B, x2: W - R, y2: H - B }));
+    const top = h("svg:text", { x: 2, y: T + 4, text: "1" });
+    svg.appendChild(top);
+    svg.appendChild(h("svg:text", { x: 2, y: H - B, text: "0" }));
     svg.appendChild(h("svg:text", { x: L, y: H - 6, text: data.score_label + " by step" }));
+    const plot = h("svg:g", {});  // x: the step, y: the score, scaled to the box by its transform
+    svg.appendChild(plot);
+    const series = [];
     for (let s = 0; s < n; s++) {
-      const points = frames.map((f, i) => `${x(i).toFixed(1)},${y(f.scores[s] || 0).toFixed(1)}`).join(" ");
-      svg.appendChild(h("svg:polyline", { class: "series s" + (s % 8), points: points },
-        [h("svg:title", { text: data.names[s] })]));
+      const line = h("svg:polyline", { class: "series s" + (s % 8), points: "", "vector-effect": "non-scaling-stroke" },
+        [h("svg:title", { text: data.names[s] })]);
+      plot.appendChild(line);
+      series.push(line);
     }
-    const marker = h("svg:line", { class: "marker", x1: L, y1: T, x2: L, y2: y(0) });
+    const marker = h("svg:line", { class: "marker", x1: L, y1: T, x2: L, y2: H - B });
     svg.appendChild(marker);
     svg.addEventListener("click", (event) => {
       const box = svg.getBoundingClientRect();
@@ -137,6 +143,25 @@
       onPick(Math.max(0, Math.min(frames.length - 1, i)));
     });
     svg.moveTo = (i) => { marker.setAttribute("x1", x(i)); marker.setAttribute("x2", x(i)); };
+    // the points from frame `from` on are (re)placed by the frames' own; earlier ones stay
+    svg.extend = (all, from) => {
+      frames = all;
+      for (let i = from; i < all.length; i++) for (const v of all[i].scores) max = Math.max(max, v || 0);
+      series.forEach((line, s) => {
+        const points = line.points;
+        while (points.numberOfItems > from) points.removeItem(points.numberOfItems - 1);
+        for (let i = from; i < all.length; i++) {
+          const point = svg.createSVGPoint();
+          point.x = i;
+          point.y = all[i].scores[s] || 0;
+          points.appendItem(point);
+        }
+      });
+      const sx = all.length < 2 ? 0 : (W - L - R) / (all.length - 1), sy = (H - T - B) / max;
+      plot.setAttribute("transform", `translate(${L} ${H - B}) scale(${sx} ${-sy})`);
+      top.textContent = String(max);
+    };
+    svg.extend(frames, 0);
     return svg;
   }
 
@@ -289,14 +314,20 @@
       const atEnd = !data || index >= data.frames.length - 1;
       const restarted = !data || p.attempt !== live.attempt;
       live.attempt = p.attempt;
-      const frames = restarted ? p.frames : data.frames.slice(0, p.from).concat(p.frames);
-      data = Object.assign({}, p, { frames: frames });
       status.hidden = true;
       ui.hidden = false;
-      note.textContent = data.note;
-      legend.replaceChildren(...data.names.map((_, s) => seatTag(data, s)));
+      if (restarted) {  // a new attempt: everything is drawn from its first frame
+        data = Object.assign({}, p, { frames: p.frames.slice() });
+        note.textContent = data.note;
+        legend.replaceChildren(...data.names.map((_, s) => seatTag(data, s)));
+        chartBox.replaceChildren(chart(data, (i) => show(i), root.clientWidth));
+      } else {  // only what is new: the frames from the server's first one on replace the page's
+        data.frames.length = p.from;
+        for (const frame of p.frames) data.frames.push(frame);
+        data.total = p.total;
+        if (chartBox.firstChild) chartBox.firstChild.extend(data.frames, p.from);
+      }
       scrub.max = String(Math.max(1, data.frames.length));
-      chartBox.replaceChildren(chart(data, (i) => show(i), root.clientWidth));
       root.dataset.framesCount = String(data.frames.length);
       show(restarted || atEnd ? data.frames.length - 1 : index);
       root.dataset.ready = "1";

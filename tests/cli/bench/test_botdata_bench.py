@@ -29,9 +29,9 @@ def test_concurrent_matches_lose_no_write_and_hold_the_cap(strict_sandbox, datab
     assert "over the cap" in result.hog_note
 
 
-def test_results_recorded_without_their_data_are_reported_as_lost_writes():
+def test_results_recorded_without_their_data_are_reported_as_lost_writes(tmp_path):
     with bench._sqlite() as url:
-        ids, keeper, hog = bench._seed(url, "treasure", 2, Settings().bot_data_cap)
+        ids, keeper, hog = bench._seed(url, str(tmp_path), "treasure", 2, Settings().bot_data_cap)
         engine = make_engine(url)
         with session_factory(engine)() as session:
             for match_id in ids:
@@ -40,6 +40,6 @@ def test_results_recorded_without_their_data_are_reported_as_lost_writes():
                 results.record_result(session=session, match_id=match_id, worker_id="w", outcome=MatchOutcome(
                     [SeatOutcome(rank=i + 1) for i in range(len(seats))]))
         engine.dispose()
-        checked = bench._check(url, "sqlite", keeper, hog, ids, 1.0)
+        checked = bench._check(url, str(tmp_path), "sqlite", keeper, hog, ids, 1.0)
     assert not checked.ok
     assert any("lost writes" in b for b in checked.breaches), checked.breaches

@@ -39,6 +39,17 @@ def test_the_seed_is_a_consistent_history(pg_url):  # noqa: F811
         assert one("SELECT count(*) FROM ratings r WHERE r.rating <> 1500000 + "
                    "(SELECT coalesce(sum(delta), 0) FROM rating_changes c WHERE c.bot_id = r.bot_id)") == 0
         assert one("SELECT applied FROM rating_clock") == matches
+        # a scorecard per seat, and the sums recording would have left (services/scorecard.py)
+        assert one("SELECT count(*) FROM scorecard_tallies") == SEATS * matches
+        every = "SELECT sum(matches) FROM scorecard_sums WHERE opponent_id = 0 AND "
+        for where in ("version_id = 0 AND players = 0", "version_id = bot_id AND players = 0",
+                      f"version_id = 0 AND players = {SEATS}"):
+            assert one(every + where) == SEATS * matches, where
+        assert one("SELECT sum(matches) FROM scorecard_sums WHERE opponent_id <> 0") == \
+            one("SELECT sum(meetings) FROM head_to_head")
+        assert one("SELECT count(*) FROM scorecard_sums s JOIN ratings r ON r.bot_id = s.bot_id "
+                   "WHERE s.opponent_id = 0 AND s.players = 0 AND s.version_id = 0 AND "
+                   "(s.tallies -> 'first' ->> 1)::int <> r.games") == 0
         # a new row gets the next id: the sequences were moved past the copied ids
         assert one("SELECT nextval(pg_get_serial_sequence('matches', 'id'))") == matches + 1
     engine.dispose()

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ladder.games.render import Section, Who, decision_line, seat_namer
+from ladder.replay.model import Decision, Entry, Replay
 from toygame.view.timeline import SECTIONS, Timeline
 
 __all__ = ["event_line", "sections"]
@@ -18,7 +19,17 @@ def event_line(entry: dict[str, Any], who: Who) -> str:
     """One sentence per log entry; "" for a decision the event after it tells better."""
     if "kind" in entry:
         return decision_line(entry, who) if entry.get("fault") else ""
-    kind, d = entry.get("type"), entry.get("data") or {}
+    return event_text(entry.get("type"), entry.get("data") or {}, who)
+
+
+def entry_line(entry: Entry, who: Who) -> str:
+    """event_line of a typed log entry."""
+    if isinstance(entry, Decision):
+        return decision_line(entry, who) if entry.fault is not None else ""
+    return event_text(entry.type, entry.data or {}, who)
+
+
+def event_text(kind: Any, d: dict[str, Any], who: Who) -> str:
     if kind == "start":
         return f"{d.get('players')} players, {d.get('pile')} counters in the pile"
     if kind == "secret":
@@ -34,9 +45,9 @@ def event_line(entry: dict[str, Any], who: Who) -> str:
     return f"{kind}"
 
 
-def sections(replay: dict[str, Any], names: Sequence[str]) -> list[Section]:
+def sections(replay: Replay, names: Sequence[str]) -> list[Section]:
     who = seat_namer(names)
-    timeline = Timeline(replay)
+    timeline = Timeline.of(replay)
     out: list[Section] = []
     current = Section(timeline.title)
     for moment in timeline:
@@ -45,7 +56,7 @@ def sections(replay: dict[str, Any], names: Sequence[str]) -> list[Section]:
             out.append(current)
             current = Section(SECTIONS[moment.kind])
             continue
-        line = event_line(moment.entry, who)
+        line = entry_line(moment.entry, who)
         if line:
             current.add(line)
     current.drawing = timeline.drawing()

@@ -1,6 +1,7 @@
 """One pass over a Toy Nim replay: the table as one sight knew it after every log entry.
 
-Iterating a `Timeline(replay, sight)` yields a `Moment` per log entry the sight keeps; the
+Iterating `Timeline.of(replay, sight)` yields a `Moment` per typed log entry the sight keeps
+(`step` takes one entry at a time); the
 timeline's fields (`pile`, `taken`, `secrets`, `bets`, `title`) stand as that entry left them, so
 both readers, the step list (steps.py) and the viewer frames (frames.py), draw the same table. An
 event that starts a section (the taking, the betting, the end) is yielded twice: first with `opens`
@@ -13,9 +14,11 @@ own secret and its own bets; `reveal` sees every event and decision (the match i
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from ladder.replay.model import Decision, Entry, Replay
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +41,7 @@ SECTIONS = {"took": "Taking", "pile_empty": "Betting", "reveal": "End"}  # the e
 
 @dataclass(frozen=True, slots=True)
 class Moment:
-    entry: dict[str, Any]
+    entry: Entry
     kind: Any  # the event's type, or the decision's kind
     seat: Any  # who acted
     is_decision: bool = False
@@ -47,39 +50,44 @@ class Moment:
 
 
 class Timeline:
-    def __init__(self, replay: dict[str, Any], sight: Sight = PUBLIC) -> None:
-        self.replay, self.sight = replay, sight
-        self.players = int(replay.get("players") or len(replay.get("seats", [])))
+    def __init__(self, players: int, sight: Sight = PUBLIC, log: Sequence[Entry] = ()) -> None:
+        self.sight, self.log = sight, log
+        self.players = int(players)
         self.pile = 0
         self.taken = [0] * self.players
         self.secrets: list[int | None] = [None] * self.players  # None: this sight does not know it
         self.bets: list[str] = [""] * self.players  # "", "made" (side unseen), "high" or "low"
         self.title = "Setup"
 
+    @classmethod
+    def of(cls, replay: Replay, sight: Sight = PUBLIC) -> Timeline:
+        return cls(replay.header.players, sight, replay.log)
+
     def drawing(self) -> dict[str, Any]:
         """The table as a fresh JSON value (the fields above change as the pass goes on)."""
         return {"pile": self.pile, "taken": list(self.taken), "secrets": list(self.secrets), "bets": list(self.bets)}
 
     def __iter__(self) -> Iterator[Moment]:
-        for index, entry in enumerate(self.replay.get("log", [])):
-            if not isinstance(entry, dict):
-                continue
-            if "kind" in entry:
-                seat, decision = entry.get("seat"), entry.get("decision")
-                if entry.get("kind") == "bet" and isinstance(decision, dict) and self.sight.sees(None, seat) \
-                        and self._is_seat(seat):
-                    self.bets[seat] = "high" if decision.get("high") is True else "low"
-                yield Moment(entry, entry.get("kind"), seat, is_decision=True, index=index)
-                continue
-            if not self.sight.sees(entry.get("to")):
-                continue
-            kind, data = entry.get("type"), entry.get("data") or {}
-            title = SECTIONS.get(kind)
-            if title is not None and title != self.title:
-                yield Moment(entry, kind, data.get("seat"), opens=True, index=index)
-                self.title = title
-            self._apply(kind, data)
-            yield Moment(entry, kind, data.get("seat"), index=index)
+        for index, entry in enumerate(self.log):
+            yield from self.step(index, entry)
+
+    def step(self, index: int, entry: Entry) -> Iterator[Moment]:
+        if isinstance(entry, Decision):
+            seat, decision = entry.seat, entry.decision
+            if entry.kind == "bet" and isinstance(decision, dict) and self.sight.sees(None, seat) \
+                    and self._is_seat(seat):
+                self.bets[seat] = "high" if decision.get("high") is True else "low"
+            yield Moment(entry, entry.kind, seat, is_decision=True, index=index)
+            return
+        if not self.sight.sees(entry.to):
+            return
+        kind, data = entry.type, entry.data or {}
+        title = SECTIONS.get(kind)
+        if title is not None and title != self.title:
+            yield Moment(entry, kind, data.get("seat"), opens=True, index=index)
+            self.title = title
+        self._apply(kind, data)
+        yield Moment(entry, kind, data.get("seat"), index=index)
 
     def _is_seat(self, seat: Any) -> bool:
         return isinstance(seat, int) and 0 <= seat < self.players

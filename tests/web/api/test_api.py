@@ -211,7 +211,8 @@ def test_a_built_versions_compiler_output_is_for_its_owner_only(client, build, s
     body = _upload(client, token).get_json()
     version_id, bot_id = body["version"]["id"], body["bot"]["id"]
     with sessions() as session:
-        build_service.store_artifact(session=session, key="k" * 64, runtime="c", toolchain="gcc-12 12.2.0",
+        build_service.store_artifact(session=session, store=client.application.extensions["ladder"].store,
+                                     key="k" * 64, runtime="c", toolchain="gcc-12 12.2.0",
                                      data=b"tar", log="main.c:3: warning: unused variable 'x'\n", seconds=0.5)
         build_service.note_builds(session=session, keys={version_id: "k" * 64})
     mine = client.get(f"/api/v1/bots/{bot_id}", headers=_auth(token)).get_json()["versions"][0]

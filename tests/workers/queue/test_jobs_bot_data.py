@@ -13,6 +13,7 @@ from ladder.models import Bot, BotVersion, Match
 from ladder.services import botdata
 from ladder.services.bots import seed_house_bots
 from ladder.services.matches import queue_match
+from ladder.storage import open_store
 from workers.match.blame import LadderFault
 from workers.queue.jobs import play_match
 
@@ -31,9 +32,11 @@ def seats(session, settings):
     return house_versions(session, "treasure")[:2]
 
 
-def _data(session, version_id: int) -> tuple[int, dict[str, bytes]]:
+def _data(session, version_id: int, settings) -> tuple[int, dict[str, bytes]]:
+    """The bot's latest data, its zip read from the store the worker wrote it to."""
     bot = session.get(Bot, session.get(BotVersion, version_id).bot_id)
-    version, data = botdata.download(session=session, bot_id=bot.id, user_id=bot.owner_id)
+    version, data = botdata.download(session=session, bot_id=bot.id, user_id=bot.owner_id,
+                                     store=open_store(settings))
     return version, read_zip(data, botdata.STORED)
 
 
@@ -59,8 +62,8 @@ def test_each_match_starts_from_the_latest_and_keeps_its_changes(session, sessio
                           runner=runner).status == "finished"
     assert [(s.version, s.files, s.keep) for s in runner.given[1]] == [(1, {"counter": b"1"}, True), (0, {}, True)]
     session.expire_all()
-    assert _data(session, seats[0]) == (2, {"counter": b"2"})
-    assert _data(session, seats[1]) == (0, {})
+    assert _data(session, seats[0], settings) == (2, {"counter": b"2"})
+    assert _data(session, seats[1], settings) == (0, {})
 
 
 def test_a_match_the_ladder_voided_keeps_nothing(session, sessions, settings, seats):
@@ -71,4 +74,4 @@ def test_a_match_the_ladder_voided_keeps_nothing(session, sessions, settings, se
     assert play_match(match.id, sessions=sessions, settings=settings, worker_id="w", runner=void).status == "failed"
     session.expire_all()
     assert session.get(Match, match.id).status == "failed"
-    assert _data(session, seats[0]) == (0, {})
+    assert _data(session, seats[0], settings) == (0, {})

@@ -19,6 +19,7 @@ from ladder.models import BotVersion, BuildArtifact, MatchStatus
 from ladder.services.bots import seed_house_bots
 from ladder.services.builds import build_logs
 from ladder.services.matches import queue_match
+from ladder.storage import open_store
 from workers.build import builds
 from workers.queue.jobs import play_match
 from workers.queue.scheduler import schedule
@@ -71,7 +72,9 @@ def test_a_c_upload_builds_once_at_validation_and_its_rated_matches_reuse_the_ar
     assert stored.status == "active", stored.rejection_reason
     assert match_row(session, validation).status == MatchStatus.FINISHED and compiles == ["main.c"]
     artifact = session.get(BuildArtifact, stored.build_key)
-    assert artifact is not None and artifact.runtime == "c" and artifact.size == len(artifact.data) > 0
+    blob = open_store(settings).get(f"builds/{stored.build_key}.tar")  # the tar is in the store, not the row
+    assert artifact is not None and artifact.runtime == "c" and artifact.size == len(blob) > 0
+    assert artifact.data is None
     assert build_logs(session=session, versions=[stored])[stored.id].toolchain.startswith("gcc")
 
     rated = queue_match(session=session, game="treasure", seats=[stored.id, house_versions(session, "treasure")[0]])

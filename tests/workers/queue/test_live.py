@@ -194,7 +194,7 @@ def test_play_match_publishes_the_match_live(session, sessions, tmp_path):
     published = messages(relay, match.id)
     assert published[0]["type"] == "start" and published[-1] == {"type": "end", "status": "finished"}
     feed = spectators_feed(relay, match.id)
-    assert feed.header["names"] == names and feed.entries == public_log(replay.log) and feed.ended == "finished"
+    assert list(feed.heading.names) == names and feed.entries == public_log(replay.log) and feed.ended == "finished"
     session.expire_all()
     assert session.get(Match, match.id).status == "finished"  # the end was sent once the result was stored
     # a second delivery of the same match is skipped and publishes nothing more

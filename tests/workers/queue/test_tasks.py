@@ -4,7 +4,6 @@ tasks themselves through Celery in eager mode with the real sandboxed runner."""
 
 from __future__ import annotations
 
-import gzip
 import io
 import json
 import os
@@ -28,7 +27,6 @@ from sqlmodel import select
 from ladder.config import Settings
 from ladder.games import GAMES, get_game
 from ladder.models import BotLog, BotVersion, Match, Rating, utcnow
-from ladder.models import Replay as ReplayRow
 from ladder.relay.backends import topics
 from ladder.replay import (
     ENGINE_VERSION,
@@ -45,6 +43,7 @@ from ladder.services.bots import seed_house_bots
 from ladder.services.matches import claim_match, queue_match, requeue_stale
 from ladder.services.queue_control import mark_sent
 from ladder.services.ratings import recompute_ratings
+from ladder.services.stored_replays import stored_replay_bytes
 from workers.queue import celery_app, tasks
 from workers.queue.jobs import play_match
 from workers.queue.scheduler import Queued, schedule, sweep
@@ -152,7 +151,7 @@ def test_bot_logs_are_kept_for_their_owner_and_out_of_the_public_replay(session,
     play_match(match.id, sessions=sessions, settings=settings, worker_id="w", runner=runner)
     logs = session.exec(select(BotLog).where(BotLog.match_id == match.id)).all()
     assert [(log.seat, log.text) for log in logs] == [(0, "thinking hard\n")]
-    stored = json.loads(gzip.decompress(session.get(ReplayRow, match.id).data))
+    stored = json.loads(stored_replay_bytes(session=session, match_id=match.id))
     assert all("stderr" not in seat for seat in stored["seats"])
 
 
@@ -266,10 +265,17 @@ def test_celery_is_configured_for_long_tasks_that_must_not_be_lost(tmp_path):
     assert 0 < embedded["task_soft_time_limit"] < embedded["task_time_limit"] < 5
     beat = {entry["task"] for entry in embedded["beat_schedule"].values()}
     assert beat == {f"workers.queue.tasks.{name}"
-                    for name in ("schedule_matches", "sweep_stale", "write_dumps", "check_ratings")}
+                    for name in ("schedule_matches", "sweep_stale", "write_dumps", "check_ratings",
+                                 "write_rating_reports", "prune")}
     assert embedded["beat_schedule"]["check-ratings"]["schedule"].total_seconds() == 3600
-    unchecked = celery_app.celery_config(Settings(env="test", instance_dir=tmp_path, ratings_check_interval=0))
+    assert embedded["beat_schedule"]["rating-reports"]["schedule"].total_seconds() == 3600
+    assert embedded["beat_schedule"]["prune"]["schedule"].total_seconds() == 3600
+    unchecked = celery_app.celery_config(Settings(env="test", instance_dir=tmp_path, ratings_check_interval=0,
+                                                  ratings_report_interval=0, prune_interval=0))
     assert "check-ratings" not in unchecked["beat_schedule"]  # 0: only the checks an operator runs
+    assert "rating-reports" not in unchecked["beat_schedule"]
+    assert "prune" not in unchecked["beat_schedule"]
+    assert embedded["task_routes"]["workers.queue.tasks.write_rating_reports"]["queue"] == celery_app.PRIORITY_QUEUE
 
 
 @pytest.fixture
@@ -300,7 +306,7 @@ def test_tasks_play_real_sandboxed_matches_end_to_end(session, settings, house, 
     finished = session.exec(select(Match).where(Match.status == "finished")).all()
     assert len(finished) == 1 + sent["ladder"]
     for match in finished:
-        replay = loads_replay(gzip.decompress(session.get(ReplayRow, match.id).data))
+        replay = loads_replay(stored_replay_bytes(session=session, match_id=match.id))
         assert replay["seats"][0]["sandbox"] == "strict"
         assert verify_replay(replay).ok
     rated = rating_changes_per_match(session)
@@ -410,8 +416,45 @@ def test_the_dump_task_writes_each_finished_days_dump_once(session, settings, ho
     record_played(session, "treasure", house["treasure"][:2], ["random", "careful"], yesterday)
     name = f"treasure-{yesterday.date().isoformat()}.zip"
     assert tasks.write_dumps.delay().get() == [name]
-    assert (settings.dumps_root / "treasure" / name).is_file()
+    assert tasks.store().exists(f"dumps/treasure/{name}")
     assert tasks.write_dumps.delay().get() == []  # nothing missing: nothing written
+
+
+def test_the_accuracy_report_task_stores_each_games_report(session, sessions, settings, house, eager):
+    """The scheduler's accuracy report (workers/queue/scheduler.py rating_reports): one stored row
+    per game, over the rated matches there are, replaced at each run."""
+    from ladder.games import available_games
+    from ladder.services.rating_reports import stored_report
+
+    assert tasks.write_rating_reports.delay().get() == {game: 0 for game in available_games()}
+    for seed in range(2):
+        match = queue_match(session=session, game="treasure", seats=house_versions(session, "treasure")[:3],
+                            seed=seed)
+        assert play_match(match.id, sessions=sessions, settings=settings, worker_id="w",
+                          runner=FakeRunner(ranks=[1 + seed, 2 - seed, 3])).status == "finished"
+    assert tasks.write_rating_reports.delay().get()["treasure"] == 2
+    session.rollback()  # written in the task's own session
+    report = stored_report(session=session, game="treasure").body
+    assert report["prediction"]["matches"] == 2 and report["prediction"]["pairs"] == 6
+    assert report["window"] == settings.ratings_report_window
+
+
+def test_the_prune_task_moves_old_artifacts_to_the_store_and_prunes_by_the_settings(session, settings, house, eager):
+    from sqlalchemy import text
+
+    from ladder.models import Replay
+
+    old = datetime.now(UTC) - timedelta(days=settings.retain_unranked_days + 1)
+    match, _ = record_played(session, "treasure", house["treasure"][:2], ["random", "careful"], old, ranked=False)
+    session.execute(text("INSERT INTO build_artifacts (key, runtime, toolchain, data, size, log, seconds, created_at) "
+                         "VALUES (:k, 'c', 'gcc', :d, 3, '', 0.1, :t)"),  # young: retention keeps it
+                    {"k": "b" * 64, "d": b"tar", "t": datetime.now(UTC)})
+    session.commit()
+    done = tasks.prune.delay().get()
+    assert done["moved_to_store"] == 1 and done["unranked ladder replays"]["count"] == 1
+    assert tasks.store().get(f"builds/{'b' * 64}.tar") == b"tar"
+    session.rollback()
+    assert session.get(Replay, match.id) is None
 
 
 def test_the_ratings_check_task_records_what_it_found(session, house, eager):

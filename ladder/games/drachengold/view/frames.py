@@ -1,6 +1,7 @@
 """Drachengold as replay-viewer frames: the table as one viewer knew it after every event.
 
-`frames(replay, seat, reveal=False)` is pure: one frame per event the viewer saw (a turn's opening
+`frames(replay, seat, reveal=False)` is pure (`stream` draws the same an entry at a time): one
+frame per event the viewer saw (a turn's opening
 event makes none), drawn from the one pass over the replay (timeline.py), which keeps only what
 the viewer saw: the public view (seat None) the events addressed to everyone; seat k also those
 addressed to k (its hand, its thefts, its trades); `reveal=True` every event (the match is over,
@@ -29,35 +30,77 @@ when `reveal` is on; the last frame's lines give the final points in every view.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any
 
 from ladder.games.drachengold.view.knowledge import Knowledge, colours, count_text
-from ladder.games.drachengold.view.timeline import Moment, proposals, seat_key, votes, walk
+from ladder.games.drachengold.view.timeline import LOOKAHEAD, Moment, Pass, proposals, seat_key, votes
+from ladder.games.frames import FrameStream, Heading, drawn
+from ladder.replay.model import Decision, Entry, LoggedEvent, Replay
 
-__all__ = ["frames", "score_label"]
+__all__ = ["frames", "score_label", "stream"]
 
 
 def score_label(seat: int | None = None, reveal: bool = False) -> str:
     return "points" if reveal else "tokens in hoard"
 
 
-def frames(replay: dict[str, Any], seat: int | None = None, *, reveal: bool = False) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    pending: list[str] = []  # fault lines wait for the next frame
-    for moment in walk(replay, seat, reveal=reveal):
+def frames(replay: Replay, seat: int | None = None, *, reveal: bool = False) -> list[dict[str, Any]]:
+    return drawn(stream(Heading.of(replay), seat, reveal=reveal), replay.log)
+
+
+def stream(heading: Heading, seat: int | None = None, *, reveal: bool = False) -> FrameStream:
+    return Frames(heading, seat, reveal)
+
+
+class Frames(FrameStream):
+    """One viewer's frames fed one entry at a time. A theft or a trade the viewer saw is held back,
+    with the decisions after it, until the next event says what it did (timeline.LOOKAHEAD); until
+    then the open end draws it as the log's last event."""
+
+    def __init__(self, heading: Heading, seat: int | None, reveal: bool) -> None:
+        super().__init__()
+        self.one = Pass(heading, seat, reveal)
+        self.pending: list[str] = []  # fault lines wait for the next frame
+        self.held: list[tuple[int, Entry]] = []
+
+    def push(self, index: int, entry: Entry) -> None:
+        if isinstance(entry, LoggedEvent):
+            held, self.held = self.held, []
+            for i, waiting in held:
+                self._take(i, waiting, entry)
+            if entry.type in LOOKAHEAD and self.one.table.sees(entry):
+                self.held.append((index, entry))
+                return
+        elif self.held:
+            self.held.append((index, entry))
+            return
+        self._take(index, entry, None)
+
+    def _take(self, index: int, entry: Entry, after: LoggedEvent | None) -> None:
+        moment = self.one.step(index, entry, after)
+        if moment is None:
+            return
         if moment.is_decision:
-            if moment.entry.get("fault"):
-                pending.append(_fault_line(moment.entry, moment.table.who))
+            if moment.entry.fault is not None:
+                self.pending.append(_fault_line(moment.entry, moment.table.who))
         elif moment.kind != "turn":  # a turn opens; its first event makes the frame
-            out.append(_frame(moment, [*pending, *_lines(moment)]))
-            pending = []
-    return out
+            self.settled.append(_frame(moment, [*self.pending, *_lines(moment)]))
+            self.pending = []
+
+    def open_end(self) -> tuple[int, list[dict[str, Any]]]:
+        if not self.held:
+            return len(self.settled), []
+        probe = copy.copy(self)  # the held entries drawn as the log's last on a copy of the table
+        probe.one, probe.pending, probe.settled, probe.held = copy.deepcopy(self.one), list(self.pending), [], []
+        for index, entry in self.held:
+            probe._take(index, entry, None)
+        return len(self.settled), probe.settled
 
 
-def _fault_line(entry: dict[str, Any], who: Callable[[Any], str]) -> str:
-    return (f"⚠ {who(entry.get('seat'))}: {entry['fault'].get('status')} on {entry.get('kind')}; "
-            "the default decision was played")
+def _fault_line(entry: Decision, who: Callable[[Any], str]) -> str:
+    return f"⚠ {who(entry.seat)}: {entry.fault.status} on {entry.kind}; the default decision was played"
 
 
 def _frame(moment: Moment, lines: list[str]) -> dict[str, Any]:

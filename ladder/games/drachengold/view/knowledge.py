@@ -14,6 +14,8 @@ from typing import Any
 
 from ladder.games.drachengold.rules.data import DECK
 from ladder.games.drachengold.rules.scoring import score_hoards
+from ladder.games.frames import Heading
+from ladder.replay.model import LoggedEvent
 
 ATTACK = {a["id"]: int(a["attack"]) for a in DECK["adventurers"]}
 
@@ -30,11 +32,11 @@ def count_text(counts: dict[str, int]) -> str:
 class Knowledge:
     """The table as one viewer knows it."""
 
-    def __init__(self, replay: dict[str, Any], seat: int | None, reveal: bool) -> None:
+    def __init__(self, heading: Heading, seat: int | None, reveal: bool) -> None:
         self.seat, self.reveal = seat, reveal
-        self.names = [str(s.get("bot", f"seat {i}")) for i, s in enumerate(replay.get("seats", []))]
-        self.n = int(replay.get("players", len(self.names)))
-        self.rules = (replay.get("options") or {}).get("rules", "basic")
+        self.names = list(heading.names)
+        self.n = int(heading.players)
+        self.rules = heading.options.get("rules", "basic")
         self.advanced = self.rules != "basic"
         self.slots: list[dict[str, Any] | None] = []
         self.advs = [{a: "home" for a in ATTACK} for _ in range(self.n)]
@@ -63,8 +65,8 @@ class Knowledge:
         """True when every value is a seat of this match (a hand-edited replay may say anything)."""
         return all(isinstance(x, int) and 0 <= x < self.n for x in values)
 
-    def sees(self, entry: dict[str, Any]) -> bool:
-        to = entry.get("to")
+    def sees(self, entry: LoggedEvent) -> bool:
+        to = entry.to
         return self.reveal or to is None or (self.seat is not None and self.seat in to)
 
     def learn(self, tokens: Any) -> None:

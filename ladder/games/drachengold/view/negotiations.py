@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ladder.games.drachengold.view.knowledge import ATTACK
 from ladder.ranking.collusion import Offer, Vote
 
 # A token's rough worth (its face value; gems at their share of a majority bonus): what "a share
@@ -29,24 +30,14 @@ def acts(replay: dict[str, Any]) -> tuple[list[Offer], list[Vote]]:
     proposed: set[int] = set()
     rounds = 1
     standing: list[dict[str, Any]] = []
-    attacks: dict[str, dict[int, float]] = {}  # dragon -> seat -> attack put on it
-    last_total: dict[str, float] = {}
+    attack = AttackParts()
     fair: dict[int, float] = {}
     for entry in replay.get("log", ()):
         kind = entry.get("type")
         data = entry.get("data") or {}
-        if kind == "attack":
-            dragon = data["dragon"]
-            step = max(0.0, float(data["total"]) - last_total.get(dragon, 0.0))
-            last_total[dragon] = float(data["total"])
-            seats = attacks.setdefault(dragon, {})
-            seats[data["seat"]] = seats.get(data["seat"], 0.0) + step
-        elif kind == "kill":
-            last_total.pop(data["dragon"], None)
+        attack.see(kind, data)
         if kind == "negotiation":
-            put = attacks.pop(data["dragon"], {})
-            mass = sum(put.get(s, 0.0) for s in data["involved"])
-            fair = {s: (put.get(s, 0.0) / mass if mass > 0 else 1 / len(data["involved"])) for s in data["involved"]}
+            fair = attack.parts(data["dragon"], data["involved"])
             worth = {t["id"]: WORTH.get(t["colour"], 1) for t in data["tokens"]}
             involved, total, seen, standing = list(data["involved"]), sum(worth.values()) or 1.0, set(), []
             rounds, proposed = int(data.get("rounds", 1)), set()
@@ -67,6 +58,43 @@ def acts(replay: dict[str, Any]) -> tuple[list[Offer], list[Vote]]:
                         votes.append(Vote(int(voter), p["proposer"], _share(p, int(voter), worth, total),
                                           fair[int(voter)], p["id"] in accepted))
     return offers, votes
+
+
+class AttackParts:
+    """Each dragon's attackers, followed through the public events as the engine keeps them (an
+    attack adds one at its adventurer's value plus its bonus, Recall and Banish take one off, a
+    retreat takes every one off), and at a dead dragon's split each involved seat's part of the
+    attack: what the collusion report calls a fair share and the scorecard an attack share
+    (view/scorecard.py)."""
+
+    __slots__ = ("attackers",)
+
+    def __init__(self) -> None:
+        self.attackers: dict[str, list[tuple[int, str, float]]] = {}  # dragon -> (seat, adventurer, attack)
+
+    def see(self, kind: Any, data: Any) -> None:
+        """Feed every event, in log order (only attacks, cards played and retreats change anything)."""
+        if kind == "attack":
+            attack = ATTACK.get(data["adventurer"], 0) + float(data.get("bonus") or 0)
+            self.attackers.setdefault(data["dragon"], []).append((data["seat"], data["adventurer"], attack))
+        elif kind == "card_played" and data.get("kind") in ("recall", "banish"):
+            seat = data["seat"] if data["kind"] == "recall" else data["target"]
+            on = self.attackers.get(data["dragon"], [])
+            for entry in on:
+                if entry[0] == seat and entry[1] == data["adventurer"]:
+                    on.remove(entry)
+                    break
+        elif kind == "retreat":
+            self.attackers.clear()  # every adventurer on every dragon goes home
+
+    def parts(self, dragon: str, involved: list[int]) -> dict[int, float]:
+        """Seat -> its part of the attack on the dead `dragon` (even parts when none was counted);
+        called once per dead dragon, at its split (the dragon's record is dropped)."""
+        put: dict[int, float] = {}
+        for seat, _, attack in self.attackers.pop(dragon, ()):
+            put[seat] = put.get(seat, 0.0) + attack
+        mass = sum(put.get(s, 0.0) for s in involved)
+        return {s: (put.get(s, 0.0) / mass if mass > 0 else 1 / len(involved)) for s in involved}
 
 
 def _share(proposal: dict[str, Any], seat: int, worth: dict[str, float], total: float) -> float:

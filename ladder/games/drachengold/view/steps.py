@@ -15,6 +15,7 @@ from typing import Any
 
 from ladder.games.drachengold.view.timeline import walk
 from ladder.games.render import MAX_SECTIONS, Section, Who, compact, decision_line, fault_line, seat_namer
+from ladder.replay.model import Replay
 
 
 def event_line(entry: dict[str, Any], who: Who) -> str:
@@ -130,7 +131,7 @@ def _transcript_line(kind: str, d: dict[str, Any], who: Who, colours: dict[str, 
 TRANSCRIPT_EVENTS = {"negotiation", "proposals", "votes", "agreement", "divide", "division", "chosen"}
 
 
-def sections(replay: dict[str, Any], names: Sequence[str]) -> list[Section]:
+def sections(replay: Replay, names: Sequence[str]) -> list[Section]:
     who = seat_namer(names)
     out = [Section("Setup")]
     for moment in walk(replay):

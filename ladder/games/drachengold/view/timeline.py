@@ -1,6 +1,6 @@
 """One pass over a Drachengold replay: the table as one viewer knew it after every log entry.
 
-`walk(replay, seat, reveal=...)` yields, in order, a `Moment` for every decision (a fault is
+`walk(replay, seat, reveal=...)` yields, in order, for a typed replay, a `Moment` for every decision (a fault is
 shown in every view) and for every event the viewer saw, together with the table as that event
 left it (`Moment.table`, a `Knowledge`, knowledge.py). The public view (seat None) sees the events
 addressed to everyone, seat k also those addressed to k, `reveal` every event. The table is one
@@ -10,22 +10,27 @@ one view at a time); only their wording is their own.
 
 Where a private event moved tokens the viewer did not see, the table counts them ("unseen",
 "lost") instead of guessing colours; the game_over event shows every hoard again.
+
+A `Pass` takes the entries one at a time (the live view's stream, frames.py). What a theft or a
+trade did depends on the event after it (LOOKAHEAD): the pass is told that event, when there is one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ladder.games.drachengold.view.knowledge import ATTACK, Knowledge, colours
+from ladder.games.frames import Heading
+from ladder.replay.model import Decision, Entry, LoggedEvent, Replay
 
-__all__ = ["Moment", "walk"]
+__all__ = ["LOOKAHEAD", "Moment", "Pass", "walk"]
 
 
 @dataclass(slots=True)
 class Moment:
-    entry: dict[str, Any]
+    entry: Entry
     kind: str  # "decision" or the event's type
     data: dict[str, Any]
     phase: str  # setup, turn, market or end: the part of the game this entry belongs to
@@ -39,37 +44,50 @@ class Moment:
         return self.kind == "decision"
 
 
-def walk(replay: dict[str, Any], seat: int | None = None, *, reveal: bool = True) -> Iterator[Moment]:
-    table = Knowledge(replay, seat, reveal)
-    log = [(i, e) for i, e in enumerate(replay.get("log", [])) if isinstance(e, dict)]
-    following = _next_events([e for _, e in log])
-    phase, turn, active = "setup", 0, None
-    for (index, entry), after in zip(log, following, strict=True):
-        if "kind" in entry:  # a decision: its event says what it did
-            yield Moment(entry, "decision", {}, phase, turn, active, table, index)
-            continue
+def walk(replay: Replay, seat: int | None = None, *, reveal: bool = True) -> Iterator[Moment]:
+    one = Pass(Heading.of(replay), seat, reveal)
+    following = _next_events(replay.log)
+    for index, (entry, after) in enumerate(zip(replay.log, following, strict=True)):
+        moment = one.step(index, entry, after)
+        if moment is not None:
+            yield moment
+
+
+class Pass:
+    """The table as one viewer knows it, fed one log entry at a time."""
+
+    def __init__(self, heading: Heading, seat: int | None, reveal: bool) -> None:
+        self.table = Knowledge(heading, seat, reveal)
+        self.phase, self.turn, self.active = "setup", 0, None
+
+    def step(self, index: int, entry: Entry, after: LoggedEvent | None) -> Moment | None:
+        """The moment of entry `index` (None: the viewer did not see it); `after`: the event after
+        it, seen or not (None: none yet), which only a LOOKAHEAD event's update reads."""
+        table = self.table
+        if isinstance(entry, Decision):  # its event says what it did
+            return Moment(entry, "decision", {}, self.phase, self.turn, self.active, table, index)
         if not table.sees(entry):
-            continue
-        kind, d = str(entry.get("type", "?")), entry.get("data") or {}
+            return None
+        kind, d = str(entry.type), entry.data or {}
         if kind in ("turn", "turn_lost"):
-            phase, active = "turn", d.get("seat")
-            turn = int(d.get("turn", turn + 1 if kind == "turn" else turn))
+            self.phase, self.active = "turn", d.get("seat")
+            self.turn = int(d.get("turn", self.turn + 1 if kind == "turn" else self.turn))
         elif kind in ("market_open", "game_over"):
-            phase, active = ("market" if kind == "market_open" else "end"), None
+            self.phase, self.active = ("market" if kind == "market_open" else "end"), None
         update = UPDATES.get(kind)
         if update is not None:
-            update(table, d, after is not None and table.sees(after) and after.get("type"))
-        yield Moment(entry, kind, d, phase, turn, active, table, index)
+            update(table, d, after is not None and table.sees(after) and after.type)
+        return Moment(entry, kind, d, self.phase, self.turn, self.active, table, index)
 
 
-def _next_events(log: list[dict[str, Any]]) -> list[dict[str, Any] | None]:
+def _next_events(log: Sequence[Entry]) -> list[LoggedEvent | None]:
     """For each entry, the event after it (seen or not): a theft or a trade whose details follow
     in an event the viewer sees is counted from those details, else as tokens unseen."""
-    out: list[dict[str, Any] | None] = []
+    out: list[LoggedEvent | None] = []
     nxt = None
     for entry in reversed(log):
         out.append(nxt)
-        if "kind" not in entry:
+        if isinstance(entry, LoggedEvent):
             nxt = entry
     return out[::-1]
 
@@ -320,6 +338,10 @@ def _game_over(v: Knowledge, d: dict[str, Any], _next: Any) -> None:
 def _clear_slain(v: Knowledge, d: dict[str, Any], _next: Any) -> None:
     v.clear_slain()
 
+
+# The events whose update reads the event after them (`seen_next`): the live stream holds them back
+# until that event comes (frames.py).
+LOOKAHEAD = frozenset({"theft", "trade"})
 
 UPDATES: dict[str, Update] = {
     "setup": _setup, "turn": _turn, "turn_lost": _clear_slain, "double_strike": _clear_slain,

@@ -1,6 +1,7 @@
 """DragonFlame as replay-viewer frames: the table as one viewer knew it after every event.
 
-`frames(replay, seat, reveal=False)` is pure. It is drawn from the one pass over the replay
+`frames(replay, seat, reveal=False)` is pure (`stream` draws the same an entry at a time). It is
+drawn from the one pass over the replay
 (timeline.py, whose table the match page's drawings come from too, so the two cannot disagree) with
 the viewer's sight:
 - public (seat None): events addressed to everyone; face-down castle cards stay "a hidden card"
@@ -24,8 +25,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ladder.games.dragonflame.view.lines import card_text, event_line
+from ladder.games.dragonflame.view.lines import card_text, entry_line
 from ladder.games.dragonflame.view.timeline import Moment, Sight, Timeline
+from ladder.games.frames import FrameStream, Heading, drawn, joined_to_last
+from ladder.replay.model import Entry, Replay
 
 SCORE_LABEL = "glory"
 PRIVATE_NEWS = ("hand", "spied")  # added to the previous frame instead of making one
@@ -35,50 +38,63 @@ def score_label(seat: int | None = None, reveal: bool = False) -> str:
     return SCORE_LABEL
 
 
-def frames(replay: dict[str, Any], seat: int | None = None, *, reveal: bool = False) -> list[dict[str, Any]]:
-    names = [str(s.get("bot", f"seat {i}")) for i, s in enumerate(replay.get("seats", []))]
+def frames(replay: Replay, seat: int | None = None, *, reveal: bool = False) -> list[dict[str, Any]]:
+    return drawn(stream(Heading.of(replay), seat, reveal=reveal), replay.log)
 
-    def who(s: Any) -> str:
-        return names[s] if isinstance(s, int) and 0 <= s < len(names) else f"seat {s}"
 
-    timeline = Timeline(replay, Sight(seat, events=reveal, decisions=reveal))
-    out: list[dict[str, Any]] = []
-    pending: list[str] = []  # fault lines wait for the next frame
-    last = -1  # the log index of the last fault line waiting
-    for moment in timeline:
+def stream(heading: Heading, seat: int | None = None, *, reveal: bool = False) -> FrameStream:
+    return Frames(heading, Sight(seat, events=reveal, decisions=reveal))
+
+
+class Frames(FrameStream):
+    """The frames of one sight, fed one entry at a time."""
+
+    def __init__(self, heading: Heading, sight: Sight) -> None:
+        super().__init__()
+        self.who = heading.who
+        self.timeline = Timeline(heading.players, sight)
+        self.pending: list[str] = []  # fault lines wait for the next frame
+        self.last = -1  # the log index of the last fault line waiting
+
+    def push(self, index: int, entry: Entry) -> None:
+        for moment in self.timeline.step(index, entry):
+            self._moment(moment)
+
+    def _moment(self, moment: Moment) -> None:
+        timeline, who, out = self.timeline, self.who, self.settled
         if moment.opens:
-            continue
+            return
         if moment.is_decision:
-            if moment.entry.get("fault"):
-                pending.append(event_line(moment.entry, who))
-                last = moment.index
-            continue
-        line = event_line(moment.entry, who)
-        if moment.kind in PRIVATE_NEWS and out:
+            if moment.entry.fault is not None:
+                self.pending.append(entry_line(moment.entry, who))
+                self.last = moment.index
+            return
+        line = entry_line(moment.entry, who)
+        if moment.kind in PRIVATE_NEWS and out:  # the last frame: the only one that may still change
             out[-1]["lines"].append(line)
             out[-1]["entry"] = moment.index
             out[-1]["table"]["castles"] = copy.deepcopy(timeline.table.drawing(who, with_castles=True)["castles"])
             out[-1]["table"]["hands"] = _hands(timeline)
-            continue
+            return
         drawing = timeline.table.drawing(who, with_castles=True)
         active = moment.seat if isinstance(moment.seat, int) else None
         frame = {
-            "title": timeline.title, "round": timeline.round, "seat": active, "lines": [*pending, line],
+            "title": timeline.title, "round": timeline.round, "seat": active, "lines": [*self.pending, line],
             "scores": list(drawing["scores"]), "entry": moment.index,
             "table": {**drawing, "deck": timeline.deck, "mark": _mark(moment, timeline.players),
                       "hands": _hands(timeline)},
         }
-        pending.clear()
+        self.pending = []
         if moment.kind == "game_end" and isinstance(moment.data.get("scores"), list):
             frame["seat"] = None
             frame["scores"] = [int(x) for x in moment.data["scores"]]  # the game's own count, relics included
             frame["table"]["breakdown"] = [{"who": who(k), **row}
                                            for k, row in enumerate(moment.data.get("breakdown", []))]
         out.append(copy.deepcopy(frame))  # the table's lists change in place as the log goes on
-    if pending and out:
-        out[-1]["lines"] += pending
-        out[-1]["entry"] = last
-    return out
+
+    def open_end(self) -> tuple[int, list[dict[str, Any]]]:
+        """Fault lines after the last event join the last frame, until an event's frame takes them."""
+        return joined_to_last(self.settled, self.pending, self.last)
 
 
 def _mark(moment: Moment, players: int) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ladder.games.render import Who, compact, decision_line
+from ladder.replay.model import Decision, Entry
 
 
 def card_text(card: dict[str, Any] | None) -> str:
@@ -35,10 +36,21 @@ def _gives_back(b: dict[str, Any] | None) -> str:
 
 
 def event_line(entry: dict[str, Any], who: Who) -> str:
-    """One log entry (an event or a decision) as a sentence."""
+    """One log entry as the play loop writes it (an event or a decision) as a sentence."""
     if "kind" in entry:
         return decision_line(entry, who)
-    kind, d = entry.get("type"), entry.get("data") or {}
+    return event_text(entry.get("type"), entry.get("data") or {}, who)
+
+
+def entry_line(entry: Entry, who: Who) -> str:
+    """One entry of a typed log as a sentence (the views')."""
+    if isinstance(entry, Decision):
+        return decision_line(entry, who)
+    return event_text(entry.type, entry.data or {}, who)
+
+
+def event_text(kind: Any, d: dict[str, Any], who: Who) -> str:
+    """An event of type `kind` with data `d` as a sentence."""
     seat = who(d.get("seat"))
     cards = lambda key: ", ".join(card_text(c) for c in d.get(key, [])) or "nothing"  # noqa: E731
     lines: dict[str, Callable[[], str]] = {

@@ -13,25 +13,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ladder.games.dragonflame.view.lines import event_line
+from ladder.games.dragonflame.view.lines import entry_line, event_line
 from ladder.games.dragonflame.view.timeline import PAGE, Table, Timeline
 from ladder.games.render import Section, Who, seat_namer
+from ladder.replay.model import LoggedEvent, Replay
 
 __all__ = ["MAX_SECTIONS", "event_line", "sections"]
 
 MAX_SECTIONS = 500
 
 
-def sections(replay: dict[str, Any], names: Sequence[str]) -> list[Section]:
+def sections(replay: Replay, names: Sequence[str]) -> list[Section]:
     who = seat_namer(names)
-    timeline = Timeline(replay, PAGE)
+    timeline = Timeline.of(replay, PAGE)
     out: list[Section] = []
     current = Section("Setup")
     full = False  # the page holds MAX_SECTIONS: the next event ends it, drawn as the table stands now
     for moment in timeline:
         if moment.is_decision:
-            if moment.entry.get("fault"):
-                current.add(event_line(moment.entry, who))
+            if moment.entry.fault is not None:
+                current.add(entry_line(moment.entry, who))
             continue
         if full:
             current.add("… (the rest is in the replay download)")
@@ -41,16 +42,15 @@ def sections(replay: dict[str, Any], names: Sequence[str]) -> list[Section]:
             out.append(current)
             current = Section(timeline.title)
             continue
-        current.add(event_line(moment.entry, who))
+        current.add(entry_line(moment.entry, who))
         if len(out) >= MAX_SECTIONS:
             full = True
             current.drawing = _drawing(timeline.table, who, with_castles=False)
     if not full:
         current.drawing = _drawing(timeline.table, who, with_castles=False)
-    end = next((e for e in reversed(replay.get("log", [])) if isinstance(e, dict) and e.get("type") == "game_end"),
-               None)
+    end = next((e for e in reversed(replay.log) if isinstance(e, LoggedEvent) and e.type == "game_end"), None)
     if end is not None:
-        rows = end["data"].get("breakdown", [])
+        rows = (end.data or {}).get("breakdown", [])
         current.drawing["breakdown"] = [{"who": who(s), **row} for s, row in enumerate(rows)]
     out.append(current)
     return [s for s in out if s.blocks]

@@ -1,8 +1,9 @@
 """One pass over a DragonFlame replay: the table as one sight knew it after every log entry.
 
-Iterating a `Timeline(replay, sight)` walks the log once and yields a `Moment` for each entry the
-sight keeps; the timeline's fields (`table`, `hands`, `hand_size`, `deck`, `title`, `round`) stand
-as that entry left them. They are updated in place, so a reader copies what it keeps. Both readers
+Iterating `Timeline.of(replay, sight)` walks a typed replay's log once and yields a `Moment` for
+each entry the sight keeps (`Timeline.step` takes the entries one at a time: the live view's
+stream); the timeline's fields (`table`, `hands`, `hand_size`, `deck`, `title`, `round`) stand as
+that entry left them. They are updated in place, so a reader copies what it keeps. Both readers
 of a replay take the table from here, the match page's step list (steps.py) and the viewer's
 frames (frames.py); only what they draw and say is their own.
 
@@ -20,7 +21,7 @@ then as itself.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +30,7 @@ from ladder.games.dragonflame.rules.scoring import hoard_points
 from ladder.games.dragonflame.rules.village import Cell, village_glory
 from ladder.games.dragonflame.view.lines import card_text
 from ladder.games.render import Who
+from ladder.replay.model import Decision, Entry, Replay
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +51,7 @@ PAGE = Sight(decisions=True)
 
 @dataclass(frozen=True, slots=True)
 class Moment:
-    entry: dict[str, Any]
+    entry: Entry
     kind: Any  # the event's type, or the decision's kind
     data: dict[str, Any]  # the event's data ({} for a decision)
     seat: Any  # who acted: the event's data names it, a decision carries it
@@ -148,32 +150,40 @@ class Table:
 
 
 class Timeline:
-    def __init__(self, replay: dict[str, Any], sight: Sight = PAGE) -> None:
-        self.replay, self.sight = replay, sight
-        self.players = int(replay.get("players") or len(replay.get("seats", [])))
+    def __init__(self, players: int, sight: Sight = PAGE, log: Sequence[Entry] = ()) -> None:
+        self.sight, self.log = sight, log
+        self.players = int(players)
         self.table = Table(self.players)
         self.hand_size = [0] * self.players
         self.hands: list[list[dict[str, Any]] | None] = [None] * self.players  # card json, when the sight saw it
         self.deck: Any = None  # cards left, as the last setup, round or round_end said
         self.title, self.round, self._attacking = "Setup", 0, False
 
+    @classmethod
+    def of(cls, replay: Replay, sight: Sight = PAGE) -> Timeline:
+        """The timeline of a whole replay: iterate it for its moments."""
+        return cls(replay.header.players, sight, replay.log)
+
     def __iter__(self) -> Iterator[Moment]:
-        for index, entry in enumerate(self.replay.get("log", [])):
-            if not isinstance(entry, dict):
-                continue
-            if "kind" in entry:  # a decision; a play's card is learnt only by a sight that sees it
-                seat, decision = entry.get("seat"), entry.get("decision")
-                if entry.get("kind") == "play" and isinstance(decision, dict) and self.sight.sees_play(seat):
-                    self.table.pending_card[seat] = str(decision.get("card"))
-                yield Moment(entry, entry.get("kind"), {}, seat, is_decision=True, index=index)
-                continue
-            if not self.sight.sees_event(entry.get("to")):
-                continue
-            kind, d = entry.get("type"), entry.get("data") or {}
-            if self._opens(kind, d):
-                yield Moment(entry, kind, d, d.get("seat"), opens=True, index=index)
-            self._apply(kind, d)
-            yield Moment(entry, kind, d, d.get("seat"), index=index)
+        for index, entry in enumerate(self.log):
+            yield from self.step(index, entry)
+
+    def step(self, index: int, entry: Entry) -> Iterator[Moment]:
+        """The moments of one more entry (none, one, or two for an event that opens a section: the
+        first comes before the event changes anything, so a reader draws the section it closes)."""
+        if isinstance(entry, Decision):  # a play's card is learnt only by a sight that sees it
+            seat, decision = entry.seat, entry.decision
+            if entry.kind == "play" and isinstance(decision, dict) and self.sight.sees_play(seat):
+                self.table.pending_card[seat] = str(decision.get("card"))
+            yield Moment(entry, entry.kind, {}, seat, is_decision=True, index=index)
+            return
+        if not self.sight.sees_event(entry.to):
+            return
+        kind, d = entry.type, entry.data or {}
+        if self._opens(kind, d):
+            yield Moment(entry, kind, d, d.get("seat"), opens=True, index=index)
+        self._apply(kind, d)
+        yield Moment(entry, kind, d, d.get("seat"), index=index)
 
     def _opens(self, kind: Any, d: dict[str, Any]) -> bool:
         if kind == "round":

@@ -1,6 +1,7 @@
 """Treasure of the Dragons as replay-viewer frames: the 7x7 cave after every event.
 
-`frames(replay, seat)` is pure: one small JSON frame per flip, keep, end of turn and spider move,
+`frames(replay, seat)` is pure (`stream` draws the same frames an entry at a time): one small
+JSON frame per flip, keep, end of turn and spider move,
 drawn from the one pass over the replay (timeline.py). Every event of this game is public, so
 every view (public, a seat's own, everything after the end) gets the same frames: a tile's kind is
 shown once some flip showed it to the table, dimmed while it lies face down again.
@@ -16,9 +17,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ladder.games.treasure.view.timeline import Cave, Moment, square_name, walk
+from ladder.games.frames import FrameStream, Heading, drawn
+from ladder.games.treasure.view.timeline import Cave, Moment, Pass, square_name
+from ladder.replay.model import Entry, Replay
 
-__all__ = ["SCORE_LABEL", "frames", "score_label", "square_name"]
+__all__ = ["SCORE_LABEL", "frames", "score_label", "square_name", "stream"]
 
 SCORE_LABEL = "tiles won"
 WHY_LOST = {"spider": "a Spider", "dragon": "a Dragon after other tiles", "not_dragon": "a non-Dragon in a Dragon run"}
@@ -28,33 +31,49 @@ def score_label(seat: int | None = None, reveal: bool = False) -> str:
     return SCORE_LABEL
 
 
-def frames(replay: dict[str, Any], seat: int | None = None, *, reveal: bool = False) -> list[dict[str, Any]]:
-    names = [str(s.get("bot", f"seat {i}")) for i, s in enumerate(replay.get("seats", []))]
-    who = lambda s: names[s] if isinstance(s, int) and 0 <= s < len(names) else f"seat {s}"  # noqa: E731
-    out: list[dict[str, Any]] = []
-    title = "Setup"
-    pending: list[str] = []  # fault lines wait for the next frame
-    last: tuple[Moment, Cave] | None = None
-    for moment, cave in walk(replay):
-        last = moment, cave
+def frames(replay: Replay, seat: int | None = None, *, reveal: bool = False) -> list[dict[str, Any]]:
+    return drawn(stream(Heading.of(replay), seat, reveal=reveal), replay.log)
+
+
+def stream(heading: Heading, seat: int | None = None, *, reveal: bool = False) -> FrameStream:
+    return Frames(heading)
+
+
+class Frames(FrameStream):
+    """The frames fed one entry at a time (every view is the same: every event is public)."""
+
+    def __init__(self, heading: Heading) -> None:
+        super().__init__()
+        self.who = heading.who
+        self.one = Pass(heading.players)
+        self.title = "Setup"
+        self.pending: list[str] = []  # fault lines wait for the next frame
+        self.last: Moment | None = None
+
+    def push(self, index: int, entry: Entry) -> None:
+        moment = self.last = self.one.step(index, entry)
+        cave = self.one.cave
         if moment.is_decision:
-            fault = moment.entry.get("fault")
-            if fault:
-                pending.append(f"⚠ {who(moment.entry.get('seat'))}: {fault.get('status')} on "
-                               f"{moment.entry.get('kind')}; the default decision was played")
-            continue
+            fault = entry.fault
+            if fault is not None:
+                self.pending.append(f"⚠ {self.who(entry.seat)}: {fault.status} on {entry.kind}; "
+                                    "the default decision was played")
+            return
         if moment.kind == "turn_start":
-            title = f"Turn {moment.turn}: {who(moment.seat)}"
-            continue
+            self.title = f"Turn {moment.turn}: {self.who(moment.seat)}"
+            return
         if moment.kind == "game_end":
-            title = "End"
-        line = _line(moment, cave, who)
-        out.append(_frame(title, moment, cave, [*pending, line]))
-        pending.clear()
-    if pending and last is not None:
-        moment, cave = last
-        out.append(_frame(title, Moment({}, "", {}, moment.turn, moment.seat, index=moment.index), cave, pending))
-    return out
+            self.title = "End"
+        self.settled.append(_frame(self.title, moment, cave, [*self.pending, _line(moment, cave, self.who)]))
+        self.pending = []
+
+    def open_end(self) -> tuple[int, list[dict[str, Any]]]:
+        """Fault lines after the last event: a frame of their own, until an event's frame takes them."""
+        if not self.pending or self.last is None:
+            return len(self.settled), []
+        moment = self.last
+        blank = Moment(None, "", {}, moment.turn, moment.seat, index=moment.index)
+        return len(self.settled), [_frame(self.title, blank, self.one.cave, list(self.pending))]
 
 
 def _line(moment: Moment, cave: Cave, who) -> str:

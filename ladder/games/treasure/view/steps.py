@@ -12,6 +12,7 @@ from typing import Any
 
 from ladder.games.render import MAX_SECTIONS, Section, Who, compact, decision_line, fault_line, seat_namer
 from ladder.games.treasure.view.timeline import Cave, square_name, walk
+from ladder.replay.model import Replay
 
 # one letter per kind (no emoji: servers and headless browsers often lack the font); colours in CSS
 SYMBOL = {"chest": "C", "sword": "S", "scroll": "R", "potion": "P", "egg": "E", "diamond": "◆",
@@ -45,7 +46,7 @@ def event_line(entry: dict[str, Any], who: Who) -> str:
     return f"{kind}: {compact(d)}"
 
 
-def sections(replay: dict[str, Any], names: Sequence[str]) -> list[Section]:
+def sections(replay: Replay, names: Sequence[str]) -> list[Section]:
     who = seat_namer(names)
     out: list[Section] = []
     current = Section("Setup")

@@ -1,7 +1,8 @@
 """One pass over a Treasure replay: the cave after every log entry.
 
-`walk(replay)` yields, for each log entry in order, a `Moment` (what the entry was and what it did
-to the squares) together with the `Cave` as that entry left it. The cave is one object updated in
+`walk(replay)` yields, for each entry of a typed replay's log in order, a `Moment` (what the entry
+was and what it did to the squares) together with the `Cave` as that entry left it; a `Pass` takes
+the entries one at a time (the live view's stream, frames.py). The cave is one object updated in
 place, so a reader copies what it keeps. Both readers of a replay, the step list (steps.py) and
 the viewer's frames (frames.py), take the board from here; only their wording is their own.
 
@@ -13,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
+
+from ladder.replay.model import Decision, Entry, Replay
 
 Square = tuple[int, int]
 
@@ -46,7 +49,7 @@ class Cave:
 
 @dataclass
 class Moment:
-    entry: dict[str, Any]
+    entry: Entry | None  # None: no entry (the frame that shows fault lines left at the end)
     kind: str  # "decision" or the event's type
     data: dict[str, Any]
     turn: int
@@ -61,21 +64,30 @@ class Moment:
         return self.kind == "decision"
 
 
-def walk(replay: dict[str, Any]) -> Iterator[tuple[Moment, Cave]]:
-    players = int(replay.get("players", len(replay.get("seats", []))))
-    cave = Cave(players)
-    turn, active = 0, None
-    for index, entry in enumerate(replay.get("log", [])):
-        if "kind" in entry:  # a decision: its event says what it did
-            yield Moment(entry, "decision", {}, turn, active, index=index), cave
-            continue
-        kind, d = str(entry.get("type")), entry.get("data") or {}
-        moment = Moment(entry, kind, d, turn, active, index=index)
+def walk(replay: Replay) -> Iterator[tuple[Moment, Cave]]:
+    one = Pass(replay.header.players)
+    for index, entry in enumerate(replay.log):
+        yield one.step(index, entry), one.cave
+
+
+class Pass:
+    """The cave fed one log entry at a time."""
+
+    def __init__(self, players: int) -> None:
+        self.cave = Cave(int(players))
+        self.turn, self.active = 0, None
+
+    def step(self, index: int, entry: Entry) -> Moment:
+        cave = self.cave
+        if isinstance(entry, Decision):  # its event says what it did
+            return Moment(entry, "decision", {}, self.turn, self.active, index=index)
+        kind, d = str(entry.type), entry.data or {}
+        moment = Moment(entry, kind, d, self.turn, self.active, index=index)
         if kind == "game_start":
             cave.rows, cave.cols = int(d.get("rows", 7)), int(d.get("cols", 7))
         elif kind == "turn_start":
-            turn, active = int(d.get("turn", turn + 1)), d.get("seat")
-            moment.turn, moment.seat = turn, active
+            self.turn, self.active = int(d.get("turn", self.turn + 1)), d.get("seat")
+            moment.turn, moment.seat = self.turn, self.active
             cave.face_up.clear()
             cave.this_turn.clear()
         elif kind == "flip":
@@ -102,9 +114,9 @@ def walk(replay: dict[str, Any]) -> Iterator[tuple[Moment, Cave]]:
                 moment.marks = {dst: "spider"}
                 moment.hl = [src, dst]
         elif kind == "game_end":
-            active = moment.seat = None
+            self.active = moment.seat = None
             _end(cave, d)
-        yield moment, cave
+        return moment
 
 
 def _keep(cave: Cave, moment: Moment, d: dict[str, Any]) -> None:

@@ -12,6 +12,7 @@ import pytest
 
 from ladder.games.drachengold.view.frames import frames
 from ladder.play import play_builtin
+from ladder.replay import Replay
 
 GOLDEN = Path(__file__).parents[3] / "golden"
 FILES = ["drachengold-basic-seed7.json", "drachengold-advanced-a-strategic-seed11.json",
@@ -32,7 +33,7 @@ def _public_events(replay):
 
 
 def test_one_public_frame_per_public_event_and_the_dragons_on_the_table(replay):
-    got = frames(replay, None)
+    got = frames(Replay.from_json(replay), None)
     events = [e for e in _public_events(replay) if e["type"] != "turn"]
     assert len(got) == len(events)
     table: dict[int, str] = {}
@@ -62,7 +63,7 @@ def test_one_public_frame_per_public_event_and_the_dragons_on_the_table(replay):
 def test_negotiation_rounds_show_the_proposals_and_votes():
     replay = _load("drachengold-basic-seed7.json")
     events = [e for e in _public_events(replay) if e["type"] != "turn"]
-    got = frames(replay, None)
+    got = frames(Replay.from_json(replay), None)
     seen = 0
     for frame, event in zip(got, events, strict=True):
         negotiation = frame["board"]["negotiation"]
@@ -85,7 +86,7 @@ def test_negotiation_rounds_show_the_proposals_and_votes():
 def test_the_public_view_never_shows_hidden_information(replay):
     private = [e for e in replay["log"] if "type" in e and e["to"] is not None]
     assert private  # these goldens have thefts, cards or trades
-    got = frames(replay, None)
+    got = frames(Replay.from_json(replay), None)
     text = json.dumps(got[:-1])  # the last frame is the end, where every hoard is public
     for frame in got:
         for hand in frame["board"].get("hands", []):
@@ -104,7 +105,7 @@ def test_public_hoards_hold_exactly_the_tokens_the_table_saw_arrive(replay):
     public view; a theft, trade or windfall moves a count, never a colour."""
     events = [e for e in _public_events(replay) if e["type"] != "turn"]
     seen = [Counter() for _ in range(replay["players"])]
-    for frame, event in zip(frames(replay, None), events, strict=True):
+    for frame, event in zip(frames(Replay.from_json(replay), None), events, strict=True):
         d = event["data"]
         if event["type"] in ("treasure_taken", "wizard_seizes"):
             seen[d["seat"]].update(t["colour"] for t in d["tokens"])
@@ -118,7 +119,8 @@ def test_public_hoards_hold_exactly_the_tokens_the_table_saw_arrive(replay):
 
 def test_hoard_sizes_agree_in_every_view_and_the_full_view_is_exact(replay):
     over = next(e["data"] for e in replay["log"] if e.get("type") == "game_over")
-    views = [frames(replay, None), frames(replay, 0), frames(replay, 1), frames(replay, None, reveal=True)]
+    typed = Replay.from_json(replay)
+    views = [frames(typed, None), frames(typed, 0), frames(typed, 1), frames(typed, None, reveal=True)]
     sizes = [[h["size"] for h in f[-2]["board"]["hoards"]] for f in views]
     assert sizes == [sizes[0]] * len(views)
     assert sizes[0] == [len(h) for h in over["hoards"]]
@@ -133,14 +135,14 @@ def test_hoard_sizes_agree_in_every_view_and_the_full_view_is_exact(replay):
 
 def test_a_seat_sees_its_own_cards_and_thefts_but_not_the_others():
     replay = _load("drachengold-advanced-b-seed3.json")
-    mine = frames(replay, 0)
+    mine = frames(Replay.from_json(replay), 0)
     assert any(f["board"]["hands"][0]["cards"] for f in mine)
     assert all(not f["board"]["hands"][s]["cards"] for f in mine for s in (1, 2))
     thefts = [e["data"] for e in replay["log"] if e.get("type") == "stolen"]
     visible = [t for t in thefts if 0 in (t["seat"], t["victim"])]
     lines = [line for f in mine for line in f["lines"] if "steals a" in line]
     assert len(lines) == len(visible)
-    everything = frames(replay, None, reveal=True)
+    everything = frames(Replay.from_json(replay), None, reveal=True)
     assert len([line for f in everything for line in f["lines"] if "steals a" in line]) == len(thefts)
 
 
@@ -150,9 +152,9 @@ def test_a_freshly_played_game_with_trades_frames_in_every_view():
     replay = played.replay.to_json()
     assert any(e.get("type") == "trade_done" for e in replay["log"])
     for seat in (None, 0, 3):
-        got = frames(replay, seat)
+        got = frames(Replay.from_json(replay), seat)
         assert got and got[-1]["title"] == "End"
-    assert frames(replay, None, reveal=True)[-1]["scores"] == [r["score"] for r in replay["results"]]
+    assert frames(Replay.from_json(replay), None, reveal=True)[-1]["scores"] == [r["score"] for r in replay["results"]]
 
 
 @pytest.mark.parametrize("seat", [None, 0, 2])
@@ -161,5 +163,5 @@ def test_each_frame_carries_the_log_index_of_the_event_it_shows(replay, seat):
     per event the view sees (a turn's opening makes none), in the log's order."""
     shown = [i for i, e in enumerate(replay["log"]) if "type" in e and e["type"] != "turn"
              and (e["to"] is None or seat in e["to"])]
-    got = [f["entry"] for f in frames(replay, seat)]
+    got = [f["entry"] for f in frames(Replay.from_json(replay), seat)]
     assert got == shown and got == sorted(set(got))

@@ -6,6 +6,7 @@ from ladder.games import get_game
 from ladder.games.drachengold.view import steps as render
 from ladder.games.render import renderer_for, seat_namer
 from ladder.play import play_builtin
+from ladder.replay import Replay
 
 
 def test_the_game_names_its_renderer():
@@ -32,7 +33,7 @@ def test_every_public_event_of_a_game_has_a_line():
 
 def test_a_game_reads_as_setup_turns_and_end():
     replay = play_builtin("drachengold", ["greedy", "random", "greedy"], seed=2).replay.to_json()
-    sections = render.sections(replay, ["a", "b", "c"])
+    sections = render.sections(Replay.from_json(replay), ["a", "b", "c"])
     assert sections[0].title == "Setup" and sections[-1].title == "End"
     assert sum(s.title.startswith("Turn ") for s in sections) == sum(e.get("type") == "turn" for e in replay["log"])
     assert all(s.drawing is None for s in sections)

@@ -6,6 +6,7 @@ import pytest
 
 from ladder.games.drachengold.view.timeline import walk
 from ladder.play import play_builtin
+from ladder.replay import Replay
 
 GAMES = [
     (4, ["greedy", "trader", "random"], {"rules": "advanced-a"}),
@@ -27,7 +28,7 @@ def _views(replay):
 def _table_before_the_end(replay, seat, reveal):
     """The table as the pass left it just before game_over shows every hoard again."""
     table = None
-    for moment in walk(replay, seat, reveal=reveal):
+    for moment in walk(Replay.from_json(replay), seat, reveal=reveal):
         if moment.kind == "game_over":
             return table
         table = moment.table
@@ -47,17 +48,17 @@ def test_every_view_follows_each_hoard_s_size_and_its_own_hoard_s_colours(replay
 def test_the_pass_yields_every_decision_and_only_the_events_its_view_may_see(replay):
     log = replay["log"]
     for seat, reveal in _views(replay):
-        moments = list(walk(replay, seat, reveal=reveal))
-        decisions = [m.entry for m in moments if m.is_decision]
-        events = [m.entry for m in moments if not m.is_decision]
+        moments = list(walk(Replay.from_json(replay), seat, reveal=reveal))
+        decisions = [m.entry.to_json() for m in moments if m.is_decision]
+        events = [m.entry.to_json() for m in moments if not m.is_decision]
         assert decisions == [e for e in log if "kind" in e]
         assert events == [e for e in log if "type" in e
                           and (reveal or e["to"] is None or (seat is not None and seat in e["to"]))]
-    assert len(list(walk(replay))) == len(log)  # the step list's pass: one moment per entry
+    assert len(list(walk(Replay.from_json(replay)))) == len(log)  # the step list's pass: one moment per entry
 
 
 def test_the_end_shows_the_engine_s_scores_and_the_phases_run_setup_turns_end(replay):
-    moments = list(walk(replay, None, reveal=True))
+    moments = list(walk(Replay.from_json(replay), None, reveal=True))
     assert moments[-1].kind == "game_over" and moments[-1].phase == "end" and moments[-1].seat is None
     assert moments[-1].table.scores() == [r["score"] for r in replay["results"]]
     phases = [m.phase for m in moments]
@@ -74,7 +75,7 @@ def test_a_theft_out_of_sight_is_counted_not_guessed():
     played = play_builtin("drachengold", ["greedy", "trader", "random"], seed=4, options={"rules": "advanced-a"})
     replay = played.replay.to_json()
     thefts, seen = 0, {}
-    for moment in walk(replay, None, reveal=False):
+    for moment in walk(Replay.from_json(replay), None, reveal=False):
         assert moment.kind != "stolen"
         table = moment.table
         if moment.kind == "theft":

@@ -54,7 +54,7 @@ def test_golden_replays_are_there():
 @pytest.mark.parametrize("make", REPLAYS)
 def test_public_frames_agree_with_the_game_at_every_decision(make):
     replay = make()
-    public = frames(replay, None)
+    public = frames(Replay.from_json(replay), None)
     assert len(public) == sum(e.get("to") is None for e in replay["log"] if "type" in e)
     checked = 0
     for state, n in rerun(replay):
@@ -88,7 +88,7 @@ def test_the_public_view_never_names_a_face_down_card_nor_a_hand(make):
     looted = {c["id"] for e in replay["log"] if e.get("type") == "attack" for c in e["data"]["cards"]}
     never_seen = hidden_ids - looted  # face-down cards discarded with an unattacked castle
     assert hidden_ids and never_seen
-    public = frames(replay, None)
+    public = frames(Replay.from_json(replay), None)
     text = json.dumps(public)
     assert "is dealt" not in text and " sees " not in text
     for frame in public:
@@ -109,8 +109,8 @@ def test_a_seat_sees_its_own_face_down_cards_and_hand_only(make):
     replay = make()
     players = replay["players"]
     for seat in range(players):
-        mine = frames(replay, seat)
-        assert len(mine) == len(frames(replay, None))  # private news joins the frame before it
+        mine = frames(Replay.from_json(replay), seat)
+        assert len(mine) == len(frames(Replay.from_json(replay), None))  # private news joins the frame before it
         own_down = own_hand = 0
         for state, n in rerun(replay):
             t = mine[n - 1]["table"]
@@ -136,7 +136,7 @@ def test_a_seat_sees_its_own_face_down_cards_and_hand_only(make):
 @pytest.mark.parametrize("make", REPLAYS[:1])
 def test_reveal_shows_every_face_down_card_and_hand(make):
     replay = make()
-    everything = frames(replay, None, reveal=True)
+    everything = frames(Replay.from_json(replay), None, reveal=True)
     downs = [c for f in everything for castle in f["table"]["castles"] for c in castle["cards"] if c["face"] == "down"]
     assert downs and all(c["text"] != HIDDEN and c["category"] for c in downs)
     assert all(h["cards"] is not None for f in everything if f["round"] for h in f["table"]["hands"])
@@ -152,18 +152,18 @@ def test_a_spyglass_shows_its_user_the_castle_it_spied():
     else:
         pytest.fail("no Spyglass was used in 39 games")
     news = spied[0]["data"]
-    mine = frames(replay, news["seat"])
+    mine = frames(Replay.from_json(replay), news["seat"])
     frame = next(f for f in mine if any(" sees " in line for line in f["lines"]))
     castle = next(c for c in frame["table"]["castles"] if c["number"] == news["castle"])
     shown = [c["text"] for c in castle["cards"] if c["face"] == "down"]
     assert shown == [card_text(c) for c in news["cards"]]
-    public = frames(replay, None)[mine.index(frame)]
+    public = frames(Replay.from_json(replay), None)[mine.index(frame)]
     assert all(c["text"] == HIDDEN for k in public["table"]["castles"] for c in k["cards"] if c["face"] == "down")
 
 
 def test_steps_mark_where_they_happened_and_the_service_serves_the_frames():
     replay = golden(GOLDEN[0])
-    public = frames(replay, None)
+    public = frames(Replay.from_json(replay), None)
     plays = [f for f in public if " plays " in f["lines"][-1] and "discards" not in f["lines"][-1]]
     assert plays and all(f["table"]["mark"]["castle"] is not None for f in plays)
     flames = [f for f in public if " breathes " in f["lines"][-1]]
@@ -181,11 +181,11 @@ def test_each_frame_carries_the_log_index_of_the_last_event_it_shows(make):
     before them, which then stands for the log up to that news."""
     replay = make()
     log = replay["log"]
-    assert [f["entry"] for f in frames(replay, None)] == [
+    assert [f["entry"] for f in frames(Replay.from_json(replay), None)] == [
         i for i, e in enumerate(log) if "type" in e and e.get("to") is None]
-    seat_frames = frames(replay, 1)
+    seat_frames = frames(Replay.from_json(replay), 1)
     got = [f["entry"] for f in seat_frames]
-    assert got == sorted(set(got)) and len(got) == len(frames(replay, None))
+    assert got == sorted(set(got)) and len(got) == len(frames(Replay.from_json(replay), None))
     for before, frame in zip([-1, *got], seat_frames, strict=False):
         between = [e for e in log[before + 1:frame["entry"] + 1] if "type" in e]
         assert between and between[-1] is log[frame["entry"]]  # it ends on an event the seat sees

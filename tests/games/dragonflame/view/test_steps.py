@@ -5,6 +5,7 @@ from __future__ import annotations
 from ladder.games.dragonflame.rules.data import COLOURS
 from ladder.games.dragonflame.view.steps import event_line, sections
 from ladder.play import play_builtin
+from ladder.replay import Replay
 
 NAMES = ["ann", "bob", "cy"]
 
@@ -28,7 +29,7 @@ def test_every_event_reads_as_a_sentence():
 
 def test_sections_per_round_with_castles_then_the_village_grid():
     played = replay()
-    out = sections(played.replay.to_json(), NAMES)
+    out = sections(played.replay, NAMES)
     titles = [s.title for s in out]
     rounds = played.state.round
     assert titles == ["Setup"] + [f"Round {r}: {p}" for r in range(1, rounds + 1)
@@ -45,7 +46,7 @@ def test_sections_per_round_with_castles_then_the_village_grid():
 
 def test_the_last_drawing_matches_the_final_table_and_scores():
     played = replay(8)
-    end = sections(played.replay.to_json(), NAMES)[-1].drawing
+    end = sections(played.replay, NAMES)[-1].drawing
     state = played.state
     assert end["scores"] == state.scores()
     assert [[len(c["fire"]) for c in row] for row in end["grid"]] == [
@@ -62,7 +63,7 @@ def test_faults_show_in_the_section_where_they_happened():
     log = data["log"]
     index = next(i for i, e in enumerate(log) if e.get("kind") == "attack")
     log[index] = {**log[index], "fault": {"status": "timeout", "reason": "too slow"}}
-    text = "\n".join(line for s in sections(data, NAMES) for line in s.lines)
+    text = "\n".join(line for s in sections(Replay.from_json(data), NAMES) for line in s.lines)
     assert "timeout on attack (too slow); the default decision was played" in text
 
 

@@ -10,6 +10,7 @@ from ladder.games.dragonflame import DragonFlame
 from ladder.games.dragonflame.view.lines import card_text
 from ladder.games.dragonflame.view.timeline import PAGE, Sight, Timeline
 from ladder.play import play_builtin
+from ladder.replay import Replay
 
 HIDDEN = card_text(None)
 
@@ -30,7 +31,7 @@ def final_state(replay: dict):
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_the_pass_ends_with_the_table_the_engine_ended_with(players):
     replay = played(players, seed=players + 20)
-    timeline = Timeline(replay, PAGE)
+    timeline = Timeline.of(Replay.from_json(replay), PAGE)
     moments = list(timeline)
     assert sum(m.is_decision for m in moments) == sum("decision" in e for e in replay["log"])
     state, table = final_state(replay), timeline.table
@@ -45,7 +46,7 @@ def test_the_pass_ends_with_the_table_the_engine_ended_with(players):
 
 def test_a_section_opens_before_the_event_that_starts_it_changes_the_table():
     replay = played(4, seed=7)
-    timeline = Timeline(replay, PAGE)
+    timeline = Timeline.of(Replay.from_json(replay), PAGE)
     titles, looted = [], 0
     for moment in timeline:
         table = timeline.table
@@ -72,7 +73,8 @@ def test_each_sight_keeps_only_what_it_sees():
     assert private
 
     def kept(sight):
-        return [m.entry for m in Timeline(replay, sight) if not m.is_decision and not m.opens]
+        return [m.entry.to_json() for m in Timeline.of(Replay.from_json(replay), sight)
+                if not m.is_decision and not m.opens]
 
     assert kept(PAGE) == kept(Sight()) == [e for e in events if e.get("to") is None]
     assert kept(Sight(1)) == [e for e in events if e.get("to") is None or 1 in e["to"]]
@@ -80,7 +82,7 @@ def test_each_sight_keeps_only_what_it_sees():
 
 
 def face_down_texts(replay, sight):
-    timeline = Timeline(replay, sight)
+    timeline = Timeline.of(Replay.from_json(replay), sight)
     for _ in timeline:
         for castle in timeline.table.castles:
             yield from ((c["text"], c.get("by"), c.get("spied")) for c in castle["cards"] if c["face"] == "down")

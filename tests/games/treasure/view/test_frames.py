@@ -10,6 +10,7 @@ import pytest
 
 from ladder.games.treasure.view.frames import frames, square_name
 from ladder.play import play_builtin
+from ladder.replay import Replay
 
 GOLDEN = Path(__file__).parents[3] / "golden" / "treasure-seed5.json"
 FRAME_EVENTS = {"game_start", "flip", "keep", "turn_end", "spider_move", "game_end"}
@@ -52,7 +53,7 @@ def _cells(frame, *states):
 
 @pytest.mark.parametrize("replay", list(_replays()), ids=["golden", "seed1", "seed2"])
 def test_every_frame_shows_the_tiles_the_flips_say(replay):
-    got = frames(replay, None)
+    got = frames(Replay.from_json(replay), None)
     expected = _expected(replay)
     assert len(got) == len(expected)
     for i, (frame, (face_up, gone, won)) in enumerate(zip(got, expected, strict=True)):
@@ -69,7 +70,7 @@ def test_every_frame_shows_the_tiles_the_flips_say(replay):
 def test_a_flip_frame_names_the_square_and_shows_its_kind():
     replay = json.loads(GOLDEN.read_text())
     flips = [e["data"] for e in replay["log"] if e.get("type") == "flip"]
-    flip_frames = [f for f in frames(replay, None) if any(" flips " in line for line in f["lines"])]
+    flip_frames = [f for f in frames(Replay.from_json(replay), None) if any(" flips " in line for line in f["lines"])]
     assert len(flip_frames) == len(flips)
     for frame, flip in zip(flip_frames, flips, strict=True):
         r, c = flip["square"]
@@ -83,7 +84,7 @@ def test_square_names_match_the_moves():
 
 
 def test_every_view_is_the_same_because_every_event_is_public():
-    replay = json.loads(GOLDEN.read_text())
+    replay = Replay.from_json(json.loads(GOLDEN.read_text()))
     assert frames(replay, None) == frames(replay, 1) == frames(replay, None, reveal=True)
 
 
@@ -92,4 +93,4 @@ def test_each_frame_carries_the_log_index_of_the_event_it_shows(replay):
     """The owner's decisions (keyed by log index) follow the viewer's steps by this field."""
     shown = [i for i, e in enumerate(replay["log"]) if e.get("type") in FRAME_EVENTS]
     for seat in (None, 1):
-        assert [f["entry"] for f in frames(replay, seat)] == shown
+        assert [f["entry"] for f in frames(Replay.from_json(replay), seat)] == shown

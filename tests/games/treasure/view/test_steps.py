@@ -6,6 +6,7 @@ from ladder.games import get_game
 from ladder.games.render import renderer_for, seat_namer
 from ladder.games.treasure.view import steps as render
 from ladder.play import play_builtin
+from ladder.replay import Replay
 
 
 def test_the_game_names_its_renderer():
@@ -35,7 +36,7 @@ def test_every_event_of_a_game_has_a_line_that_is_not_a_raw_dump():
 
 def test_turns_carry_a_drawing_of_the_cave():
     replay = play_builtin("treasure", ["careful", "random"], seed=3).replay.to_json()
-    turns = [s for s in render.sections(replay, ["a", "b"]) if s.title.startswith("Turn ")]
+    turns = [s for s in render.sections(Replay.from_json(replay), ["a", "b"]) if s.title.startswith("Turn ")]
     assert turns and all(len(s.drawing) == 7 and all(len(row) == 7 for row in s.drawing) for s in turns)
 
 

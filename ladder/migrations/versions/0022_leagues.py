@@ -1,8 +1,8 @@
 """Leagues and seasons (#46): each contestant's league and its newest meetings with the league's
 boss, the promotions, the league a ladder table was made in; seasons and their archived finals.
 
-Revision ID: 0018_leagues
-Revises: 0017_rating_checks
+Revision ID: 0022_leagues
+Revises: 0021_store_retention
 """
 
 from collections.abc import Sequence
@@ -10,8 +10,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = '0018_leagues'
-down_revision: str | None = '0017_rating_checks'
+revision: str = '0022_leagues'
+down_revision: str | None = '0021_store_retention'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,0 +1,288 @@
+"""Scorecards in the database: each seat's measures of a match, written when its result is recorded
+(`record_scorecard`, inside record_result's transaction), merged per bot, version, table size and
+opponent (ScorecardSum), and rebuilt from the stored replays by `ladder scorecard recompute`.
+
+Which matches count: every finished match with a replay, but a tournament's (an event's deal is
+held until every seat order is played: its measures would tell the deal) and a voided one (the
+recompute leaves it out; recording cannot know of a later void). The measures are pure
+(ladder/scorecard/, each game's part); this module only stores, merges and reads them.
+
+Recording runs after the rating clock is taken, so results are recorded one at a time: the sums'
+read-merge-write below needs no lock of its own.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import and_, bindparam, delete, insert, or_, tuple_, update
+from sqlmodel import Session, select
+
+from ladder.games import get_game
+from ladder.games.base import Game
+from ladder.games.scorecard import Measure
+from ladder.models import Match, MatchKind, MatchStatus, ScorecardSum, ScorecardTally, Seat
+from ladder.models import Replay as StoredReplay
+from ladder.replay import Replay
+from ladder.scorecard.common import Catalogue, catalogue, seat_tallies
+from ladder.scorecard.tallies import Stored, encode, merge_all, negated, without_medians
+from ladder.services.ratings import take_rating_clock
+from ladder.services.stored_replays import replay_bytes
+
+log = logging.getLogger(__name__)
+ALL = 0  # a key column's "every version / size / opponent"
+LEFT_OUT_KINDS = (MatchKind.EVENT,)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatCard:
+    seat: int
+    bot_id: int
+    version_id: int
+    rank: int
+    tallies: dict[str, Stored]
+    winners: dict[str, Stored]
+
+
+def match_cards(game: Game, replay: Replay, seats: Sequence[tuple[int, int, int]]) -> list[SeatCard]:
+    """Each seat's stored scorecard of one match; `seats` is (seat, bot id, version id) in seat order."""
+    measures = catalogue(game)
+    raw = seat_tallies(game, replay)
+    ranks = {r.seat: r.rank for r in replay.results}
+    stored = {}
+    for seat, tallies in raw.items():
+        row = {}
+        for name, tally in tallies.items():
+            kind = measures.kind(name)
+            if kind is not None:
+                row[name] = encode(kind, tally)
+        stored[seat] = row
+    kinds = measures.kinds({name for row in stored.values() for name in row})
+    winners = merge_all(kinds, (row for seat, row in stored.items() if ranks.get(seat) == 1))
+    return [SeatCard(seat, bot_id, version_id, ranks.get(seat, len(seats)), stored.get(seat, {}), winners)
+            for seat, bot_id, version_id in seats]
+
+
+def main_measures(measures: Catalogue) -> list[Measure]:
+    """The chart's and the opponents' measures: first places, the score, the game's first two."""
+    found = [measures.get("first"), measures.get("score"), *measures.game[:2]]
+    return [m for m in found if m is not None]
+
+
+def charted(game: Game, tallies: Mapping[str, Stored]) -> dict[str, Stored]:
+    """A seat's tallies of the main measures: what the chart reads of each match."""
+    return {m.name: tallies[m.name] for m in main_measures(catalogue(game)) if m.name in tallies}
+
+
+def counts(match: Match) -> bool:
+    return match.status == MatchStatus.FINISHED and match.kind not in LEFT_OUT_KINDS and match.voided_at is None
+
+
+def record_scorecard(session: Session, match: Match, seats: Sequence[tuple[int, int, int]],
+                     replay: Replay | bytes | None) -> list[SeatCard]:
+    """Store the seats' scorecards of a match whose result is being recorded, and merge them into
+    the sums; nothing for a match that does not count or has no replay."""
+    if replay is None or not counts(match):
+        return []
+    if isinstance(replay, bytes | bytearray):
+        raw = gzip.decompress(replay) if replay[:2] == b"\x1f\x8b" else bytes(replay)  # as a worker sends it
+        replay = Replay.from_json(json.loads(raw))
+    game = get_game(match.game)
+    try:
+        cards = match_cards(game, replay, seats)
+    except Exception:  # a measure's defect must not cost the match its result: recompute fills it in
+        log.exception("match %s: its scorecard could not be measured; `ladder scorecard recompute` retries", match.id)
+        return []
+    players = len(seats)
+    session.exec(insert(ScorecardTally.__table__), params=[
+        {"match_id": match.id, "seat": c.seat, "bot_id": c.bot_id, "bot_version_id": c.version_id,
+         "game": match.game, "players": players, "rank": c.rank, "tallies": c.tallies, "winners": c.winners,
+         "charted": charted(game, c.tallies)} for c in cards])
+    add_to_sums(session, game, match.id, cards)
+    return cards
+
+
+def sum_keys(card: SeatCard, players: int, bots: Iterable[int]) -> list[tuple[int, int, int, int]]:
+    """(bot, version, players, opponent) of every sum a seat's card goes into."""
+    keys = [(card.bot_id, card.version_id, ALL, ALL), (card.bot_id, ALL, ALL, ALL), (card.bot_id, ALL, players, ALL)]
+    keys += [(card.bot_id, ALL, ALL, other) for other in sorted(set(bots)) if other != card.bot_id]
+    return keys
+
+
+def add_to_sums(session: Session, game: Game, match_id: int, cards: Sequence[SeatCard], sign: int = 1) -> None:
+    """Merge a match's cards into their sums (`sign` -1: cards negated, taking a match back out)."""
+    bots = [c.bot_id for c in cards]
+    wanted: dict[tuple[int, int, int, int], list[SeatCard]] = {}
+    for card in cards:
+        for key in sum_keys(card, len(cards), bots):
+            wanted.setdefault(key, []).append(card)
+    table = ScorecardSum.__table__
+    columns = (table.c.bot_id, table.c.version_id, table.c.players, table.c.opponent_id)
+    found = {tuple(row[:4]): row[4:] for row in session.connection().execute(
+        select(*columns, table.c.matches, table.c.tallies, table.c.winners).where(tuple_(*columns).in_(list(wanted))))}
+    names = {n for c in cards for n in (*c.tallies, *c.winners)}
+    names.update(n for _m, tallies, winners in found.values() for n in (*tallies, *winners))
+    kinds = catalogue(game).kinds(names)
+    updates, inserts = [], []
+    for key, key_cards in wanted.items():
+        matches, tallies, winners = found.get(key, (0, {}, {}))
+        row = {"matches": matches + sign * len(key_cards), "last_match_id": match_id,
+               **merged(kinds, key, tallies, winners, key_cards)}
+        if key in found:
+            updates.append({"k_bot": key[0], "k_version": key[1], "k_players": key[2], "k_opponent": key[3], **row})
+        else:
+            inserts.append({"bot_id": key[0], "version_id": key[1], "players": key[2], "opponent_id": key[3],
+                            "game": game.name, **row})
+    if updates:
+        session.exec(update(table).where(table.c.bot_id == bindparam("k_bot"),
+                                         table.c.version_id == bindparam("k_version"),
+                                         table.c.players == bindparam("k_players"),
+                                         table.c.opponent_id == bindparam("k_opponent"))
+                     .values(matches=bindparam("matches"), tallies=bindparam("tallies"),
+                             winners=bindparam("winners"), last_match_id=bindparam("last_match_id")),
+                     params=updates)
+    if inserts:
+        session.exec(insert(table), params=inserts)
+
+
+def merged(kinds: Mapping[str, str], key: tuple[int, int, int, int], tallies: Mapping, winners: Mapping,
+           cards: Sequence[SeatCard]) -> dict[str, dict]:
+    """A sum's tallies and winners' tallies with these cards added. The sums per table size and per
+    opponent keep no medians (the samples are the bot's own answer times: about it, not about its
+    table) and no winners' figures (the page and the API compare a bot with an opponent there, not
+    with the winners): those are most of what a merge costs, and a match adds to 12 of them."""
+    if key[2] != ALL or key[3] != ALL:
+        return {"tallies": merge_all(kinds, [tallies, *(without_medians(kinds, c.tallies) for c in cards)]),
+                "winners": {}}
+    return {"tallies": merge_all(kinds, [tallies, *(c.tallies for c in cards)]),
+            "winners": merge_all(kinds, [winners, *(c.winners for c in cards)])}
+
+
+def forget_matches(session: Session, match_ids: Sequence[int]) -> int:
+    """Take matches out of the scorecards (a moderator voided them): their seats' rows are deleted
+    and their tallies taken back out of every sum they went into; a sum left with no match goes.
+    Inside the caller's transaction, which holds the rating clock (services/voiding.py). Returns
+    the seats forgotten."""
+    rows = session.exec(select(ScorecardTally).where(ScorecardTally.match_id.in_(list(match_ids)))
+                        .order_by(ScorecardTally.match_id, ScorecardTally.seat)).all()
+    by_match: dict[int, list[ScorecardTally]] = {}
+    for row in rows:
+        by_match.setdefault(row.match_id, []).append(row)
+    for match_id, seats in by_match.items():
+        game = get_game(seats[0].game)
+        measures = catalogue(game)
+        kinds = measures.kinds({n for t in seats for n in (*t.tallies, *t.winners)})
+        cards = [SeatCard(t.seat, t.bot_id, t.bot_version_id, t.rank, negated(kinds, t.tallies),
+                          negated(kinds, t.winners)) for t in seats]
+        add_to_sums(session, game, match_id, cards, sign=-1)
+    if rows:
+        session.exec(delete(ScorecardTally).where(ScorecardTally.match_id.in_(list(by_match))))
+        session.exec(delete(ScorecardSum).where(ScorecardSum.matches <= 0))
+    return len(rows)
+
+
+# --- recomputing from the replays ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Recomputed:
+    matches: int
+    seats: int
+    sums: int
+    differences: int  # stored seat rows that differed from the recomputed ones (before the rewrite)
+
+
+def recompute(sessions: Callable[[], Session], *, game: str | None = None, batch: int = 500,
+              write: bool = True, progress: Callable[[int], None] = lambda n: None) -> Recomputed:
+    """Every counted match's scorecards from its stored replay, in match order, compared with what
+    is stored; with `write`, the stored tallies and sums (of `game`, or all) are replaced by them.
+    A write holds the rating clock from the first read to the commit, so no result is recorded
+    meanwhile (recording waits for it): nothing recorded during the rebuild is lost or counted twice."""
+    last, matches, seats, differences = 0, 0, 0, 0
+    sums: dict[tuple[int, int, int, int], dict] = {}
+    fresh: list[dict] = []
+    with sessions() as session:
+        if write:
+            take_rating_clock(session)
+        where = [Match.status == MatchStatus.FINISHED, Match.kind.not_in(LEFT_OUT_KINDS), Match.voided_at.is_(None)]
+        if game is not None:
+            where.append(Match.game == game)
+        while True:
+            rows = session.exec(
+                select(Match.id, Match.game, StoredReplay.data).join(StoredReplay, StoredReplay.match_id == Match.id)
+                .where(and_(*where), Match.id > last).order_by(Match.id).limit(batch)).all()
+            if not rows:
+                break
+            last = rows[-1][0]
+            seat_rows: dict[int, list[tuple[int, int, int]]] = {}
+            for match_id, seat, bot_id, version_id in session.exec(
+                    select(Seat.match_id, Seat.seat, Seat.bot_id, Seat.bot_version_id)
+                    .where(Seat.match_id.in_([r[0] for r in rows])).order_by(Seat.match_id, Seat.seat)):
+                seat_rows.setdefault(match_id, []).append((seat, bot_id, version_id))
+            stored = {(t.match_id, t.seat): t for t in session.exec(
+                select(ScorecardTally).where(ScorecardTally.match_id.in_([r[0] for r in rows])))}
+            for match_id, game_name, data in rows:
+                the_game = get_game(game_name)
+                replay = Replay.from_json(json.loads(replay_bytes(data)))  # either stored form
+                cards = match_cards(the_game, replay, seat_rows.get(match_id, []))
+                for card in cards:
+                    old = stored.get((match_id, card.seat))
+                    if old is None or old.tallies != card.tallies or old.winners != card.winners:
+                        differences += 1
+                    fresh.append({"match_id": match_id, "seat": card.seat, "bot_id": card.bot_id,
+                                  "bot_version_id": card.version_id, "game": game_name, "players": len(cards),
+                                  "rank": card.rank, "tallies": card.tallies, "winners": card.winners,
+                                  "charted": charted(the_game, card.tallies)})
+                    _merge_into(sums, the_game, match_id, card, len(cards), [c.bot_id for c in cards])
+                matches += 1
+                seats += len(cards)
+            progress(len(rows))
+            if not write:
+                session.rollback()  # end the read: a check holds no transaction across batches
+        if write:
+            tally_where = [] if game is None else [ScorecardTally.game == game]
+            sum_where = [] if game is None else [ScorecardSum.game == game]
+            session.exec(delete(ScorecardTally).where(*tally_where))
+            session.exec(delete(ScorecardSum).where(*sum_where))
+            for start in range(0, len(fresh), 5_000):
+                session.exec(insert(ScorecardTally.__table__), params=fresh[start:start + 5_000])
+            rows = list(sums.values())
+            for start in range(0, len(rows), 5_000):
+                session.exec(insert(ScorecardSum.__table__), params=rows[start:start + 5_000])
+            session.commit()
+    return Recomputed(matches, seats, len(sums), differences)
+
+
+def _merge_into(sums: dict, game: Game, match_id: int, card: SeatCard, players: int, bots: list[int]) -> None:
+    measures = catalogue(game)
+    for key in sum_keys(card, players, bots):
+        row = sums.get(key)
+        if row is None:
+            row = sums[key] = {"bot_id": key[0], "version_id": key[1], "players": key[2], "opponent_id": key[3],
+                               "game": game.name, "matches": 0, "tallies": {}, "winners": {}, "last_match_id": None}
+        kinds = measures.kinds({*row["tallies"], *row["winners"], *card.tallies, *card.winners})
+        row["matches"] += 1
+        row.update(merged(kinds, key, row["tallies"], row["winners"], [card]))
+        row["last_match_id"] = match_id
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+
+def sums_for(session: Session, bot_id: int,
+             keys: Iterable[tuple[int, int, int]]) -> dict[tuple[int, int, int], Mapping]:
+    """(version, players, opponent) -> that sum's row (matches, tallies, winners) of a bot."""
+    keys = list(keys)
+    if not keys:
+        return {}
+    table = ScorecardSum.__table__
+    rows = session.connection().execute(
+        select(table.c.version_id, table.c.players, table.c.opponent_id, table.c.matches, table.c.tallies,
+               table.c.winners)
+        .where(table.c.bot_id == bot_id, or_(*(and_(table.c.version_id == v, table.c.players == p,
+                                                    table.c.opponent_id == o) for v, p, o in keys))))
+    return {(v, p, o): {"matches": m, "tallies": t, "winners": w} for v, p, o, m, t, w in rows}

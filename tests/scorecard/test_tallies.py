@@ -1,0 +1,31 @@
+"""Stored tallies: encoding, merging and the figure shown (ladder/scorecard/tallies.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ladder.scorecard.tallies import encode, merge, merge_all, quantile, round2, value
+
+
+@pytest.mark.parametrize(("raw", "rounded"), [(0, 0.0), (7, 7.0), (99, 99.0), (123.4, 120.0), (0.01234, 0.012),
+                                              (-56.7, -57.0), (1950, 2000.0)])
+def test_samples_keep_two_significant_figures(raw, rounded):
+    assert round2(raw) == rounded
+
+
+def test_a_median_tally_is_counts_of_rounded_samples_and_merges_by_adding_them():
+    a = encode("median", (3, 1, 3, 250.4))
+    assert a == [[1.0, 1], [3.0, 2], [250.0, 1]]
+    b = encode("median", (3, 40))
+    assert merge("median", a, b) == [[1.0, 1], [3.0, 3], [40.0, 1], [250.0, 1]]
+    assert value("median", merge("median", a, b)) == 3.0  # 6 samples: the lower middle one
+    assert quantile([[1.0, 98], [500.0, 2]], 0.99) == 500.0
+
+
+def test_rates_means_and_totals_add_numerators_and_denominators():
+    assert merge("rate", encode("rate", (1, 4)), encode("rate", (2, 2))) == [3, 6]
+    assert value("rate", [3, 6]) == 0.5 and value("mean", [0, 0]) is None and value("total", None) is None
+    merged = merge_all({"x": "total", "m": "median"}, [{"x": [2, 1], "m": [[1.0, 1]]}, {"x": [4, 1]},
+                                                     {"unknown": [1, 1]}])
+    assert merged == {"x": [6, 2], "m": [[1.0, 1]]}
+    assert encode("mean", (0.1234567891, 3)) == [0.123457, 3]
