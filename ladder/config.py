@@ -23,6 +23,8 @@ from sqlalchemy.engine import make_url
 from ladder.bot.data import Cap
 from ladder.bot.packages import MAX_UPLOAD_BYTES
 from ladder.bot.runtimes import BY_NAME
+from ladder.ranking.leagues import DEFAULT_NAMES as DEFAULT_LEAGUE_NAMES
+from ladder.ranking.leagues import MOST_LEAGUES as LEAGUES_NEEDED
 
 ENV_PREFIX = "LADDER_"
 DEV_SECRET_KEY = "dev-only-secret-key"  # the development default; refused anywhere else
@@ -78,6 +80,9 @@ class Settings(BaseModel):
     scheduler_interval: float = Field(default=5.0, gt=0)  # seconds between scheduler ticks
     tables_per_tick: int = Field(default=4, ge=1)
     queue_target: int = Field(default=8, ge=0)  # queued matches per game the scheduler keeps
+    # the leagues' names, weakest first (ladder/ranking/leagues.py): a game with four leagues takes the first
+    # four; comma-separated, as many as the game with most leagues needs (five)
+    league_names: str = ",".join(DEFAULT_LEAGUE_NAMES)
     event_slots: int = Field(default=2, ge=0)  # tournament matches queued or running at once (0: paused)
     # seconds between the scheduler's ratings checks (a dry `ladder ratings recompute`, recorded for
     # the ladder_ratings_check_ok metric); 0: none, only the ones an operator runs
@@ -197,6 +202,21 @@ class Settings(BaseModel):
         if unknown:
             raise ValueError(f"unknown runtime(s) {', '.join(unknown)}; the runtimes are {', '.join(BY_NAME)}")
         return ",".join(names)
+
+    @field_validator("league_names")
+    @classmethod
+    def _league_names(cls, value: str) -> str:
+        names = [n.strip() for n in value.split(",")]
+        if any(not n or len(n) > 24 for n in names) or len(set(names)) != len(names):
+            raise ValueError(f"{value!r}: league names are comma-separated, distinct, 1 to 24 characters each")
+        if len(names) < LEAGUES_NEEDED:
+            raise ValueError(f"{value!r}: the games need {LEAGUES_NEEDED} league names, weakest first")
+        return ",".join(names)
+
+    @property
+    def leagues(self) -> tuple[str, ...]:
+        """The leagues' names, weakest first."""
+        return tuple(self.league_names.split(","))
 
     @property
     def accepted_runtimes(self) -> tuple[str, ...] | None:

@@ -290,6 +290,9 @@ class MatchBase(SQLModel):
     # voided by a moderator (ladder/services/voiding.py): its rating changes are gone, it stays listed
     voided_at: datetime | None = _when(nullable=True)
     void_reason: str | None = Field(default=None, sa_type=Text)
+    # the league whose table this is (ladder/ranking/leagues.py: 0 = the first), None outside leagues; only a
+    # league's own tables count towards promotion in it
+    league: int | None = None
 
 
 class Match(MatchBase, table=True):
@@ -588,6 +591,80 @@ class HeadToHead(SQLModel, table=True):
     losses: int = 0
     ties: int = 0
     last_match_id: int | None = None
+
+
+class LeagueMember(SQLModel, table=True):
+    """A contestant's league in its game (ladder/services/leagues.py) and its newest meetings with
+    that league's boss; no row = the first league. House bots have none: their league is declared."""
+
+    __tablename__ = "league_members"
+    __table_args__ = (Index("ix_league_members_game_league", "game", "league"),)
+    bot_id: int = Field(foreign_key="bots.id", primary_key=True, ondelete="CASCADE")
+    game: str = Field(max_length=32)
+    league: int = 0
+    entered_at: datetime = _when()
+    record: str = Field(default="", max_length=32)  # ladder.ranking.leagues.ABOVE/BELOW/TIE, oldest first
+    evidence: float = 0.0  # the promotion test's log-likelihood ratio since it last started (ladder.ranking.leagues)
+
+
+class LeagueMove(SQLModel, table=True):
+    """A promotion, never changed: the bot page's history and the league's 'promoted' list."""
+
+    __tablename__ = "league_moves"
+    __table_args__ = (Index("ix_league_moves_game_at", "game", "at"), Index("ix_league_moves_bot", "bot_id"))
+    id: int | None = Field(default=None, primary_key=True)
+    bot_id: int = Field(foreign_key="bots.id", ondelete="CASCADE")
+    game: str = Field(max_length=32)
+    from_league: int
+    to_league: int
+    at: datetime = _when()
+    match_id: int | None = Field(default=None, foreign_key="matches.id", ondelete="SET NULL")
+    record: str = Field(default="", max_length=32)  # the meetings that promoted it
+
+
+class SeasonStatus(StrEnum):
+    OPEN = "open"  # the ladder plays; uploads welcome
+    FINAL = "final"  # past its end: the game's uploads are frozen while its final (an event) plays
+    CLOSED = "closed"  # the final's standings are archived
+
+
+class Season(SQLModel, table=True):
+    """A game's season (ladder/services/seasons.py): an organiser opens it with an end; at the end
+    the game's submissions freeze and a duplicate-seated final among the top league's best is played."""
+
+    __tablename__ = "seasons"
+    __table_args__ = (Index("ix_seasons_game_status", "game", "status"),
+                      _check("status", SeasonStatus, "ck_seasons_status"))
+    id: int | None = Field(default=None, primary_key=True)
+    game: str = Field(max_length=32)
+    name: str = Field(max_length=80)
+    status: str = Field(default=SeasonStatus.OPEN, max_length=16)
+    organizer_id: int = Field(foreign_key="users.id")
+    opened_at: datetime = _when()
+    ends_at: datetime = Field(sa_type=UTCDateTime)
+    finalists: int = 8
+    final_rounds: int = 5  # the final is a Swiss event: rounds of tables of the game's preferred size
+    final_deals: int = 2  # per round, each in every seat order (duplicate seating)
+    event_id: int | None = Field(default=None, foreign_key="events.id")
+    closed_at: datetime | None = _when(nullable=True)
+
+
+class SeasonStanding(SQLModel, table=True):
+    """A closed season's archived final standings, one row per finalist, never changed."""
+
+    __tablename__ = "season_standings"
+    season_id: int = Field(foreign_key="seasons.id", primary_key=True, ondelete="CASCADE")
+    place: int = Field(primary_key=True)
+    bot_id: int = Field(foreign_key="bots.id")
+    name: str = Field(max_length=120)  # "owner/bot vN" as the final showed it
+    league: int | None = None
+    rating: int | None = None  # its Elo when the season closed
+    matches: int
+    wins: int
+    mean_rank: float
+    rank_low: float  # the mean rank's 95% bootstrap interval over the final's deals
+    rank_high: float
+    mean_score: float
 
 
 # --- moderation ------------------------------------------------------------------------------

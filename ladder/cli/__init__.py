@@ -31,6 +31,7 @@ from ladder.cli import (
     storage,
     tournament,
 )
+from ladder.cli.bench import leagues as bench_leagues
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -48,6 +49,7 @@ for command in (*moderation.COMMANDS, *storage.COMMANDS, replays_admin.compact_r
     admin.admin.add_command(command)
 bench.bench.add_command(service.bench_service)
 bench.bench.add_command(tournament.bench_tournament)
+bench.bench.add_command(bench_leagues.bench_leagues)
 bench.bench.add_command(export.bench_export)
 bench.bench.add_command(chaos.bench_chaos)
 bench.bench.add_command(bench_check.bench_check)

@@ -216,4 +216,47 @@ def collusion(game, matches, top) -> None:
         sys.exit(1)
 
 
-COMMANDS = [collusion, void, bot, retire_version, rename, hide_name, suspend, unsuspend, replay, log]
+
+
+@click.group("season")
+def season() -> None:
+    """Seasons (docs/ratings.md, "Seasons"): open one for a game with an end; list them."""
+
+
+@season.command("open")
+@click.option("--game", required=True, help="The game, by its name (`ladder play --help` lists them).")
+@click.option("--name", required=True, help="Its name, shown on the season's page (1-80 characters).")
+@click.option("--ends", type=WHEN, required=True, help="When it ends (UTC): submissions freeze and the final starts.")
+@click.option("--organizer", required=True, help="The admin user organising it (its final is theirs).")
+@click.option("--finalists", type=int, default=8, show_default=True, help="Bots in the final.")
+@click.option("--rounds", type=int, default=5, show_default=True, help="The final's Swiss rounds.")
+@click.option("--deals", type=int, default=2, show_default=True, help="Deals a round, each in every seat order.")
+def season_open(game, name, ends, organizer, finalists, rounds, deals) -> None:
+    """Open a season: at its end the scheduler freezes the game's uploads and plays the final."""
+    from ladder.services.moderation import user_by_name
+    from ladder.services.seasons import open_season
+
+    def call(session, _actor):
+        made = open_season(session=session, organizer_id=user_by_name(session, organizer).id, game=game, name=name,
+                           ends_at=_utc(ends), finalists=finalists, final_rounds=rounds, final_deals=deals)
+        return f"season {made.id} ({made.name}) open for {made.game} until {made.ends_at:%Y-%m-%d %H:%M} UTC"
+
+    click.echo(run(call))
+
+
+@season.command("list")
+@click.option("--game", required=True)
+def season_list(game) -> None:
+    """The game's seasons, newest first."""
+    from ladder.services.seasons import seasons_of
+
+    def call(session, _actor):
+        return [f"{s.id}\t{s.name}\t{s.status}\tends {s.ends_at:%Y-%m-%d %H:%M} UTC"
+                + (f"\tfinal: event {s.event_id}" if s.event_id else "")
+                for s in seasons_of(session=session, game=game)]
+
+    for line in run(call):
+        click.echo(line)
+
+
+COMMANDS = [collusion, void, bot, retire_version, rename, hide_name, suspend, unsuspend, replay, log, season]

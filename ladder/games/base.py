@@ -222,6 +222,10 @@ class Game:
     # The starter bots a new version's validation game seats (all of them when empty): the quick,
     # well-worn ones, so validation stays fast and a searching house bot never slows an upload.
     validation_bots: ClassVar[tuple[str, ...]] = ()
+    # The leagues' house bots (ladder/ranking/leagues.py): weakest league first, each league's boss first, the
+    # last league empty (the open one). () = one flat ladder. Bosses of clearly rising strength,
+    # from the house bots' measured tournaments (docs/bots.md).
+    leagues: ClassVar[tuple[tuple[str, ...], ...]] = ()
     options: ClassVar[dict[str, Option]] = {}
     decision_kinds: ClassVar[tuple[str, ...]] = ()
     # The game's other parts, each a module of its own package named once here ("" when the game

@@ -136,14 +136,20 @@ def make_table(
     exclude: Collection[Hashable] = (),
     house_owner: Hashable | None = None,
     house_together: bool = True,
+    host: Candidate | None = None,
+    seeds: Collection[Hashable] | None = None,
 ) -> Table | None:
     """One table, or None when fewer bots can sit together than `sizes.minimum`.
 
     `seats` asks for a table size (default `sizes.default`); the table is smaller when owners
     leave too few bots that may sit together, never below `sizes.minimum`. Bots whose owner is
     `house_owner` (the starter bots) may share a table when `house_together` is true.
+    A league's table (ladder/ranking/leagues.py): `host` (its boss) sits at every table, `exclude` or not, and
+    only the bots in `seeds` (the league's own) seed one; None = any bot.
     """
     pool = eligible(candidates, game=game, exclude=exclude)
+    if host is not None:
+        pool = [c for c in pool if c.bot != host.bot]
     wanted = sizes.default if seats is None else seats
     if not sizes.minimum <= wanted <= sizes.maximum:
         raise ValueError(f"{wanted} seats is outside {sizes.minimum}..{sizes.maximum}")
@@ -151,24 +157,32 @@ def make_table(
     def key(c: Candidate) -> Hashable:
         return _owner_key(c, house_owner, house_together)
 
-    capacity = len({key(c) for c in pool})  # any seed reaches it: each owner key fills one seat
+    seeding = [c for c in pool if seeds is None or c.bot in seeds]
+    if host is not None:
+        seeding = [c for c in seeding if key(c) != key(host)]
+    if not seeding:
+        return None
+    hosted = () if host is None else (host,)
+    # any seed reaches it: each owner key fills one seat
+    capacity = len({key(c) for c in (*pool, *hosted)})
     size = min(wanted, capacity)
     if size < sizes.minimum:
         return None
-    seed = pick_seed(pool, rng, now)
-    others = [c for c in pool if c is not seed]
+    seed = pick_seed(seeding, rng, now)
+    others = [c for c in pool if c is not seed and (host is None or key(c) != key(host))]
     farthest = max((abs(c.rating - seed.rating) for c in others), default=0)
     # an unsure seed's window spans its whole interval: its first tables reach above and below it
     window = max(rng.randint(WINDOW_MIN, WINDOW_MAX), half_width(seed.deviation))
+    need = size - 1 - len(hosted)
     while True:
         near = [c for c in others if abs(c.rating - seed.rating) <= window]
-        opponents = _fill(seed, near, size - 1, rng, key)
-        if len(opponents) == size - 1:
+        opponents = _fill(seed, near, need, rng, key)
+        if len(opponents) == need:
             break
         if window >= farthest:  # cannot happen: capacity counted every owner key in the pool
             raise AssertionError("window covers every candidate but the table is not full")
         window *= WINDOW_GROWTH
-    table = [seed, *opponents]
+    table = [seed, *hosted, *opponents]
     rng.shuffle(table)  # nobody keeps a fixed seat; the seed is not always first
     return Table(tuple(table), seed, window)
 
@@ -185,8 +199,11 @@ def make_tables(
     exclude: Collection[Hashable] = (),
     house_owner: Hashable | None = None,
     house_together: bool = True,
+    host: Candidate | None = None,
+    seeds: Collection[Hashable] | None = None,
 ) -> list[Table]:
-    """Up to `count` tables for one scheduler tick; no bot sits at two of them.
+    """Up to `count` tables for one scheduler tick; no bot sits at two of them but `host`, a
+    league's boss, which sits at each (make_table says what `host` and `seeds` are).
 
     Pass the bots already queued or playing in `exclude` so they are not booked twice.
     Fewer tables come back when the bots run out.
@@ -197,12 +214,12 @@ def make_tables(
     for _ in range(count):
         table = make_table(
             pool, sizes, rng, now, game=game, seats=seats, exclude=booked,
-            house_owner=house_owner, house_together=house_together,
+            house_owner=house_owner, house_together=house_together, host=host, seeds=seeds,
         )
         if table is None:
             break
         tables.append(table)
-        booked.update(table.bots)
+        booked.update(bot for bot in table.bots if host is None or bot != host.bot)
     return tables
 
 

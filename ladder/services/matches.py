@@ -80,8 +80,10 @@ def queue_match(
     ranked: bool | None = None,
     sandbox: str = "strict",
     requested_by: int | None = None,
+    league: int | None = None,
 ) -> Match:
-    """Queue a match between bot versions (a matchmaking Table, or version ids in seat order).
+    """Queue a match between bot versions (a matchmaking Table, or version ids in seat order),
+    a ladder match in `league` when matchmaking made it within one (ladder/services/leagues.py).
 
     Ladder matches are ranked and need active versions; validation and challenge matches are
     unranked. Options are resolved against the game (defaults filled in) before they are stored.
@@ -97,7 +99,7 @@ def queue_match(
     except OptionError as exc:
         raise Invalid(str(exc)) from None
     match = Match(game=game, options=resolved, seed=secrets.randbits(63) if seed is None else seed, kind=kind,
-                  ranked=ranked, sandbox=sandbox, requested_by=requested_by)
+                  ranked=ranked, sandbox=sandbox, requested_by=requested_by, league=league)
     with atomic(session):
         rows = session.exec(
             select(BotVersion, Bot).join(Bot, Bot.id == BotVersion.bot_id).where(BotVersion.id.in_(version_ids))

@@ -45,6 +45,7 @@ from ladder.services.botdata import record_match_data
 from ladder.services.bots import activate
 from ladder.services.common import atomic, expire_loaded, retry_transient
 from ladder.services.errors import AlreadyRecorded, Invalid, NotFound
+from ladder.services.leagues import record_meetings
 from ladder.services.ratings import apply_ratings, take_rating_clock
 from ladder.services.scorecard import record_scorecard
 from ladder.services.stored_replays import stored_form
@@ -201,6 +202,7 @@ def record_result(
         record_scorecard(session, match, [(s.seat, s.bot_id, s.bot_version_id) for s in seats], outcome.replay)
         if is_rated(match.status, ranked=match.ranked, forfeited=[s.forfeited for s in seats]):
             apply_ratings(session, match, seats, sequence, now)
+            record_meetings(session, match, seats, now)
         if match.kind == MatchKind.VALIDATION:
             _settle_validation(session, match, seats)
     return match

@@ -188,6 +188,12 @@ def start_event(*, session: Session, event_id: int, acting_user_id: int, now: da
     return _start(session, event_id, now or utcnow())
 
 
+def schedule_event(*, session: Session, event_id: int, now: datetime) -> list[str]:
+    """Start an event in registration for the ladder itself (a season's final: services/seasons.py),
+    as start_event does for its organizer, without the organizer's checks."""
+    return _start(session, event_id, now)
+
+
 def _start(session: Session, event_id: int, now: datetime) -> list[str]:
     with atomic(session):
         # the guarded UPDATE comes first: of two starters (the organizer's button, two scheduler

@@ -23,6 +23,7 @@ from ladder.services import matches as match_service
 from ladder.services import names
 from ladder.services.common import unit_of_work
 from ladder.services.errors import Conflict, Forbidden, Invalid
+from ladder.services.seasons import frozen_message
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,8 @@ def upload_bot(
     """
     if game not in available_games():
         raise Invalid(f"unknown game {game!r}: choose one of {', '.join(sorted(available_games()))}")
+    if (frozen := frozen_message(session=session, game=game)) is not None:  # a season's final is on
+        raise Conflict(frozen)
     if bot is None:
         fields = bot_service.checked_bot_fields({"name": name, "game": game, "description": description or ""})
     try:  # the name and the size are refused outright, nothing stored (callers read at most limit + 1 bytes)

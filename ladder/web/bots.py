@@ -14,6 +14,7 @@ from ladder.services import bots as bot_service
 from ladder.services import challenges, pages
 from ladder.services.builds import build_logs
 from ladder.services.errors import NotFound
+from ladder.services.leagues import bot_league
 from ladder.services.limits import check_upload
 from ladder.services.match_lists import matches_by_id
 from ladder.services.rejections import rejection_causes
@@ -128,7 +129,8 @@ def page(bot_id: int):
                          start=history[0].before if history else 0)
     context = {"data": data, "bot": data.bot, "owner": owner, "chart": chart, "match_url": match_url,
                "bot_url": id_url(".page", "bot_id"),
-               "uncertain": data.rating is not None and is_uncertain(data.rating.deviation)}
+               "uncertain": data.rating is not None and is_uncertain(data.rating.deviation),
+               "league": bot_league(session=db(), bot=data.bot, names=settings().leagues)}
     context.update(scorecard_web.page_context(data, match_url))  # the scorecard panel, the match list's filters
     if owner:
         ids = [v.validation_match_id for v in data.versions if v.validation_match_id]

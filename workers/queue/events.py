@@ -5,8 +5,10 @@ running (the share of the workers events may take; the ladder's own queue is top
 before, so it keeps playing), advances Swiss rounds and finishes events
 (ladder/services/tournaments.py). The ids it returns go to the bulk match queue like ladder
 matches; a match is claimed, played and recorded by workers.queue.jobs.play_match exactly like any
-other, and being unranked it never changes a rating. First, each tick starts the open events
-whose registration deadline has passed (start_due_events).
+other, and being unranked it never changes a rating. First, each tick moves the seasons on
+(a season past its end starts its final, an event like any other; a season whose final ended is
+archived: ladder/services/seasons.py), then starts the open events whose registration deadline
+has passed (start_due_events).
 """
 
 from __future__ import annotations
@@ -19,12 +21,16 @@ from sqlmodel import Session
 from ladder.config import Settings
 from ladder.db import session_scope
 from ladder.services.queue_control import draining
+from ladder.services.seasons import advance_seasons
 from ladder.services.tournaments import feed_events, start_due_events
 
 log = logging.getLogger(__name__)
 
 
 def feed(sessions: sessionmaker[Session], settings: Settings) -> list[int]:
+    with session_scope(sessions) as session:
+        for season_id, what in advance_seasons(session=session).items():
+            log.info("season %s: %s", season_id, what)
     with session_scope(sessions) as session:
         # open events start at their deadline even while events are paused (slots 0): the field
         # is frozen then, whatever the workers do; each start is guarded, so ticks may race

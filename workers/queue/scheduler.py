@@ -28,9 +28,10 @@ from ladder.config import Settings
 from ladder.db import session_scope
 from ladder.games import available_games, get_game
 from ladder.models import Bot, BotVersion, Match, MatchKind, MatchStatus, Seat, VersionStatus
-from ladder.ranking.matchmaking import TableSize, make_tables
+from ladder.ranking.matchmaking import TableSize
 from ladder.services.bots import reject_version
 from ladder.services.errors import ServiceError
+from ladder.services.leagues import league_tables
 from ladder.services.matches import matchmaking_pool, queue_match, queue_validation_match, requeue_stale
 from ladder.services.queue_control import draining, due_for_resend
 from workers.queue import claims
@@ -172,12 +173,14 @@ def _ladder_tables(session: Session, game: str, settings: Settings, rng: random.
     count = min(settings.tables_per_tick, settings.queue_target - waiting)
     if count <= 0:
         return []
-    tables = make_tables(pool.candidates, table_sizes(game), rng, time.time(), count,
-                         exclude=pool.busy, house_owner=pool.house_owner)
+    tables = league_tables(session=session, game=game, candidates=pool.candidates, sizes=table_sizes(game),
+                           rng=rng, now=time.time(), count=count, exclude=pool.busy, house_owner=pool.house_owner)
+    session.commit()
     ids = []
-    for table in tables:
+    for table, league in tables:
         try:
-            match = queue_match(session=session, game=game, seats=table, sandbox=settings.sandbox_mode)
+            match = queue_match(session=session, game=game, seats=table, sandbox=settings.sandbox_mode,
+                                league=league)
         except ServiceError as exc:  # a bot retired between the pool and the table
             log.info("%s: table not queued: %s", game, exc)
             continue

@@ -29,6 +29,9 @@ class DragonFlame(Game):
     starter_bots = ("random", "looter", "heuristic", "search")  # bots/dragonflame/<name>.py
     fallback_bot = "looter"
     boss = "search"
+    # bosses by the house bots' tournaments (docs/bots.md): heuristic and looter are level, search
+    # ahead of both, random far behind
+    leagues = (("random",), ("heuristic", "looter"), ("search",), ())
     validation_bots = ("random", "looter")
     renderer = "view.steps"
     view = "view.frames"

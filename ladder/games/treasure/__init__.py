@@ -25,6 +25,9 @@ class Treasure(Game):
     starter_bots = ("random", "careful", "memory", "search")  # bots/treasure/<name>.py
     fallback_bot = "careful"
     boss = "search"
+    # bosses by the house bots' tournaments (docs/bots.md): careful and memory are level, search
+    # ahead of both, random far behind: three bosses of clearly rising strength
+    leagues = (("random",), ("careful", "memory"), ("search",), ())
     validation_bots = ("random", "careful")
     renderer = "view.steps"
     view = "view.frames"

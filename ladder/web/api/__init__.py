@@ -7,7 +7,7 @@ typo, a filter it does not have) is refused with a 400 naming it, never silently
 views are plain functions, one module per feature, that know nothing of the blueprint:
 
 - `api` (/api/v1): meta.py (the index, the document), leaderboards.py (with each game's ratings
-  accuracy report), bots.py, matches.py, scorecards.py,
+  accuracy report), leagues.py (leagues and seasons), bots.py, matches.py, scorecards.py,
   bot_data.py, challenges.py, events.py, moderation.py, live.py, remote.py (remote bots'
   challenges and the open ladder's lobby);
 - `seats` (/api/v1/seats): a remote seat's lines over a websocket (seat_socket.py) or an HTTP long
@@ -30,6 +30,7 @@ from ladder.web.api import (
     common,
     events,
     leaderboards,
+    leagues,
     live,
     matches,
     meta,
@@ -67,6 +68,9 @@ API = (
     Route("GET", "/games", leaderboards.games),
     Route("GET", "/leaderboards/<game>", leaderboards.leaderboard, PAGE),
     Route("GET", "/leaderboards/<game>/open", leaderboards.open_leaderboard, PAGE),
+    Route("GET", "/games/<game>/leagues", leagues.leagues),
+    Route("GET", "/games/<game>/seasons", leagues.seasons),
+    Route("GET", "/seasons/<int:season_id>", leagues.season),
     Route("GET", "/leaderboards/<game>/accuracy", leaderboards.accuracy),
     Route("GET", "/bots/<int:bot_id>", bots.bot),
     Route("GET", "/bots/<int:bot_id>/versions", bots.versions),

@@ -14,10 +14,12 @@ from ladder.services import bots as bot_service
 from ladder.services import pages
 from ladder.services.builds import build_logs
 from ladder.services.errors import NotFound
+from ladder.services.leagues import bot_league
 from ladder.services.limits import check_upload
 from ladder.services.rejections import rejection_causes
 from ladder.services.uploads import upload_bot
 from ladder.web.api.common import dump, error, reader_id, sureness, token_user
+from ladder.web.api.leagues import bot_league_json
 from ladder.web.common import db, dispatch, settings
 
 
@@ -53,6 +55,7 @@ def bot(bot_id: int):
         boss=None if data.boss is None else {
             "bot_id": data.boss.boss_id, "bot": data.boss.boss_name, "meetings": data.boss.meetings,
             "above": data.boss.above, "below": data.boss.below, "ties": data.boss.ties, "beaten": data.boss.beaten},
+        league=bot_league_json(bot_league(session=db(), bot=data.bot, names=settings().leagues)),
     )
 
 

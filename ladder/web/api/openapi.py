@@ -88,7 +88,23 @@ def _schemas() -> dict[str, Any]:
                                  above={"type": "integer"}, below={"type": "integer"}, ties={"type": "integer"},
                                  beaten={"type": "boolean"}), {"type": "null"}],
                   "description": "its rated meetings with the game's boss; null for the boss or a game without one"},
+            league=_ref("BotLeague"),
         ),
+        "LeagueProgress": {"anyOf": [_obj(
+            meetings={"type": "integer"}, above={"type": "integer"}, below={"type": "integer"},
+            ties={"type": "integer"}, record={"type": "string", "description": "A/B/T per meeting, oldest first"},
+            needed={"type": "integer", "description": "meetings above the boss in a row that would promote"}),
+            {"type": "null"}]},
+        "BotLeague": {"anyOf": [_obj(
+            index={"type": "integer"}, name={"type": "string"}, boss=NULLABLE_STR, boss_bot_id=NULLABLE_INT,
+            next=NULLABLE_STR, house={"type": "boolean"}, progress=_ref("LeagueProgress"),
+            promotions={"type": "array", "items": _obj(**{"from": {"type": "integer"}, "to": {"type": "integer"},
+                                                         "at": TIME, "match_id": NULLABLE_INT})}),
+            {"type": "null"}], "description": "its league (docs/ratings.md, Leagues); null without leagues"},
+        "Season": _obj(id={"type": "integer"}, game={"type": "string"}, name={"type": "string"},
+                       status={"enum": ["open", "final", "closed"]}, opened_at=TIME, ends_at=TIME,
+                       closed_at=NULLABLE_TIME, finalists={"type": "integer"}, final_rounds={"type": "integer"},
+                       final_deals={"type": "integer"}, event_id=NULLABLE_INT),
         "Leaderboard": _obj(
             game={"type": "string"}, page={"type": "integer"}, per_page={"type": "integer"},
             total={"type": "integer"}, pages={"type": "integer"},
@@ -291,6 +307,29 @@ def _paths() -> dict[str, Any]:
             _ref("Leaderboard"), "one page of a game's leaderboard", game,
             _query("page", 1, 10**6, "page number"), _query("per_page", 1, MAX_PER_PAGE, "rows per page"),
             errors=(400, 404)),
+        "/api/v1/games/{game}/leagues": _get(_obj(
+            game={"type": "string"},
+            leagues={"type": "array", "items": _obj(
+                index={"type": "integer"}, name={"type": "string"}, boss=NULLABLE_STR, boss_bot_id=NULLABLE_INT,
+                open={"type": "boolean"}, total={"type": "integer"},
+                members={"type": "array", "items": _obj(
+                    bot_id={"type": "integer"}, bot={"type": "string"}, owner={"type": "string"},
+                    rating=NULLABLE_NUM, games={"type": "integer"}, house={"type": "boolean"},
+                    boss={"type": "boolean"}, progress=_ref("LeagueProgress"))})},
+            promotions={"type": "array", "items": _obj(**{
+                "bot_id": {"type": "integer"}, "bot": {"type": "string"}, "from": {"type": "integer"},
+                "to": {"type": "integer"}, "at": TIME, "match_id": NULLABLE_INT})}),
+            "a game's leagues, weakest first: each one's boss and standings (the first 50), the latest promotions",
+            game, errors=(404,)),
+        "/api/v1/games/{game}/seasons": _get(_obj(game={"type": "string"},
+                                                  seasons={"type": "array", "items": _ref("Season")}),
+                                             "a game's seasons, newest first", game, errors=(404,)),
+        "/api/v1/seasons/{season_id}": _get(_obj(season=_ref("Season"), standings={"type": "array", "items": _obj(
+            place={"type": "integer"}, bot_id={"type": "integer"}, bot={"type": "string"}, league=NULLABLE_INT,
+            rating=NULLABLE_NUM, matches={"type": "integer"}, wins={"type": "integer"},
+            rank=_obj(mean={"type": "number"}, low={"type": "number"}, high={"type": "number"}),
+            score={"type": "number"})}), "a season and its final's archived standings (empty until it closes)",
+            _id("season_id", "a season's id"), errors=(404,)),
         "/api/v1/leaderboards/{game}/accuracy": _get(
             _ref("AccuracyReport"), "how accurate the game's ratings are: the stored report the scheduler "
             "computes (docs/ratings.md, \"The accuracy report\"); `report` null before its first run", game,

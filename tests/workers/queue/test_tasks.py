@@ -340,17 +340,17 @@ def test_the_embedded_broker_forgets_delivered_messages_only(eager, settings):
 def test_a_tick_goes_on_when_one_game_or_one_version_raises(session, sessions, settings, house, monkeypatch):
     from workers.queue import scheduler
 
-    real = scheduler.make_tables
+    real = scheduler.league_tables
 
-    def broken_for_treasure(candidates, sizes, *args, **kwargs):
-        if any(c.game == "treasure" for c in candidates):
+    def broken_for_treasure(*, game, **kwargs):
+        if game == "treasure":
             raise RuntimeError("something unexpected in treasure's pool")
-        return real(candidates, sizes, *args, **kwargs)
+        return real(game=game, **kwargs)
 
     def stage_fails(*_args, **_kwargs):
         raise OSError("disk full: /tmp/ladder-validate-x/main.py")  # not a PackagingError
 
-    monkeypatch.setattr(scheduler, "make_tables", broken_for_treasure)
+    monkeypatch.setattr(scheduler, "league_tables", broken_for_treasure)
     monkeypatch.setattr("workers.build.packaging.stage", stage_fails)
     pending = add_user_bot(session, username="alice", code=SLOW_BOT, active=False)
     queued = schedule(sessions, settings, random.Random(1))
