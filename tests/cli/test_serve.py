@@ -171,7 +171,8 @@ def test_listening_beyond_loopback_in_development_warns():
     assert "other machines can reach this site" in exposure_warning(dev, "0.0.0.0")
     assert exposure_warning(dev, "example.org") is not None
     production = Settings(env="production", secret_key="pVs2UrwNOc6DoD6aNxVUk7Gq_Rt5bq2Ws9LhXe3Jm",
-                          database_url="postgresql://db/x", redis_url="redis://redis:6379/0")
+                          database_url="postgresql://db/x", redis_url="redis://redis:6379/0",
+                          store="s3://ladder/prod")
     assert exposure_warning(production, "0.0.0.0") is None
 
 
