@@ -24,7 +24,7 @@ from ladder.bot.data import Cap
 from ladder.bot.packages import MAX_UPLOAD_BYTES
 from ladder.bot.runtimes import BY_NAME
 from ladder.ranking.leagues import DEFAULT_NAMES as DEFAULT_LEAGUE_NAMES
-from ladder.ranking.leagues import MOST_LEAGUES as LEAGUES_NEEDED
+from ladder.ranking.leagues import league_names
 
 ENV_PREFIX = "LADDER_"
 DEV_SECRET_KEY = "dev-only-secret-key"  # the development default; refused anywhere else
@@ -206,12 +206,7 @@ class Settings(BaseModel):
     @field_validator("league_names")
     @classmethod
     def _league_names(cls, value: str) -> str:
-        names = [n.strip() for n in value.split(",")]
-        if any(not n or len(n) > 24 for n in names) or len(set(names)) != len(names):
-            raise ValueError(f"{value!r}: league names are comma-separated, distinct, 1 to 24 characters each")
-        if len(names) < LEAGUES_NEEDED:
-            raise ValueError(f"{value!r}: the games need {LEAGUES_NEEDED} league names, weakest first")
-        return ",".join(names)
+        return ",".join(league_names(value))  # ValueError with the reason
 
     @property
     def leagues(self) -> tuple[str, ...]:

@@ -57,6 +57,17 @@ class League:
         return not self.boss
 
 
+def league_names(value: str) -> tuple[str, ...]:
+    """The operator's league names (LADDER_LEAGUE_NAMES: comma-separated, weakest first), checked:
+    distinct, 1 to 24 characters each, enough for the game with most leagues."""
+    names = tuple(n.strip() for n in value.split(","))
+    if any(not n or len(n) > 24 for n in names) or len(set(names)) != len(names):
+        raise ValueError(f"{value!r}: league names are comma-separated, distinct, 1 to 24 characters each")
+    if len(names) < MOST_LEAGUES:
+        raise ValueError(f"{value!r}: the games need {MOST_LEAGUES} league names, weakest first")
+    return names
+
+
 def league_ladder(declared: Sequence[Sequence[str]], names: Sequence[str]) -> tuple[League, ...]:
     """A game's leagues from its declaration (each league's house bots, boss first; the last one
     empty: the open league) and the operator's names (the first len(declared) of them)."""

@@ -104,8 +104,9 @@ def _seed(build, play, engine) -> Seeded:  # noqa: F811
     mine, finished = {}, []
     for game in GAMES:
         bot, version = build.bot(OWNER, BOT_NAME, game=game, description=DESCRIPTION)
-        _, theirs = build.bot("bob", f"rival-{game}", game=game)
+        rival, theirs = build.bot("bob", f"rival-{game}", game=game)
         mine[game] = (bot, version, [version.id, theirs.id, *build.starters(game)])
+        rivals = [rival.id] if game == next(iter(GAMES)) else []
         finished.append(build.match(mine[game][2][: get_game(game).default_players], game=game))
         play(finished[-1])
     quick = min(GAMES, key=lambda g: get_game(g).min_players)  # the fastest to play
@@ -124,11 +125,32 @@ def _seed(build, play, engine) -> Seeded:  # noqa: F811
         events = [_finished_event(session, play, owner.id, quick, bot.id), _open_event(session, owner.id, mine)]
         assert session.get(Match, queued).status == "queued"
         starter = _house(session, quick)[0]
+        seasons = _seasons(session, owner.id, quick, bot.id)
     return Seeded(
         values={"game": list(GAMES), "match_id": [*finished, crashed, validation],
                 "bot_id": [bot.id, starter],  # and a starter bot, the house's
-                "version_id": [version.id], "username": [OWNER, "house"], "event_id": events},
+                "version_id": [version.id], "username": [OWNER, "house"], "event_id": events,
+                "season_id": seasons, "opponent_id": rivals, "number": [1]},
         extra=[f"/matches/{queued}"], token=token, owned_seat=(finished[0], 0))
+
+
+def _seasons(session, organizer_id, game, bot_id) -> list[int]:
+    """An open season, and a closed one with its archived final (the longest names)."""
+    from ladder.models import Season, SeasonStanding, SeasonStatus
+    from ladder.services.seasons import open_season
+
+    current = open_season(session=session, organizer_id=organizer_id, game=game, name="The winter season of "
+                          "the longest names", ends_at=datetime.now(UTC) + timedelta(days=30))
+    closed = Season(game=game, name="The autumn season of the longest names", organizer_id=organizer_id,
+                    status=SeasonStatus.CLOSED, ends_at=datetime.now(UTC) - timedelta(days=30),
+                    closed_at=datetime.now(UTC) - timedelta(days=29))
+    session.add(closed)
+    session.flush()
+    session.add(SeasonStanding(season_id=closed.id, place=1, bot_id=bot_id, name=f"{OWNER}/{BOT_NAME} v1",
+                               league=3, rating=1_612_000, matches=480, wins=211, mean_rank=1.71, rank_low=1.52,
+                               rank_high=1.9, mean_score=61.4))
+    session.commit()
+    return [closed.id, current.id]
 
 
 def _finished_event(session, play, organizer_id, game, bot_id) -> int:  # noqa: F811

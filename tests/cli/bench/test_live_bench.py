@@ -18,5 +18,7 @@ def test_bench_live_prints_each_relay_and_the_web_side(redis_url):  # noqa: F811
     assert result.exit_code == 0, result.output
     for relay in ("none", "memory", "sqlite", "redis"):
         assert re.search(rf"relay {relay} +[\d.]+ ms", result.output), result.output
-    assert "drawing a whole match's live frames" in result.output
+    # the web side: a batch's cost early and late in the match, against a whole redraw
+    assert re.search(r"per live batch of \d+ public entries .*early [\d.]+ ms, late [\d.]+ ms.*redrawing the whole "
+                     r"match would cost [\d.]+ ms", result.output), result.output
     assert redis.Redis.from_url(redis_url).keys("*public*") == []  # every topic it wrote is gone

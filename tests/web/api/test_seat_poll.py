@@ -13,7 +13,7 @@ import threading
 
 import pytest
 from service_support import redis_url  # noqa: F401 - fixture
-from web.test_seats import HELLO, alice, http, server, wait_for  # noqa: F401 - fixtures
+from web.api.test_seat_socket import HELLO, alice, http, server, wait_for  # noqa: F401 - fixtures
 
 from ladder.relay import seat_relay
 from ladder.relay.backends import RedisRelay, SqlRelay
