@@ -84,7 +84,7 @@ def eligible(
     return out
 
 
-def _owner_key(c: Candidate, house_owner: Hashable | None, house_together: bool) -> Hashable:
+def owner_key(c: Candidate, house_owner: Hashable | None, house_together: bool = True) -> Hashable:
     """Two bots may share a table iff their keys differ; each house bot is its own key if allowed."""
     if house_together and house_owner is not None and c.owner == house_owner:
         return ("house", c.bot)
@@ -155,7 +155,7 @@ def make_table(
         raise ValueError(f"{wanted} seats is outside {sizes.minimum}..{sizes.maximum}")
 
     def key(c: Candidate) -> Hashable:
-        return _owner_key(c, house_owner, house_together)
+        return owner_key(c, house_owner, house_together)
 
     seeding = [c for c in pool if seeds is None or c.bot in seeds]
     if host is not None:

@@ -20,20 +20,17 @@ from sqlmodel import Session, select
 from ladder.games import OptionError, get_game
 from ladder.models import Bot, BotVersion, LeagueMember, LeagueMove, Match, Rating, User, utcnow
 from ladder.ranking.leagues import League, league_ladder, meeting, meetings_needed, promoted, recorded, weighed
-from ladder.ranking.matchmaking import Candidate, Table, TableSize, make_tables
+from ladder.ranking.matchmaking import Candidate, Table, TableSize, make_tables, owner_key
 from ladder.ranking.ratings import ranks_with_forfeits
 
 
 def leagues_of(game: str, names: Sequence[str]) -> tuple[League, ...]:
     """A game's leagues under the operator's names; () for a game without leagues."""
-    try:
-        declared = get_game(game).leagues
-    except OptionError:  # a game no longer registered keeps its board, without leagues
-        return ()
-    return league_ladder(declared, names)
+    return league_ladder(_declared(game), names)
 
 
 def _declared(game: str) -> tuple[tuple[str, ...], ...]:
+    """The game's leagues' house bots; () for a game without leagues or no longer registered."""
     try:
         return get_game(game).leagues
     except OptionError:
@@ -73,8 +70,9 @@ def place(*, session: Session, game: str, version_ids: Collection[int]) -> dict[
     ).all()
     out = {}
     for vid, bot_id, builtin, system, member in rows:
-        house = bool(system) and house_league(game, builtin) is not None
-        league = house_league(game, builtin) if house else (member or 0)
+        declared = house_league(game, builtin) if system else None
+        house = declared is not None
+        league = declared if house else (member or 0)
         out[vid] = Placed(bot_id, league, house, builtin if system else None)
     return out
 
@@ -154,8 +152,7 @@ def _league_table(league: int, leagues: Sequence[Sequence[str]], by_league: dict
 
 def _keys(pool: Sequence[Candidate], house_owner: Hashable | None, booked: Collection[Hashable]) -> int:
     """How many seats the pool's free bots can fill at one table (one per owner; house bots each)."""
-    return len({("house", c.bot) if c.owner == house_owner else ("owner", c.owner)
-                for c in pool if c.bot not in booked})
+    return len({owner_key(c, house_owner) for c in pool if c.bot not in booked})
 
 
 # --- a result's meetings with the boss -------------------------------------------------------

@@ -71,13 +71,13 @@ def bench_leagues(game: str | None, minutes: float, final: bool, final_rounds: i
     from ladder.db import make_engine, session_factory, upgrade
     from ladder.games import FLAGSHIP, get_game
     from ladder.models import Bot, BotCreate, BotVersion, LeagueMember, User
+    from ladder.ranking.matchmaking import TableSize
     from ladder.services import bots, matches
     from ladder.services.leagues import league_tables
-    from workers.queue.scheduler import table_sizes
 
     game = game or FLAGSHIP
     rng = random.Random(seed)
-    get_game(game)  # an unknown game is refused before anything is made
+    sizes = TableSize.of(get_game(game))  # an unknown game is refused before anything is made
     with tempfile.TemporaryDirectory(prefix="ladder-bench-leagues-") as tmp:
         settings = Settings(instance_dir=Path(tmp))
         engine = make_engine(settings)
@@ -108,7 +108,6 @@ def bench_leagues(game: str | None, minutes: float, final: bool, final_rounds: i
                                          .where(User.is_system == True)))  # noqa: E712
         run = Run()
         clock = datetime(2026, 1, 1, tzinfo=UTC)
-        sizes = table_sizes(game)
         click.echo(f"{game}: {len(runs_as) - len(house)} contestants (the starter kits, and a fresh {kit}) "
                    f"among {len(house)} house bots; up to {minutes:g} ladder minutes")
         shown = 0
