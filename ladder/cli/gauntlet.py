@@ -21,26 +21,36 @@ import bots
 from ladder.games import FLAGSHIP
 
 GAUNTLET_DIR = Path(bots.__file__).resolve().parent / "gauntlet"  # shipped as package data
+# Two sets of outside bots: the gauntlet (bots/gauntlet/gauntlet.json), which house bots may be
+# tuned against, and the held-out bots (bots/heldout/heldout.json), which no house bot is ever
+# tuned against: the boss's standing is its share against those (issue #47).
+SETS = {"gauntlet": GAUNTLET_DIR / "gauntlet.json",
+        "heldout": GAUNTLET_DIR.parent / "heldout" / "heldout.json"}
+# A boss must finish above each held-out outsider in at least 65% of games (issue #47): the bar's mark
+TARGET = 0.65
 
 
-def lineup(game: str, folder: Path = GAUNTLET_DIR) -> tuple[list[str], list[str]]:
-    """The game's outside bots (paths) and its filler bots, from the folder's gauntlet.json."""
-    manifest = json.loads((folder / "gauntlet.json").read_text())
+def lineup(game: str, manifest_file: Path = SETS["gauntlet"]) -> tuple[list[str], list[str], int]:
+    """The game's outside bots (paths), its filler bots and its table size (4 unless the manifest
+    says), from a set's manifest."""
+    manifest = json.loads(manifest_file.read_text())
     entry = manifest.get(game)
     if entry is None:
-        raise click.UsageError(f"bots/gauntlet/gauntlet.json lists no outside bot for {game}")
-    return [str(folder / name) for name in entry["bots"]], list(entry["fillers"])
+        raise click.UsageError(f"{manifest_file.parent.name}/{manifest_file.name} lists no outside bot for {game}")
+    return ([str(manifest_file.parent / name) for name in entry["bots"]], list(entry["fillers"]),
+            int(entry.get("players", 4)))
 
 
 def _bar(share: float, low: float, high: float, width: int = 30) -> str:
-    """The share as a bar, its interval as the span of '-' around the bar's end; '|' marks 60%."""
+    """The share as a bar, its interval as the span of '-' around the bar's end; '|' marks TARGET."""
     if math.isnan(share):
         return ""
     cells = []
     for i in range(width):
         x = (i + 0.5) / width
         cells.append("█" if x <= share else "-" if low <= x <= high else "·")
-    cells[int(0.6 * width)] = "|" if cells[int(0.6 * width)] == "·" else cells[int(0.6 * width)]
+    mark = int(TARGET * width)
+    cells[mark] = "|" if cells[mark] == "·" else cells[mark]
     return "".join(cells)
 
 
@@ -48,9 +58,12 @@ def _bar(share: float, low: float, high: float, width: int = 30) -> str:
 @click.argument("house", required=False)
 @click.option("--game", default=FLAGSHIP, show_default=True, help="Registered game name.")
 @click.option("--against", "outsiders", multiple=True, metavar="BOT",
-              help="An outside bot, repeatable [default: the game's gauntlet in bots/gauntlet].")
+              help="An outside bot, repeatable [default: the game's bots of --set].")
+@click.option("--set", "bot_set", type=click.Choice(sorted(SETS)), default="gauntlet", show_default=True,
+              help="Which outside bots by default: the gauntlet (tuning) or the held-out bots (the boss's standing).")
 @click.option("--fillers", help="Comma-separated bots that fill the other seats [default: the gauntlet's].")
-@click.option("--players", type=click.IntRange(min=2), default=4, show_default=True, help="Seats per table.")
+@click.option("--players", type=click.IntRange(min=2), default=None,
+              help="Seats per table [default: the set's table for the game, else 4].")
 @click.option("--deals", type=click.IntRange(min=1), default=4, show_default=True,
               help="Deals, each played in every seat order (24 at 4 seats; a balanced set beyond).")
 @click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help="Game option, repeatable.")
@@ -61,7 +74,8 @@ def _bar(share: float, low: float, high: float, width: int = 30) -> str:
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Matches at once (default: the cores).")
 @click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Write every match and the table as JSON.")
-def gauntlet(house, game, outsiders, fillers, players, deals, option_pairs, seed, sandbox, jobs, out_file) -> None:
+def gauntlet(house, game, outsiders, bot_set, fillers, players, deals, option_pairs, seed, sandbox, jobs,
+             out_file) -> None:
     """How often HOUSE (default: the game's boss, its strongest house bot) finishes above each outside bot."""
     from rich.console import Console
     from rich.markup import escape
@@ -76,6 +90,9 @@ def gauntlet(house, game, outsiders, fillers, players, deals, option_pairs, seed
     from workers.match.runner import RunnerError, choose_mode
 
     seed = secrets.randbits(62) if seed is None else seed  # as `ladder tournament`: no deal a bot could guess
+    default_outsiders, default_fillers, default_players = (
+        lineup(game, SETS[bot_set]) if not (outsiders and fillers and players) else ([], [], 4))
+    players = players or default_players
     try:
         game_obj = get_game(game)
         resolved = game_obj.resolve_options(parse_options(option_pairs))
@@ -85,7 +102,6 @@ def gauntlet(house, game, outsiders, fillers, players, deals, option_pairs, seed
     house = house or (f"builtin:{game_obj.boss}" if game_obj.boss else None)
     if house is None:
         raise click.UsageError(f"{game} names no boss: give the bot to measure")
-    default_outsiders, default_fillers = lineup(game) if not (outsiders and fillers) else ([], [])
     spec_outsiders = tuple(outsiders) or tuple(default_outsiders)
     spec_fillers = tuple(f.strip() for f in fillers.split(",") if f.strip()) if fillers else tuple(default_fillers)
     try:
@@ -110,7 +126,8 @@ def gauntlet(house, game, outsiders, fillers, players, deals, option_pairs, seed
     table = Table(title=f"{escape(_short(house))} finishing above each outside bot (95% intervals: bootstrap "
                         "over deals; forfeits: house/outside; lost: matches not counted)", title_justify="left")
     for name, justify in (("Outside bot", "left"), ("Above/games", "right"), ("Share [95%]", "right"),
-                          ("0 ... | 60% ... 1", "left"), ("Ties", "right"), ("Forfeits", "right"), ("Lost", "right")):
+                          (f"0 ... | {TARGET:.0%} ... 1", "left"), ("Ties", "right"), ("Forfeits", "right"),
+                          ("Lost", "right")):
         table.add_column(name, justify=justify, no_wrap=True)
     for row in rows:
         table.add_row(escape(_short(row.outsider)), f"{row.above}/{row.games}",
