@@ -105,6 +105,19 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     command.upgrade(alembic_config(engine), revision)
 
 
+def crossed(before: str | None, after: str | None, revision: str) -> bool:
+    """Whether an upgrade from `before` to `after` applied `revision`: `revision` lies on the chain
+    from `after` down, and not on the one from `before` down (None: an empty database)."""
+    from alembic.script import ScriptDirectory
+
+    if after is None:
+        return False
+    script = ScriptDirectory.from_config(alembic_config())
+    applied = {r.revision for r in script.iterate_revisions(after, "base")}
+    had = {r.revision for r in script.iterate_revisions(before, "base")} if before is not None else set()
+    return revision in applied and revision not in had
+
+
 def current_revision(engine: Engine) -> str | None:
     from alembic.runtime.migration import MigrationContext
 

@@ -30,14 +30,17 @@ from pathlib import Path
 from ladder.config import DEV_SECRET_KEY, Settings, loopback
 
 _PR_SET_PDEATHSIG = 1
+# the schema revision whose crossing replays the ratings for their deviations (the migration says why)
+DEVIATION_BACKFILL = "0023_deviation_backfill"
 
 
 def prepare_instance(settings: Settings, *, requeue_running: bool) -> dict[str, int | str | None]:
     """Migrate, seed the starter bots, create the embedded broker's tables; with `requeue_running`
     (only this machine runs workers) put back in the queue every match a dead run left running."""
-    from ladder.db import current_revision, make_engine, session_factory, session_scope, upgrade
+    from ladder.db import crossed, current_revision, make_engine, session_factory, session_scope, upgrade
     from ladder.services.bots import seed_house_bots
     from ladder.services.matches import requeue_stale
+    from ladder.services.ratings import rewrite_ratings
 
     engine = make_engine(settings)
     try:
@@ -46,6 +49,11 @@ def prepare_instance(settings: Settings, *, requeue_running: bool) -> dict[str, 
         after = current_revision(engine)
         with session_scope(session_factory(engine)) as session:
             bots = seed_house_bots(session=session, username=settings.house_username)
+            backfilled = None
+            if before is not None and crossed(before, after, DEVIATION_BACKFILL):
+                # once, with the head's code (migration 0023 says why): holds the rating clock,
+                # so a worker started meanwhile waits rather than rating on a stale deviation
+                backfilled = len(rewrite_ratings(session=session))
             requeued = []
             if requeue_running:
                 requeued = requeue_stale(session=session, stale_after=0,
@@ -59,14 +67,18 @@ def prepare_instance(settings: Settings, *, requeue_running: bool) -> dict[str, 
         with configure(settings).connection_for_write() as conn:
             for queue in QUEUES:
                 conn.default_channel.queue_declare(queue=queue)
-    return {"starter_bots": len(bots), "requeued": len(requeued), "from": before, "to": after}
+    return {"starter_bots": len(bots), "requeued": len(requeued), "from": before, "to": after,
+            "deviations_backfilled": backfilled}
 
 
 def migration_text(facts: dict) -> str:
     """What `ladder migrate` and `ladder up` say about the schema: from and to which revision."""
     if facts["from"] == facts["to"]:
         return f"schema at {facts['to']}, nothing to migrate"
-    return f"migrated from {facts['from'] or 'an empty database'} to {facts['to']}"
+    text = f"migrated from {facts['from'] or 'an empty database'} to {facts['to']}"
+    if facts.get("deviations_backfilled") is not None:
+        text += f"; ratings replayed for their deviations ({facts['deviations_backfilled']} numbers rewritten)"
+    return text
 
 
 def requeue_left_running(settings: Settings) -> list[int]:

@@ -384,3 +384,63 @@ def test_the_web_server_closes_slow_heads_and_held_requests_leave_pages_served(t
     finally:
         os.killpg(web.pid, signal.SIGTERM)
         web.wait(30)
+
+
+def test_migrate_replays_the_ratings_once_for_the_deviations_an_older_ladder_lacks(db_url, tmp_path):
+    """A ladder upgraded across 0023 (from before the deviations, or from 0019-0022 without the
+    operator's recompute) has the initial deviation on every old row; `ladder migrate` replays the
+    history once and writes the true ones, and the next deploy replays nothing."""
+    from alembic import command
+    from sqlmodel import select, update
+
+    from ladder.cli.serve import DEVIATION_BACKFILL, prepare_instance
+    from ladder.db import alembic_config, crossed, make_engine, session_factory
+    from ladder.models import BotCreate, Rating, RatingChange, User
+    from ladder.ranking.ratings import INITIAL_DEVIATION
+    from ladder.services import bots, matches, results
+    from ladder.services.ratings import recompute_ratings
+    from ladder.services.results import MatchOutcome, SeatOutcome
+
+    env = {"LADDER_ENV": "development", "LADDER_INSTANCE_DIR": str(tmp_path / "instance"), "DATABASE_URL": db_url}
+    (tmp_path / "instance").mkdir()
+    assert prepare_instance(Settings.from_env(env), requeue_running=False)["deviations_backfilled"] is None  # new
+    engine = make_engine(db_url)
+    try:
+        with session_factory(engine)() as session:
+            versions = []
+            for i in range(3):
+                user = User(username=f"owner{i}", password_hash="!")
+                session.add(user)
+                session.commit()
+                bot = bots.create_bot(session=session, owner_id=user.id, data=BotCreate(name=f"b{i}", game="treasure"))
+                version = bots.add_version(session=session, bot_id=bot.id, code=b"print(1)\n", filename="bot.py",
+                                           placement_games=0)
+                bots.activate_version(session=session, version_id=version.id)
+                versions.append(version.id)
+            for ranks in ([1, 2, 3], [3, 1, 2], [2, 3, 1], [1, 3, 2]):
+                match = matches.queue_match(session=session, game="treasure", seats=versions)
+                matches.claim_match(session=session, match_id=match.id, worker_id="w")
+                results.record_result(session=session, match_id=match.id, worker_id="w", outcome=MatchOutcome([
+                    SeatOutcome(rank=r, score=10 - r, status="ok", forfeited=False) for r in ranks]))
+            true = {(c.match_id, c.bot_id): c.deviation for c in session.exec(select(RatingChange))}
+            assert all(d < INITIAL_DEVIATION for d in true.values())
+            # what migration 0019 left on a ladder's old rows
+            session.exec(update(RatingChange).values(deviation_before=INITIAL_DEVIATION, deviation=INITIAL_DEVIATION))
+            session.exec(update(Rating).values(deviation=INITIAL_DEVIATION))
+            session.commit()
+            stale = len(recompute_ratings(session=session))
+            assert stale >= len(true)
+        command.stamp(alembic_config(engine), "0022_leagues")
+
+        facts = prepare_instance(Settings.from_env(env), requeue_running=False)
+        assert (facts["from"], facts["to"], facts["deviations_backfilled"]) == (
+            "0022_leagues", "0023_deviation_backfill", stale)
+        with session_factory(engine)() as session:
+            assert recompute_ratings(session=session) == []
+            assert {(c.match_id, c.bot_id): c.deviation for c in session.exec(select(RatingChange))} == true
+        again = prepare_instance(Settings.from_env(env), requeue_running=False)
+        assert (again["from"], again["deviations_backfilled"]) == ("0023_deviation_backfill", None)
+        assert crossed("0018_compact_replays", "0023_deviation_backfill", DEVIATION_BACKFILL)  # before 0019 too
+        assert not crossed("0023_deviation_backfill", "0023_deviation_backfill", DEVIATION_BACKFILL)
+    finally:
+        engine.dispose()
