@@ -74,8 +74,10 @@ def version(version_id: int):
 def me():
     user = token_user()
     owned = bot_service.user_bots(session=db(), user_id=user.id)
+    # the rating stays a number (what clients read since /me began), its +- beside it, null until rated
     return jsonify(user=dump(UserPublic, user), bots=[
         {**dump(BotPublic, b.bot), "rating": to_points(b.rating.rating) if b.rating else None,
+         **(sureness(b.rating.deviation) if b.rating else dict.fromkeys(("deviation", "plus_minus", "uncertain"))),
          "active_version": b.active.number if b.active else None} for b in owned])
 
 

@@ -421,7 +421,11 @@ def _paths() -> dict[str, Any]:
              "description": "a game with negotiations (default: the first)"},
             _query("matches", 10, 20_000, "newest matches read"), _query("top", 1, 500, "pairs shown"),
             errors=(400, 401, 403, 404), security=TOKEN),
-        "/api/v1/me": _get(_obj(user=_ref("User"), bots={"type": "array", "items": {"type": "object"}}),
+        "/api/v1/me": _get(_obj(user=_ref("User"), bots={"type": "array", "items": {
+            "type": "object", "description": "a bot of yours, its rating and how sure it is",
+            "properties": {"rating": NULLABLE_NUM, **{k: NULLABLE_NUM for k in ("deviation", "plus_minus")},
+                           "uncertain": {"anyOf": [{"type": "boolean"}, {"type": "null"}]},
+                           "active_version": {"anyOf": [{"type": "integer"}, {"type": "null"}]}}}}),
                            "you and your bots", errors=(401, 403), security=TOKEN),
         "/api/v1/bots": _upload(["file", "name", "game"], UPLOAD_FIELDS,
                                 "upload a bot: a new bot, or a new version of yours with that name and game"),

@@ -93,6 +93,25 @@ def test_token_page_shows_the_token_once_and_it_works(site):
     assert "password_hash" not in me.get_data(as_text=True) and "token_hash" not in me.get_data(as_text=True)
 
 
+def test_me_gives_each_rating_with_how_sure_it_is(client, build, sessions, play):
+    from ladder.ranking.ratings import INITIAL_DEVIATION, INITIAL_RATING, to_points
+
+    token = _token(build, sessions)
+    rated, mine = build.bot("alice", "alpha")
+    build.bot("alice", "beta")  # never played: the starting rating, as unsure as a rating is
+    play(build.match([mine.id, *build.starters()[:2]]))
+    bots = {b["name"]: b for b in client.get("/api/v1/me", headers=_auth(token)).get_json()["bots"]}
+    detail = client.get(f"/api/v1/bots/{rated.id}").get_json()["rating"]
+    assert bots["alpha"]["rating"] == detail["rating"]
+    assert {k: bots["alpha"][k] for k in ("deviation", "plus_minus", "uncertain")} == {
+        k: detail[k] for k in ("deviation", "plus_minus", "uncertain")}
+    assert 0 < bots["alpha"]["plus_minus"] == 2 * bots["alpha"]["deviation"]
+    assert bots["alpha"]["uncertain"] is True  # one game: far from settled
+    assert (bots["beta"]["rating"], bots["beta"]["deviation"], bots["beta"]["uncertain"]) == (
+        to_points(INITIAL_RATING), to_points(INITIAL_DEVIATION), True)
+    assert bots["alpha"]["deviation"] < bots["beta"]["deviation"]
+
+
 def test_public_reads(client, build, play):
     bot, mine = build.bot("alice", "alpha")
     match_id = build.match([mine.id, *build.starters()[:2]])
