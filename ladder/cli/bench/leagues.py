@@ -57,12 +57,14 @@ def _play(session, game: str, match, names: list[str], now: datetime) -> tuple[l
 @click.option("--game", default=None, help="A registered game (default: the flagship).")
 @click.option("--minutes", type=click.FloatRange(min=1), default=30, show_default=True,
               help="Ladder time to play (the model above), or until the fresh kit is promoted out of the first league.")
+@click.option("--matches", "max_matches", type=click.IntRange(min=1), default=None,
+              help="Stop after this many ladder matches, whatever the ladder time (a quick check of the command).")
 @click.option("--final/--no-final", default=True, show_default=True, help="Then play a season's final of 8.")
 @click.option("--final-rounds", type=click.IntRange(1, 20), default=5, show_default=True)
 @click.option("--final-deals", type=click.IntRange(1, 200), default=2, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
-def bench_leagues(game: str | None, minutes: float, final: bool, final_rounds: int, final_deals: int,
-                  seed: int) -> None:
+def bench_leagues(game: str | None, minutes: float, max_matches: int | None, final: bool, final_rounds: int,
+                  final_deals: int, seed: int) -> None:
     """Leagues and a season's final on a seeded in-process ladder (see the module's docstring)."""
     from sqlmodel import select
 
@@ -111,7 +113,7 @@ def bench_leagues(game: str | None, minutes: float, final: bool, final_rounds: i
         click.echo(f"{game}: {len(runs_as) - len(house)} contestants (the starter kits, and a fresh {kit}) "
                    f"among {len(house)} house bots; up to {minutes:g} ladder minutes")
         shown = 0
-        while run.ladder_minutes() < minutes:
+        while run.ladder_minutes() < minutes and (max_matches is None or run.matches < max_matches):
             pool = matches.matchmaking_pool(session=session, game=game)
             tables = league_tables(session=session, game=game, candidates=pool.candidates, sizes=sizes, rng=rng,
                                    now=clock.timestamp(), count=WORKERS * 2, exclude=pool.busy,
@@ -120,6 +122,8 @@ def bench_leagues(game: str | None, minutes: float, final: bool, final_rounds: i
             if not tables:
                 raise click.ClickException("no table could be made")
             for table, league in tables:
+                if max_matches is not None and run.matches >= max_matches:
+                    break
                 match = matches.queue_match(session=session, game=game, seats=table, sandbox="off", league=league)
                 seated = [version_bot[v] for v in table.bots]
                 before = {b: _league(session, b) for b in seated if b not in house}
