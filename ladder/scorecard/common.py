@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import dataclass, field
 
 from ladder.games.base import Game
 from ladder.games.scorecard import Kind, Measure, Tally
@@ -60,6 +59,8 @@ class Catalogue:
     """A game's measures: its part's, then every game's; `score.*` names are made on demand."""
 
     game: tuple[Measure, ...]
+    # name -> kind of the game's own measures, made once: kind() is asked for every tally merged
+    own: Mapping[str, Kind] = field(default_factory=dict, compare=False, repr=False)
 
     def __iter__(self) -> Iterator[Measure]:
         yield from self.game
@@ -76,28 +77,19 @@ class Catalogue:
     def kind(self, name: str) -> Kind | None:
         if name.startswith(SCORE_PREFIX):
             return "total"
-        found = _KINDS.get(name) or self._own().get(name)
-        return found
+        return _KINDS.get(name) or self.own.get(name)
 
     def kinds(self, names) -> dict[str, Kind]:
         return {name: kind for name in names if (kind := self.kind(name)) is not None}
 
 
-    def _own(self) -> dict[str, Kind]:
-        return _own_kinds(self.game)
-
-
 _KINDS: dict[str, Kind] = {m.name: m.kind for m in COMMON}
-
-
-@cache
-def _own_kinds(measures: tuple[Measure, ...]) -> dict[str, Kind]:
-    return {m.name: m.kind for m in measures}
 
 
 def catalogue(game: Game) -> Catalogue:
     part = game.part("scorecard")
-    return Catalogue(tuple(part.MEASURES) if part is not None else ())
+    measures = tuple(part.MEASURES) if part is not None else ()
+    return Catalogue(measures, {m.name: m.kind for m in measures})
 
 
 def _leaves(value: object, prefix: str) -> Iterator[tuple[str, float]]:

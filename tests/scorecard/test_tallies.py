@@ -29,3 +29,28 @@ def test_rates_means_and_totals_add_numerators_and_denominators():
                                                      {"unknown": [1, 1]}])
     assert merged == {"x": [6, 2], "m": [[1.0, 1]]}
     assert encode("mean", (0.1234567891, 3)) == [0.123457, 3]
+
+
+def test_merging_samples_equals_counting_them_all_again_and_leaves_both_sides_unchanged():
+    """The bisecting merge (a sum's hundreds of pairs, a match's few) against the plain recount:
+    equal values added, zeros (a voided match taken back out) dropped, sorted; inputs untouched."""
+    import copy
+    import random
+
+    rng = random.Random(11)
+    for _ in range(300):
+        big = sorted({round2(rng.uniform(0, 500)): 0 for _ in range(rng.randint(0, 200))})
+        a = [[v, rng.randint(1, 9)] for v in big]
+        b = [[v, c] for v, c in a if rng.random() < 0.05]  # some values both sides have
+        b = [[v, -c if rng.random() < 0.5 else c] for v, c in b]  # some taken back out exactly
+        b += [[round2(rng.uniform(0, 500)), rng.randint(1, 3)] for _ in range(rng.randint(0, 6))]
+        b = sorted({v: c for v, c in b}.items())
+        b = [[v, c] for v, c in b]
+        counts: dict[float, int] = {}
+        for v, c in (*a, *b):
+            counts[v] = counts.get(v, 0) + c
+        expected = [[v, counts[v]] for v in sorted(counts) if counts[v]] or None
+        before = copy.deepcopy((a, b))
+        assert merge("median", a, b) == expected
+        assert merge("median", b, a) == expected
+        assert (a, b) == before
