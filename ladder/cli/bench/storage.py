@@ -33,7 +33,7 @@ from sqlalchemy import create_engine, event, text
 from ladder.cli.bench.service import _conninfo, make_client, scratch_database, timed_get
 from ladder.cli.bench.storage_seed import play_templates, seed_bots, seed_matches
 
-GROWING = ("matches", "seats", "rating_changes", "replays", "bot_logs")
+GROWING = ("matches", "seats", "rating_changes", "replays", "bot_logs", "scorecard_tallies")
 ONE_YEAR = 300 * 60 * 24 * 365  # matches a year at 300 a minute
 
 

@@ -5,8 +5,8 @@ match runner in a sandbox (`user` by default: what a strict worker records, timi
 stderr marks included, without needing root) or in-process (`inprocess`: no sandbox record). Each
 is stored the way the worker stores it (its public replay through ladder/services/stored_replays.py,
 compact or gzip; its seats' stderr apart). Then `matches` rows are written with COPY by replicating
-those templates with fresh ids, dates and bots: a match row, a seat and a rating change per seat,
-its replay row, its logs where the template's bots wrote any; then ratings and the head-to-head
+those templates with fresh ids, dates and bots: a match row, a seat, a rating change and a
+scorecard row per seat, its replay row, its logs where the template's bots wrote any; then ratings and the head-to-head
 table consistent with them. The games take turns (a third each); one bot per game is busy (it
 takes a seat in BUSY_SHARE of its game's matches), the rest are drawn at random.
 
@@ -49,6 +49,9 @@ class Template:
     whole: bytes  # the replay's JSON bytes as the worker stored it (before any name resolution)
     seats: tuple[tuple[int | None, int, str, str | None, bool], ...]  # score, rank, status, reason, forfeited
     logs: tuple[str | None, ...]
+    # each seat's scorecard row as COPY text: its tallies, the winners' and the charted ones (JSON),
+    # measured from the replay as services/scorecard.py does when the result is recorded
+    cards: tuple[tuple[str, str, str], ...]
 
 
 def _ts(moment: datetime) -> str:
@@ -72,8 +75,10 @@ def play_templates(games: list[str], per_game: int, sandbox: str, form: str,
                    progress: Callable[[str], None]) -> list[Template]:
     """Play `per_game` real matches of each game (house bots, the game's default line-up) and keep
     each as the worker would store it."""
+    from ladder.games import get_game
     from ladder.play import default_bot_names, play_builtin
     from ladder.replay import dumps_replay
+    from ladder.services.scorecard import charted, match_cards
     from ladder.services.stored_replays import stored_form
 
     out = []
@@ -94,12 +99,16 @@ def play_templates(games: list[str], per_game: int, sandbox: str, form: str,
                 data, compact = gzip.compress(whole, compresslevel=6, mtime=0), False
             else:
                 data, compact = stored.data, True
+            cards = match_cards(get_game(game), public, [(s.seat, 0, 0) for s in public.seats])
+            texts = tuple(tuple(_text(json.dumps(part)) for part in (c.tallies, c.winners, charted(get_game(game),
+                                                                                                  c.tallies)))
+                          for c in cards)
             results = {r.seat: r for r in public.results}
             seats = tuple((results[s.seat].score, results[s.seat].rank, s.status, s.reason, s.forfeit)
                           for s in public.seats)
             out.append(Template(game, json.dumps(dict(public.header.options), sort_keys=True), public.header.seed,
                                 public.header.sandbox or "none", "\\\\x" + data.hex(), len(data), len(whole),
-                                compact, whole, seats, logs))
+                                compact, whole, seats, logs, texts))
     return out
 
 
@@ -151,7 +160,7 @@ def seed_matches(conninfo: str, templates: list[Template], bot_ids: dict[str, ra
     width = max(len(r) for r in bot_ids.values())
     # head to head per game as flat arrays over (bot, opponent) of that game: meetings, wins, losses, last
     h2h = {g: [array("q", [0]) * (width * width) for _ in range(4)] for g in games}
-    streams = [_bulk(conninfo) for _ in range(4)]
+    streams = [_bulk(conninfo) for _ in range(5)]
     statements = (
         "COPY matches (id, game, options, seed, status, kind, ranked, sandbox, attempts, claimed_by, claimed_at, "
         "created_at, started_at, finished_at) FROM STDIN",
@@ -159,13 +168,15 @@ def seed_matches(conninfo: str, templates: list[Template], bot_ids: dict[str, ra
         "COPY rating_changes (id, sequence, match_id, bot_id, seat, rank, forfeited, before, delta, after, "
         "games_before, created_at) FROM STDIN",
         "COPY replays (match_id, data, size, created_at, hidden, compact) FROM STDIN",
+        "COPY scorecard_tallies (match_id, seat, bot_id, bot_version_id, game, players, rank, tallies, winners, "
+        "charted) FROM STDIN",
     )
     copies = [conn.cursor().copy(sql) for conn, sql in zip(streams, statements, strict=True)]
     writers = [c.__enter__() for c in copies]
     logs: list[str] = []
     change_id = 0
     try:
-        lines: list[list[str]] = [[], [], [], []]
+        lines: list[list[str]] = [[], [], [], [], []]
         for match_id in range(1, matches + 1):
             game = games[match_id % len(games)]
             template = rng.choice(by_game[game])
@@ -192,6 +203,9 @@ def seed_matches(conninfo: str, templates: list[Template], bot_ids: dict[str, ra
                 played[bot] += 1
                 wins[bot] += rank == 1
                 last[bot] = match_id
+                tallies, winners, shown = template.cards[seat]
+                lines[4].append(f"{match_id}\t{seat}\t{bot}\t{bot}\t{game}\t{n}\t{rank}\t{tallies}\t{winners}\t"
+                                f"{shown}\n")
                 if template.logs[seat]:
                     logs.append(f"{match_id}\t{seat}\t{_text(template.logs[seat])}\tf\n")
             meet, won, lost, seen = h2h[game]
