@@ -778,9 +778,11 @@ class EventMatch(SQLModel, table=True):
 
 
 class ScorecardTally(SQLModel, table=True):
-    """One seat's scorecard of one finished match: measure name -> its stored tally
-    (ladder/scorecard/tallies.py), and the same of the match's winners (rank 1, the seat itself
-    when it won). Written with the result; `ladder scorecard recompute` rebuilds it from the replays."""
+    """One seat's scorecard of one finished match, as lean as the chart allows: its keys and the
+    tallies of the measures the bot page charts. Every other measure of the seat (and its table's
+    winners') is in the sums, and is measured again from the stored replay when an export or a void
+    needs the seat's own (services/scorecard.py; migration 0024 says why). Written with the result;
+    `ladder scorecard recompute` rebuilds it from the replays."""
 
     __tablename__ = "scorecard_tallies"
     # A bot's last matches, newest first: the bot page's chart reads 200 of them from the index
@@ -794,8 +796,6 @@ class ScorecardTally(SQLModel, table=True):
     game: str = Field(max_length=32)
     players: int
     rank: int
-    tallies: dict = Field(default_factory=dict, sa_type=JSON)
-    winners: dict = Field(default_factory=dict, sa_type=JSON)
     # the tallies of the measures the chart draws (services/scorecard_views.py, main_measures)
     charted: dict = Field(default_factory=dict, sa_type=JSON)
 

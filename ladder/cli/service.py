@@ -252,7 +252,7 @@ def scorecard_recompute(game: str | None, check: bool) -> None:
     finally:
         engine.dispose()
     click.echo(f"{done.matches} matches, {done.seats} seats measured from their replays; {done.differences} stored "
-               f"seats differed; {done.sums} sums" + ("" if check else " written"))
+               f"seats or sums differed; {done.sums} sums" + ("" if check else " written"))
     if check and done.differences:
         raise SystemExit(1)
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 from pathlib import Path
@@ -39,6 +39,7 @@ from ladder.replay import Decision, Replay
 from ladder.scorecard.common import Catalogue, catalogue
 from ladder.scorecard.tallies import value as tally_value
 from ladder.services import event_hold
+from ladder.services.scorecard import match_cards
 from ladder.services.stored_replays import stored_replays
 
 Sessions = Callable[[], Session]  # a session factory (ladder.db.session_factory)
@@ -209,7 +210,7 @@ def _rows(session: Session, matches: Sequence[Any]) -> dict[str, list[dict[str, 
     # public_only: a moderator took the others out of public view
     replays = stored_replays(session=session, match_ids=wanted, public_only=True)
     out: dict[str, list[dict[str, Any]]] = {"matches": [], "seats": [], "log": [],
-                                            "scorecard": scorecard_rows(session, lo, hi, set(replays))}
+                                            "scorecard": scorecard_rows(session, lo, hi, replays)}
     players: dict[int, int] = {}
     for match_id, seat, bot_id, bot, owner, number, score, rank, status, forfeited in seat_rows:
         if match_id not in wanted:
@@ -250,30 +251,44 @@ def log_rows(match_id: int, replay: Replay) -> list[dict[str, Any]]:
     return rows
 
 
-def scorecard_rows(session: Session, lo: int, hi: int, wanted: set[int]) -> list[dict[str, Any]]:
-    """The stored scorecards of the matches in `wanted` (those whose replay is public), one row
-    per seat and measure."""
+def scorecard_rows(session: Session, lo: int, hi: int, replays: Mapping[int, Replay]) -> list[dict[str, Any]]:
+    """The scorecards of the counted matches among `replays` (those whose replay is public), one
+    row per seat and measure: measured from the replays already read for the log (a seat's stored
+    row keeps only what the chart draws: services/scorecard.py), the matches that have their rows."""
     rows = []
     catalogues: dict[str, Catalogue] = {}
-    for match_id, seat, bot_id, game, tallies, winners in session.exec(
-            select(ScorecardTally.match_id, ScorecardTally.seat, ScorecardTally.bot_id, ScorecardTally.game,
-                   ScorecardTally.tallies, ScorecardTally.winners)
+    seats: dict[int, list[tuple[int, int, int]]] = {}
+    games: dict[int, str] = {}
+    for match_id, seat, bot_id, version_id, game in session.exec(
+            select(ScorecardTally.match_id, ScorecardTally.seat, ScorecardTally.bot_id, ScorecardTally.bot_version_id,
+                   ScorecardTally.game)
             .where(ScorecardTally.match_id >= lo, ScorecardTally.match_id <= hi)
             .order_by(ScorecardTally.match_id, ScorecardTally.seat)).all():
-        if match_id not in wanted or game not in GAMES:
-            continue
+        if match_id in replays and game in GAMES:
+            seats.setdefault(match_id, []).append((seat, bot_id, version_id))
+            games[match_id] = game
+    for match_id, seated in seats.items():
+        game = games[match_id]
         measures = catalogues.get(game) or catalogues.setdefault(game, catalogue(get_game(game)))
-        for name in sorted(tallies):
-            kind = measures.kind(name)
-            if kind is None:
-                continue
-            stored = tallies[name]
-            median = kind == "median"
-            rows.append({"match_id": match_id, "seat": seat, "bot_id": bot_id, "measure": name, "kind": kind,
-                         "value": tally_value(kind, stored),
-                         "numerator": None if median else stored[0], "denominator": None if median else stored[1],
-                         "samples": sum(c for _v, c in stored) if median else None,
-                         "winners_value": tally_value(kind, winners.get(name))})
+        for card in match_cards(get_game(game), replays[match_id], seated):
+            rows += _measure_rows(match_id, card.seat, card.bot_id, measures, card.tallies, card.winners)
+    return rows
+
+
+def _measure_rows(match_id: int, seat: int, bot_id: int, measures: Catalogue, tallies: Mapping[str, Any],
+                  winners: Mapping[str, Any]) -> list[dict[str, Any]]:
+    rows = []
+    for name in sorted(tallies):
+        kind = measures.kind(name)
+        if kind is None:
+            continue
+        stored = tallies[name]
+        median = kind == "median"
+        rows.append({"match_id": match_id, "seat": seat, "bot_id": bot_id, "measure": name, "kind": kind,
+                     "value": tally_value(kind, stored),
+                     "numerator": None if median else stored[0], "denominator": None if median else stored[1],
+                     "samples": sum(c for _v, c in stored) if median else None,
+                     "winners_value": tally_value(kind, winners.get(name))})
     return rows
 
 

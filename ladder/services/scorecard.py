@@ -100,8 +100,8 @@ def record_scorecard(session: Session, match: Match, seats: Sequence[tuple[int, 
     players = len(seats)
     session.exec(insert(ScorecardTally.__table__), params=[
         {"match_id": match.id, "seat": c.seat, "bot_id": c.bot_id, "bot_version_id": c.version_id,
-         "game": match.game, "players": players, "rank": c.rank, "tallies": c.tallies, "winners": c.winners,
-         "charted": charted(game, c.tallies)} for c in cards])
+         "game": match.game, "players": players, "rank": c.rank, "charted": charted(game, c.tallies)}
+        for c in cards])
     add_to_sums(session, game, match.id, cards)
     return cards
 
@@ -162,27 +162,59 @@ def merged(kinds: Mapping[str, str], key: tuple[int, int, int, int], tallies: Ma
             "winners": merge_all(kinds, [winners, *(c.winners for c in cards)])}
 
 
-def forget_matches(session: Session, match_ids: Sequence[int]) -> int:
-    """Take matches out of the scorecards (a moderator voided them): their seats' rows are deleted
-    and their tallies taken back out of every sum they went into; a sum left with no match goes.
-    Inside the caller's transaction, which holds the rating clock (services/voiding.py). Returns
-    the seats forgotten."""
-    rows = session.exec(select(ScorecardTally).where(ScorecardTally.match_id.in_(list(match_ids)))
+def stored_cards(session: Session, match_ids: Iterable[int]) -> dict[int, tuple[Game, list[SeatCard]]]:
+    """The seats' whole scorecards of matches that have their row (a counted match), measured again
+    from each stored replay (the rows keep only the charted tallies): match -> (game, cards). A
+    match whose replay is gone (pruned, or unreadable) is left out."""
+    from ladder.services.stored_replays import stored_replays
+
+    rows = session.exec(select(ScorecardTally.match_id, ScorecardTally.seat, ScorecardTally.bot_id,
+                               ScorecardTally.bot_version_id, ScorecardTally.game)
+                        .where(ScorecardTally.match_id.in_(sorted(set(match_ids))))
                         .order_by(ScorecardTally.match_id, ScorecardTally.seat)).all()
-    by_match: dict[int, list[ScorecardTally]] = {}
-    for row in rows:
-        by_match.setdefault(row.match_id, []).append(row)
-    for match_id, seats in by_match.items():
-        game = get_game(seats[0].game)
-        measures = catalogue(game)
-        kinds = measures.kinds({n for t in seats for n in (*t.tallies, *t.winners)})
-        cards = [SeatCard(t.seat, t.bot_id, t.bot_version_id, t.rank, negated(kinds, t.tallies),
-                          negated(kinds, t.winners)) for t in seats]
-        add_to_sums(session, game, match_id, cards, sign=-1)
-    if rows:
-        session.exec(delete(ScorecardTally).where(ScorecardTally.match_id.in_(list(by_match))))
+    seats: dict[int, list[tuple[int, int, int]]] = {}
+    games: dict[int, str] = {}
+    for match_id, seat, bot_id, version_id, game in rows:
+        seats.setdefault(match_id, []).append((seat, bot_id, version_id))
+        games[match_id] = game
+    replays = stored_replays(session=session, match_ids=seats)
+    out = {}
+    for match_id, replay in replays.items():
+        game = get_game(games[match_id])
+        out[match_id] = (game, match_cards(game, replay, seats[match_id]))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Forgotten:
+    seats: int  # rows deleted
+    unmeasured: int  # matches whose replay was gone: their sums keep them until a recompute
+
+
+def forget_matches(session: Session, match_ids: Sequence[int]) -> Forgotten:
+    """Take matches out of the scorecards (a moderator voided them): their seats' rows are deleted
+    and their tallies, measured again from the replays, taken back out of every sum they went into;
+    a sum left with no match goes. Inside the caller's transaction, which holds the rating clock
+    (services/voiding.py). A match whose replay was pruned cannot be measured again: it stays in
+    its sums (logged, and counted in the result) until `ladder scorecard recompute`, which counts
+    only matches with a replay."""
+    ids = sorted(set(match_ids))
+    with_rows = set(session.exec(select(ScorecardTally.match_id).where(ScorecardTally.match_id.in_(ids))).all())
+    measured = stored_cards(session, with_rows)
+    for match_id, (game, cards) in measured.items():
+        kinds = catalogue(game).kinds({n for c in cards for n in (*c.tallies, *c.winners)})
+        negatives = [SeatCard(c.seat, c.bot_id, c.version_id, c.rank, negated(kinds, c.tallies),
+                              negated(kinds, c.winners)) for c in cards]
+        add_to_sums(session, game, match_id, negatives, sign=-1)
+    unmeasured = sorted(with_rows - set(measured))
+    if unmeasured:
+        log.warning("voided matches %s have no replay left: their scorecards stay in the sums until "
+                    "`ladder scorecard recompute`", unmeasured[:20])
+    deleted = 0
+    if with_rows:
+        deleted = session.exec(delete(ScorecardTally).where(ScorecardTally.match_id.in_(sorted(with_rows)))).rowcount
         session.exec(delete(ScorecardSum).where(ScorecardSum.matches <= 0))
-    return len(rows)
+    return Forgotten(deleted, len(unmeasured))
 
 
 # --- recomputing from the replays ---------------------------------------------------------------
@@ -193,7 +225,7 @@ class Recomputed:
     matches: int
     seats: int
     sums: int
-    differences: int  # stored seat rows that differed from the recomputed ones (before the rewrite)
+    differences: int  # stored seat rows and sums that differed from the recomputed ones (before the rewrite)
 
 
 def recompute(sessions: Callable[[], Session], *, game: str | None = None, batch: int = 500,
@@ -223,31 +255,43 @@ def recompute(sessions: Callable[[], Session], *, game: str | None = None, batch
                     select(Seat.match_id, Seat.seat, Seat.bot_id, Seat.bot_version_id)
                     .where(Seat.match_id.in_([r[0] for r in rows])).order_by(Seat.match_id, Seat.seat)):
                 seat_rows.setdefault(match_id, []).append((seat, bot_id, version_id))
-            stored = {(t.match_id, t.seat): t for t in session.exec(
-                select(ScorecardTally).where(ScorecardTally.match_id.in_([r[0] for r in rows])))}
+            stored = {(m, seat): shown for m, seat, shown in session.exec(
+                select(ScorecardTally.match_id, ScorecardTally.seat, ScorecardTally.charted)
+                .where(ScorecardTally.match_id.in_([r[0] for r in rows])))}
             for match_id, game_name, data in rows:
                 the_game = get_game(game_name)
                 replay = Replay.from_json(json.loads(replay_bytes(data)))  # either stored form
                 cards = match_cards(the_game, replay, seat_rows.get(match_id, []))
                 for card in cards:
-                    old = stored.get((match_id, card.seat))
-                    if old is None or old.tallies != card.tallies or old.winners != card.winners:
+                    shown = charted(the_game, card.tallies)
+                    if stored.get((match_id, card.seat)) != shown:
                         differences += 1
                     fresh.append({"match_id": match_id, "seat": card.seat, "bot_id": card.bot_id,
                                   "bot_version_id": card.version_id, "game": game_name, "players": len(cards),
-                                  "rank": card.rank, "tallies": card.tallies, "winners": card.winners,
-                                  "charted": charted(the_game, card.tallies)})
+                                  "rank": card.rank, "charted": shown})
                     _merge_into(sums, the_game, match_id, card, len(cards), [c.bot_id for c in cards])
                 matches += 1
                 seats += len(cards)
             progress(len(rows))
             if not write:
                 session.rollback()  # end the read: a check holds no transaction across batches
+        # the seat rows keep only the charted tallies: the sums are where every other measure is
+        # stored, so they are compared too (a sum missing, extra or with other figures)
+        table = ScorecardSum.__table__
+        sum_where = [] if game is None else [table.c.game == game]
+        kept = {tuple(r[:4]): (r[4], r[5], r[6]) for r in session.connection().execute(
+            select(table.c.bot_id, table.c.version_id, table.c.players, table.c.opponent_id, table.c.matches,
+                   table.c.tallies, table.c.winners).where(*sum_where))}
+        for key in set(kept) | set(sums):
+            row = sums.get(key)
+            if row is None or kept.get(key) != (row["matches"], row["tallies"], row["winners"]):
+                differences += 1
+        if not write:
+            session.rollback()
         if write:
             tally_where = [] if game is None else [ScorecardTally.game == game]
-            sum_where = [] if game is None else [ScorecardSum.game == game]
             session.exec(delete(ScorecardTally).where(*tally_where))
-            session.exec(delete(ScorecardSum).where(*sum_where))
+            session.exec(delete(ScorecardSum).where(*([] if game is None else [ScorecardSum.game == game])))
             for start in range(0, len(fresh), 5_000):
                 session.exec(insert(ScorecardTally.__table__), params=fresh[start:start + 5_000])
             rows = list(sums.values())

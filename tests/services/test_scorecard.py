@@ -4,6 +4,7 @@ opponent, left out where they would tell what is held, rebuilt by the recompute.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 import pytest
 from sqlmodel import select
@@ -52,9 +53,31 @@ def _sum(session, bot_id, version=ALL, players=ALL, opponent=ALL):
     return session.get(ScorecardSum, (bot_id, version, players, opponent))
 
 
+@dataclass
+class _Seat:
+    """A seat's stored row with its whole tallies measured again from the replay."""
+
+    match_id: int
+    bot_version_id: int
+    players: int
+    tallies: dict
+    winners: dict
+
+
+def _seats_of(session, bot_id):
+    rows = session.exec(select(ScorecardTally).where(ScorecardTally.bot_id == bot_id)).all()
+    cards = scorecard.stored_cards(session, [r.match_id for r in rows])
+    out = []
+    for r in rows:
+        (card,) = [c for c in cards[r.match_id][1] if c.seat == r.seat]
+        assert r.charted == scorecard.charted(cards[r.match_id][0], card.tallies)  # the row keeps the chart's
+        out.append(_Seat(r.match_id, r.bot_version_id, r.players, card.tallies, card.winners))
+    return out
+
+
 def test_the_sums_are_the_seats_tallies_merged_per_version_size_and_opponent(history, session):
     a, b, c = history["a"], history["b"], history["c"]
-    rows = session.exec(select(ScorecardTally).where(ScorecardTally.bot_id == a.id)).all()
+    rows = _seats_of(session, a.id)
     assert len(rows) == 3
     cases = {
         (ALL, ALL, ALL): rows,
@@ -109,22 +132,25 @@ def test_the_match_list_filters_by_opponent_and_result(history, session):
 
 
 def test_recompute_rebuilds_the_same_tables_and_its_check_finds_a_changed_row(history, session, sessions):
-    before_tallies = {(t.match_id, t.seat): (t.tallies, t.winners) for t in session.exec(select(ScorecardTally))}
+    before_rows = {(t.match_id, t.seat): t.charted for t in session.exec(select(ScorecardTally))}
     before_sums = {(s.bot_id, s.version_id, s.players, s.opponent_id): (s.matches, s.tallies, s.winners)
                    for s in session.exec(select(ScorecardSum))}
     session.commit()
     assert recompute(sessions, write=False).differences == 0
     row = session.exec(select(ScorecardTally)).first()
-    row.tallies = {**row.tallies, "first": [7, 1]}
+    row.charted = {**row.charted, "first": [7, 1]}
     session.add(row)
+    total = _sum(session, history["a"].id)  # a sum: where every measure but the charted ones is kept
+    total.tallies = {**total.tallies, "bust_rate": [0, 99]}
+    session.add(total)
     session.commit()
     checked = recompute(sessions, write=False)
-    assert checked.differences == 1 and checked.matches == 3 and checked.seats == 7
+    assert checked.differences == 2 and checked.matches == 3 and checked.seats == 7
     written = recompute(sessions, write=True)
-    assert written.differences == 1
+    assert written.differences == 2
     session.expire_all()
-    after = {(t.match_id, t.seat): (t.tallies, t.winners) for t in session.exec(select(ScorecardTally))}
-    assert after == before_tallies
+    after = {(t.match_id, t.seat): t.charted for t in session.exec(select(ScorecardTally))}
+    assert after == before_rows
     assert {(s.bot_id, s.version_id, s.players, s.opponent_id): (s.matches, s.tallies, s.winners)
             for s in session.exec(select(ScorecardSum))} == before_sums
     assert recompute(sessions, write=False).differences == 0
@@ -173,3 +199,17 @@ def test_a_voided_match_leaves_the_scorecards_as_if_never_played(history, sessio
                for s in session.exec(select(ScorecardSum))}
     assert after == rebuilt
     assert _sum(session, history["a"].id, ALL, 3, ALL) is None  # its only 3-player match is gone
+
+
+def test_voiding_a_match_whose_replay_was_pruned_deletes_its_rows_and_says_so(history, session):
+    from sqlmodel import delete
+
+    from ladder.models import Replay as StoredReplay
+
+    gone, kept = history["ids"][0], history["ids"][2]
+    session.exec(delete(StoredReplay).where(StoredReplay.match_id == gone))
+    before = _sum(session, history["a"].id).matches
+    forgotten = scorecard.forget_matches(session, [gone, kept])
+    assert (forgotten.seats, forgotten.unmeasured) == (4, 1)  # two seats each; one could not be measured again
+    assert session.exec(select(ScorecardTally).where(ScorecardTally.match_id.in_([gone, kept]))).all() == []
+    assert _sum(session, history["a"].id).matches == before - 1  # the measured one is out of a's sums

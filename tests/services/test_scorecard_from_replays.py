@@ -22,10 +22,11 @@ import pytest
 from sqlmodel import select
 
 from ladder.games import get_game
-from ladder.models import ScorecardTally
+from ladder.models import ScorecardSum, ScorecardTally
 from ladder.play import play_builtin
 from ladder.replay import Decision, SandboxRun, dumps_replay
 from ladder.services import matches, results
+from ladder.services.scorecard import ALL
 
 SET = {"chest": 4, "sword": 3, "scroll": 2, "potion": 2, "egg": 2, "diamond": 1}
 COUNTS = {"chest": 8, "sword": 6, "scroll": 4, "potion": 4, "egg": 4, "diamond": 8, "dragon": 12, "spider": 3}
@@ -60,7 +61,7 @@ def _played(game: str, names: tuple[str, ...], seed: int):
 
 @pytest.fixture
 def recorded(world, session):
-    """(replay, stored tally rows by seat) of each fixed match, recorded as a worker records one."""
+    """(replay, stored tallies by seat) of each fixed match, recorded as a worker records one."""
     out = []
     for game, names, seed in MATCHES:
         replay = _played(game, names, seed)
@@ -69,7 +70,13 @@ def recorded(world, session):
         matches.claim_match(session=session, match_id=match.id, worker_id="w")
         results.record_result(session=session, match_id=match.id, outcome=results.outcome_from_replay(replay),
                               worker_id="w")
-        rows = {t.seat: t for t in session.exec(select(ScorecardTally).where(ScorecardTally.match_id == match.id))}
+        # what is stored of each seat: its row keeps the chart's tallies, the sums every measure;
+        # each seat's bot plays only this match, so its bot's sum is this seat's tallies exactly
+        rows = {}
+        for t in session.exec(select(ScorecardTally).where(ScorecardTally.match_id == match.id)):
+            total = session.get(ScorecardSum, (t.bot_id, ALL, ALL, ALL))
+            assert total.matches == 1 and all(total.tallies[name] == tally for name, tally in t.charted.items())
+            rows[t.seat] = total
         out.append((game, replay, rows))
     return out
 

@@ -33,7 +33,7 @@ CHUNK = 5_000  # matches per write to the COPY streams
 NULL = "\\N"  # COPY's text format for NULL
 # A seat's scorecard (ladder/services/scorecard.py) as a sandboxed seat of the flagship leaves one: the
 # every-game measures, the score breakdown's categories and a few dozen answer times. The game's
-# own part adds as many again: the bench stores every seat's tallies twice (its own, the winners').
+# own part adds as many again. A seat's row keeps only the charted ones; the sums keep them all.
 TALLY = {"first": [0, 1], "placing": [0.5, 1], "score": [40, 1], "faults": [0, 1], "forfeits": [0, 1],
          "strikes": [0, 1], "timeouts": [0, 1], "bank_left": [0.98, 1], "decision_p99_ms": [[12.0, 1]],
          **{f"score.{k}": [5, 1] for k in ("black", "gold", "red", "silver", "sets", "counts.black", "counts.blue",
@@ -108,7 +108,6 @@ def seed_matches(conninfo: str, bots: int, matches: int, seed: int = 1,
     last = [0] * (bots + 1)  # last match id
     h2h: dict[tuple[int, int], list[int]] = {}  # (bot, opponent) -> meetings, wins, losses, last match
     streams = [_bulk(conninfo) for _ in range(4)]
-    tally = json.dumps(TALLY)
     charted = json.dumps({k: TALLY[k] for k in ("first", "score")})
     copies = [
         streams[0].cursor().copy(
@@ -120,8 +119,7 @@ def seed_matches(conninfo: str, bots: int, matches: int, seed: int = 1,
             "COPY rating_changes (id, sequence, match_id, bot_id, seat, rank, forfeited, before, delta, after, "
             "games_before, created_at) FROM STDIN"),
         streams[3].cursor().copy(
-            "COPY scorecard_tallies (match_id, seat, bot_id, bot_version_id, game, players, rank, tallies, winners, "
-            "charted) FROM STDIN"),
+            "COPY scorecard_tallies (match_id, seat, bot_id, bot_version_id, game, players, rank, charted) FROM STDIN"),
     ]
     writers = [c.__enter__() for c in copies]
     try:
@@ -142,8 +140,7 @@ def seed_matches(conninfo: str, bots: int, matches: int, seed: int = 1,
                 delta = STEP[rank - 1]
                 before = rating[bot]
                 s_lines.append(f"{match_id}\t{seat}\t{bot}\t{bot}\t{10 - rank}\t{rank}\tok\tf\n")
-                t_lines.append(f"{match_id}\t{seat}\t{bot}\t{bot}\t{GAME}\t{SEATS}\t{rank}\t{tally}\t{tally}\t"
-                               f"{charted}\n")
+                t_lines.append(f"{match_id}\t{seat}\t{bot}\t{bot}\t{GAME}\t{SEATS}\t{rank}\t{charted}\n")
                 r_lines.append(f"{(match_id - 1) * SEATS + seat + 1}\t{match_id}\t{match_id}\t{bot}\t{seat}\t{rank}\t"
                                f"f\t{before}\t{delta}\t{before + delta}\t{games[bot]}\t{when}\n")
                 rating[bot] = before + delta

@@ -49,9 +49,9 @@ class Template:
     whole: bytes  # the replay's JSON bytes as the worker stored it (before any name resolution)
     seats: tuple[tuple[int | None, int, str, str | None, bool], ...]  # score, rank, status, reason, forfeited
     logs: tuple[str | None, ...]
-    # each seat's scorecard row as COPY text: its tallies, the winners' and the charted ones (JSON),
-    # measured from the replay as services/scorecard.py does when the result is recorded
-    cards: tuple[tuple[str, str, str], ...]
+    # each seat's scorecard row's charted tallies as COPY text (JSON), measured from the replay as
+    # services/scorecard.py does when the result is recorded
+    cards: tuple[str, ...]
 
 
 def _ts(moment: datetime) -> str:
@@ -100,9 +100,7 @@ def play_templates(games: list[str], per_game: int, sandbox: str, form: str,
             else:
                 data, compact = stored.data, True
             cards = match_cards(get_game(game), public, [(s.seat, 0, 0) for s in public.seats])
-            texts = tuple(tuple(_text(json.dumps(part)) for part in (c.tallies, c.winners, charted(get_game(game),
-                                                                                                  c.tallies)))
-                          for c in cards)
+            texts = tuple(_text(json.dumps(charted(get_game(game), c.tallies))) for c in cards)
             results = {r.seat: r for r in public.results}
             seats = tuple((results[s.seat].score, results[s.seat].rank, s.status, s.reason, s.forfeit)
                           for s in public.seats)
@@ -168,8 +166,7 @@ def seed_matches(conninfo: str, templates: list[Template], bot_ids: dict[str, ra
         "COPY rating_changes (id, sequence, match_id, bot_id, seat, rank, forfeited, before, delta, after, "
         "games_before, created_at) FROM STDIN",
         "COPY replays (match_id, data, size, created_at, hidden, compact) FROM STDIN",
-        "COPY scorecard_tallies (match_id, seat, bot_id, bot_version_id, game, players, rank, tallies, winners, "
-        "charted) FROM STDIN",
+        "COPY scorecard_tallies (match_id, seat, bot_id, bot_version_id, game, players, rank, charted) FROM STDIN",
     )
     copies = [conn.cursor().copy(sql) for conn, sql in zip(streams, statements, strict=True)]
     writers = [c.__enter__() for c in copies]
@@ -203,9 +200,7 @@ def seed_matches(conninfo: str, templates: list[Template], bot_ids: dict[str, ra
                 played[bot] += 1
                 wins[bot] += rank == 1
                 last[bot] = match_id
-                tallies, winners, shown = template.cards[seat]
-                lines[4].append(f"{match_id}\t{seat}\t{bot}\t{bot}\t{game}\t{n}\t{rank}\t{tallies}\t{winners}\t"
-                                f"{shown}\n")
+                lines[4].append(f"{match_id}\t{seat}\t{bot}\t{bot}\t{game}\t{n}\t{rank}\t{template.cards[seat]}\n")
                 if template.logs[seat]:
                     logs.append(f"{match_id}\t{seat}\t{_text(template.logs[seat])}\tf\n")
             meet, won, lost, seen = h2h[game]
