@@ -1,3 +1,4 @@
+# Over 400 lines: an outside author's bot is one file, uploaded as it is (bots/heldout/README.md).
 """Pivot: a Drachengold bot that bargains from a model of every opponent's acceptance threshold.
 
 How it plays:

@@ -1,3 +1,4 @@
+# Over 400 lines: an outside author's bot is one file, uploaded as it is (bots/heldout/README.md).
 """Rollout: a Drachengold bot that plans its attacks by sampling hidden hands and playing on.
 
 How it plays:
