@@ -36,6 +36,7 @@ SEARCH_SECONDS = 0.25  # per decision: a quarter of the ladder's 1 s, the bank u
 MAX_SWEEPS = 400  # samples per decision: every candidate is played out once on each
 CANDIDATES = 6  # the heuristic's best few decisions are searched, not every listed one
 LEAD_WEIGHT = 0.02  # a playout's worth: seats beaten, plus this much a point of lead over their mean
+LEAD_2P = 0.02  # the same with two seats: one opponent, so the lead is the whole zero-sum margin
 CONFIDENCE = 1.5  # standard errors of lead over the heuristic's first choice that overrule it
 EXPLORE = 0.15  # the fast policy's share of uniformly random plays (keeps the playouts varied)
 HIDDEN = 0.0  # a face-down card another seat played, to a playout's seat (it cannot see it)
@@ -53,7 +54,8 @@ def outcome(scores: list[int], seat: int) -> float:
     mine = scores[seat]
     others = [v for s, v in enumerate(scores) if s != seat]
     beaten = sum(1.0 if mine > v else 0.5 if mine == v else 0.0 for v in others)
-    return beaten + LEAD_WEIGHT * (mine - sum(others) / len(others))
+    weight = LEAD_2P if len(scores) == 2 else LEAD_WEIGHT
+    return beaten + weight * (mine - sum(others) / len(others))
 
 
 def choose(gains: list[list[float]]) -> int:
