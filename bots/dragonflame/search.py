@@ -208,7 +208,12 @@ def _worth(castle, seat: int) -> float:
 
 
 BANNER_2P = 2.0  # 2 players: holding green banner 1 next round (play and attack first), in points of lead
+DUMPED_2P = 1.5  # 2 players: a card hidden from the judging seat, below the average unseen card
+FIRE_2P = 1.5  # 2 players: a fire token a looted Dragonflame places, in points
 FLAME_DENY = 1.0  # 2 players: a Dragonflame's line is judged by our village gain less this much of the other's
+
+
+FIRE: dict[str, int] = {}  # card id -> fire tokens of a Dragonflame (0 else), filled when a Duel is made
 
 
 class Duel:
@@ -220,6 +225,14 @@ class Duel:
     last round, the banner that scores (the lower looter scores 1, the other 2)."""
 
     def __init__(self, outlook) -> None:
+        from ladder.games.dragonflame.rules import outlook as rules
+
+        if not FIRE:
+            from ladder.games.dragonflame.rules.data import CARD_BY_ID, DRAGONFLAME
+
+            FIRE.update((cid, c.fire if c.category == DRAGONFLAME else 0) for cid, c in CARD_BY_ID.items())
+        # outlook's card values, moved to the two-seat ones
+        self.fire_shift, self.hidden_shift = FIRE_2P - rules.FIRE_VALUE, rules.DUMPED - DUMPED_2P
         self.o = outlook
         self.me = outlook.seat
         self.opp = 1 - outlook.seat
@@ -236,7 +249,10 @@ class Duel:
 
             o = self.o
             known, hidden = o.seen_by(view, castle, card)
-            self._memo[key] = card_worth(o.state.hoards[seat], known, o.state.fire[seat]) + hidden * o.unknown[seat]
+            value = card_worth(o.state.hoards[seat], known, o.state.fire[seat])
+            tokens = sum(FIRE[c] for c in known)
+            value += self.fire_shift * min(tokens, o.state.fire[seat])
+            self._memo[key] = value + hidden * (o.unknown[seat] + self.hidden_shift)
         return self._memo[key]
 
     def banner(self, mine: int, theirs: int) -> float:
