@@ -208,7 +208,7 @@ def _worth(castle, seat: int) -> float:
 
 
 BANNER_2P = 2.0  # 2 players: holding green banner 1 next round (play and attack first), in points of lead
-DUMPED_2P = 1.5  # 2 players: a card hidden from the judging seat, below the average unseen card
+DUMPED_2P = 0.0  # 2 players: a card hidden from the judging seat, less than the average unseen card by this
 FIRE_2P = 1.5  # 2 players: a fire token a looted Dragonflame places, in points
 FLAME_DENY = 1.0  # 2 players: a Dragonflame's line is judged by our village gain less this much of the other's
 
