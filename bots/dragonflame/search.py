@@ -19,6 +19,13 @@ decision (under a third of the ladder's 1 s) buys on the order of a hundred play
 MAX_SWEEPS samples, at least one. With the same seed and events it plays the same unless the clock
 cuts a search short; a search cut short still compares every candidate on the same samples.
 The Spyglass is always used where most is unseen. Standard library and the game's rules only.
+
+With TWO seats (the ladder's table for the boss, issue #47) it plays differently: the game is
+zero-sum, so every choice is ranked by the lead it leaves (`Duel`: our gain less the other's, a
+card the other loots costing as much as one we loot gains), the attack round forecast as a
+two-move game with the castle numbers' banners counted, and that ranking decides alone, in
+milliseconds: playouts on top of it measured no better. See docs/bots.md (House bots:
+DragonFlame) for the measurements.
 """
 
 from __future__ import annotations
