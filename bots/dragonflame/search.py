@@ -43,17 +43,9 @@ SEARCH_SECONDS = 0.25  # per decision: a quarter of the ladder's 1 s, the bank u
 MAX_SWEEPS = 400  # samples per decision: every candidate is played out once on each
 CANDIDATES = 6  # the heuristic's best few decisions are searched, not every listed one
 LEAD_WEIGHT = 0.02  # a playout's worth: seats beaten, plus this much a point of lead over their mean
-LEAD_2P = 0.02  # the same with two seats: one opponent, so the lead is the whole zero-sum margin
 CONFIDENCE = 1.5  # standard errors of lead over the heuristic's first choice that overrule it
 EXPLORE = 0.15  # the fast policy's share of uniformly random plays (keeps the playouts varied)
 HIDDEN = 0.0  # a face-down card another seat played, to a playout's seat (it cannot see it)
-
-
-def clone(state):
-    """The forward model's copy of a state (imported late: the rules load at the first decision)."""
-    from ladder.games.dragonflame.rules.forward import clone as copy
-
-    return copy(state)
 
 
 def outcome(scores: list[int], seat: int) -> float:
@@ -61,8 +53,7 @@ def outcome(scores: list[int], seat: int) -> float:
     mine = scores[seat]
     others = [v for s, v in enumerate(scores) if s != seat]
     beaten = sum(1.0 if mine > v else 0.5 if mine == v else 0.0 for v in others)
-    weight = LEAD_2P if len(scores) == 2 else LEAD_WEIGHT
-    return beaten + weight * (mine - sum(others) / len(others))
+    return beaten + LEAD_WEIGHT * (mine - sum(others) / len(others))
 
 
 def choose(gains: list[list[float]]) -> int:
@@ -98,7 +89,7 @@ class SearchBot(Bot):
         start = time.monotonic()
         # The rules are imported at the first decision, not at start-up: `ready` must come within
         # the start-up limit even on a busy machine, and the rules are most of the start's cost.
-        from ladder.games.dragonflame.rules.forward import Sampler
+        from ladder.games.dragonflame.rules.forward import Sampler, clone
         from ladder.games.dragonflame.rules.outlook import Outlook, spy
 
         if kind == "spy":
@@ -223,7 +214,6 @@ FLAME_DENY = 1.0  # 2 players: a Dragonflame's line is judged by our village gai
 
 
 
-
 class Duel:
     """The two-player ranking (docs/bots.md): every choice judged by the LEAD it leaves, our gain
     less the other's, since with two seats a card the other loots costs as much as one we loot
@@ -320,6 +310,7 @@ class Duel:
         return sorted(scored, key=lambda pair: -pair[0])
 
     def flame_gain(self, side: str, index: int, tokens: int) -> float:
+        from ladder.games.dragonflame.rules.forward import clone
         from ladder.games.dragonflame.rules.outlook import village_outlook
 
         state = clone(self.o.state)
