@@ -19,6 +19,13 @@ decision (under a third of the ladder's 1 s) buys on the order of a hundred play
 MAX_SWEEPS samples, at least one. With the same seed and events it plays the same unless the clock
 cuts a search short; a search cut short still compares every candidate on the same samples.
 The Spyglass is always used where most is unseen. Standard library and the game's rules only.
+
+With TWO seats (the ladder's table for the boss, issue #47) it plays differently: the game is
+zero-sum, so every choice is ranked by the lead it leaves (`Duel`: our gain less the other's, a
+card the other loots costing as much as one we loot gains), the attack round forecast as a
+two-move game with the castle numbers' banners counted, and that ranking decides alone, in
+milliseconds: playouts on top of it measured no better. See docs/bots.md (House bots:
+DragonFlame) for the measurements.
 """
 
 from __future__ import annotations
@@ -88,7 +95,14 @@ class SearchBot(Bot):
         if kind == "spy":
             return spy(observation)
         sampler = Sampler(self.hello, observation, self.events)
-        ranked = Outlook(sampler).ranked(kind, observation["request"])
+        outlook = Outlook(sampler)
+        if observation["players"] == 2:
+            # Two seats: the Duel ranking decides alone. The playouts below, judged on top of it,
+            # measured no better (0.57 of 100 games against the outsider at 0.1 s a decision,
+            # the ranking alone 0.585 of 200, both before DUMPED_2P fell to 0) at seventy times
+            # the cost; with no playouts a two-seat answer takes milliseconds.
+            return Duel(outlook).ranked(kind, observation["request"])[0][1]
+        ranked = outlook.ranked(kind, observation["request"])
         candidates = [decision for _worth, decision in ranked[:CANDIDATES]]
         if len(candidates) == 1:
             return candidates[0]
@@ -192,6 +206,118 @@ def _worth(castle, seat: int) -> float:
     counts HIDDEN whatever it is (the playout knows it, the seat would not: a Knight dumped face
     down must still catch a greedy attacker, as it does in the real game)."""
     return sum(rough(cid) if up or by == seat else HIDDEN for cid, up, by in castle.cards)
+
+
+BANNER_2P = 2.0  # 2 players: holding green banner 1 next round (play and attack first), in points of lead
+DUMPED_2P = 0.0  # 2 players: a card hidden from the judging seat, less than the average unseen card by this
+FLAME_DENY = 1.0  # 2 players: a Dragonflame's line is judged by our village gain less this much of the other's
+
+
+
+class Duel:
+    """The two-player ranking (docs/bots.md): every choice judged by the LEAD it leaves, our gain
+    less the other's, since with two seats a card the other loots costs as much as one we loot
+    gains. The attack round is forecast as a tiny game: the first attacker takes the castle best
+    for it once the second's best reply is counted, the second the best of the two left, each
+    from what it can see; the castle numbers decide next round's banners (BANNER_2P) or, in the
+    last round, the banner that scores (the lower looter scores 1, the other 2)."""
+
+    def __init__(self, outlook) -> None:
+        from ladder.games.dragonflame.rules.outlook import DUMPED
+
+        self.hidden_shift = DUMPED - DUMPED_2P  # outlook's unseen-card value, moved to the two-seat one
+        self.o = outlook
+        self.me = outlook.seat
+        self.opp = 1 - outlook.seat
+        self._memo: dict = {}
+
+    def worth(self, seat: int, view: int, castle, extra) -> float:
+        """Castle cards' worth to `seat` judged from what `view` sees (hidden cards at the average
+        unseen card less the dumping discount), the banner aside. `extra`: (castle number, card,
+        face up) of our card about to be played, or None."""
+        card = extra[1:] if extra is not None and extra[0] == castle.number else None
+        key = (seat, view, castle.number, card)
+        if key not in self._memo:
+            from ladder.games.dragonflame.rules.outlook import card_worth
+
+            o = self.o
+            known, hidden = o.seen_by(view, castle, card)
+            value = card_worth(o.state.hoards[seat], known, o.state.fire[seat])
+            self._memo[key] = value + hidden * (o.unknown[seat] + self.hidden_shift)
+        return self._memo[key]
+
+    def banner(self, mine: int, theirs: int) -> float:
+        """The lead the two looted castle numbers are worth to us."""
+        if self.o.last:
+            return 1.0 if mine > theirs else -1.0
+        return BANNER_2P / 2 if mine < theirs else -BANNER_2P / 2
+
+    def lead(self, view: int, who: int, own, others, extra) -> float:
+        """`who`'s lead, from what `view` sees, if it loots castle `own` and the other seat `others`."""
+        value = self.worth(who, view, own, extra)
+        if others is not None:
+            value -= self.worth(1 - who, view, others, extra)
+            mine, theirs = (own.number, others.number) if who == self.me else (others.number, own.number)
+            value += (1.0 if who == self.me else -1.0) * self.banner(mine, theirs)
+        return value
+
+    def choice(self, seat: int, left: list, theirs, extra):
+        """The castle `seat` attacks from `left`, judged from what it sees: with the other seat still
+        to attack, the one best once the other's best reply is counted."""
+        other = 1 - seat
+        if theirs is not None or len(left) == 1:
+            return max(left, key=lambda c: self.lead(seat, seat, c, theirs, extra))
+
+        def value(c) -> float:
+            reply = max((d for d in left if d is not c), key=lambda d: self.lead(seat, other, d, c, extra))
+            return self.lead(seat, seat, c, reply, extra)
+
+        return max(left, key=value)
+
+    def attack_round(self, extra: tuple[int, str, bool] | None) -> float:
+        """Our lead after the attack round as forecast (extra: our card about to go onto a castle)."""
+        st = self.o.state
+        left = [c for c in st.castles if c.attacker is None]
+        taken = [st.taken[0], st.taken[1]]
+        for seat in st.order:
+            if taken[seat] is None and left:
+                taken[seat] = self.choice(seat, left, taken[1 - seat], extra)
+                left = [c for c in left if c is not taken[seat]]
+        return self.lead(self.me, self.me, taken[self.me], taken[self.opp], extra)
+
+    def ranked(self, kind: str, request: dict[str, Any]) -> list[tuple[float, dict[str, Any]]]:
+        o = self.o
+        if kind == "attack":
+            st = o.state
+            theirs = st.taken[self.opp]
+            left = [c for c in st.castles if c.attacker is None]
+            scored = []
+            for n in request["castles"]:
+                c = st.castle(n)
+                reply = theirs
+                if reply is None and len(left) > 1:
+                    reply = self.choice(self.opp, [d for d in left if d is not c], c, None)
+                scored.append((self.lead(self.me, self.me, c, reply, None), {"castle": n}))
+        elif kind == "flame":
+            scored = [(self.flame_gain(line["side"], line["index"], request["tokens"]), dict(line))
+                      for line in request["lines"]]
+        elif not request["castles"]:
+            return o.ranked(kind, request)
+        else:
+            up = request["face"] == "up"
+            scored = [(self.attack_round((n, c, up)), {"card": c, "castle": n})
+                      for c in request["cards"] for n in request["castles"]]
+        return sorted(scored, key=lambda pair: -pair[0])
+
+    def flame_gain(self, side: str, index: int, tokens: int) -> float:
+        from ladder.games.dragonflame.rules.forward import clone
+        from ladder.games.dragonflame.rules.outlook import village_outlook
+
+        state = clone(self.o.state)
+        before = [village_outlook(state, s) for s in (0, 1)]
+        state.grid.burn(self.me, side, index, tokens, state.fire[self.me])
+        after = [village_outlook(state, s) - before[s] for s in (0, 1)]
+        return after[self.me] - FLAME_DENY * after[self.opp]
 
 
 if __name__ == "__main__":
