@@ -32,14 +32,14 @@ import pyarrow.parquet as pq
 from sqlalchemy import and_, func
 from sqlmodel import Session, select
 
-from ladder.games import GAMES, get_game
-from ladder.models import Bot, BotVersion, Match, MatchStatus, RatingChange, ScorecardTally, Seat, User
+from ladder.games import GAMES
+from ladder.models import Bot, BotVersion, Match, MatchStatus, RatingChange, Seat, User
 from ladder.ranking.ratings import to_points
 from ladder.replay import Decision, Replay
 from ladder.scorecard.common import Catalogue, catalogue
 from ladder.scorecard.tallies import value as tally_value
 from ladder.services import event_hold
-from ladder.services.scorecard import match_cards
+from ladder.services.scorecard import measured_cards, seat_keys
 from ladder.services.stored_replays import stored_replays
 
 Sessions = Callable[[], Session]  # a session factory (ladder.db.session_factory)
@@ -257,20 +257,10 @@ def scorecard_rows(session: Session, lo: int, hi: int, replays: Mapping[int, Rep
     row keeps only what the chart draws: services/scorecard.py), the matches that have their rows."""
     rows = []
     catalogues: dict[str, Catalogue] = {}
-    seats: dict[int, list[tuple[int, int, int]]] = {}
-    games: dict[int, str] = {}
-    for match_id, seat, bot_id, version_id, game in session.exec(
-            select(ScorecardTally.match_id, ScorecardTally.seat, ScorecardTally.bot_id, ScorecardTally.bot_version_id,
-                   ScorecardTally.game)
-            .where(ScorecardTally.match_id >= lo, ScorecardTally.match_id <= hi)
-            .order_by(ScorecardTally.match_id, ScorecardTally.seat)).all():
-        if match_id in replays and game in GAMES:
-            seats.setdefault(match_id, []).append((seat, bot_id, version_id))
-            games[match_id] = game
-    for match_id, seated in seats.items():
-        game = games[match_id]
-        measures = catalogues.get(game) or catalogues.setdefault(game, catalogue(get_game(game)))
-        for card in match_cards(get_game(game), replays[match_id], seated):
+    keys = {m: k for m, k in seat_keys(session, [m for m in replays if lo <= m <= hi]).items() if k[0] in GAMES}
+    for match_id, (game, cards) in measured_cards(keys, replays).items():
+        measures = catalogues.get(game.name) or catalogues.setdefault(game.name, catalogue(game))
+        for card in cards:
             rows += _measure_rows(match_id, card.seat, card.bot_id, measures, card.tallies, card.winners)
     return rows
 

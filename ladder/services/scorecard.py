@@ -31,7 +31,7 @@ from ladder.replay import Replay
 from ladder.scorecard.common import Catalogue, catalogue, seat_tallies
 from ladder.scorecard.tallies import Stored, encode, merge_all, negated, without_medians
 from ladder.services.ratings import take_rating_clock
-from ladder.services.stored_replays import replay_bytes
+from ladder.services.stored_replays import replay_bytes, stored_replays
 
 log = logging.getLogger(__name__)
 ALL = 0  # a key column's "every version / size / opponent"
@@ -162,27 +162,35 @@ def merged(kinds: Mapping[str, str], key: tuple[int, int, int, int], tallies: Ma
             "winners": merge_all(kinds, [winners, *(c.winners for c in cards)])}
 
 
-def stored_cards(session: Session, match_ids: Iterable[int]) -> dict[int, tuple[Game, list[SeatCard]]]:
-    """The seats' whole scorecards of matches that have their row (a counted match), measured again
-    from each stored replay (the rows keep only the charted tallies): match -> (game, cards). A
-    match whose replay is gone (pruned, or unreadable) is left out."""
-    from ladder.services.stored_replays import stored_replays
-
-    rows = session.exec(select(ScorecardTally.match_id, ScorecardTally.seat, ScorecardTally.bot_id,
-                               ScorecardTally.bot_version_id, ScorecardTally.game)
-                        .where(ScorecardTally.match_id.in_(sorted(set(match_ids))))
-                        .order_by(ScorecardTally.match_id, ScorecardTally.seat)).all()
-    seats: dict[int, list[tuple[int, int, int]]] = {}
-    games: dict[int, str] = {}
-    for match_id, seat, bot_id, version_id, game in rows:
-        seats.setdefault(match_id, []).append((seat, bot_id, version_id))
-        games[match_id] = game
-    replays = stored_replays(session=session, match_ids=seats)
-    out = {}
-    for match_id, replay in replays.items():
-        game = get_game(games[match_id])
-        out[match_id] = (game, match_cards(game, replay, seats[match_id]))
+def seat_keys(session: Session, match_ids: Iterable[int]) -> dict[int, tuple[str, list[tuple[int, int, int]]]]:
+    """match -> (game, its seats' (seat, bot id, version id)) of the matches that have their rows
+    (the counted ones), from the rows' keys."""
+    out: dict[int, tuple[str, list[tuple[int, int, int]]]] = {}
+    for match_id, seat, bot_id, version_id, game in session.exec(
+            select(ScorecardTally.match_id, ScorecardTally.seat, ScorecardTally.bot_id,
+                   ScorecardTally.bot_version_id, ScorecardTally.game)
+            .where(ScorecardTally.match_id.in_(sorted(set(match_ids))))
+            .order_by(ScorecardTally.match_id, ScorecardTally.seat)):
+        out.setdefault(match_id, (game, []))[1].append((seat, bot_id, version_id))
     return out
+
+
+def measured_cards(keys: Mapping[int, tuple[str, list[tuple[int, int, int]]]],
+                   replays: Mapping[int, Replay]) -> dict[int, tuple[Game, list[SeatCard]]]:
+    """The seats' whole scorecards measured again from their replays (the rows keep only the
+    charted tallies): match -> (game, cards); a match without a replay here is left out."""
+    out = {}
+    for match_id, (name, seats) in keys.items():
+        if match_id in replays:
+            game = get_game(name)
+            out[match_id] = (game, match_cards(game, replays[match_id], seats))
+    return out
+
+
+def stored_cards(session: Session, match_ids: Iterable[int]) -> dict[int, tuple[Game, list[SeatCard]]]:
+    """`measured_cards` of the matches' stored replays (pruned or unreadable ones left out)."""
+    keys = seat_keys(session, match_ids)
+    return measured_cards(keys, stored_replays(session=session, match_ids=keys))
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,9 +206,9 @@ def forget_matches(session: Session, match_ids: Sequence[int]) -> Forgotten:
     (services/voiding.py). A match whose replay was pruned cannot be measured again: it stays in
     its sums (logged, and counted in the result) until `ladder scorecard recompute`, which counts
     only matches with a replay."""
-    ids = sorted(set(match_ids))
-    with_rows = set(session.exec(select(ScorecardTally.match_id).where(ScorecardTally.match_id.in_(ids))).all())
-    measured = stored_cards(session, with_rows)
+    keys = seat_keys(session, match_ids)
+    with_rows = set(keys)
+    measured = measured_cards(keys, stored_replays(session=session, match_ids=keys))
     for match_id, (game, cards) in measured.items():
         kinds = catalogue(game).kinds({n for c in cards for n in (*c.tallies, *c.winners)})
         negatives = [SeatCard(c.seat, c.bot_id, c.version_id, c.rank, negated(kinds, c.tallies),
