@@ -193,13 +193,15 @@ def record_result(
         expire_loaded(session, Seat, [(match_id, s.seat) for s in seats])
         if logs:
             session.exec(insert(BotLog.__table__), params=logs)
+        form = None
         if outcome.replay is not None:
             form = stored_form(outcome.replay)
             session.exec(insert(ReplayRow.__table__).values(match_id=match_id, data=form.data, size=form.size,
                                                             compact=form.compact, created_at=now))
         record_match_data(session, match, seats, outcome.data, data_cap, now, store)
         # the seats' measures (services/scorecard.py): on the bot page as soon as this commits
-        record_scorecard(session, match, [(s.seat, s.bot_id, s.bot_version_id) for s in seats], outcome.replay)
+        record_scorecard(session, match, [(s.seat, s.bot_id, s.bot_version_id) for s in seats],
+                         form.replay if form is not None else None)
         if is_rated(match.status, ranked=match.ranked, forfeited=[s.forfeited for s in seats]):
             apply_ratings(session, match, seats, sequence, now)
             record_meetings(session, match, seats, now)

@@ -13,7 +13,6 @@ read-merge-write below needs no lock of its own.
 
 from __future__ import annotations
 
-import gzip
 import json
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -83,14 +82,12 @@ def counts(match: Match) -> bool:
 
 
 def record_scorecard(session: Session, match: Match, seats: Sequence[tuple[int, int, int]],
-                     replay: Replay | bytes | None) -> list[SeatCard]:
+                     replay: Replay | None) -> list[SeatCard]:
     """Store the seats' scorecards of a match whose result is being recorded, and merge them into
-    the sums; nothing for a match that does not count or has no replay."""
+    the sums; nothing for a match that does not count or has no (readable) replay. `replay` is the
+    one the result's replay row was made from (stored_form parsed it), not parsed again here."""
     if replay is None or not counts(match):
         return []
-    if isinstance(replay, bytes | bytearray):
-        raw = gzip.decompress(replay) if replay[:2] == b"\x1f\x8b" else bytes(replay)  # as a worker sends it
-        replay = Replay.from_json(json.loads(raw))
     game = get_game(match.game)
     try:
         cards = match_cards(game, replay, seats)

@@ -46,6 +46,9 @@ class StoredForm:
     data: bytes  # what the row holds
     size: int  # the whole replay's JSON bytes
     compact: bool
+    # the replay as parsed on the way (None when its bytes do not parse): the result's scorecard
+    # measures it, and parsing a flagship replay again cost more than measuring it
+    replay: Replay | None = None
 
 
 def stored_form(replay: Replay | bytes | Mapping) -> StoredForm:
@@ -60,15 +63,15 @@ def stored_form(replay: Replay | bytes | Mapping) -> StoredForm:
         except ReplayError:
             typed = None
         if typed is None or dumps_replay(typed) != raw:
-            return StoredForm(gzip.compress(raw, compresslevel=6, mtime=0), len(raw), False)
+            return StoredForm(gzip.compress(raw, compresslevel=6, mtime=0), len(raw), False, typed)
         replay = typed
     raw = dumps_replay(replay)
     try:
         data = compact(replay)
     except CompactError:
-        return StoredForm(gzip.compress(raw, compresslevel=6, mtime=0), len(raw), False)
+        return StoredForm(gzip.compress(raw, compresslevel=6, mtime=0), len(raw), False, replay)
     _remember(data, raw)  # the match page is usually asked for soon after the result
-    return StoredForm(data, len(raw), True)
+    return StoredForm(data, len(raw), True, replay)
 
 
 def _remember(data: bytes, raw: bytes) -> None:

@@ -21,12 +21,14 @@ from ladder.models import (
     RatingChange,
     RatingClock,
     Replay,
+    ScorecardTally,
     Seat,
     VersionStatus,
     utcnow,
 )
 from ladder.play import play_builtin
 from ladder.ranking.ratings import INITIAL_RATING
+from ladder.replay import Replay as Replay_
 from ladder.replay import dumps_replay, loads_replay
 from ladder.services import bots, matches, pages, replay_names, results, stored_replays
 from ladder.services.errors import AlreadyRecorded, Invalid
@@ -272,3 +274,28 @@ def test_a_session_holding_the_rows_reads_what_recording_wrote(world, session):
                            .order_by(RatingChange.seat)).all()
     assert [r.rating for r in held_ratings] == [c.after for c in changes]
     assert (held_pair.meetings, held_pair.wins, held_pair.losses, held_pair.last_match_id) == (2, 1, 1, again.id)
+
+
+def test_a_replay_sent_as_gzip_bytes_is_parsed_once_and_measured(world, session, monkeypatch):
+    # a worker sends the replay gzipped; its row and its seats' scorecards both come of one parse
+    match, _ = _running(world, session, n=2)
+    played = play_builtin("treasure", ["careful", "random"], seed=match.seed, options=match.options)
+    sent = gzip.compress(dumps_replay(played.replay), mtime=0)
+    parses = []
+    real = Replay_.from_json
+    monkeypatch.setattr(Replay_, "from_json", staticmethod(lambda data: parses.append(1) or real(data)))
+    results.record_result(session=session, match_id=match.id, outcome=MatchOutcome(
+        outcome_from_replay(played.replay).seats, sent), worker_id="w1")
+    assert len(parses) == 1
+    rows = session.exec(select(ScorecardTally).where(ScorecardTally.match_id == match.id)).all()
+    assert sorted(r.seat for r in rows) == [0, 1] and all(r.charted for r in rows)
+
+
+def test_replay_bytes_that_do_not_parse_are_kept_and_the_result_still_recorded(world, session):
+    match, _ = _running(world, session, n=2)
+    sent = gzip.compress(b'{"not": "a replay"', mtime=0)
+    done = results.record_result(session=session, match_id=match.id, outcome=MatchOutcome(
+        _outcome([1, 2]).seats, sent), worker_id="w1")
+    assert done.status == "finished"
+    assert gzip.decompress(session.get(Replay, match.id).data) == b'{"not": "a replay"'
+    assert not session.exec(select(ScorecardTally).where(ScorecardTally.match_id == match.id)).all()
