@@ -7,7 +7,7 @@ position without a game state.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 
@@ -19,10 +19,8 @@ def score_hoards(
     hoards: Sequence[Mapping[str, int]], rules: Mapping[str, Any], gems: Sequence[str]
 ) -> list[dict[str, Any]]:
     """Per seat: points by source and the total. `hoards` are colour -> count per seat."""
-    n = len(hoards)
     counts = [Counter(h) for h in hoards]
-    cursed = {s for s, c in enumerate(counts) if c["black"] > 0} if rules["curse"] else set()
-    bonus = majority_points(rules, n)
+    cursed = _cursed(counts, rules)
     out: list[dict[str, Any]] = []
     for c in counts:
         out.append(
@@ -35,6 +33,40 @@ def score_hoards(
                 "sets": 0,
             }
         )
+    for colour, leaders, points in _majorities(counts, rules, gems, cursed):
+        for s in leaders:
+            out[s]["majorities"][colour] = points
+    for s, c in enumerate(counts):
+        b = out[s]
+        b["sets"] = _sets(c, rules, gems, s in cursed)
+        b["counts"] = {colour: c[colour] for colour in sorted(c) if c[colour]}
+        b["cursed"] = s in cursed
+        b["total"] = b["silver"] + b["gold"] + b["red"] + b["black"] + sum(b["majorities"].values()) + b["sets"]
+    return out
+
+
+def score_totals(hoards: Sequence[Mapping[str, int]], rules: Mapping[str, Any], gems: Sequence[str]) -> list[int]:
+    """Each seat's total alone, as score_hoards adds it up: the scorecard's ex-post worths score the
+    final hoards some eighty times a match (view/expost.py) and need no breakdown."""
+    counts = [h if isinstance(h, Counter) else Counter(h) for h in hoards]
+    cursed = _cursed(counts, rules)
+    silver, gold, red, black = rules["silver"], rules["gold"], rules["red"], rules["black"]
+    totals = [c["silver"] * silver + c["gold"] * gold + c["red"] * red + c["black"] * black
+              + _sets(c, rules, gems, s in cursed) for s, c in enumerate(counts)]
+    for _colour, leaders, points in _majorities(counts, rules, gems, cursed):
+        for s in leaders:
+            totals[s] += points
+    return totals
+
+
+def _cursed(counts: Sequence[Counter], rules: Mapping[str, Any]) -> set[int]:
+    return {s for s, c in enumerate(counts) if c["black"] > 0} if rules["curse"] else set()
+
+
+def _majorities(counts: Sequence[Counter], rules: Mapping[str, Any], gems: Sequence[str],
+                cursed: set[int]) -> Iterator[tuple[str, list[int], int]]:
+    """(colour, the seats scoring its majority, the points each) for every gem colour someone scores."""
+    bonus = majority_points(rules, len(counts))
     for colour in gems:
         best = max(c[colour] for c in counts)
         if best == 0:
@@ -49,20 +81,15 @@ def score_hoards(
             points = bonus // 2
         else:
             points = 0
-        for s in leaders:
-            if s not in cursed and points:
-                out[s]["majorities"][colour] = points
-    for s, c in enumerate(counts):
-        if s in cursed or rules["sets"] == "none":
-            continue
-        full_sets = min(c[g] for g in gems)
-        if rules["sets"] == "per-set":
-            out[s]["sets"] = full_sets * rules["set_points"]
-        elif full_sets > 0:
-            out[s]["sets"] = rules["set_points"]
-    for s, c in enumerate(counts):
-        b = out[s]
-        b["counts"] = {colour: c[colour] for colour in sorted(c) if c[colour]}
-        b["cursed"] = s in cursed
-        b["total"] = b["silver"] + b["gold"] + b["red"] + b["black"] + sum(b["majorities"].values()) + b["sets"]
-    return out
+        scoring = [s for s in leaders if s not in cursed] if points else []
+        if scoring:
+            yield colour, scoring, points
+
+
+def _sets(c: Counter, rules: Mapping[str, Any], gems: Sequence[str], cursed: bool) -> int:
+    if cursed or rules["sets"] == "none":
+        return 0
+    full_sets = min(c[g] for g in gems)
+    if rules["sets"] == "per-set":
+        return full_sets * rules["set_points"]
+    return rules["set_points"] if full_sets > 0 else 0

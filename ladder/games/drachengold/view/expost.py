@@ -24,7 +24,7 @@ from math import prod
 
 from ladder.games.base import competition_ranks
 from ladder.games.drachengold.rules.data import DECK
-from ladder.games.drachengold.rules.scoring import score_hoards
+from ladder.games.drachengold.rules.scoring import score_totals
 
 __all__ = ["MAX_STATES", "Worths", "efficiency", "face", "frontier", "worth_giving"]
 
@@ -140,7 +140,7 @@ class Worths:
         return got
 
     def _totals(self, counts: Sequence[Mapping[str, int]]) -> list[int]:
-        return [b["total"] for b in score_hoards(counts, self.scoring, self.gems)]
+        return score_totals(counts, self.scoring, self.gems)
 
     def _compute(self, colour: str, holder: int | None, seat: int) -> int:
         if self.final is None:
@@ -190,4 +190,4 @@ def face(rules: str, colour: str, n: int) -> int:
     empty: list[dict[str, int]] = [{} for _ in range(n)]
     alone = [{colour: 1}, *empty[1:]]
     scoring, gems = DECK["scoring"][rules], DECK["gems"]
-    return score_hoards(alone, scoring, gems)[0]["total"] - score_hoards(empty, scoring, gems)[0]["total"]
+    return score_totals(alone, scoring, gems)[0] - score_totals(empty, scoring, gems)[0]

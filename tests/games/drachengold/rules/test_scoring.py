@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ladder.games.drachengold.rules.data import DECK
-from ladder.games.drachengold.rules.scoring import score_hoards
+from ladder.games.drachengold.rules.scoring import score_hoards, score_totals
 
 GEMS = ["green", "blue", "purple", "yellow", "white"]
 
@@ -15,7 +17,10 @@ def score(rules, *hoards):
 
 
 def totals(rules, *hoards):
-    return [b["total"] for b in score(rules, *hoards)]
+    # every test below reads both: the breakdown's totals and the scorecard's totals-only scoring
+    whole = [b["total"] for b in score(rules, *hoards)]
+    assert score_totals([dict(h) for h in hoards], DECK["scoring"][rules], DECK["gems"]) == whole
+    return whole
 
 
 ALL = ["basic", "advanced-a", "advanced-b"]
@@ -171,3 +176,14 @@ def test_the_breakdown_shows_each_source_and_the_counts(dg):
     assert b["majorities"] == dict.fromkeys(GEMS, 12)
     assert b["counts"] == {"silver": 1, "gold": 1, "red": 1, **dict.fromkeys(GEMS, 1)}
     assert b["total"] == 1 + 3 + 1 + 5 + 60
+
+
+COLOURS = ["silver", "gold", "red", "black", *GEMS]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(ALL), st.lists(st.dictionaries(st.sampled_from(COLOURS), st.integers(0, 4)),
+                                      min_size=3, max_size=6))
+def test_the_totals_alone_are_the_breakdowns_totals(rules, hoards):
+    assert score_totals(hoards, DECK["scoring"][rules], DECK["gems"]) == \
+        [b["total"] for b in score_hoards(hoards, DECK["scoring"][rules], DECK["gems"])]
