@@ -54,3 +54,33 @@ def test_merging_samples_equals_counting_them_all_again_and_leaves_both_sides_un
         assert merge("median", a, b) == expected
         assert merge("median", b, a) == expected
         assert (a, b) == before
+
+
+def test_merging_rows_at_once_is_merging_them_one_measure_at_a_time():
+    """merge_all inlines merge: over random rows of every kind (floats, negated rows that cancel,
+    missing and unknown names) it gives what folding merge over each measure gives."""
+    import random
+
+    rng = random.Random(5)
+    kinds = {"r": "rate", "m": "mean", "t": "total", "d": "median"}
+    for _ in range(500):
+        rows = []
+        for _ in range(rng.randint(0, 6)):
+            row = {}
+            for name, kind in kinds.items():
+                if rng.random() < 0.7:
+                    if kind == "median":
+                        row[name] = [[v, rng.choice([1, 2, -1])] for v in sorted(rng.sample([0.5, 1.0, 2.0, 30.0], 2))]
+                    else:
+                        row[name] = [rng.choice([0, 1, 2.5, -1, 0.1]), rng.choice([0, 1, -1, 3])]
+            if rng.random() < 0.2:
+                row["unknown"] = [1, 1]
+            rows.append(row)
+        expected = {}
+        for name, kind in kinds.items():
+            total = None
+            for row in rows:
+                total = merge(kind, total, row.get(name))
+            if total is not None:
+                expected[name] = total
+        assert merge_all(kinds, rows) == expected

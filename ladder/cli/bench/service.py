@@ -6,6 +6,11 @@
    leaderboard's first page and of bot pages (a different random bot per request), served by the
    real Flask app in-process (the WSGI test client: no network, no gunicorn), after a warm-up.
    The ratio big/small should stay under 1.5: a page must not slow down as history grows.
+   Like for like: in the small history only as many bots play as leave each of them as many
+   matches as a bot of the big one has (10 of 10,000 bots at 1,000 against 1,000,000 matches), and
+   its bot pages are theirs: the same chart, scorecard and opponents' rows to draw at both sizes,
+   so the ratio measures the history's size and not a page with less on it. Every bot keeps its
+   rating row in both, so the leaderboard is the same page.
 2. Workers. A third database with the starter bots and a dozen users' copies of them, `n`
    queued rated matches among a fixed pool: by default (`--pool light`) only the starters whose
    own thinking costs next to nothing (LIGHT_POOL), so that the figures measure the ladder and a
@@ -42,7 +47,7 @@ from rich.table import Table
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
-from ladder.cli.bench.service_seed import GAME, seed_bots, seed_matches
+from ladder.cli.bench.service_seed import GAME, SEATS, seed_bots, seed_matches
 from ladder.config import Settings
 
 PAGE_TARGET = 1.5
@@ -90,15 +95,15 @@ def _conninfo(url: str) -> str:
     return url.replace("postgresql+psycopg://", "postgresql://", 1)
 
 
-def seed(url: str, bots: int, matches: int, console: Console) -> float:
-    """Seed one database with rich progress; seconds taken."""
+def seed(url: str, bots: int, matches: int, console: Console, players: int | None = None) -> float:
+    """Seed one database with rich progress (`players`: see seed_matches); seconds taken."""
     started = time.perf_counter()
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task(f"seeding {bots:,} bots", total=None)
         seed_bots(_conninfo(url), bots)
         progress.update(task, description=f"seeding {matches:,} matches", total=matches, completed=0)
-        seed_matches(_conninfo(url), bots, matches, advance=lambda n: progress.advance(task, n))
+        seed_matches(_conninfo(url), bots, matches, advance=lambda n: progress.advance(task, n), players=players)
         progress.update(task, description="indexes, statistics (VACUUM ANALYZE)")
     return time.perf_counter() - started
 
@@ -131,22 +136,29 @@ def measure_pages(admin_url: str, *, bots: int, matches: int, small_matches: int
     """Seed both databases, then time each request on the small and the big one in turn, so that
     whatever else the machine does at that moment weighs on both alike."""
     rng = random.Random(7)
-    bot_ids = [rng.randint(1, bots) for _ in range(requests)]
-    paths = {"leaderboard": [f"/leaderboard/{GAME}"] * requests, "bot page": [f"/bots/{b}" for b in bot_ids]}
+    # the small history's players: as many matches each as a bot of the big one (module doc)
+    players = min(bots, max(2 * SEATS, round(bots * small_matches / matches)))
+    small_bots = [rng.randint(1, players) for _ in range(requests)]
+    big_bots = [rng.randint(1, bots) for _ in range(requests)]
+    paths = {"leaderboard": ([f"/leaderboard/{GAME}"] * requests,) * 2,
+             "bot page": ([f"/bots/{b}" for b in small_bots], [f"/bots/{b}" for b in big_bots])}
     with scratch_database(admin_url, "small", keep) as small_url, scratch_database(admin_url, "big", keep) as big_url:
         clients = []
-        for url, count in ((small_url, small_matches), (big_url, matches)):
-            took = seed(url, bots, count, console)
-            console.print(f"seeded {bots:,} bots and {count:,} matches in {took:.0f} s" + (f" ({url})" if keep else ""))
+        for url, count, seated in ((small_url, small_matches, players), (big_url, matches, bots)):
+            took = seed(url, bots, count, console, players=seated)
+            console.print(f"seeded {bots:,} bots and {count:,} matches among {seated:,} of them in {took:.0f} s "
+                          f"(about {SEATS * count / seated:,.0f} matches a playing bot)"
+                          + (f" ({url})" if keep else ""))
             clients.append(make_client(url))
         results = []
-        for name, page_paths in paths.items():
+        for name, both in paths.items():
             timings: tuple[list[float], list[float]] = ([], [])
-            warmup = page_paths[:WARMUP_REQUESTS]
-            for index, path in enumerate([*warmup, *page_paths]):
-                for (client, _), out in zip(clients, timings, strict=True):
+            runs = [[*page_paths[:WARMUP_REQUESTS], *page_paths] for page_paths in both]
+            warmup = len(runs[0]) - requests
+            for index, in_turn in enumerate(zip(*runs, strict=True)):
+                for (client, _), path, out in zip(clients, in_turn, timings, strict=True):
                     took = timed_get(client, path)
-                    if index >= len(warmup):
+                    if index >= warmup:
                         out.append(took)
             results.append((name, *timings))
         for _, engine in clients:

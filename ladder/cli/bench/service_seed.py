@@ -98,9 +98,12 @@ def _sum_lines(games: list[int], last: list[int], h2h: dict[tuple[int, int], lis
 
 
 def seed_matches(conninfo: str, bots: int, matches: int, seed: int = 1,
-                 advance: Callable[[int], None] = lambda n: None) -> None:
+                 advance: Callable[[int], None] = lambda n: None, players: int | None = None) -> None:
     """`matches` finished, rated 4-seat matches with seats and rating changes, then ratings and
-    head-to-head rows consistent with them. `advance(n)` reports progress in matches."""
+    head-to-head rows consistent with them. `advance(n)` reports progress in matches. `players`:
+    only bots 1..players sit at the tables (the others keep their rating rows and no history), so
+    that a small history's bots have played as much as a big one's."""
+    seated = min(bots, players or bots)
     rng = random.Random(seed)
     rating = [1_500_000] * (bots + 1)
     games = [0] * (bots + 1)
@@ -128,8 +131,8 @@ def seed_matches(conninfo: str, bots: int, matches: int, seed: int = 1,
         r_lines: list[str] = []
         t_lines: list[str] = []
         for match_id in range(1, matches + 1):
-            centre = rng.randint(1, bots)
-            low, high = max(1, centre - WINDOW), min(bots, centre + WINDOW)
+            centre = rng.randint(1, seated)
+            low, high = max(1, centre - WINDOW), min(seated, centre + WINDOW)
             table = [centre, *rng.sample([b for b in range(low, high + 1) if b != centre], SEATS - 1)]
             rng.shuffle(table)
             ranks = rng.sample(range(1, SEATS + 1), SEATS)

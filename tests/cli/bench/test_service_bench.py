@@ -55,6 +55,22 @@ def test_the_seed_is_a_consistent_history(pg_url):  # noqa: F811
     engine.dispose()
 
 
+def test_a_small_history_can_seat_only_its_first_bots(pg_url):  # noqa: F811
+    # the page bench's like-for-like small history: few players, each with a big history's share
+    migrated = make_engine(pg_url)
+    upgrade(migrated)
+    migrated.dispose()
+    seed_bots(_conninfo(Settings(database_url=pg_url).sqlalchemy_url), 50)
+    seed_matches(_conninfo(Settings(database_url=pg_url).sqlalchemy_url), 50, 100, players=8)
+    engine = create_engine(Settings(database_url=pg_url).sqlalchemy_url)
+    with engine.connect() as conn:
+        one = lambda sql: conn.execute(text(sql)).scalar_one()  # noqa: E731
+        assert one("SELECT count(DISTINCT bot_id) FROM seats") == 8 and one("SELECT max(bot_id) FROM seats") == 8
+        assert one("SELECT count(*) FROM ratings") == 50  # every bot is on the leaderboard
+        assert one("SELECT sum(games) FROM ratings WHERE bot_id <= 8") == SEATS * 100
+    engine.dispose()
+
+
 def test_bench_service_prints_latencies_and_throughput(pg_url, redis_url, strict_mode):  # noqa: F811
     admin = Settings(database_url=pg_url).sqlalchemy_url
     saved = (celery_app.app.ladder_settings, dict(celery_app.app.conf))  # the bench points the app at Redis
@@ -72,6 +88,8 @@ def test_bench_service_prints_latencies_and_throughput(pg_url, redis_url, strict
     assert re.search(r"leaderboard\s+│\s+20 │\s+[\d.]+ │\s+[\d.]+", result.output)
     assert re.search(r"│\s+2,000 │\s+[\d.]+ │\s+[\d.]+ │\s+[\d.]+ │\s+[\d.]+", result.output)
     assert "bot page" in result.output
+    # like for like: the small history's pages are of bots that played (8 of 40 at 20 matches)
+    assert "20 matches among 8 of them" in result.output and "2,000 matches among 40 of them" in result.output
     # the console wraps long lines at its width: compare with the line breaks taken out
     assert "pool light: house and users' copies of the starters conceder, greedy, modeler, random" \
         in " ".join(result.output.split())

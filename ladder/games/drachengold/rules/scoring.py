@@ -47,31 +47,32 @@ def score_hoards(
 
 def score_totals(hoards: Sequence[Mapping[str, int]], rules: Mapping[str, Any], gems: Sequence[str]) -> list[int]:
     """Each seat's total alone, as score_hoards adds it up: the scorecard's ex-post worths score the
-    final hoards some eighty times a match (view/expost.py) and need no breakdown."""
-    counts = [h if isinstance(h, Counter) else Counter(h) for h in hoards]
-    cursed = _cursed(counts, rules)
+    final hoards some eighty times a match (view/expost.py) and need no breakdown (nor Counters:
+    the hoards are read with .get)."""
+    cursed = _cursed(hoards, rules)
     silver, gold, red, black = rules["silver"], rules["gold"], rules["red"], rules["black"]
-    totals = [c["silver"] * silver + c["gold"] * gold + c["red"] * red + c["black"] * black
-              + _sets(c, rules, gems, s in cursed) for s, c in enumerate(counts)]
-    for _colour, leaders, points in _majorities(counts, rules, gems, cursed):
+    totals = [h.get("silver", 0) * silver + h.get("gold", 0) * gold + h.get("red", 0) * red
+              + h.get("black", 0) * black + _sets(h, rules, gems, s in cursed) for s, h in enumerate(hoards)]
+    for _colour, leaders, points in _majorities(hoards, rules, gems, cursed):
         for s in leaders:
             totals[s] += points
     return totals
 
 
-def _cursed(counts: Sequence[Counter], rules: Mapping[str, Any]) -> set[int]:
-    return {s for s, c in enumerate(counts) if c["black"] > 0} if rules["curse"] else set()
+def _cursed(counts: Sequence[Mapping[str, int]], rules: Mapping[str, Any]) -> set[int]:
+    return {s for s, c in enumerate(counts) if c.get("black", 0) > 0} if rules["curse"] else set()
 
 
-def _majorities(counts: Sequence[Counter], rules: Mapping[str, Any], gems: Sequence[str],
+def _majorities(counts: Sequence[Mapping[str, int]], rules: Mapping[str, Any], gems: Sequence[str],
                 cursed: set[int]) -> Iterator[tuple[str, list[int], int]]:
     """(colour, the seats scoring its majority, the points each) for every gem colour someone scores."""
     bonus = majority_points(rules, len(counts))
     for colour in gems:
-        best = max(c[colour] for c in counts)
+        held = [c.get(colour, 0) for c in counts]
+        best = max(held)
         if best == 0:
             continue
-        leaders = [s for s, c in enumerate(counts) if c[colour] == best]
+        leaders = [s for s, n in enumerate(held) if n == best]
         # Curse: a cursed owner alone on top means nobody scores the colour.
         if len(leaders) == 1 and leaders[0] in cursed:
             continue
@@ -86,10 +87,10 @@ def _majorities(counts: Sequence[Counter], rules: Mapping[str, Any], gems: Seque
             yield colour, scoring, points
 
 
-def _sets(c: Counter, rules: Mapping[str, Any], gems: Sequence[str], cursed: bool) -> int:
+def _sets(c: Mapping[str, int], rules: Mapping[str, Any], gems: Sequence[str], cursed: bool) -> int:
     if cursed or rules["sets"] == "none":
         return 0
-    full_sets = min(c[g] for g in gems)
+    full_sets = min(c.get(g, 0) for g in gems)
     if rules["sets"] == "per-set":
         return full_sets * rules["set_points"]
     return rules["set_points"] if full_sets > 0 else 0
