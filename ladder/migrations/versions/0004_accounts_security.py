@@ -8,11 +8,12 @@ Revision ID: 0004
 Revises: 0003
 """
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
+
+from ladder.migrations.sqlite import foreign_keys_off
 
 revision: str = '0004'
 down_revision: str | None = '0003'
@@ -54,7 +55,7 @@ def upgrade() -> None:
         "FROM users WHERE token_hash IS NOT NULL"
     )
     unique = _token_unique_name()
-    with _sqlite_foreign_keys_off(), op.batch_alter_table('users') as batch_op:
+    with foreign_keys_off('0004'), op.batch_alter_table('users') as batch_op:
         if unique is not None:  # SQLite's copy of the table drops the unnamed one with the column
             batch_op.drop_constraint(unique, type_='unique')
         batch_op.drop_column('token_created_at')
@@ -62,7 +63,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with _sqlite_foreign_keys_off(), op.batch_alter_table('users') as batch_op:
+    with foreign_keys_off('0004'), op.batch_alter_table('users') as batch_op:
         batch_op.add_column(sa.Column('token_hash', sa.String(length=64), nullable=True))
         batch_op.add_column(sa.Column('token_created_at', sa.DateTime(timezone=True), nullable=True))
         batch_op.create_unique_constraint('users_token_hash_key', ['token_hash'])
@@ -85,29 +86,3 @@ def _token_unique_name() -> str | None:
         if constraint['column_names'] == ['token_hash']:
             return constraint['name']
     return None
-
-
-@contextmanager
-def _sqlite_foreign_keys_off() -> Iterator[None]:
-    """SQLite alters `users` by copying it and dropping the original; with foreign keys on, that
-    DROP fails where bots reference users, and would delete the new tables' rows by cascade. The
-    pragma only works outside a transaction, hence the commits; the check puts back what the
-    copy must not have broken before the keys are enforced again."""
-    bind = op.get_bind()
-    if bind.dialect.name != 'sqlite':
-        yield
-        return
-    bind.commit()
-    raw = bind.connection.dbapi_connection
-    raw.execute('PRAGMA foreign_keys=OFF')
-    try:
-        yield
-        broken = bind.exec_driver_sql('PRAGMA foreign_key_check').all()
-        if broken:
-            raise RuntimeError(f'migration 0004 broke foreign keys: {broken[:5]}')
-        bind.commit()
-    except BaseException:
-        bind.rollback()  # the pragma below only takes outside a transaction
-        raise
-    finally:
-        raw.execute('PRAGMA foreign_keys=ON')

@@ -9,11 +9,12 @@ Revision ID: 0006
 Revises: 0005
 """
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
+
+from ladder.migrations.sqlite import foreign_keys_off
 
 revision: str = '0006'
 down_revision: str | None = '0005'
@@ -26,7 +27,7 @@ STATUS_AFTER = "status IN ('registration', 'running', 'finished', 'cancelled')"
 
 def upgrade() -> None:
     op.add_column('event_entrants', sa.Column('accepted', sa.Boolean(), nullable=False, server_default=sa.true()))
-    with _sqlite_foreign_keys_off(), op.batch_alter_table('events') as batch:
+    with foreign_keys_off('0006'), op.batch_alter_table('events') as batch:
         batch.drop_constraint('ck_events_status', type_='check')
         batch.create_check_constraint('ck_events_status', STATUS_AFTER)
 
@@ -34,33 +35,8 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.execute("DELETE FROM event_entrants WHERE accepted = false")  # pending invitations were no entries
     op.execute("UPDATE events SET status = 'finished' WHERE status = 'cancelled'")
-    with _sqlite_foreign_keys_off(), op.batch_alter_table('events') as batch:
+    with foreign_keys_off('0006'), op.batch_alter_table('events') as batch:
         batch.drop_constraint('ck_events_status', type_='check')
         batch.create_check_constraint('ck_events_status', STATUS_BEFORE)
-    with _sqlite_foreign_keys_off(), op.batch_alter_table('event_entrants') as batch:
+    with foreign_keys_off('0006'), op.batch_alter_table('event_entrants') as batch:
         batch.drop_column('accepted')
-
-
-@contextmanager
-def _sqlite_foreign_keys_off() -> Iterator[None]:
-    """SQLite changes a CHECK by copying the table and dropping the original; with foreign keys on,
-    dropping `events` would delete its entrants and schedule by cascade (as in 0004). The pragma
-    only works outside a transaction, hence the commits."""
-    bind = op.get_bind()
-    if bind.dialect.name != 'sqlite':
-        yield
-        return
-    bind.commit()
-    raw = bind.connection.dbapi_connection
-    raw.execute('PRAGMA foreign_keys=OFF')
-    try:
-        yield
-        broken = bind.exec_driver_sql('PRAGMA foreign_key_check').all()
-        if broken:
-            raise RuntimeError(f'migration 0006 broke foreign keys: {broken[:5]}')
-        bind.commit()
-    except BaseException:
-        bind.rollback()
-        raise
-    finally:
-        raw.execute('PRAGMA foreign_keys=ON')

@@ -15,6 +15,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from ladder.migrations.sqlite import foreign_keys_off
+
 revision: str = '0021_store_retention'
 down_revision: str | None = '0020_scorecards'
 branch_labels: str | Sequence[str] | None = None
@@ -32,7 +34,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table('matches') as batch:
+    # SQLite copies `matches` to drop a column: with foreign keys on, its seats and replays went too
+    with foreign_keys_off('0021'), op.batch_alter_table('matches') as batch:
         batch.drop_column('replay_pruned_at')
     # a downgrade has no store to read back from: refuse while a bot's data lives only there
     # (`ladder admin store` has no way back yet; restore the database from before the upgrade)

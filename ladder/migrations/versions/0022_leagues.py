@@ -10,6 +10,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from ladder.migrations.sqlite import foreign_keys_off
+
 revision: str = '0022_leagues'
 down_revision: str | None = '0021_store_retention'
 branch_labels: str | Sequence[str] | None = None
@@ -85,5 +87,6 @@ def downgrade() -> None:
     op.drop_table('league_moves')
     op.drop_index('ix_league_members_game_league', table_name='league_members')
     op.drop_table('league_members')
-    with op.batch_alter_table('matches') as batch:
+    # SQLite copies `matches` to drop a column: with foreign keys on, its seats and replays went too
+    with foreign_keys_off('0022'), op.batch_alter_table('matches') as batch:
         batch.drop_column('league')
