@@ -363,6 +363,9 @@ class Replay(SQLModel, table=True):
     created_at: datetime = _when()
     hidden: bool = False  # taken out of public view by a moderator: only admins may read it
     compact: bool = False
+    # its seats' scorecards are in the sums (services/scorecard.py): what a void takes back out and
+    # an export measures again, now that the seats' scorecard rows are kept only for the chart
+    measured: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
 
 
 class BuildArtifact(SQLModel, table=True):
@@ -488,22 +491,21 @@ _DEVIATION_DEFAULT = {"server_default": str(INITIAL_DEVIATION)}  # rows from bef
 
 
 class RatingChange(SQLModel, table=True):
-    """One bot's change in one rated match; `sequence` is the order ratings were applied in."""
+    """One bot's change in one rated match; `sequence` is the order ratings were applied in (one
+    number a match), so (sequence, seat) is the key (migration 0026 says why there is no id)."""
 
     __tablename__ = "rating_changes"
     __table_args__ = (
         UniqueConstraint("match_id", "bot_id", name="uq_rating_changes_match_bot"),
-        Index("ix_rating_changes_sequence_seat", "sequence", "seat"),
         # Covering on PostgreSQL: a bot's rating history reads a handful of index pages instead of
         # one heap page per change (the bot page must not slow down as history grows).
         Index("ix_rating_changes_bot_sequence", "bot_id", "sequence",
               postgresql_include=["match_id", "before", "delta", "after", "created_at"]),
     )
-    id: int | None = Field(default=None, primary_key=True)
-    sequence: int = Field(sa_type=BigInteger)
+    sequence: int = Field(sa_type=BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    seat: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
     match_id: int = Field(foreign_key="matches.id")
     bot_id: int = Field(foreign_key="bots.id")
-    seat: int
     rank: int  # after forfeits: what the rating maths used
     forfeited: bool
     before: int

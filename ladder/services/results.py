@@ -47,7 +47,7 @@ from ladder.services.common import atomic, expire_loaded, retry_transient
 from ladder.services.errors import AlreadyRecorded, Invalid, NotFound
 from ladder.services.leagues import record_meetings
 from ladder.services.ratings import apply_ratings, take_rating_clock
-from ladder.services.scorecard import record_scorecard
+from ladder.services.scorecard import measure_scorecard, record_scorecard
 from ladder.services.stored_replays import stored_form
 from ladder.storage import Store
 
@@ -193,15 +193,17 @@ def record_result(
         expire_loaded(session, Seat, [(match_id, s.seat) for s in seats])
         if logs:
             session.exec(insert(BotLog.__table__), params=logs)
-        form = None
+        cards = []
         if outcome.replay is not None:
             form = stored_form(outcome.replay)
+            # the seats' measures (services/scorecard.py), measured before the replay row is
+            # written, which says whether they went into the sums
+            cards = measure_scorecard(match, [(s.seat, s.bot_id, s.bot_version_id) for s in seats], form.replay)
             session.exec(insert(ReplayRow.__table__).values(match_id=match_id, data=form.data, size=form.size,
-                                                            compact=form.compact, created_at=now))
+                                                            compact=form.compact, created_at=now,
+                                                            measured=bool(cards)))
         record_match_data(session, match, seats, outcome.data, data_cap, now, store)
-        # the seats' measures (services/scorecard.py): on the bot page as soon as this commits
-        record_scorecard(session, match, [(s.seat, s.bot_id, s.bot_version_id) for s in seats],
-                         form.replay if form is not None else None)
+        record_scorecard(session, match, cards)  # on the bot page as soon as this commits
         if is_rated(match.status, ranked=match.ranked, forfeited=[s.forfeited for s in seats]):
             apply_ratings(session, match, seats, sequence, now)
             record_meetings(session, match, seats, now)

@@ -12,6 +12,9 @@ by the scheduler's prune task every LADDER_PRUNE_INTERVAL seconds.
   stay whole and the ratings are untouched (`ladder ratings recompute` reads only those rows).
 - A moderator's hidden replay is evidence: never pruned. A held match (an unfinished duplicate deal)
   is not pruned until its deal is over.
+- A bot's scorecard rows (the seats' charted measures) past its newest scorecard.CHART_ROWS (200), the ones
+  its page's chart reads: every measure of every match stays in the sums, and an export or a void
+  measures the replay (services/scorecard.py).
 - Bot data blobs no version names (services/botdata.py deletes old versions' rows), a day after they
   were written.
 - Build artifacts none of whose versions can play any more (every one retired or rejected), built
@@ -28,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
-from sqlalchemy import and_, delete, exists, func, update
+from sqlalchemy import String, and_, cast, delete, exists, func, update
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, select
 
@@ -41,10 +44,11 @@ from ladder.models import (
     Match,
     MatchKind,
     Replay,
+    ScorecardTally,
     VersionStatus,
     utcnow,
 )
-from ladder.services import event_hold
+from ladder.services import event_hold, scorecard
 from ladder.services.botdata import PREFIX as DATA_PREFIX
 from ladder.services.builds import PREFIX as BUILDS_PREFIX
 from ladder.services.builds import blob_key
@@ -199,6 +203,34 @@ def _prune_builds(session: Session, store: Store, policy: Policy, now: datetime,
     return done
 
 
+def trim_scorecard_rows(session: Session, dry_run: bool, batch: int) -> Pruned:
+    """Each bot's scorecard rows older than its `keep` newest: per bot, the cutoff is its keep-th
+    newest match (by the bot's index), and the rows before it go `batch` at a time, each its own
+    transaction."""
+    keep = scorecard.CHART_ROWS  # read here: a test keeps fewer
+    done = Pruned("scorecard rows past each bot's chart")
+    over = session.exec(select(ScorecardTally.bot_id).group_by(ScorecardTally.bot_id)
+                        .having(func.count() > keep)).all()
+    for bot_id in over:
+        cutoff = session.exec(select(ScorecardTally.match_id).where(ScorecardTally.bot_id == bot_id)
+                              .order_by(ScorecardTally.match_id.desc()).offset(keep - 1).limit(1)).one()
+        old = and_(ScorecardTally.bot_id == bot_id, ScorecardTally.match_id < cutoff)
+        count, size = session.exec(select(func.count(), func.coalesce(
+            func.sum(func.length(cast(ScorecardTally.charted, String))), 0)).where(old)).one()
+        done.count += int(count)
+        done.bytes += int(size)
+        while not dry_run:
+            ids = session.exec(select(ScorecardTally.match_id).where(old).order_by(ScorecardTally.match_id)
+                               .limit(batch)).all()
+            if not ids:
+                break
+            session.exec(delete(ScorecardTally).where(ScorecardTally.bot_id == bot_id,
+                                                      ScorecardTally.match_id.in_(ids)))
+            session.commit()
+    session.rollback()
+    return done
+
+
 def _prune_data_blobs(session: Session, store: Store, now: datetime, dry_run: bool) -> Pruned:
     """Bot data blobs no version names: versions services/botdata.py pruned (their rows go inside a
     result's transaction; the blob cannot, or a rollback would leave a row without it) and writes
@@ -226,4 +258,5 @@ def prune(*, session: Session, store: Store, policy: Policy, now: datetime | Non
                             if ladder is not None else Pruned("ladder replays in a daily dump"))
     report.items.extend(_prune_builds(session, store, policy, now, dry_run, batch))
     report.items.append(_prune_data_blobs(session, store, now, dry_run))
+    report.items.append(trim_scorecard_rows(session, dry_run, batch))
     return report

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -34,6 +35,9 @@ from ladder.services.stored_replays import replay_bytes, stored_replays
 
 log = logging.getLogger(__name__)
 ALL = 0  # a key column's "every version / size / opponent"
+# A bot's seat rows kept: the bot page's chart reads its newest 200 (scorecard_views.py), and nothing
+# else reads a row (a void or an export measures the replay); retention trims the older ones
+CHART_ROWS = 200
 LEFT_OUT_KINDS = (MatchKind.EVENT,)
 
 
@@ -81,26 +85,30 @@ def counts(match: Match) -> bool:
     return match.status == MatchStatus.FINISHED and match.kind not in LEFT_OUT_KINDS and match.voided_at is None
 
 
-def record_scorecard(session: Session, match: Match, seats: Sequence[tuple[int, int, int]],
-                     replay: Replay | None) -> list[SeatCard]:
-    """Store the seats' scorecards of a match whose result is being recorded, and merge them into
-    the sums; nothing for a match that does not count or has no (readable) replay. `replay` is the
-    one the result's replay row was made from (stored_form parsed it), not parsed again here."""
+def measure_scorecard(match: Match, seats: Sequence[tuple[int, int, int]], replay: Replay | None) -> list[SeatCard]:
+    """The seats' scorecards of a match whose result is being recorded (pure: nothing written);
+    none for a match that does not count or has no (readable) replay. `replay` is the one the
+    result's replay row is made from (stored_form parsed it), not parsed again here."""
     if replay is None or not counts(match):
         return []
-    game = get_game(match.game)
     try:
-        cards = match_cards(game, replay, seats)
+        return match_cards(get_game(match.game), replay, seats)
     except Exception:  # a measure's defect must not cost the match its result: recompute fills it in
         log.exception("match %s: its scorecard could not be measured; `ladder scorecard recompute` retries", match.id)
         return []
-    players = len(seats)
+
+
+def record_scorecard(session: Session, match: Match, cards: Sequence[SeatCard]) -> None:
+    """Store measured seats' rows and merge them into the sums, in the result's transaction (whose
+    replay row says `measured`: results.py writes it with these cards' outcome)."""
+    if not cards:
+        return
+    game = get_game(match.game)
     session.exec(insert(ScorecardTally.__table__), params=[
         {"match_id": match.id, "seat": c.seat, "bot_id": c.bot_id, "bot_version_id": c.version_id,
-         "game": match.game, "players": players, "rank": c.rank, "charted": charted(game, c.tallies)}
+         "game": match.game, "players": len(cards), "rank": c.rank, "charted": charted(game, c.tallies)}
         for c in cards])
     add_to_sums(session, game, match.id, cards)
-    return cards
 
 
 def sum_keys(card: SeatCard, players: int, bots: Iterable[int]) -> list[tuple[int, int, int, int]]:
@@ -160,14 +168,15 @@ def merged(kinds: Mapping[str, str], key: tuple[int, int, int, int], tallies: Ma
 
 
 def seat_keys(session: Session, match_ids: Iterable[int]) -> dict[int, tuple[str, list[tuple[int, int, int]]]]:
-    """match -> (game, its seats' (seat, bot id, version id)) of the matches that have their rows
-    (the counted ones), from the rows' keys."""
+    """match -> (game, its seats' (seat, bot id, version id)) of the matches whose seats are in the
+    sums (their replay row says `measured`; a pruned replay's match is not found), from the seats."""
     out: dict[int, tuple[str, list[tuple[int, int, int]]]] = {}
     for match_id, seat, bot_id, version_id, game in session.exec(
-            select(ScorecardTally.match_id, ScorecardTally.seat, ScorecardTally.bot_id,
-                   ScorecardTally.bot_version_id, ScorecardTally.game)
-            .where(ScorecardTally.match_id.in_(sorted(set(match_ids))))
-            .order_by(ScorecardTally.match_id, ScorecardTally.seat)):
+            select(Seat.match_id, Seat.seat, Seat.bot_id, Seat.bot_version_id, Match.game)
+            .join(Match, Match.id == Seat.match_id)
+            .join(StoredReplay, StoredReplay.match_id == Seat.match_id)
+            .where(Seat.match_id.in_(sorted(set(match_ids))), StoredReplay.measured)
+            .order_by(Seat.match_id, Seat.seat)):
         out.setdefault(match_id, (game, []))[1].append((seat, bot_id, version_id))
     return out
 
@@ -197,28 +206,33 @@ class Forgotten:
 
 
 def forget_matches(session: Session, match_ids: Sequence[int]) -> Forgotten:
-    """Take matches out of the scorecards (a moderator voided them): their seats' rows are deleted
-    and their tallies, measured again from the replays, taken back out of every sum they went into;
-    a sum left with no match goes. Inside the caller's transaction, which holds the rating clock
-    (services/voiding.py). A match whose replay was pruned cannot be measured again: it stays in
-    its sums (logged, and counted in the result) until `ladder scorecard recompute`, which counts
-    only matches with a replay."""
-    keys = seat_keys(session, match_ids)
-    with_rows = set(keys)
+    """Take matches out of the scorecards (a moderator voided them): the tallies of those in the
+    sums, measured again from their replays, are taken back out of every sum they went into (a sum
+    left with no match goes), their replays no longer say `measured`, and their seats' rows (those
+    retention has not trimmed) are deleted. Inside the caller's transaction, which holds the rating
+    clock (services/voiding.py). A match whose replay was pruned cannot be measured again: it stays
+    in its sums (logged, and counted in the result) until `ladder scorecard recompute`, which
+    counts only matches with a replay."""
+    ids = sorted(set(match_ids))
+    keys = seat_keys(session, ids)
     measured = measured_cards(keys, stored_replays(session=session, match_ids=keys))
     for match_id, (game, cards) in measured.items():
         kinds = catalogue(game).kinds({n for c in cards for n in (*c.tallies, *c.winners)})
         negatives = [SeatCard(c.seat, c.bot_id, c.version_id, c.rank, negated(kinds, c.tallies),
                               negated(kinds, c.winners)) for c in cards]
         add_to_sums(session, game, match_id, negatives, sign=-1)
-    unmeasured = sorted(with_rows - set(measured))
+    if keys:
+        session.exec(update(StoredReplay).where(StoredReplay.match_id.in_(sorted(keys))).values(measured=False)
+                     .execution_options(synchronize_session=False))
+        session.exec(delete(ScorecardSum).where(ScorecardSum.matches <= 0))
+    # measured once, its replay since pruned: its rows and sums stay as they are (see above)
+    unmeasured = sorted(session.exec(select(Match.id).where(
+        Match.id.in_([m for m in ids if m not in keys]), Match.replay_pruned_at.is_not(None),
+        Match.status == MatchStatus.FINISHED, Match.kind.not_in(LEFT_OUT_KINDS))).all()) if len(keys) < len(ids) else []
     if unmeasured:
         log.warning("voided matches %s have no replay left: their scorecards stay in the sums until "
                     "`ladder scorecard recompute`", unmeasured[:20])
-    deleted = 0
-    if with_rows:
-        deleted = session.exec(delete(ScorecardTally).where(ScorecardTally.match_id.in_(sorted(with_rows)))).rowcount
-        session.exec(delete(ScorecardSum).where(ScorecardSum.matches <= 0))
+    deleted = session.exec(delete(ScorecardTally).where(ScorecardTally.match_id.in_(ids))).rowcount if ids else 0
     return Forgotten(deleted, len(unmeasured))
 
 
@@ -236,12 +250,14 @@ class Recomputed:
 def recompute(sessions: Callable[[], Session], *, game: str | None = None, batch: int = 500,
               write: bool = True, progress: Callable[[int], None] = lambda n: None) -> Recomputed:
     """Every counted match's scorecards from its stored replay, in match order, compared with what
-    is stored; with `write`, the stored tallies and sums (of `game`, or all) are replaced by them.
+    is stored (the sums, the replays' `measured`, and the seats' rows each bot keeps: its newest
+    CHART_ROWS); with `write`, the stored ones (of `game`, or all) are replaced by them.
     A write holds the rating clock from the first read to the commit, so no result is recorded
     meanwhile (recording waits for it): nothing recorded during the rebuild is lost or counted twice."""
     last, matches, seats, differences = 0, 0, 0, 0
     sums: dict[tuple[int, int, int, int], dict] = {}
-    fresh: list[dict] = []
+    newest: dict[int, deque[tuple[dict, bool]]] = {}  # bot -> its newest rows, and whether the stored one differed
+    measured_ids: list[int] = []
     with sessions() as session:
         if write:
             take_rating_clock(session)
@@ -250,7 +266,8 @@ def recompute(sessions: Callable[[], Session], *, game: str | None = None, batch
             where.append(Match.game == game)
         while True:
             rows = session.exec(
-                select(Match.id, Match.game, StoredReplay.data).join(StoredReplay, StoredReplay.match_id == Match.id)
+                select(Match.id, Match.game, StoredReplay.data, StoredReplay.measured)
+                .join(StoredReplay, StoredReplay.match_id == Match.id)
                 .where(and_(*where), Match.id > last).order_by(Match.id).limit(batch)).all()
             if not rows:
                 break
@@ -263,33 +280,42 @@ def recompute(sessions: Callable[[], Session], *, game: str | None = None, batch
             stored = {(m, seat): shown for m, seat, shown in session.exec(
                 select(ScorecardTally.match_id, ScorecardTally.seat, ScorecardTally.charted)
                 .where(ScorecardTally.match_id.in_([r[0] for r in rows])))}
-            for match_id, game_name, data in rows:
+            for match_id, game_name, data, flagged in rows:
                 the_game = get_game(game_name)
                 replay = Replay.from_json(json.loads(replay_bytes(data)))  # either stored form
                 cards = match_cards(the_game, replay, seat_rows.get(match_id, []))
+                if bool(cards) != flagged:
+                    differences += 1
+                if cards:
+                    measured_ids.append(match_id)
                 for card in cards:
                     shown = charted(the_game, card.tallies)
-                    if stored.get((match_id, card.seat)) != shown:
-                        differences += 1
-                    fresh.append({"match_id": match_id, "seat": card.seat, "bot_id": card.bot_id,
-                                  "bot_version_id": card.version_id, "game": game_name, "players": len(cards),
-                                  "rank": card.rank, "charted": shown})
+                    row = {"match_id": match_id, "seat": card.seat, "bot_id": card.bot_id,
+                           "bot_version_id": card.version_id, "game": game_name, "players": len(cards),
+                           "rank": card.rank, "charted": shown}
+                    kept = newest.get(card.bot_id)
+                    if kept is None:
+                        kept = newest[card.bot_id] = deque(maxlen=CHART_ROWS)
+                    kept.append((row, stored.get((match_id, card.seat)) != shown))
                     _merge_into(sums, the_game, match_id, card, len(cards), [c.bot_id for c in cards])
                 matches += 1
                 seats += len(cards)
             progress(len(rows))
             if not write:
                 session.rollback()  # end the read: a check holds no transaction across batches
+        # a bot's rows past its newest CHART_ROWS are retention's to trim: neither compared nor written
+        fresh = [row for kept in newest.values() for row, _differed in kept]
+        differences += sum(differed for kept in newest.values() for _row, differed in kept)
         # the seat rows keep only the charted tallies: the sums are where every other measure is
         # stored, so they are compared too (a sum missing, extra or with other figures)
         table = ScorecardSum.__table__
         sum_where = [] if game is None else [table.c.game == game]
-        kept = {tuple(r[:4]): (r[4], r[5], r[6]) for r in session.connection().execute(
+        kept_sums = {tuple(r[:4]): (r[4], r[5], r[6]) for r in session.connection().execute(
             select(table.c.bot_id, table.c.version_id, table.c.players, table.c.opponent_id, table.c.matches,
                    table.c.tallies, table.c.winners).where(*sum_where))}
-        for key in set(kept) | set(sums):
+        for key in set(kept_sums) | set(sums):
             row = sums.get(key)
-            if row is None or kept.get(key) != (row["matches"], row["tallies"], row["winners"]):
+            if row is None or kept_sums.get(key) != (row["matches"], row["tallies"], row["winners"]):
                 differences += 1
         if not write:
             session.rollback()
@@ -297,6 +323,13 @@ def recompute(sessions: Callable[[], Session], *, game: str | None = None, batch
             tally_where = [] if game is None else [ScorecardTally.game == game]
             session.exec(delete(ScorecardTally).where(*tally_where))
             session.exec(delete(ScorecardSum).where(*([] if game is None else [ScorecardSum.game == game])))
+            of_game = [] if game is None else [StoredReplay.match_id.in_(select(Match.id).where(Match.game == game))]
+            session.exec(update(StoredReplay).where(StoredReplay.measured, *of_game).values(measured=False)
+                         .execution_options(synchronize_session=False))
+            for start in range(0, len(measured_ids), 5_000):
+                session.exec(update(StoredReplay).where(StoredReplay.match_id.in_(measured_ids[start:start + 5_000]))
+                             .values(measured=True).execution_options(synchronize_session=False))
+            fresh.sort(key=lambda r: (r["match_id"], r["seat"]))
             for start in range(0, len(fresh), 5_000):
                 session.exec(insert(ScorecardTally.__table__), params=fresh[start:start + 5_000])
             rows = list(sums.values())

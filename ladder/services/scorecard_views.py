@@ -24,9 +24,9 @@ from ladder.scorecard.tallies import merge_all, value
 from ladder.services.errors import Invalid, NotFound
 from ladder.services.match_lists import seats_by_match
 from ladder.services.pages import MatchSummary, RecentMatch, SeatSummary
-from ladder.services.scorecard import ALL, main_measures, sums_for
+from ladder.services.scorecard import ALL, CHART_ROWS, main_measures, sums_for
 
-CHART_MATCHES = 200
+CHART_MATCHES = CHART_ROWS  # the rows retention keeps a bot (services/scorecard.py)
 CHART_WINDOW = 10  # the chart's points pool this many matches, so one match's luck does not dominate
 OPPONENTS = 20
 RESULTS = ("won", "lost")  # the match list's result filter: first place, or not

@@ -81,7 +81,7 @@ def test_recompute_reports_what_differs(world, session):
     for ranks in ([1, 2, 3], [3, 1, 2], [2, 2, 1]):
         world.play(versions, ranks)
     assert recompute_ratings(session=session) == []
-    bot_id = session.exec(select(RatingChange.bot_id).order_by(RatingChange.id)).first()
+    bot_id = session.exec(select(RatingChange.bot_id).order_by(RatingChange.sequence, RatingChange.seat)).first()
     rating = session.get(Rating, bot_id)
     rating.rating += 1
     change = session.exec(select(RatingChange).order_by(RatingChange.sequence.desc(), RatingChange.seat)).first()

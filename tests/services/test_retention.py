@@ -79,7 +79,8 @@ def test_prune_deletes_exactly_what_the_policy_says_and_a_dry_run_nothing(world,
     counts = {p.what: p.count for p in dry.items}
     assert counts == {"validation replays": 1, "challenge replays": 1, "unranked ladder replays": 1,
                       "ladder replays in a daily dump": 1, "retired versions' build artifacts": 0,
-                      "build blobs no row names": 0, "bot data blobs no version names": 0}
+                      "build blobs no row names": 0, "bot data blobs no version names": 0,
+                      "scorecard rows past each bot's chart": 0}
     assert all(p.bytes > 0 for p in dry.items if p.count)
     assert dry.lines()[0].startswith("validation replays: would delete 1 (")
     assert snapshot(session) == before  # the dry run deleted nothing
@@ -103,7 +104,8 @@ def test_zero_days_keeps_everything(world, session, tmp_path):
     played(session, treasure, kind="validation", days_ago=400)
     forever = Policy(0, 0, 0, 0, 0)
     report = prune(session=session, store=FolderStore(tmp_path), policy=forever, now=NOW)
-    assert [p.what for p in report.items] == ["build blobs no row names", "bot data blobs no version names"]
+    assert [p.what for p in report.items] == ["build blobs no row names", "bot data blobs no version names",
+                                                "scorecard rows past each bot's chart"]
     assert len(session.exec(select(Replay.match_id)).all()) == 1
 
 

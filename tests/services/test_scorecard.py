@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import pytest
 from sqlmodel import select
 
-from ladder.models import Match, ScorecardSum, ScorecardTally
+from ladder.models import Match, ScorecardSum, ScorecardTally, utcnow
 from ladder.play import play_builtin
 from ladder.services import bots, matches, results, scorecard
 from ladder.services.scorecard import ALL, recompute
@@ -207,9 +207,48 @@ def test_voiding_a_match_whose_replay_was_pruned_deletes_its_rows_and_says_so(hi
     from ladder.models import Replay as StoredReplay
 
     gone, kept = history["ids"][0], history["ids"][2]
-    session.exec(delete(StoredReplay).where(StoredReplay.match_id == gone))
+    session.exec(delete(StoredReplay).where(StoredReplay.match_id == gone))  # as retention prunes it
+    session.get(Match, gone).replay_pruned_at = utcnow()
+    session.commit()
     before = _sum(session, history["a"].id).matches
     forgotten = scorecard.forget_matches(session, [gone, kept])
     assert (forgotten.seats, forgotten.unmeasured) == (4, 1)  # two seats each; one could not be measured again
     assert session.exec(select(ScorecardTally).where(ScorecardTally.match_id.in_([gone, kept]))).all() == []
     assert _sum(session, history["a"].id).matches == before - 1  # the measured one is out of a's sums
+
+
+def test_retention_keeps_each_bots_chart_rows_and_a_trimmed_match_still_voids_and_exports(
+        world, session, sessions, monkeypatch, tmp_path):
+    """A bot keeps only its newest CHART_ROWS seat rows (here 2, of 4 matches): the chart reads the
+    same, the recompute's check finds nothing to fix, and an old match whose rows went is still
+    in the sums, taken out by a void (the replay says `measured`) and exported whole."""
+    from ladder.models import Replay as StoredReplay
+    from ladder.services import export, voiding
+    from ladder.services.audit import Actor
+    from ladder.services.retention import Policy, prune
+    from ladder.services.stored_replays import stored_replays
+    from ladder.storage import FolderStore
+
+    monkeypatch.setattr(scorecard, "CHART_ROWS", 2)
+    (a, a1), (_b, b1) = world.bot(name="a"), world.bot(name="b")
+    ids = [_record(world, session, [a1.id, b1.id], ["careful", "random"], seed) for seed in (11, 12, 13, 14)]
+    before = _sum(session, a.id).tallies
+    charted_before = {(t.match_id, t.seat): t.charted for t in session.exec(
+        select(ScorecardTally).where(ScorecardTally.match_id.in_(ids[2:])))}
+    report = prune(session=session, store=FolderStore(tmp_path), policy=Policy(0, 0, 0, 0, 0))
+    assert {p.what: p.count for p in report.items}["scorecard rows past each bot's chart"] == 4  # 2 of a, 2 of b
+    rows = session.exec(select(ScorecardTally.match_id, ScorecardTally.seat, ScorecardTally.charted)).all()
+    assert {(m, s): c for m, s, c in rows} == charted_before  # the newest two matches' rows, untouched
+    assert all(session.get(StoredReplay, m).measured for m in ids)
+    assert scorecard.recompute(sessions, write=False).differences == 0
+    assert _sum(session, a.id).tallies == before  # trimming rows leaves the sums alone
+    # the export still measures the trimmed matches from their replays
+    replays = stored_replays(session=session, match_ids=ids)
+    exported = export.scorecard_rows(session, min(ids), max(ids), replays)
+    assert {(r["match_id"], r["seat"]) for r in exported} == {(m, s) for m in ids for s in (0, 1)}
+    # a void of the oldest match takes it out of the sums as if it had never been played
+    voiding.void_matches(session=session, actor=Actor("operator"), reason="a test", match_ids=[ids[0]])
+    assert _sum(session, a.id).matches == 3
+    assert not session.get(StoredReplay, ids[0]).measured
+    rebuilt = scorecard.recompute(sessions, write=False)
+    assert rebuilt.differences == 0 and rebuilt.matches == 3

@@ -119,7 +119,7 @@ def seed_matches(conninfo: str, bots: int, matches: int, seed: int = 1,
         streams[1].cursor().copy(
             "COPY seats (match_id, seat, bot_id, bot_version_id, score, rank, status, forfeited) FROM STDIN"),
         streams[2].cursor().copy(
-            "COPY rating_changes (id, sequence, match_id, bot_id, seat, rank, forfeited, before, delta, after, "
+            "COPY rating_changes (sequence, match_id, bot_id, seat, rank, forfeited, before, delta, after, "
             "games_before, created_at) FROM STDIN"),
         streams[3].cursor().copy(
             "COPY scorecard_tallies (match_id, seat, bot_id, bot_version_id, game, players, rank, charted) FROM STDIN"),
@@ -144,7 +144,7 @@ def seed_matches(conninfo: str, bots: int, matches: int, seed: int = 1,
                 before = rating[bot]
                 s_lines.append(f"{match_id}\t{seat}\t{bot}\t{bot}\t{10 - rank}\t{rank}\tok\tf\n")
                 t_lines.append(f"{match_id}\t{seat}\t{bot}\t{bot}\t{GAME}\t{SEATS}\t{rank}\t{charted}\n")
-                r_lines.append(f"{(match_id - 1) * SEATS + seat + 1}\t{match_id}\t{match_id}\t{bot}\t{seat}\t{rank}\t"
+                r_lines.append(f"{match_id}\t{match_id}\t{bot}\t{seat}\t{rank}\t"
                                f"f\t{before}\t{delta}\t{before + delta}\t{games[bot]}\t{when}\n")
                 rating[bot] = before + delta
                 games[bot] += 1
@@ -180,8 +180,7 @@ def seed_matches(conninfo: str, bots: int, matches: int, seed: int = 1,
                     "winners, last_match_id", _sum_lines(games, last, h2h))
         conn.execute("INSERT INTO rating_clock (id, applied) VALUES (1, %s) "
                      "ON CONFLICT (id) DO UPDATE SET applied = EXCLUDED.applied", (matches,))
-        for table, column in (("users", "id"), ("bots", "id"), ("bot_versions", "id"), ("matches", "id"),
-                              ("rating_changes", "id")):
+        for table, column in (("users", "id"), ("bots", "id"), ("bot_versions", "id"), ("matches", "id")):
             conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
                          f"(SELECT COALESCE(MAX({column}), 1) FROM {table}))")
         conn.commit()

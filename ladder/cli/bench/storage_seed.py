@@ -163,15 +163,14 @@ def seed_matches(conninfo: str, templates: list[Template], bot_ids: dict[str, ra
         "COPY matches (id, game, options, seed, status, kind, ranked, sandbox, attempts, claimed_by, claimed_at, "
         "created_at, started_at, finished_at) FROM STDIN",
         "COPY seats (match_id, seat, bot_id, bot_version_id, score, rank, status, reason, forfeited) FROM STDIN",
-        "COPY rating_changes (id, sequence, match_id, bot_id, seat, rank, forfeited, before, delta, after, "
+        "COPY rating_changes (sequence, match_id, bot_id, seat, rank, forfeited, before, delta, after, "
         "games_before, created_at) FROM STDIN",
-        "COPY replays (match_id, data, size, created_at, hidden, compact) FROM STDIN",
+        "COPY replays (match_id, data, size, created_at, hidden, compact, measured) FROM STDIN",
         "COPY scorecard_tallies (match_id, seat, bot_id, bot_version_id, game, players, rank, charted) FROM STDIN",
     )
     copies = [conn.cursor().copy(sql) for conn, sql in zip(streams, statements, strict=True)]
     writers = [c.__enter__() for c in copies]
     logs: list[str] = []
-    change_id = 0
     try:
         lines: list[list[str]] = [[], [], [], [], []]
         for match_id in range(1, matches + 1):
@@ -188,12 +187,11 @@ def seed_matches(conninfo: str, templates: list[Template], bot_ids: dict[str, ra
             ranks = [s[1] for s in template.seats]
             for seat, (bot, (score, rank, status, reason, forfeited)) in enumerate(zip(table, template.seats,
                                                                                       strict=True)):
-                change_id += 1
                 delta = (n + 1 - 2 * rank) * 4000
                 before = rating[bot]
                 lines[1].append(f"{match_id}\t{seat}\t{bot}\t{bot}\t{NULL if score is None else score}\t{rank}\t"
                                 f"{status}\t{_text(reason)}\t{'t' if forfeited else 'f'}\n")
-                lines[2].append(f"{change_id}\t{match_id}\t{match_id}\t{bot}\t{seat}\t{rank}\t"
+                lines[2].append(f"{match_id}\t{match_id}\t{bot}\t{seat}\t{rank}\t"
                                 f"{'t' if forfeited else 'f'}\t{before}\t{delta}\t{before + delta}\t{played[bot]}\t"
                                 f"{when}\n")
                 rating[bot] = before + delta
@@ -214,7 +212,7 @@ def seed_matches(conninfo: str, templates: list[Template], bot_ids: dict[str, ra
                         lost[k] += rank_a > rank_b
                         seen[k] = match_id
             lines[3].append(f"{match_id}\t{template.data_hex}\t{template.size}\t{when}\tf\t"
-                            f"{'t' if template.compact else 'f'}\n")
+                            f"{'t' if template.compact else 'f'}\tt\n")
             if match_id % CHUNK == 0 or match_id == matches:
                 for writer, chunk in zip(writers, lines, strict=True):
                     writer.write("".join(chunk))
@@ -251,8 +249,7 @@ def seed_matches(conninfo: str, templates: list[Template], bot_ids: dict[str, ra
                 copy.write("".join(rows))
         conn.execute("INSERT INTO rating_clock (id, applied) VALUES (1, %s) "
                      "ON CONFLICT (id) DO UPDATE SET applied = EXCLUDED.applied", (matches,))
-        for table_name, column in (("users", "id"), ("bots", "id"), ("bot_versions", "id"), ("matches", "id"),
-                                   ("rating_changes", "id")):
+        for table_name, column in (("users", "id"), ("bots", "id"), ("bot_versions", "id"), ("matches", "id")):
             conn.execute(f"SELECT setval(pg_get_serial_sequence('{table_name}', '{column}'), "
                          f"(SELECT COALESCE(MAX({column}), 1) FROM {table_name}))")
         conn.commit()

@@ -26,6 +26,9 @@ def test_bench_storage_fills_measures_verifies_and_cleans_up(pg_url):  # noqa: F
     assert result.exit_code == 0, result.output
     assert "3 real matches played (inprocess)" in result.output
     assert "filled 1,200 matches of 36 bots" in result.output and "filled 150 matches" in result.output
+    # retention's trim ran on each fill (no bot here has more rows than its chart keeps)
+    assert len(re.findall(r"retention's scorecard trim: 0 rows past each bot's chart deleted in [\d.]+ s",
+                          result.output)) == 2
     for table in ("matches", "seats", "rating_changes", "replays", "bot_logs"):
         assert re.search(rf"│ {table}\s+│\s+[\d.,]+ │\s+[\d,]+ │", result.output), table
     assert re.search(r"a year at 300 matches a minute \(157,680,000 matches\): [\d,]+ GB", result.output)
