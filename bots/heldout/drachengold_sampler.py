@@ -44,6 +44,8 @@ STAKE = 0.3  # part of a live dragon's expected treasure credited to its attacke
 SELF_WEIGHT = 0.8  # in the playouts a shared treasure is split by attack, this bot's attack counted so
 MAJ_WEIGHT = 1.0  # majorities weigh this much more than their points in the values
 PASS_MARGIN = 0.1  # at the deadline its own proposal counts as passing only this far above the bars
+LEADER_RATIO = 0.8  # accept a split with the leader only if it pays me, by attack, this much of its rate
+LEADER_CLAIMS = False  # False: the leader is not offered the gems it claimed (they feed its majorities)
 OFFER_LATE = 0.5  # prior: the share of its part by attack a seat takes at the deadline
 
 GEMS = ("green", "blue", "purple", "yellow", "white")
@@ -475,9 +477,13 @@ class SamplerBot(ForwardBot):
         mine_v = {t: self._gain(counts, rem, base, {self.seat: [t]}) for t in ids}
         owner = dict.fromkeys(ids, self.seat)
         parts = self.neg["parts"]
+        others = [s for s in range(len(base)) if s != self.seat]
+        leader = max(others, key=lambda s: base[s]) if others else None
         for s in sorted((s for s in involved if s != self.seat), key=lambda s: -parts[s]):
             need = (self.bar(s, 1.0) + (0.08 if last else 0.03)) * parts[s]
             claimed = [t for t in self.neg["own"].get(s, []) if owner.get(t) == self.seat]
+            if s == leader and not LEADER_CLAIMS:  # the leader gets face value, not the gems it asks for
+                claimed = [t for t in claimed if token_colour(t) not in GEMS]
             got = 0.0
             for pool in (claimed, [t for t in ids if owner[t] == self.seat]):
                 # what costs me least for what it is worth to the seat
@@ -519,14 +525,22 @@ class SamplerBot(ForwardBot):
                 for s in shares:
                     if s != self.seat and self._face(shares[s]) < (self.bar(s, rf) + PASS_MARGIN) * parts[s]:
                         passes = False
+            others = [s for s in range(len(base)) if s != self.seat]
+            leader = max(others, key=lambda s: base[s]) if others else None
             accept = []
             allowed = set(obs["request"].get("proposals", []))
             for p in neg.get("standing", []):
                 if p["id"] not in allowed or p["proposer"] == self.seat:
                     continue
-                u = self._gain(counts, rem, base, {int(s): v for s, v in p["shares"].items()})
+                split = {int(s): v for s, v in p["shares"].items()}
+                u = self._gain(counts, rem, base, split)
                 if u < -0.01:
                     continue
+                if leader in split and LEADER_RATIO > 0:
+                    parts = self.neg["parts"]
+                    mine_rate = self._face(split.get(self.seat, [])) / parts[self.seat]
+                    if mine_rate < LEADER_RATIO * self._face(split[leader]) / parts[leader]:
+                        continue  # a split that pays the leader better than me, by attack, is let go
                 if last:
                     if not passes or u >= u_mine - 0.5:
                         accept.append(p["id"])
