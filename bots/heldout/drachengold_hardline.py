@@ -10,13 +10,16 @@ How it plays (everything from the public rules, protocol and SDK; no house bot w
   final counts: what it holds, plus its share of what is still on the table and in the bag), plus
   the set points and the black diamond's curse of the advanced rules. A token's worth is the
   change it makes in that, so a gem that decides a majority is worth much more than its face.
-- Objective: its own expected score less most of the best rival's (and a little of the others'):
-  it plays to finish above the leader, not to feed it.
-- Negotiation: it proposes the split that is best for that objective while giving each
-  co-attacker what it predicts that seat accepts (a threshold per seat, read from the public
-  proposals and votes: an acceptance caps it, a late refusal floors it). It accepts a proposal
-  only when it is worth at least a falling fraction of its own proposal, and never one that helps
-  the leader more than it helps itself (a lost treasure costs it nothing against that leader).
+- Objective: its own expected score less a tenth of the best rival's (majorities weighted 1.4
+  times their points: a gem that decides a colour is worth that much more to take or deny).
+- Negotiation anchored on demands: a co-attacker's own public proposal says what it asks for; the
+  share of that demand each seat takes is read off the public votes (an acceptance caps it for
+  later rounds, a late refusal floors it; prior 0.75 falling to 0.45 at the deadline). From the
+  first round it holds out with the split best for its objective that gives each seat what it is
+  predicted to take at the deadline (the best-placed rival at most 0.7 of its demand), found by a
+  hill climb. It accepts another split early only when that is worth nearly its own, and at the
+  deadline unless its own is predicted to pass and is better; never one that feeds the leader ten
+  times what it gives this bot.
 - Attacks: each (adventurer, dragon) by the objective's expected change: a kill's treasure as the
   split it expects (all of it alone), a wound's stake in a later kill, a thief's theft from the
   leader, less the attack it spends; the smallest adventurer that does the job.

@@ -14,11 +14,13 @@ How it plays (from the public rules, protocol, SDK and engine only; no house bot
   the distribution of the difference with each rival by dynamic programming), sets and the
   black diamond's curse of the advanced rules, plus a part of each live dragon's treasure for the
   seats wounding it.
-- Negotiation by revealed preference: a co-attacker's own proposal says which tokens it wants;
-  it is offered a part of those (the ones this bot values least), sized to the smallest share of
-  its demand it is expected to take at the deadline (seats that refused more in a last round get
-  more next time), and this bot keeps the rest. It accepts another proposal when it is worth
-  nearly as much as its own, or at the deadline when its own is not going to pass.
+- Negotiation by attack parts and revealed wants: a co-attacker's own proposal says which tokens
+  it wants; it is offered from those first (the ones this bot values least) the face value of its
+  part by attack times the share it is expected to take at the deadline (read per seat off every
+  round's public votes: an acceptance caps it, a late refusal floors it; prior 0.5), and this bot
+  keeps the rest. The best-placed rival is offered none of the gems it claimed, and no split that
+  pays it better by attack than this bot is accepted. It accepts another split early when that is
+  worth nearly as much as its own, at the deadline unless its own confidently passes.
 - Thefts, the strategic split and the market by the same position value.
 """
 
