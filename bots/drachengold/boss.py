@@ -386,6 +386,22 @@ class StrongCore(Bot):
                 options.append((score - 0.35 * hit, adv, dragon["id"]))
         return sorted(options, reverse=True)
 
+    def _attack_resume(self, obs: dict[str, Any]) -> tuple[Any, int] | None:
+        """(the card effects of this turn, which attack of the turn) as the forward model resumes
+        this seat's attack, for clone_at_attack; None if the model's module does not say."""
+        try:
+            from ladder.games.drachengold.rules import forward
+
+            return forward._turn_so_far(self.model.events, obs["current"])
+        except (ImportError, AttributeError, KeyError, TypeError):
+            return None
+
+    def on_end(self, message: dict[str, Any]) -> None:
+        if self.sampled:
+            ordered = sorted(self.sampled)
+            self.log(f"searches {self.searches}, failures {self.failures}, samples per search: "
+                     f"median {ordered[len(ordered) // 2]}, least {ordered[0]}")
+
     def attack(self, obs: dict[str, Any]) -> dict[str, Any]:
         req = obs["request"]
         options = [o for o in self._options(obs, req["adventurers"]) if o[2] in req["dragons"]]
@@ -496,11 +512,14 @@ class StrongCore(Bot):
 
 WALL_BUDGET = 0.30  # seconds of wall clock per searched decision (the clock allows 1 s, the bank 10 s)
 CPU_BUDGET = 0.28  # and of this process's CPU: a loaded machine slows the wall clock, never the CPU
-MAX_SAMPLES = 64  # determinizations per decision at most (each tries every candidate)
+MAX_SAMPLES = 200  # determinizations per decision at most (each tries every candidate)
 CANDIDATES = 6  # strong's best attacks tried
 HORIZON = 2  # rounds of play after the attack (each seat's turn once per round)
 MARGIN = 0.02  # the search must beat strong's first choice by this much (in pairwise wins per seat)
 SEARCH_ATTACK = True
+CLONE = True  # copy each sample for every candidate (clone_at_attack) rather than sample it again
+EVAL = "pairwise"  # or "margin": expected score less the best other's
+WIDTH = 3.0  # the pairwise chance's logistic width in points, at an empty bag
 SEARCH_MAGIC = False
 
 
@@ -621,6 +640,38 @@ def rollout(state: Any, rng: random.Random, turns: int) -> None:
         state._apply(state._request.seat, fast_decision(state, rng))
 
 
+def clone_at_attack(base: Any, effects: Any, strike: int) -> Any:
+    """An independent copy of a sampled state that waits for its seat's attack, made far faster
+    than a new sample (ForwardModel.copy samples again: a running flow cannot be deep-copied):
+    the pieces copied, the flow started anew at that attack (`effects`, `strike`: the card played
+    this turn and which of the turn's attacks this is, as a determinization resumes it)."""
+    from ladder.games.drachengold.rules.flow import Resume
+    from ladder.games.drachengold.rules.magic import TurnEffects
+    from ladder.games.drachengold.rules.observation import SortedHoards
+    from ladder.games.drachengold.rules.pieces import Adventurer, Slot
+
+    st = base.__class__.__new__(base.__class__)
+    d = dict(base.__dict__)
+    d.pop("_forward_recipe", None)
+    d["hoards"] = [list(h) for h in base.hoards]
+    d["bag"], d["box"], d["dead"], d["pile"] = list(base.bag), list(base.box), list(base.dead), list(base.pile)
+    d["table"] = [None if s is None else Slot(s.dragon, list(s.tokens), list(s.attackers), list(s.first_placed))
+                  for s in base.table]
+    d["advs"] = [{k: Adventurer(a.id, a.attack, a.role, a.up, a.dragon) for k, a in advs.items()}
+                 for advs in base.advs]
+    d["entries"] = [[a.entry for a in advs.values()] for advs in d["advs"]]
+    d["hands"] = [list(h) for h in base.hands]
+    d["magic_deck"], d["magic_discard"] = list(base.magic_deck), list(base.magic_discard)
+    d["events"] = []  # the rollout reads none
+    d["sorted_hoards"] = SortedHoards([None] * base.num_players)
+    d["rng"] = random.Random()
+    d["rng"].setstate(base.rng.getstate())
+    st.__dict__.update(d)
+    st._flow = st._play(Resume(TurnEffects(effects.might, effects.double_strike), strike))
+    st._request = next(st._flow, None)
+    return st
+
+
 # ---- judging a position ---------------------------------------------------------------------------
 
 def evaluate(state: Any, seat: int, rules: dict[str, Any]) -> float:
@@ -667,8 +718,10 @@ def evaluate(state: Any, seat: int, rules: dict[str, Any]) -> float:
             scores[s] += 5 * min(c[g] for g in GEMS)
         elif rules["sets"] == "once" and all(c[g] for g in GEMS):
             scores[s] += 5.0
-    width = 3.0 + 0.08 * len(state.bag)
     mine = scores[seat]
+    if EVAL == "margin":
+        return mine - max(scores[s] for s in range(n) if s != seat)
+    width = WIDTH + 0.08 * len(state.bag)
     return sum(1.0 / (1.0 + 2.718281828 ** (-(mine - scores[s]) / width)) for s in range(n) if s != seat)
 
 
@@ -679,6 +732,7 @@ class BossBot(StrongCore):
         self.search_rules = SCORING.get(self.options.get("rules", "basic"), SCORING["basic"])
         self.searches = 0
         self.failures = 0
+        self.sampled: list[int] = []  # samples each search played (the log's last line sums them up)
 
     def on_event(self, event: dict[str, Any]) -> None:
         super().on_event(event)
@@ -695,14 +749,19 @@ class BossBot(StrongCore):
         totals = [0.0] * len(candidates)
         samples = 0
         base = self.rng.getrandbits(32)
+        resume = self._attack_resume(obs) if CLONE and obs["request"]["kind"] == "attack" else None
         try:
             while samples < MAX_SAMPLES and not clock.over():
                 row = []
+                sample = self.model.sample(obs, random.Random(base + samples)) if resume else None
                 for decision in candidates:
                     if row and clock.over():
                         break  # a sample every candidate has not played counts for none
                     # The same sampled state and the same rollout dice for every candidate.
-                    state = self.model.sample(obs, random.Random(base + samples))
+                    if resume:
+                        state = clone_at_attack(sample, *resume)
+                    else:
+                        state = self.model.sample(obs, random.Random(base + samples))
                     state.apply(self.seat, decision)
                     rollout(state, random.Random(base + samples + 7919), HORIZON * self.num_players)
                     row.append(evaluate(state, self.seat, self.search_rules))
@@ -715,11 +774,18 @@ class BossBot(StrongCore):
             self.log(f"search failed: {exc!r}")
             return candidates[0]
         self.searches += 1
+        self.sampled.append(samples)
         if samples == 0:
             return candidates[0]
         means = [t / samples for t in totals]
         best = max(range(len(candidates)), key=lambda i: (means[i], -i))
         return candidates[best] if means[best] > means[0] + MARGIN else candidates[0]
+
+    def on_end(self, message: dict[str, Any]) -> None:
+        if self.sampled:
+            ordered = sorted(self.sampled)
+            self.log(f"searches {self.searches}, failures {self.failures}, samples per search: "
+                     f"median {ordered[len(ordered) // 2]}, least {ordered[0]}")
 
     def attack(self, obs: dict[str, Any]) -> dict[str, Any]:
         req = obs["request"]

@@ -115,3 +115,31 @@ def test_the_search_is_deterministic_given_the_seed_when_the_samples_cap_it(monk
     first, obs = _first_attack()
     second, _ = _first_attack()
     assert first.attack(obs) == second.attack(obs)
+
+
+@pytest.mark.parametrize("options", [{}, {"rules": "advanced-a"}])
+def test_a_clone_plays_out_exactly_as_a_new_sample_of_the_same_dice(options, monkeypatch):
+    # clone_at_attack copies one sample for every candidate instead of sampling it again: played
+    # on with the same decisions and dice, the two must end the same.
+    monkeypatch.setattr(boss, "SEARCH_ATTACK", False)
+    seen = []
+    bot = BossBot()
+    attack = bot.attack
+
+    def grab(obs):
+        seen.append((obs, list(bot.model.events)))
+        return attack(obs)
+
+    bot.attack = grab
+    play_game("drachengold", [bot, load("strong"), load("greedy"), load("trader")], seed=7, options=options)
+    boss._token_tables()
+    for obs, events in seen[::3]:
+        bot.model.events = events
+        resume = bot._attack_resume(obs)
+        decision = {"adventurer": obs["request"]["adventurers"][-1], "dragon": obs["request"]["dragons"][-1]}
+        fresh = bot.model.sample(obs, random.Random(4))
+        twin = boss.clone_at_attack(bot.model.sample(obs, random.Random(4)), *resume)
+        for state in (fresh, twin):
+            state.apply(bot.seat, decision)
+            boss.rollout(state, random.Random(9), 10_000)
+        assert fresh.hoards == twin.hoards and fresh.scores() == twin.scores()
