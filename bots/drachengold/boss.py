@@ -510,8 +510,8 @@ class StrongCore(Bot):
 
 # ---- the search -----------------------------------------------------------------------------------
 
-WALL_BUDGET = 0.30  # seconds of wall clock per searched decision (the clock allows 1 s, the bank 10 s)
-CPU_BUDGET = 0.28  # and of this process's CPU: a loaded machine slows the wall clock, never the CPU
+WALL_BUDGET = 0.27  # seconds of wall clock per searched decision (the clock allows 1 s, the bank 10 s)
+CPU_BUDGET = 0.25  # and of this process's CPU: a loaded machine slows the wall clock, never the CPU
 MAX_SAMPLES = 200  # determinizations per decision at most (each tries every candidate)
 CANDIDATES = 6  # strong's best attacks tried
 HORIZON = 2  # rounds of play after the attack (each seat's turn once per round)
@@ -520,7 +520,6 @@ SEARCH_ATTACK = True
 CLONE = True  # copy each sample for every candidate (clone_at_attack) rather than sample it again
 EVAL = "pairwise"  # or "margin": expected score less the best other's
 WIDTH = 3.0  # the pairwise chance's logistic width in points, at an empty bag
-SEARCH_MAGIC = False
 
 
 class _Clock:
