@@ -23,7 +23,7 @@ class Drachengold(Game):
     default_players = 4
     preferred_players = 4
     starter_bots = ("random", "greedy", "bargainer", "trader", "conceder", "hardhead", "modeler",
-                    "strong")  # bots/drachengold/<name>.py
+                    "strong", "boss")  # bots/drachengold/<name>.py
     fallback_bot = "greedy"
     boss = "strong"
     # bosses by the eight house bots' duplicate round robin (docs/bots.md): mean rank modeler 3.37,
