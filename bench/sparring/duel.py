@@ -2,7 +2,7 @@
 4 with two fillers, in every ordered pair of seats for the two (12 games a deal) on the same deal
 seed; prints the share of games HOUSE finished above OUTSIDER (ties count half) and mean ranks.
 
-    python bench/sparring/duel.py builtin:boss bench/sparring/mc_outsider.py --deals 3 --seed 100 \\
+    python bench/sparring/duel.py bots/drachengold/boss.py bench/sparring/mc_outsider.py --deals 3 --seed 100 \\
         --set bots.drachengold.boss.WALL_BUDGET=0.12
 
 Bots: builtin:<name> or path/to/file.py[:Class] (the class `run(...)` names by default).

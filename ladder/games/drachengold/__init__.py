@@ -23,7 +23,7 @@ class Drachengold(Game):
     default_players = 4
     preferred_players = 4
     starter_bots = ("random", "greedy", "bargainer", "trader", "conceder", "hardhead", "modeler",
-                    "strong", "boss")  # bots/drachengold/<name>.py
+                    "strong")  # bots/drachengold/<name>.py; boss.py joins once measured (bots/heldout/README.md)
     fallback_bot = "greedy"
     boss = "strong"
     # bosses by the eight house bots' duplicate round robin (docs/bots.md): mean rank modeler 3.37,

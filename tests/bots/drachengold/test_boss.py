@@ -10,7 +10,7 @@ from bots.drachengold import boss
 from bots.drachengold.boss import BossBot
 from bots.drachengold.strong import StrongBot
 from ladder.games import get_game
-from ladder.play import play_builtin, play_game
+from ladder.play import play_game
 
 
 @pytest.fixture(autouse=True)
@@ -20,16 +20,18 @@ def fast(monkeypatch):
     monkeypatch.setattr(boss, "CPU_BUDGET", 0.02)
 
 
-def test_it_is_a_starter_bot():
-    assert "boss" in get_game("drachengold").starter_bots
+def test_it_is_not_a_starter_bot_until_measured():
+    # a starter is seeded on every ladder and plays in every house-bot test: the boss thinks 0.27 s
+    # an attack, and joins once the held-out run has made it the game's boss (bots/heldout/README.md)
+    assert "boss" not in get_game("drachengold").starter_bots
 
 
 @pytest.mark.parametrize(("options", "players"),
                          [({}, 4), ({"rules": "advanced-a"}, 3), ({"rules": "advanced-b", "split": "strategic"}, 5),
                           ({"rules": "advanced-a"}, 6), ({"split": "strategic"}, 4)])
 def test_it_plays_whole_legal_games_against_the_other_house_bots(options, players):
-    lineup = ["boss", "strong", "greedy", "trader", "bargainer", "random"][:players]
-    played = play_builtin("drachengold", lineup, seed=players, options=options)
+    lineup = [BossBot(), *(load(n) for n in ["strong", "greedy", "trader", "bargainer", "random"][:players - 1])]
+    played = play_game("drachengold", lineup, seed=players, options=options)
     assert played.faults == [], played.faults[:3]
     assert played.state.pending() is None and len(played.results) == players
 
