@@ -1,3 +1,4 @@
+# Over 400 lines: an outside author's bot is one file, uploaded as it is (bots/heldout/README.md).
 """Drachengold outsider "hardline": a relative-score bargainer with exact marginal token values.
 
 How it plays (everything from the public rules, protocol and SDK; no house bot was read):

@@ -1,3 +1,4 @@
+# Over 400 lines: an outside author's bot is one file, uploaded as it is (bots/heldout/README.md).
 """Drachengold outsider "sampler": determinized Monte Carlo search on the SDK's forward model.
 
 How it plays (from the public rules, protocol, SDK and engine only; no house bot was read):
