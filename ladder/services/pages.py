@@ -234,12 +234,12 @@ def bot_page(
         .order_by(BotVersion.number.desc())
     ))
     rows = session.connection().execute  # Core rows: see the docstring
-    columns = [RatingChange.sequence, RatingChange.match_id, RatingChange.before, RatingChange.delta,
-               RatingChange.after, *([RatingChange.created_at] if history_times else [])]
+    columns = [RatingChange.sequence, RatingChange.match_id, RatingChange.before, RatingChange.after,
+               *([RatingChange.created_at] if history_times else [])]
     changes = rows(
         select(*columns).where(RatingChange.bot_id == bot_id).order_by(RatingChange.sequence.desc()).limit(history)
     ).all()
-    points = [RatingPoint(*c) for c in reversed(changes)]
+    points = [RatingPoint(c[0], c[1], c[2], c[3] - c[2], c[3], *c[4:]) for c in reversed(changes)]
     others = aliased(Seat)
     table_size = select(func.count()).where(others.match_id == Seat.match_id).scalar_subquery()
     recent_rows = rows(

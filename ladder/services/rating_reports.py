@@ -15,7 +15,7 @@ from itertools import groupby
 from sqlalchemy import delete
 from sqlmodel import Session, select
 
-from ladder.models import Bot, RatingChange, RatingReport, Seat, utcnow
+from ladder.models import Bot, BotVersion, RatingChange, RatingReport, Seat, utcnow
 from ladder.ranking.ratings import MILLI, UNCERTAIN_HALF_WIDTH
 from ladder.ranking.report import (
     CALIBRATION_BUCKETS,
@@ -34,7 +34,8 @@ MAX_SEATS = 6  # no game seats more: a window of m matches is at most 6 m rating
 
 def read_history(session: Session, game: str, window: int) -> tuple[list[list[Entry]], set[tuple[int, int]]]:
     """The game's last `window` rated matches (oldest first, each its seats in seat order), and
-    the (bot, version) pairs whose first rated match is among them."""
+    the (bot, version) pairs whose first rated match is among them (by each version's first rated
+    sequence, which services/ratings.py keeps)."""
     rows = session.exec(
         select(RatingChange.sequence, RatingChange.bot_id, Seat.bot_version_id, RatingChange.rank,
                RatingChange.before, RatingChange.deviation_before, RatingChange.after)
@@ -54,16 +55,14 @@ def read_history(session: Session, game: str, window: int) -> tuple[list[list[En
     first = min(r[0] for r in rows[:sum(len(m) for m in matches)])
     keys = {(e.player, e.version) for m in matches for e in m}
     versions = sorted({v for _, v in keys})
-    earlier = set()
+    new = set()
     for start in range(0, len(versions), 1000):
         chunk = versions[start:start + 1000]
-        earlier.update((bot, version) for bot, version in session.exec(
-            select(Seat.bot_id, Seat.bot_version_id)
-            .join(RatingChange, (RatingChange.match_id == Seat.match_id) & (RatingChange.seat == Seat.seat))
-            .where(Seat.bot_version_id.in_(chunk), RatingChange.sequence < first)
-            .distinct()
-        ))
-    return matches, keys - earlier
+        new.update((bot, version) for version, bot, since in session.exec(
+            select(BotVersion.id, BotVersion.bot_id, BotVersion.first_rated_sequence)
+            .where(BotVersion.id.in_(chunk))
+        ) if since is None or since >= first)  # None only on a hand-made database: counted as new
+    return matches, keys & new
 
 
 def as_json(rep: Report, *, last: int, window: int) -> dict:

@@ -109,9 +109,14 @@ def apply_ratings(session: Session, match: Match, seats: Sequence[Seat], sequenc
     if new:
         session.exec(insert(Rating.__table__), params=new)
     _update_head_to_head(session, match.id, bot_ids, ranks)
+    # One statement for the versions' two counters, touching only rows that change: a placement
+    # game still owed, a first rated match not yet seen (rating_reports.py's new versions)
     version_ids = [s.bot_version_id for s in seats]
-    session.exec(update(BotVersion).where(BotVersion.id.in_(version_ids), BotVersion.placement_owed > 0)
-                 .values(placement_owed=BotVersion.placement_owed - 1)
+    owed = BotVersion.placement_owed > 0
+    session.exec(update(BotVersion)
+                 .where(BotVersion.id.in_(version_ids), owed | BotVersion.first_rated_sequence.is_(None))
+                 .values(placement_owed=BotVersion.placement_owed - case((owed, 1), else_=0),
+                         first_rated_sequence=func.coalesce(BotVersion.first_rated_sequence, sequence))
                  .execution_options(synchronize_session=False))
     expire_loaded(session, Rating, bot_ids)
     expire_loaded(session, BotVersion, version_ids)
@@ -184,6 +189,8 @@ class _Replayed:
     # bot -> (rating, games, wins, last sequence, deviation, last version)
     ratings: dict[int, tuple[int, int, int, int | None, int, int | None]]
     head_to_head: dict[tuple[int, int], list[int]]  # (bot, opponent) -> [meetings, wins, losses, ties, last match]
+    first_sequences: dict[int, int]  # version -> the sequence of its first rated match
+    first_changes: list[dict]  # versions whose stored first sequence differs: their fresh values
     matches: int
 
 
@@ -201,11 +208,13 @@ def _replay(session: Session, batch: int) -> _Replayed:
     book = RatingBook()
     wins: dict[int, int] = {}
     last: dict[int, int] = {}
-    out = _Replayed([], [], {}, {}, 0)
+    out = _Replayed([], [], {}, {}, {}, [], 0)
     for sequence, rows in groupby(session.exec(query), key=lambda r: r[0]):
         rows = list(rows)
         match_id = rows[0][1]
         out.matches += 1
+        for row in rows:
+            out.first_sequences.setdefault(row[10], sequence)
         rated = book.apply(match_id, [RankedSeat(r[2], r[7], r[8], r[10]) for r in rows])
         ranks = ranks_with_forfeits([r[7] for r in rows], [r[8] for r in rows])
         for row, change, rank in zip(rows, rated.changes, ranks, strict=True):
@@ -249,6 +258,14 @@ def _replay(session: Session, batch: int) -> _Replayed:
         for name, stored, fresh in pairs:
             if stored != fresh and not (row is None and fresh in (INITIAL_RATING, 0, INITIAL_DEVIATION, None)):
                 out.diffs.append(RatingDifference(bot_id, None, name, stored, fresh))
+    # every version's stored first rated sequence (versions are few beside matches)
+    for version_id, bot_id, stored in session.exec(
+            select(BotVersion.id, BotVersion.bot_id, BotVersion.first_rated_sequence)):
+        fresh = out.first_sequences.get(version_id)
+        if stored != fresh:
+            out.diffs.append(RatingDifference(bot_id, None, f"version {version_id} first_rated_sequence", stored,
+                                              fresh))
+            out.first_changes.append({"v_id": version_id, "v_first": fresh})
     return out
 
 
@@ -260,7 +277,7 @@ def _replay_ratings_rows(session: Session) -> dict[int, Rating]:
 def recompute_ratings(*, session: Session, batch: int = 5000) -> list[RatingDifference]:
     """Replay every rated match in applied order from the seats' ranks, forfeits and versions, and
     list every stored number (each change's before/delta/games/deviations, each bot's
-    rating/games/wins/deviation/version) that differs.
+    rating/games/wins/deviation/version, each version's first rated sequence) that differs.
 
     Uses ladder.ranking.ratings.RatingBook, the engine of ladder.ranking.ratings.recompute, fed one match at a
     time: the same arithmetic without holding a million matches in memory. Read-only, from one
@@ -272,7 +289,8 @@ def recompute_ratings(*, session: Session, batch: int = 5000) -> list[RatingDiff
 
 def rewrite_ratings(*, session: Session, batch: int = 5000) -> list[RatingDifference]:
     """Recompute the ratings from the remaining history and WRITE them: every rating change's
-    numbers, every bot's rating, deviation, games and wins, and the head-to-head table, in one transaction
+    numbers, every bot's rating, deviation, games and wins, each version's first rated sequence,
+    and the head-to-head table, in one transaction
     that holds the rating clock (no worker rates a match meanwhile). Returns what differed before;
     afterwards `recompute_ratings` finds nothing. Inside `unit_of_work` it joins the caller's
     transaction (voiding matches rewrites in the same one)."""
@@ -295,6 +313,10 @@ def rewrite_ratings(*, session: Session, batch: int = 5000) -> list[RatingDiffer
                                     row.version_id) != fresh:
                 (row.rating, row.games, row.wins, row.last_sequence, row.deviation, row.version_id) = fresh
                 session.add(row)
+        if replayed.first_changes:
+            session.exec(update(BotVersion.__table__).where(BotVersion.__table__.c.id == bindparam("v_id"))
+                         .values(first_rated_sequence=bindparam("v_first")), params=replayed.first_changes)
+            expire_loaded(session, BotVersion, [row["v_id"] for row in replayed.first_changes])
         session.exec(delete(HeadToHead))
         if replayed.head_to_head:
             session.exec(insert(HeadToHead.__table__), params=[

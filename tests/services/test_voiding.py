@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import update
 from sqlmodel import func, select
 
-from ladder.models import HeadToHead, Match, ModerationAction, Rating, RatingChange, Seat
+from ladder.models import BotVersion, HeadToHead, Match, ModerationAction, Rating, RatingChange, Seat
 from ladder.services import ratings as ratings_service
 from ladder.services.audit import Actor
 from ladder.services.errors import Invalid
@@ -99,3 +99,27 @@ def test_the_dry_run_reads_one_snapshot_while_a_worker_commits_between_its_reads
 
     monkeypatch.setattr(ratings_service, "_replay_ratings_rows", commit_in_between)
     assert recompute_ratings(session=session) == []
+
+
+def test_a_versions_first_rated_match_moves_when_it_is_voided_and_a_tampered_one_is_found(world, session):
+    versions = _league(world, bots=3)
+    ids = [v.id for v in versions]
+    first, second = world.play(ids, [1, 2, 3]), world.play(ids, [3, 2, 1])
+
+    def firsts() -> dict[int, int | None]:
+        session.expire_all()
+        return {v: session.get(BotVersion, v).first_rated_sequence for v in ids}
+
+    def sequence(match) -> int:
+        return session.exec(select(RatingChange.sequence).where(RatingChange.match_id == match.id)).first()
+
+    assert firsts() == dict.fromkeys(ids, sequence(first))  # written with the first rating change
+    void_matches(session=session, actor=ADMIN, reason="replayed", match_ids=[first.id])
+    assert firsts() == dict.fromkeys(ids, sequence(second))  # the rewrite moves it to what remains
+    session.exec(update(BotVersion).where(BotVersion.id == ids[1]).values(first_rated_sequence=None))
+    session.commit()
+    diffs = recompute_ratings(session=session)
+    assert [(d.field, d.stored, d.recomputed) for d in diffs] == [
+        (f"version {ids[1]} first_rated_sequence", None, sequence(second))]
+    assert rewrite_ratings(session=session) == diffs
+    assert firsts()[ids[1]] == sequence(second) and recompute_ratings(session=session) == []

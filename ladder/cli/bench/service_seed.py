@@ -75,6 +75,19 @@ def seed_bots(conninfo: str, bots: int) -> None:
         conn.commit()
 
 
+def finish_history(conn: psycopg.Connection, matches: int) -> None:
+    """What the ratings service keeps beside a seeded history: the rating clock at its last
+    sequence, each version's first rated sequence (one version a bot here) and the id sequences."""
+    conn.execute("INSERT INTO rating_clock (id, applied) VALUES (1, %s) "
+                 "ON CONFLICT (id) DO UPDATE SET applied = EXCLUDED.applied", (matches,))
+    conn.execute("UPDATE bot_versions v SET first_rated_sequence = f.first_seq FROM "
+                 "(SELECT bot_id, min(sequence) AS first_seq FROM rating_changes GROUP BY bot_id) f "
+                 "WHERE f.bot_id = v.bot_id")
+    for table, column in (("users", "id"), ("bots", "id"), ("bot_versions", "id"), ("matches", "id")):
+        conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
+                     f"(SELECT COALESCE(MAX({column}), 1) FROM {table}))")
+
+
 def _scaled(matches: int) -> str:
     """TALLY merged over `matches` matches (ladder/scorecard/tallies.py: pairs add, sample counts add)."""
     return json.dumps({k: [[v, c * matches] for v, c in t] if isinstance(t[0], list) else [t[0] * matches,
@@ -178,11 +191,7 @@ def seed_matches(conninfo: str, bots: int, matches: int, seed: int = 1,
             f"{a}\t{b}\t{m}\t{w}\t{lost}\t{m - w - lost}\t{lm}\n" for (a, b), (m, w, lost, lm) in h2h.items()])
         _copy_lines(conn, "scorecard_sums", "bot_id, version_id, players, opponent_id, game, matches, tallies, "
                     "winners, last_match_id", _sum_lines(games, last, h2h))
-        conn.execute("INSERT INTO rating_clock (id, applied) VALUES (1, %s) "
-                     "ON CONFLICT (id) DO UPDATE SET applied = EXCLUDED.applied", (matches,))
-        for table, column in (("users", "id"), ("bots", "id"), ("bot_versions", "id"), ("matches", "id")):
-            conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
-                         f"(SELECT COALESCE(MAX({column}), 1) FROM {table}))")
+        finish_history(conn, matches)
         conn.commit()
     with psycopg.connect(conninfo, autocommit=True) as conn:
         conn.execute("VACUUM (ANALYZE)")  # fresh statistics and visibility maps, as autovacuum would leave them

@@ -26,7 +26,7 @@ from datetime import UTC, datetime, timedelta
 
 import psycopg
 
-from ladder.cli.bench.service_seed import _bulk
+from ladder.cli.bench.service_seed import _bulk, finish_history
 
 START = datetime(2025, 1, 1, tzinfo=UTC)
 EVERY_S = 0.2  # 300 matches a minute
@@ -247,11 +247,7 @@ def seed_matches(conninfo: str, templates: list[Template], bot_ids: dict[str, ra
                         rows.append(f"{a + base}\t{b + base}\t{m}\t{won[k]}\t{lost[k]}\t{m - won[k] - lost[k]}\t"
                                     f"{seen[k]}\n")
                 copy.write("".join(rows))
-        conn.execute("INSERT INTO rating_clock (id, applied) VALUES (1, %s) "
-                     "ON CONFLICT (id) DO UPDATE SET applied = EXCLUDED.applied", (matches,))
-        for table_name, column in (("users", "id"), ("bots", "id"), ("bot_versions", "id"), ("matches", "id")):
-            conn.execute(f"SELECT setval(pg_get_serial_sequence('{table_name}', '{column}'), "
-                         f"(SELECT COALESCE(MAX({column}), 1) FROM {table_name}))")
+        finish_history(conn, matches)
         conn.commit()
     with psycopg.connect(conninfo, autocommit=True) as conn:
         conn.execute("VACUUM (ANALYZE)")

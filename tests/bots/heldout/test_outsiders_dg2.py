@@ -5,30 +5,12 @@ each as a bot process."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
+from heldout_support import TABLES, TOKENS, WORTH, ladder_match_statuses, made, negotiation, observation, play
 
-from bots import load_builtin
 from bots.heldout import drachengold_sampler
 from bots.heldout.drachengold_hardline import HardlineBot
 from bots.heldout.drachengold_sampler import SamplerBot, beat
-from ladder.play import play_game
-
-ROOT = Path(__file__).resolve().parents[3]
-FILLERS = ["strong", "greedy", "trader", "bargainer", "greedy"]
-TABLES = [
-    (3, {}),
-    (4, {}),
-    (5, {}),
-    (6, {}),
-    (4, {"rules": "advanced-a"}),
-    (4, {"rules": "advanced-b", "split": "strategic"}),
-    (5, {"rules": "advanced-a", "split": "strategic", "negotiation_rounds": 3, "market_rounds": 2}),
-]
 
 
 @pytest.fixture
@@ -37,11 +19,6 @@ def quick_search(monkeypatch):
     monkeypatch.setattr(drachengold_sampler, "BUDGET_S", 0.004)
     monkeypatch.setattr(drachengold_sampler, "MAX_DEALS", 1)
     monkeypatch.setattr(drachengold_sampler, "MAX_CANDIDATES", 3)
-
-
-def play(bot_class, players: int, options: dict, seed: int):
-    bots = [bot_class()] + [load_builtin("drachengold", n)() for n in FILLERS[: players - 1]]
-    return play_game("drachengold", bots, seed=seed, options=options)
 
 
 @pytest.mark.parametrize(("players", "options"), TABLES)
@@ -59,28 +36,6 @@ def test_the_exact_race_odds_are_symmetric_and_grow_with_the_lead():
     assert beat(8, 4, 1) > beat(8, 4, 0) > beat(8, 4, -1)
     assert beat(8, 4, 1) + beat(8, 4, -1) == pytest.approx(1.0)
     assert beat(0, 4, 2) == 1.0
-
-
-TOKENS = [{"id": f"t{i}", "colour": "silver"} for i in range(6)] + [{"id": f"t{35 + i}", "colour": "gold"}
-                                                                      for i in range(4)]
-
-
-def negotiation(seat_attack: dict[str, int], tokens, round_=1, rounds=8, standing=(), step="vote"):
-    return {"dragon": "D9", "involved": sorted(int(s) for s in seat_attack), "order": [0, 1],
-            "tokens": tokens, "rounds": rounds, "round": round_, "step": step,
-            "standing": list(standing), "last_votes": {}, "attack": seat_attack}
-
-
-def observation(neg, proposals=(), kind="vote"):
-    request = {"kind": kind, "proposals": [p["id"] for p in proposals]} if kind == "vote" else {"kind": kind}
-    return {"seat": 0, "players": 4, "hoard": [], "hoard_sizes": [0, 0, 0, 0], "dragons": [], "bag": 80,
-            "negotiation": neg, "request": request}
-
-
-def made(bot_class):
-    bot = bot_class()
-    bot.setup({"game": "drachengold", "seat": 0, "players": 4, "options": {"rules": "basic"}, "seed": 1})
-    return bot
 
 
 CRUMBS = {"id": "p1", "proposer": 1, "round": 1, "shares": {"0": ["t0"], "1": [t["id"] for t in TOKENS[1:]]}}
@@ -118,8 +73,7 @@ def test_a_proposal_splits_every_token_and_keeps_more_than_it_gives(bot_class):
     neg = negotiation({"0": 4, "1": 4}, TOKENS, step="propose")
     shares = bot.propose(observation(neg, kind="propose"))["shares"]
     assert sorted(t for ids in shares.values() for t in ids) == sorted(t["id"] for t in TOKENS)
-    worth = {t["id"]: 3 if t["colour"] == "gold" else 1 for t in TOKENS}
-    assert sum(worth[t] for t in shares["0"]) > sum(worth[t] for t in shares["1"]) > 0
+    assert sum(WORTH[t] for t in shares["0"]) > sum(WORTH[t] for t in shares["1"]) > 0
 
 
 def test_hardline_reads_a_bar_off_the_votes():
@@ -132,12 +86,5 @@ def test_hardline_reads_a_bar_off_the_votes():
 
 
 @pytest.mark.parametrize("name", ["hardline", "sampler"])
-def test_each_runs_as_a_process_through_ladder_match(name, tmp_path):
-    bot = ROOT / "bots" / "heldout" / f"drachengold_{name}.py"
-    out = subprocess.run(
-        [sys.executable, "-c", "from ladder.cli import main; main()", "match", str(bot), "builtin:strong",
-         "builtin:greedy", "--seed", "33", "--sandbox", "none", "--json"],
-        cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
-    assert out.returncode == 0, out.stderr[-2000:]
-    result = json.loads(out.stdout)
-    assert [r["status"] for r in result["results"]] == ["ok", "ok", "ok"]
+def test_each_runs_as_a_process_through_ladder_match(name):
+    assert ladder_match_statuses(name) == ["ok", "ok", "ok"]
