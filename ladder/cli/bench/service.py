@@ -41,6 +41,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import psycopg
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -104,8 +105,28 @@ def seed(url: str, bots: int, matches: int, console: Console, players: int | Non
         seed_bots(_conninfo(url), bots)
         progress.update(task, description=f"seeding {matches:,} matches", total=matches, completed=0)
         seed_matches(_conninfo(url), bots, matches, advance=lambda n: progress.advance(task, n), players=players)
-        progress.update(task, description="indexes, statistics (VACUUM ANALYZE)")
+        progress.update(task, description="retention's scorecard trim")
+        trimmed, _ = trim(url)  # the pages read the scorecard rows a live ladder keeps
+    console.print(f"seeded; retention's scorecard trim deleted {trimmed:,} rows past each bot's chart")
     return time.perf_counter() - started
+
+
+def trim(url: str) -> tuple[int, float]:
+    """Retention's trim of the scorecard rows (services/retention.py), as the scheduler's prune
+    leaves a live ladder, then the table rewritten: a live ladder's new rows reuse the pages a trim
+    frees, so its steady size is that of the rows kept (VACUUM FULL here, once, to read it)."""
+    from ladder.db import make_engine, session_factory
+    from ladder.services.retention import trim_scorecard_rows
+
+    engine = make_engine(url)
+    started = time.perf_counter()
+    with session_factory(engine)() as session:
+        done = trim_scorecard_rows(session, dry_run=False, batch=5_000)
+    took = time.perf_counter() - started
+    engine.dispose()
+    with psycopg.connect(_conninfo(url), autocommit=True) as conn:
+        conn.execute("VACUUM (FULL, ANALYZE) scorecard_tallies")
+    return done.count, took
 
 
 def make_client(url: str):

@@ -25,13 +25,12 @@ import statistics
 import time
 from dataclasses import dataclass
 
-import psycopg
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 from sqlalchemy import create_engine, event, text
 
-from ladder.cli.bench.service import _conninfo, make_client, scratch_database, timed_get
+from ladder.cli.bench.service import _conninfo, make_client, scratch_database, timed_get, trim
 from ladder.cli.bench.storage_seed import play_templates, seed_bots, seed_matches
 
 GROWING = ("matches", "seats", "rating_changes", "replays", "bot_logs", "scorecard_tallies")
@@ -58,24 +57,6 @@ def fill(url: str, templates, games: list[str], bots: int, matches: int, console
     trimmed, took = trim(url)
     console.print(f"retention's scorecard trim: {trimmed:,} rows past each bot's chart deleted in {took:.1f} s")
     return filled
-
-
-def trim(url: str) -> tuple[int, float]:
-    """Retention's trim of the scorecard rows (services/retention.py), as the scheduler's prune
-    leaves a live ladder, then the table rewritten: a live ladder's new rows reuse the pages a trim
-    frees, so its steady size is that of the rows kept (VACUUM FULL here, once, to read it)."""
-    from ladder.db import make_engine, session_factory
-    from ladder.services.retention import trim_scorecard_rows
-
-    engine = make_engine(url)
-    started = time.perf_counter()
-    with session_factory(engine)() as session:
-        done = trim_scorecard_rows(session, dry_run=False, batch=5_000)
-    took = time.perf_counter() - started
-    engine.dispose()
-    with psycopg.connect(_conninfo(url), autocommit=True) as conn:
-        conn.execute("VACUUM (FULL, ANALYZE) scorecard_tallies")
-    return done.count, took
 
 
 def measure_sizes(url: str, games: list[str], matches: int, sample: int) -> Sizes:
