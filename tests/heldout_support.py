@@ -1,18 +1,13 @@
 """What the tests of the outside authors' Drachengold bots (tests/bots/heldout/test_outsiders_dg*.py)
-share: the tables every bot plays through, the house bots that fill them, a negotiation's
-observation built by hand, and one `ladder match` of a bot file as a process."""
+share: the tables every bot plays through, the house bots that fill them, and a negotiation's
+observation built by hand. Each bot's `ladder match` as a process is test_heldout.py's, for every
+held-out file."""
 
 from __future__ import annotations
-
-import json
-import subprocess
-import sys
-from pathlib import Path
 
 from bots import load_builtin
 from ladder.play import PlayedGame, play_game
 
-ROOT = Path(__file__).resolve().parents[1]
 FILLERS = ["strong", "greedy", "trader", "bargainer", "greedy"]
 TABLES = [
     (3, {}),
@@ -51,15 +46,3 @@ def observation(neg: dict, proposals=(), kind="vote") -> dict:
     request = {"kind": kind, "proposals": [p["id"] for p in proposals]} if kind == "vote" else {"kind": kind}
     return {"seat": 0, "players": 4, "hoard": [], "hoard_sizes": [0, 0, 0, 0], "dragons": [], "bag": 80,
             "negotiation": neg, "request": request}
-
-
-def ladder_match_statuses(name: str) -> list[str]:
-    """`ladder match bots/heldout/drachengold_NAME.py builtin:strong builtin:greedy` as a user runs
-    it (the bot a process); each seat's status."""
-    bot = ROOT / "bots" / "heldout" / f"drachengold_{name}.py"
-    out = subprocess.run(
-        [sys.executable, "-c", "from ladder.cli import main; main()", "match", str(bot), "builtin:strong",
-         "builtin:greedy", "--seed", "33", "--sandbox", "none", "--json"],
-        cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
-    assert out.returncode == 0, out.stderr[-2000:]
-    return [r["status"] for r in json.loads(out.stdout)["results"]]

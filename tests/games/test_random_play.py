@@ -71,9 +71,9 @@ def sweep_games() -> int:
 
 
 def schema_seeds() -> range:
-    """Seeds per case whose messages are checked: 1 by default (jsonschema is slow), more when a
-    sweep is asked for (CI sets LADDER_SWEEP_GAMES=5000: 2 seeds per case, every message, ~80 s
-    of CPU per seed for all cases)."""
+    """Seeds per case whose messages are checked: 1 by default (jsonschema is slow), one more per
+    2,500 sweep games asked for (CI's sweep, .ci/run, gives 1: every message, ~80 s of CPU per seed
+    for all cases)."""
     return range(max(1, sweep_games() // 2500))
 
 

@@ -39,7 +39,7 @@ CARD_ID = re.compile(r"^m\d+$")
 
 
 def sweep_games() -> int:
-    """Games per option combination: CI sets LADDER_SWEEP_GAMES=1500 (.ci/run says why)."""
+    """Games per option combination: CI sets LADDER_SWEEP_GAMES (.ci/run says how many and why)."""
     return int(os.environ.get("LADDER_SWEEP_GAMES", "150"))
 
 

@@ -24,8 +24,8 @@ PRIVATE = {"hand", "spied"}  # events only their own seat may see
 
 
 def sweep_games() -> int:
-    """Games per table size. Its own variable: CI's LADDER_SWEEP_GAMES=5000 is sized for
-    Drachengold, and checked DragonFlame games run about 10 a second (CI: 500, ~3.5 CPU minutes)."""
+    """Games per table size. Its own variable: CI's LADDER_SWEEP_GAMES is sized for Drachengold,
+    and checked DragonFlame games run about 10 a second (.ci/run sets CI's: 300, ~2 CPU minutes)."""
     return int(os.environ.get("LADDER_DRAGONFLAME_SWEEP_GAMES", "25"))
 
 

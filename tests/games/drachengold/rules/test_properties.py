@@ -2,7 +2,7 @@
 
 After every decision: all 126 tokens are in exactly one place (bag, a dragon, a hoard, the box
 lid); every observation and event hides what the design doc says is private; every game ends
-with ranks for every seat. LADDER_SWEEP_GAMES sets the games per combination (CI: 1,500).
+with ranks for every seat. LADDER_SWEEP_GAMES sets the games per combination (.ci/run sets CI's, and says why).
 """
 
 from __future__ import annotations
