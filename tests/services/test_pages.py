@@ -6,7 +6,7 @@ from dataclasses import replace
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import inspect
+from sqlalchemy import event, inspect
 from sqlmodel import select
 
 from ladder.games import get_game
@@ -70,6 +70,7 @@ def test_bot_page_shows_versions_history_recent_matches_and_head_to_head(world, 
     # its Elo change from the rating history and whom it played, in rank order
     changes = {c.match_id: c.delta for c in session.exec(select(RatingChange).where(RatingChange.bot_id == bot.id))}
     assert [r.delta for r in page.recent] == [changes[played[2].id], changes[played[1].id]]
+    assert [p.delta for p in page.history] == [changes[played[1].id], changes[played[2].id]]  # after - before
     assert all(r.delta is not None for r in page.recent)
     assert [[(o.bot_name, o.rank) for o in r.opponents] for r in page.recent] == [
         [("glaurung", 1), ("fafnir", 3)], [("glaurung", 1)]]
@@ -104,6 +105,36 @@ def test_bot_page_rows_are_covered_by_their_indexes_on_postgresql(session):
         assert index["column_names"] == columns
         if engine.dialect.name == "postgresql":
             assert set(index["dialect_options"]["postgresql_include"]) == covered
+
+
+@pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)  # included columns are PostgreSQL's
+def test_the_charts_history_is_read_from_its_index_alone_on_postgresql(world, session):
+    """The statement the web page's chart runs (no times) is an index-only scan of the rating
+    history's covering index (migration 0027 keeps in it only the columns that statement reads)."""
+    engine = session.get_bind()
+    (bot, v1), (_, o1) = world.bot(), world.bot()
+    world.play([v1.id, o1.id], [1, 2])
+    statements = []
+
+    def grab(conn, cursor, statement, parameters, context, executemany):
+        if "FROM rating_changes" in statement and "seats" not in statement:
+            statements.append((statement, parameters))
+
+    event.listen(engine, "before_cursor_execute", grab)
+    try:
+        pages.bot_page(session=session, bot_id=bot.id, history_times=False)
+    finally:
+        event.remove(engine, "before_cursor_execute", grab)
+    (statement, parameters), = statements
+    with engine.connect() as conn:
+        raw = conn.connection.dbapi_connection
+        cursor = raw.cursor()
+        cursor.execute("SET enable_seqscan = off")
+        cursor.execute("SET enable_bitmapscan = off")
+        cursor.execute(f"EXPLAIN {statement}", parameters)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+        raw.rollback()
+    assert "Index Only Scan" in plan and "ix_rating_changes_bot_sequence" in plan, plan
 
 
 def test_match_detail_and_replay(world, session):
