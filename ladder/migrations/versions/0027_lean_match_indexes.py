@@ -11,8 +11,8 @@ PostgreSQL (`ladder bench storage`):
   to 8 B, so dropping one of the two would have saved nothing). A delta is after - before; the
   API's history, which shows times, reads its 50 heap rows.
 
-On PostgreSQL the index is rebuilt under the table's lock: about a minute per ten million rating
-changes; schedule the upgrade (docs/operations.md, "Upgrading"). SQLite has no included columns:
+On PostgreSQL the index is rebuilt under the table's lock, one B-tree build over every rating
+change: schedule the upgrade (docs/operations.md, "Upgrading"). SQLite has no included columns:
 its index stays as it is.
 
 Revision ID: 0027_lean_match_indexes
