@@ -390,10 +390,11 @@ def test_migrate_replays_the_ratings_once_for_the_deviations_an_older_ladder_lac
     """A ladder upgraded across 0023 (from before the deviations, or from 0019-0022 without the
     operator's recompute) has the initial deviation on every old row; `ladder migrate` replays the
     history once and writes the true ones, and the next deploy replays nothing."""
+    from alembic import command
     from sqlmodel import select, update
 
     from ladder.cli.serve import DEVIATION_BACKFILL, prepare_instance
-    from ladder.db import crossed, current_revision, make_engine, session_factory, upgrade
+    from ladder.db import alembic_config, crossed, current_revision, make_engine, session_factory, upgrade
     from ladder.models import BotCreate, Rating, RatingChange, User
     from ladder.ranking.ratings import INITIAL_DEVIATION
     from ladder.services import bots, matches, results
@@ -403,7 +404,9 @@ def test_migrate_replays_the_ratings_once_for_the_deviations_an_older_ladder_lac
     env = {"LADDER_ENV": "development", "LADDER_INSTANCE_DIR": str(tmp_path / "instance"), "DATABASE_URL": db_url}
     (tmp_path / "instance").mkdir()
     engine = make_engine(db_url)
-    upgrade(engine, "0022_leagues")  # a ladder from before 0023 (what it records touches no later table)
+    # The history is written by the head's services, then the schema taken down to 0022: a ladder
+    # from before 0023 with those rows (later revisions add columns the head's models write)
+    upgrade(engine)
     try:
         with session_factory(engine)() as session:
             versions = []
@@ -429,6 +432,7 @@ def test_migrate_replays_the_ratings_once_for_the_deviations_an_older_ladder_lac
             session.commit()
             stale = len(recompute_ratings(session=session))
             assert stale >= len(true)
+        command.downgrade(alembic_config(engine), "0022_leagues")
 
         facts = prepare_instance(Settings.from_env(env), requeue_running=False)
         head = current_revision(engine)
