@@ -62,7 +62,7 @@ def read_history(session: Session, game: str, window: int) -> tuple[list[list[En
             select(BotVersion.id, BotVersion.bot_id, BotVersion.first_rated_sequence)
             .where(BotVersion.id.in_(chunk))
         ) if since is None or since >= first)  # None only on a hand-made database: counted as new
-    return matches, keys & new
+    return matches, new
 
 
 def as_json(rep: Report, *, last: int, window: int) -> dict:

@@ -189,7 +189,6 @@ class _Replayed:
     # bot -> (rating, games, wins, last sequence, deviation, last version)
     ratings: dict[int, tuple[int, int, int, int | None, int, int | None]]
     head_to_head: dict[tuple[int, int], list[int]]  # (bot, opponent) -> [meetings, wins, losses, ties, last match]
-    first_sequences: dict[int, int]  # version -> the sequence of its first rated match
     first_changes: list[dict]  # versions whose stored first sequence differs: their fresh values
     matches: int
 
@@ -208,13 +207,14 @@ def _replay(session: Session, batch: int) -> _Replayed:
     book = RatingBook()
     wins: dict[int, int] = {}
     last: dict[int, int] = {}
-    out = _Replayed([], [], {}, {}, {}, [], 0)
+    out = _Replayed([], [], {}, {}, [], 0)
+    first_sequences: dict[int, int] = {}  # version -> the sequence of its first rated match
     for sequence, rows in groupby(session.exec(query), key=lambda r: r[0]):
         rows = list(rows)
         match_id = rows[0][1]
         out.matches += 1
         for row in rows:
-            out.first_sequences.setdefault(row[10], sequence)
+            first_sequences.setdefault(row[10], sequence)
         rated = book.apply(match_id, [RankedSeat(r[2], r[7], r[8], r[10]) for r in rows])
         ranks = ranks_with_forfeits([r[7] for r in rows], [r[8] for r in rows])
         for row, change, rank in zip(rows, rated.changes, ranks, strict=True):
@@ -261,7 +261,7 @@ def _replay(session: Session, batch: int) -> _Replayed:
     # every version's stored first rated sequence (versions are few beside matches)
     for version_id, bot_id, stored in session.exec(
             select(BotVersion.id, BotVersion.bot_id, BotVersion.first_rated_sequence)):
-        fresh = out.first_sequences.get(version_id)
+        fresh = first_sequences.get(version_id)
         if stored != fresh:
             out.diffs.append(RatingDifference(bot_id, None, f"version {version_id} first_rated_sequence", stored,
                                               fresh))
