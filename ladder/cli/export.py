@@ -24,8 +24,9 @@ def export(out: Path, game: str | None, since: dt.datetime | None, until: dt.dat
     """Write the finished matches of this ladder's database to OUT/matches.parquet,
     OUT/seats.parquet and OUT/log.parquet (every decision and event, with who saw it)."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
+    from ladder.cli.progress import Progress
     from ladder.cli.service import _settings
     from ladder.db import make_engine, session_factory
     from ladder.games import GAMES

@@ -79,10 +79,11 @@ def gauntlet(house, game, outsiders, bot_set, fillers, players, deals, option_pa
     """How often HOUSE (default: the game's boss, its strongest house bot) finishes above each outside bot."""
     from rich.console import Console
     from rich.markup import escape
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
     from rich.table import Table
 
     from ladder.cli.options import parse_options
+    from ladder.cli.progress import Progress
     from ladder.cli.tournament_local import Job, play_job, run_pool
     from ladder.games import OptionError, get_game
     from ladder.tournaments import gauntlet as model

@@ -151,8 +151,8 @@ def _summary_table(replays: list[Replay]):
 def play(game, players, seed, bots, option_pairs, replay_path, as_json, games, record) -> None:
     """Play games in-process between built-in bots and print the results."""
     from rich.console import Console
-    from rich.progress import Progress
 
+    from ladder.cli.progress import Progress
     from ladder.games import OptionError
     from ladder.play import play_builtin
     from ladder.replay import write_replay

@@ -105,9 +105,10 @@ def tournament(bots, game, option_pairs, players, deals, duplicate, fmt, rounds,
                out_dir) -> None:
     """Play BOTS (files, folders, .zip or builtin:NAME) against each other, duplicate seated, and rank them."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 
     from ladder.cli.options import parse_options
+    from ladder.cli.progress import Progress
     from ladder.cli.tournament_local import Job, freeze_entrants, play_job, replay_name, run_pool
     from ladder.games import OptionError, get_game
     from ladder.match import local_seat
@@ -229,9 +230,9 @@ def _match_json(played: Any, replays: Path) -> dict[str, Any]:
 def bench_tournament(game: str, deals: int, seed: int, jobs: int | None, bot_list: str | None) -> None:
     """Standard error of mean-rank differences: duplicate against random seating, same match count."""
     from rich.console import Console
-    from rich.progress import Progress
 
     from ladder.cli.bench.tournament import field_of, render, run_tournament_bench, summary
+    from ladder.cli.progress import Progress
     from ladder.games import OptionError, get_game
     from ladder.tournaments.model import seat_orders
 

@@ -24,11 +24,12 @@ from pathlib import Path
 
 import psycopg
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from ladder.cli.bench.service import _conninfo, scratch_database
 from ladder.cli.bench.service_seed import GAME, SEATS, START, seed_bots, seed_matches
+from ladder.cli.progress import Progress
 
 DISTINCT_REPLAYS = 40
 

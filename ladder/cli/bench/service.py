@@ -43,12 +43,13 @@ from pathlib import Path
 
 import psycopg
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from ladder.cli.bench.service_seed import GAME, SEATS, seed_bots, seed_matches
+from ladder.cli.progress import Progress
 from ladder.config import Settings
 
 PAGE_TARGET = 1.5

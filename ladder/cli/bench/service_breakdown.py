@@ -16,12 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from sqlalchemy import event
 
 from ladder.cli.bench.service import _queue, busy_seconds
 from ladder.cli.bench.service_seed import GAME
+from ladder.cli.progress import Progress
 from ladder.config import Settings
 
 

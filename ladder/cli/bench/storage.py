@@ -26,12 +26,13 @@ import time
 from dataclasses import dataclass
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 from sqlalchemy import create_engine, event, text
 
 from ladder.cli.bench.service import _conninfo, make_client, scratch_database, timed_get, trim
 from ladder.cli.bench.storage_seed import play_templates, seed_bots, seed_matches
+from ladder.cli.progress import Progress
 
 GROWING = ("matches", "seats", "rating_changes", "replays", "bot_logs", "scorecard_tallies")
 ONE_YEAR = 300 * 60 * 24 * 365  # matches a year at 300 a minute
