@@ -84,7 +84,11 @@ def merge_all(kinds: Mapping[str, Kind], rows: Iterable[Mapping[str, Stored]]) -
     """Measure name -> the tallies of every row merged (a name missing from a row adds nothing).
     `merge` inlined: a result merges two dozen sums of a hundred measures or more each, and the
     call per measure was most of that (issue #45); the figures are merge's, to the digit."""
-    out: dict[str, Stored] = {}
+    rows = iter(rows)
+    first = next(rows, None)
+    # the first row is copied whole (a sum: a hundred measures or more, against a card's few dozen)
+    out: dict[str, Stored] = {} if first is None else {
+        name: stored for name, stored in first.items() if stored is not None and name in kinds}
     for row in rows:
         for name, stored in row.items():
             kind = kinds.get(name)
@@ -144,6 +148,7 @@ def negated(kinds: Mapping[str, Kind], tallies: Mapping[str, Stored]) -> dict[st
     return out
 
 
-def without_medians(kinds: Mapping[str, Kind], tallies: Mapping[str, Stored]) -> dict[str, Stored]:
-    """The tallies but the medians' (the sums per table size and per opponent keep no samples)."""
-    return {name: stored for name, stored in tallies.items() if kinds.get(name) != "median"}
+def lean_kinds(kinds: Mapping[str, Kind]) -> dict[str, Kind]:
+    """The kinds but the medians: merged with these, tallies keep no samples (the sums per table size
+    and per opponent), as merge_all leaves out every name it has no kind for."""
+    return {name: kind for name, kind in kinds.items() if kind != "median"}

@@ -38,7 +38,7 @@ def score_hoards(
             out[s]["majorities"][colour] = points
     for s, c in enumerate(counts):
         b = out[s]
-        b["sets"] = _sets(c, rules, gems, s in cursed)
+        b["sets"] = set_points(c, rules, gems, s in cursed)
         b["counts"] = {colour: c[colour] for colour in sorted(c) if c[colour]}
         b["cursed"] = s in cursed
         b["total"] = b["silver"] + b["gold"] + b["red"] + b["black"] + sum(b["majorities"].values()) + b["sets"]
@@ -52,7 +52,7 @@ def score_totals(hoards: Sequence[Mapping[str, int]], rules: Mapping[str, Any], 
     cursed = _cursed(hoards, rules)
     silver, gold, red, black = rules["silver"], rules["gold"], rules["red"], rules["black"]
     totals = [h.get("silver", 0) * silver + h.get("gold", 0) * gold + h.get("red", 0) * red
-              + h.get("black", 0) * black + _sets(h, rules, gems, s in cursed) for s, h in enumerate(hoards)]
+              + h.get("black", 0) * black + set_points(h, rules, gems, s in cursed) for s, h in enumerate(hoards)]
     for _colour, leaders, points in _majorities(hoards, rules, gems, cursed):
         for s in leaders:
             totals[s] += points
@@ -66,28 +66,34 @@ def _cursed(counts: Sequence[Mapping[str, int]], rules: Mapping[str, Any]) -> se
 def _majorities(counts: Sequence[Mapping[str, int]], rules: Mapping[str, Any], gems: Sequence[str],
                 cursed: set[int]) -> Iterator[tuple[str, list[int], int]]:
     """(colour, the seats scoring its majority, the points each) for every gem colour someone scores."""
-    bonus = majority_points(rules, len(counts))
     for colour in gems:
-        held = [c.get(colour, 0) for c in counts]
-        best = max(held)
-        if best == 0:
-            continue
-        leaders = [s for s, n in enumerate(held) if n == best]
-        # Curse: a cursed owner alone on top means nobody scores the colour.
-        if len(leaders) == 1 and leaders[0] in cursed:
-            continue
-        if rules["ties"] == "full" or len(leaders) == 1:
-            points = bonus
-        elif len(leaders) == 2:
-            points = bonus // 2
-        else:
-            points = 0
-        scoring = [s for s in leaders if s not in cursed] if points else []
+        scoring, points = majority([c.get(colour, 0) for c in counts], rules, cursed)
         if scoring:
             yield colour, scoring, points
 
 
-def _sets(c: Mapping[str, int], rules: Mapping[str, Any], gems: Sequence[str], cursed: bool) -> int:
+def majority(held: Sequence[int], rules: Mapping[str, Any], cursed: set[int]) -> tuple[list[int], int]:
+    """One gem colour's majority from each seat's count of it: the seats scoring it and the points
+    each (([], 0) when nobody does)."""
+    best = max(held)
+    if best == 0:
+        return [], 0
+    leaders = [s for s, n in enumerate(held) if n == best]
+    # Curse: a cursed owner alone on top means nobody scores the colour.
+    if len(leaders) == 1 and leaders[0] in cursed:
+        return [], 0
+    bonus = majority_points(rules, len(held))
+    if rules["ties"] == "full" or len(leaders) == 1:
+        points = bonus
+    elif len(leaders) == 2:
+        points = bonus // 2
+    else:
+        return [], 0
+    return [s for s in leaders if s not in cursed], points
+
+
+def set_points(c: Mapping[str, int], rules: Mapping[str, Any], gems: Sequence[str], cursed: bool) -> int:
+    """A hoard's points for gem sets (`cursed`: its owner holds the cursed black diamond)."""
     if cursed or rules["sets"] == "none":
         return 0
     full_sets = min(c.get(g, 0) for g in gems)

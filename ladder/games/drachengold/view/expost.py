@@ -24,7 +24,7 @@ from math import prod
 
 from ladder.games.base import competition_ranks
 from ladder.games.drachengold.rules.data import DECK
-from ladder.games.drachengold.rules.scoring import score_totals
+from ladder.games.drachengold.rules.scoring import majority, score_totals, set_points
 
 __all__ = ["MAX_STATES", "Worths", "efficiency", "face", "frontier", "worth_giving"]
 
@@ -125,6 +125,7 @@ class Worths:
                 self.holder[t["id"]] = s
                 self.counts[s][t["colour"]] = self.counts[s].get(t["colour"], 0) + 1
         self.final: list[int] | None = None
+        self.cursed: set[int] | None = None
         self.first: set[int] | None = None
         self.without: dict[tuple[str, int], list[int]] = {}
         self.cache: dict[tuple[str, int | None, int], int] = {}
@@ -143,6 +144,8 @@ class Worths:
         return score_totals(counts, self.scoring, self.gems)
 
     def _compute(self, colour: str, holder: int | None, seat: int) -> int:
+        if colour in self.gems:
+            return self._gem(colour, holder, seat)
         if self.final is None:
             self.final = self._totals(self.counts)
         if holder is None:  # in the box lid at the end: the final hoards are the ones without it
@@ -160,6 +163,31 @@ class Worths:
             counts[holder] = {**counts[holder], colour: counts[holder][colour] - 1}
         counts[seat] = {**counts[seat], colour: counts[seat].get(colour, 0) + 1}
         return self._totals(counts)[seat] - without[seat]
+
+    def _gem(self, colour: str, holder: int | None, seat: int) -> int:
+        """A gem's worth from its colour's majority and the seat's sets alone: a gem has no face
+        value and the curse reads the black diamond only, so moving one changes nothing else of
+        the seat's score (the same figure as scoring every hoard twice, at a fraction of it)."""
+        if self.cursed is None:
+            curse = self.scoring["curse"]
+            self.cursed = {s for s, c in enumerate(self.counts) if curse and c.get("black", 0)}
+        held = [c.get(colour, 0) for c in self.counts]
+        if holder is not None:
+            held[holder] -= 1  # without it: taken out of its final hoard
+        mine = self.counts[seat]
+        without = dict(mine)
+        if seat == holder:
+            without[colour] -= 1
+        had = held[seat]
+        held[seat] = had + 1
+        scoring, points = majority(held, self.scoring, self.cursed)
+        gained = points if seat in scoring else 0
+        held[seat] = had
+        scoring, points = majority(held, self.scoring, self.cursed)
+        gained -= points if seat in scoring else 0
+        cursed = seat in self.cursed
+        return gained + (set_points({**without, colour: had + 1}, self.scoring, self.gems, cursed)
+                         - set_points(without, self.scoring, self.gems, cursed))
 
     def utility(self, seat: int, tokens: Sequence[Mapping[str, str]]) -> int:
         of = self.of
