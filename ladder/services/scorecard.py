@@ -135,8 +135,10 @@ def add_to_sums(session: Session, game: Game, match_id: int, cards: Sequence[Sea
         select(*columns, table.c.matches, table.c.tallies, table.c.winners)
         .where(*(column.in_(v) for column, v in zip(columns, values, strict=True))))
         if tuple(row[:4]) in wanted}
-    names = {n for c in cards for n in (*c.tallies, *c.winners)}
-    names.update(n for _m, tallies, winners in found.values() for n in (*tallies, *winners))
+    names: set[str] = set()
+    for mapping in (*(c.tallies for c in cards), *(c.winners for c in cards),
+                    *(row[1] for row in found.values()), *(row[2] for row in found.values())):
+        names.update(mapping)  # a dict's keys added in C, not one name at a time
     kinds = catalogue(game).kinds(names)
     lean = lean_kinds(kinds)
     updates, inserts = [], []

@@ -50,13 +50,10 @@ def frontier(values: Sequence[Sequence[int]], k: int) -> list[tuple[tuple[int, .
         seats = worth_giving(v)
         steps = [v[i] * radix[i] for i in seats if i < last]
         mine = v[last] if last in seats else None
-        nxt: dict[int, int] = {}
+        # given to the last seat: every state's key stays, so these fill the next states unopposed
+        nxt: dict[int, int] = {key: u + mine for key, u in states.items()} if mine is not None else {}
         get = nxt.get
         for key, u in states.items():
-            if mine is not None:
-                w = u + mine
-                if get(key, w - 1) < w:
-                    nxt[key] = w
             for step in steps:
                 moved = key + step
                 if get(moved, u - 1) < u:
@@ -64,6 +61,9 @@ def frontier(values: Sequence[Sequence[int]], k: int) -> list[tuple[tuple[int, .
         if len(nxt) > MAX_STATES:
             return None
         states = nxt
+    if last == 1:  # two seats (most splits): the key is the first seat's utility less its least
+        lo = low[0]
+        return [((key + lo,), u) for key, u in states.items()]
     sizes = [radix[i + 1] // radix[i] if i + 1 < last else r // radix[i] for i in range(last)]
     return [(tuple(key // radix[i] % sizes[i] + low[i] for i in range(last)), u) for key, u in states.items()]
 
@@ -94,13 +94,22 @@ def efficiency(values: Sequence[Sequence[int]], k: int, got: Sequence[int]) -> t
     head, tail = got[:-1], got[-1]
     dominated = False
     best = 0
-    for key, u in states:
-        if not dominated and u >= tail and sum(key) + u > total and all(a >= b for a, b in zip(key, head, strict=True)):
-            dominated = True
-        if u > 0 and min(key, default=1) > 0:
-            p = prod(key) * u
-            if p > best:
-                best = p
+    if k == 2:  # most splits: one utility in each key, no tuples to walk
+        (mine_first,) = head
+        for (a,), u in states:
+            if u >= tail and a >= mine_first and a + u > total:
+                dominated = True
+            if a > 0 and u > 0 and a * u > best:
+                best = a * u
+    else:
+        for key, u in states:
+            if not dominated and u >= tail and sum(key) + u > total and all(
+                    a >= b for a, b in zip(key, head, strict=True)):
+                dominated = True
+            if u > 0 and min(key, default=1) > 0:
+                p = prod(key) * u
+                if p > best:
+                    best = p
     mine = prod(max(0, x) for x in got)
     return not dominated, (mine / best if best > 0 else None)
 
