@@ -20,10 +20,12 @@ def fast(monkeypatch):
     monkeypatch.setattr(boss, "CPU_BUDGET", 0.02)
 
 
-def test_it_is_not_a_starter_bot_until_measured():
-    # a starter is seeded on every ladder and plays in every house-bot test: the boss thinks 0.27 s
-    # an attack, and joins once the held-out run has made it the game's boss (bots/heldout/README.md)
-    assert "boss" not in get_game("drachengold").starter_bots
+def test_it_is_the_games_boss_a_starter_and_the_top_leagues_boss_with_strong_below_it():
+    # made so by the held-out run (bots/heldout/README.md): a starter is seeded on every ladder
+    game = get_game("drachengold")
+    assert game.boss == "boss" and "boss" in game.starter_bots
+    assert game.leagues[-2][0] == "boss" and "strong" in game.leagues[-2]
+    assert "boss" not in game.validation_bots  # it thinks 0.27 s an attack: an upload's check stays quick
 
 
 @pytest.mark.parametrize(("options", "players"),
