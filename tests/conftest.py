@@ -103,6 +103,16 @@ def user_sandbox() -> str:
     return sandbox_mode("user")
 
 
+@pytest.fixture
+def quick_boss(monkeypatch) -> None:
+    """Drachengold's boss searching a few samples an attack, not 0.27 s: for in-process ladders that
+    seat every house bot (the benches' tests), whose figures are not the boss's strength."""
+    from bots.drachengold import boss
+
+    monkeypatch.setattr(boss, "WALL_BUDGET", 0.01)
+    monkeypatch.setattr(boss, "CPU_BUDGET", 0.01)
+
+
 # --- what the run's own processes left behind (tests/leftovers.py says how it is attributed) ----
 
 

@@ -52,8 +52,9 @@ def other_site(app) -> Site:
 
 
 @pytest.fixture
-def play(engine, settings):
-    """play(match_id, crash=()) runs a queued match through workers.queue.jobs with the fake runner."""
+def play(engine, settings, quick_boss):
+    """play(match_id, crash=()) runs a queued match through workers.queue.jobs with the fake runner
+    (whose Drachengold tables seat the boss: `quick_boss`)."""
     from workers.queue.jobs import play_match
 
     sessions = session_factory(engine)

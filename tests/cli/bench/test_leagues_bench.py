@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from ladder.cli import main
 
 
-def test_a_short_seeded_ladder_reports_its_leagues_and_plays_a_final_of_eight():
+def test_a_short_seeded_ladder_reports_its_leagues_and_plays_a_final_of_eight(quick_boss):
     result = CliRunner().invoke(main, ["bench", "leagues", "--game", "drachengold", "--matches", "24",
                                        "--final-rounds", "1", "--final-deals", "1", "--seed", "3"])
     assert result.exit_code == 0, result.output

@@ -11,7 +11,7 @@ from ladder.cli.bench.ratings import METHODS, bradley_terry, coverage, play_ladd
 from ladder.ranking.ratings import recompute
 
 
-def test_a_small_seeded_ladder_replays_as_the_ladder_rates_it():
+def test_a_small_seeded_ladder_replays_as_the_ladder_rates_it(quick_boss):
     lad = play_ladder(game="drachengold", matches=60, seed=3, bootstrap_every=5)
     assert len(lad.history) == 60 and len(lad.points) == sum(len(m) for m in lad.history)
     played = {e.player for m in lad.history for e in m}
@@ -40,7 +40,7 @@ def test_bradley_terry_levels_by_hand():
     assert levels["a"] > 0 > levels["b"] and abs(levels["a"] + levels["b"]) < 1e-6
 
 
-def test_the_command_prints_the_report_and_the_coverage():
+def test_the_command_prints_the_report_and_the_coverage(quick_boss):
     result = CliRunner().invoke(main, ["bench", "ratings", "--matches", "30", "--ladders", "1",
                                        "--bootstrap-every", "0", "--last", "20", "--every", "10"])
     assert result.exit_code == 0, result.output
