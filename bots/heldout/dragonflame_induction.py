@@ -412,7 +412,7 @@ class Induction(Bot):
             if time.monotonic() - start > TIME_BOX or time.process_time() - cpu > TIME_BOX:
                 break
             extra = {k: [{"face": face, "by": self.seat, "card": hand[cid]}]}
-            v, assign = self.forecast(obs, extra)
+            v, _assign = self.forecast(obs, extra)
             if v > best_v + 1e-9:
                 best, best_v = (cid, k), v
         if best is None:
