@@ -34,8 +34,14 @@ NAME = {cid: c.name for cid, c in CARD_BY_ID.items()}
 FIRE = {cid: c.fire for cid, c in CARD_BY_ID.items()}
 VALUE = {cid: c.value for cid, c in CARD_BY_ID.items()}
 TREASURE = ("chest", "statue", "jewelry")
+UNSEEN_CHESTS: dict[str, int] = {}  # per Chest name, copies not seen yet (set at each decision)
 
 TURN_VALUE = 2.5  # worth of playing/attacking first next round rather than last
+VILLAGE_DECAY = 0.45  # a village missing m spaces completes with chance exp(-m * decay / game left)
+PRINCESS_HOPE = 2.5  # names a Princess may still collect
+RING_VALUE = 2.0  # a Ring of Fire at the start of the game
+HIDDEN_DOUBT = 0.0  # how much worse than the mean a face-down card a rival chose looks
+CHEST_HOPE = 0.5  # per unseen Chest of my leading name, at the start of the game
 
 
 # ---------------------------------------------------------------------------------- hoard value
@@ -85,8 +91,11 @@ def hoard_value(cards: list[str], left: float) -> float:
     sizes = sorted(chests.values(), reverse=True)
     k = 1 + lucky
     v += sum(s * s for s in sizes[:k]) - sum(sizes[k:])
+    if sizes and CHEST_HOPE:
+        lead = max(chests, key=lambda n: (chests[n], UNSEEN_CHESTS.get(n, 0)))
+        v += CHEST_HOPE * left * UNSEEN_CHESTS.get(lead, 0) * chests[lead] / 2
     if princess:
-        v += len(names) + 2.5 * left
+        v += len(names) + PRINCESS_HOPE * left
     kept = max(0, knights - 2 * bane)
     v -= 3 * kept
     if bane and knights < 2 * bane:
@@ -95,7 +104,7 @@ def hoard_value(cards: list[str], left: float) -> float:
         v -= 2 * len(chests) + 1.5 * left
     if breaker and not curse:
         v += 0.5 * left
-    v += ring * 2.0 * left + glass * 1.0 * left
+    v += ring * RING_VALUE * left + glass * 1.0 * left
     if lucky and len(sizes) < 2:
         v += 1.0 * left
     return v
@@ -148,7 +157,7 @@ def cell_worth(spaces: int, fire: list[int], players: int, left: float) -> list[
     if spaces == 0 or not fire:
         return out
     missing = spaces - len(fire)
-    p = 1.0 if missing <= 0 else math.exp(-missing * 0.45 / max(0.12, left))
+    p = 1.0 if missing <= 0 else math.exp(-missing * VILLAGE_DECAY / max(0.12, left))
     counts: dict[int, int] = {}
     for s in fire:
         counts[s] = counts.get(s, 0) + 1
@@ -218,6 +227,13 @@ class Induction(Bot):
                 self.seen.add(c["id"])
 
     def absorb(self, obs):
+        self._absorb(obs)
+        UNSEEN_CHESTS.clear()
+        for c in self.unseen():
+            if CAT[c] == "chest":
+                UNSEEN_CHESTS[NAME[c]] = UNSEEN_CHESTS.get(NAME[c], 0) + 1
+
+    def _absorb(self, obs):
         for c in obs.get("hand") or []:
             self.seen.add(c["id"])
         for castle in obs["castles"]:
@@ -327,6 +343,8 @@ class Induction(Bot):
                     if s not in unk_cache:
                         unk_cache[s] = self.mean_unknown(h, left, pool, board, s, obs["fire"][s], obs)
                     eff[s] += unknown * unk_cache[s]
+                    if s == viewer:  # a card hidden from me was chosen by a rival: expect worse
+                        eff[s] -= unknown * HIDDEN_DOUBT
                 row.append(eff)
             out[castle["number"]] = row
         return out

@@ -29,6 +29,8 @@ from ladder.games.dragonflame.rules.data import CARD_BY_ID, GLORY, deck_for
 
 TIME_BOX = float(os.environ.get("DF_PLAYOUT_TIME", "0.3"))
 MIN_WORLDS = 4
+MAX_WORLDS = 400
+NOISE = 0.12  # a playout's seats now and then play a random card anywhere
 
 CAT = {cid: c.category for cid, c in CARD_BY_ID.items()}
 NAME = {cid: c.name for cid, c in CARD_BY_ID.items()}
@@ -37,6 +39,9 @@ VALUE = {cid: c.value for cid, c in CARD_BY_ID.items()}
 TREASURE = ("chest", "statue", "jewelry")
 
 TURN_VALUE = 2.5  # worth of playing/attacking first next round rather than last
+VILLAGE_DECAY = 0.45  # a village missing m spaces completes with chance exp(-m * decay / game left)
+PRINCESS_HOPE = 2.5  # names a Princess may still collect
+RING_VALUE = 2.0  # a Ring of Fire at the start of the game
 
 
 
@@ -86,7 +91,7 @@ def hoard_value(cards: list[str], left: float) -> float:
     k = 1 + lucky
     v += sum(s * s for s in sizes[:k]) - sum(sizes[k:])
     if princess:
-        v += len(names) + 2.5 * left
+        v += len(names) + PRINCESS_HOPE * left
     kept = max(0, knights - 2 * bane)
     v -= 3 * kept
     if bane and knights < 2 * bane:
@@ -95,7 +100,7 @@ def hoard_value(cards: list[str], left: float) -> float:
         v -= 2 * len(chests) + 1.5 * left
     if breaker and not curse:
         v += 0.5 * left
-    v += ring * 2.0 * left + glass * 1.0 * left
+    v += ring * RING_VALUE * left + glass * 1.0 * left
     if lucky and len(sizes) < 2:
         v += 1.0 * left
     return v
@@ -148,7 +153,7 @@ def cell_worth(spaces: int, fire: list[int], players: int, left: float) -> list[
     if spaces == 0 or not fire:
         return out
     missing = spaces - len(fire)
-    p = 1.0 if missing <= 0 else math.exp(-missing * 0.45 / max(0.12, left))
+    p = 1.0 if missing <= 0 else math.exp(-missing * VILLAGE_DECAY / max(0.12, left))
     counts: dict[int, int] = {}
     for s in fire:
         counts[s] = counts.get(s, 0) + 1
@@ -277,6 +282,10 @@ class Playout(Bot):
                 pos = allnum.index(k)
                 self.banner_q[k] = TURN_VALUE * (1.0 - pos / max(1, len(allnum) - 1))
         self.limits = {c["number"]: c["limit"] for c in obs["castles"]}
+        self.patterns = [b["pattern"] for b in obs["banners"]]
+        self.played = list(obs["played"])
+        pool = [c for c in self.all_ids if c not in self.seen]
+        self.mean_q = [sum(self.q(s, c) for c in pool) / max(1, len(pool)) for s in range(n)]
 
     def q(self, s, cid):
         cache = self.q_cache[s]
@@ -299,7 +308,8 @@ class Playout(Bot):
 
     # -- one world, played out
     def sample_world(self, obs, rng):
-        """Hands for the others and the face-down cards I do not know, dealt from my unseen pool."""
+        """Hands for the others and the face-down cards I do not know, dealt from my unseen pool.
+        A castle holds (card, face up, played by) as in the game."""
         pool = [c for c in self.all_ids if c not in self.seen]
         rng.shuffle(pool)
         i = 0
@@ -315,22 +325,46 @@ class Playout(Bot):
         for castle in obs["castles"]:
             cards = []
             for e in castle["cards"]:
+                up = e["face"] == "up"
                 if "card" in e:
-                    cards.append(e["card"]["id"])
+                    cards.append((e["card"]["id"], up, e["by"]))
                 else:
-                    cards.append(pool[i])
+                    cards.append((pool[i], up, e["by"]))
                     i += 1
             castles[castle["number"]] = cards
         return hands, castles
 
+    def seen_sum(self, s, cards):
+        """A castle's worth to seat s as s sees it: a face-down card it did not play at its mean."""
+        q = self.q
+        mean = self.mean_q[s]
+        return sum(q(s, c) if (up or by == s) else mean for c, up, by in cards)
+
+    def attack_choice(self, s, castles, open_c, order):
+        """Seat s's attack in a playout: its best castle as it sees it; with two seats, less what
+        that leaves the other seat (by s's view of the other's worth)."""
+        if len(open_c) == 1:
+            return open_c[0]
+        vals = {k: self.seen_sum(s, castles[k]) + self.banner_q[k] for k in open_c}
+        rest = [t for t in order if t != s]
+        if self.n == 2 and rest:
+            t = rest[0]
+            if self.assigned_after(s, order):
+                other = {k: self.seen_sum(t, castles[k]) + self.banner_q[k] for k in open_c}
+                return max(open_c, key=lambda k: vals[k] - max(other[x] for x in open_c if x != k))
+        return max(open_c, key=lambda k: vals[k])
+
+    def assigned_after(self, s, order):
+        return order.index(s) < len(order) - 1
+
     def forecast_targets(self, castles, open_castles, order):
-        """Greedy attack in banner order on castle sums: seat -> castle."""
+        """The attack round as a seat foresees it: seat -> castle, in banner order."""
         left = list(open_castles)
         out = {}
         for s in order:
             if not left:
                 break
-            best = max(left, key=lambda k: sum(self.q(s, c) for c in castles[k]) + self.banner_q[k])
+            best = self.attack_choice(s, castles, left, order)
             out[s] = best
             left.remove(best)
         return out
@@ -339,7 +373,7 @@ class Playout(Bot):
         roomy = [k for k in castles if len(castles[k]) < self.limits[k]]
         if not roomy:
             return hand[0], None
-        if rng.random() < 0.12:
+        if rng.random() < NOISE:
             return rng.choice(hand), rng.choice(roomy)
         targets = self.forecast_targets(castles, list(castles), order)
         mine = targets.get(s)
@@ -348,7 +382,7 @@ class Playout(Bot):
         if v >= 0:
             if mine in roomy:
                 return card, mine
-            return card, max(roomy, key=lambda k: sum(self.q(s, c) for c in castles[k]))
+            return card, max(roomy, key=lambda k: self.seen_sum(s, castles[k]))
         # a bad card: onto a castle another seat is expected to loot, the earliest of them first
         for t in order:
             if t != s and targets.get(t) in roomy:
@@ -361,6 +395,7 @@ class Playout(Bot):
         if play_from is not None:
             n = len(order)
             idx = play_from
+            played = list(self.played)
             guard = 0
             while any(hands[s] for s in order) and guard < 64:
                 guard += 1
@@ -370,14 +405,17 @@ class Playout(Bot):
                     continue
                 card, k = self.policy_play(s, hands[s], castles, order, rng)
                 hands[s].remove(card)
+                pattern = self.patterns[s]
+                up = pattern[min(played[s], len(pattern) - 1)] == "U"
+                played[s] += 1
                 if k is not None:
-                    castles[k].append(card)
+                    castles[k].append((card, up, s))
             attack_from = 0
         open_c = [k for k in castles if k not in assign.values()]
         for s in order[attack_from:]:
-            if s in assign:
+            if s in assign or not open_c:
                 continue
-            best = max(open_c, key=lambda k: sum(self.q(s, c) for c in castles[k]) + self.banner_q[k])
+            best = self.attack_choice(s, castles, open_c, order)
             assign[s] = best
             open_c.remove(best)
         return assign
@@ -393,7 +431,7 @@ class Playout(Bot):
             if k is None:
                 vals[s] += self.base_hv[s]
                 continue
-            cards = castles[k]
+            cards = [c for c, _up, _by in castles[k]]
             h = add_cards(self.hoards[s], cards)
             vals[s] += hoard_value(h, self.left) + self.banner_pair(k, taken)
             rings = sum(1 for c in h if NAME[c] == "Ring of Fire")
@@ -426,8 +464,9 @@ class Playout(Bot):
             spent = max(time.monotonic() - start, time.process_time() - cpu)
             if worlds >= MIN_WORLDS and spent > TIME_BOX * 0.8:
                 break
-            if spent > TIME_BOX or worlds >= 400:
+            if spent > TIME_BOX or worlds >= MAX_WORLDS:
                 break
+        self.worlds = worlds
         return totals
 
     # -- decisions
@@ -443,12 +482,17 @@ class Playout(Bot):
         options = [(c, k) for c in req["cards"] for k in req["castles"]]
         if len(options) == 1:
             return {"card": options[0][0], "castle": options[0][1]}
+        up = req["face"] == "up"
 
         def apply(opt, hands, castles, rng):
             card, k = opt
             hands[self.seat].remove(card)
-            castles[k].append(card)
-            assign = self.finish_round(hands, castles, order, me_idx + 1, dict(done), 0, rng)
+            castles[k].append((card, up, self.seat))
+            self.played[self.seat] += 1
+            try:
+                assign = self.finish_round(hands, castles, order, me_idx + 1, dict(done), 0, rng)
+            finally:
+                self.played[self.seat] -= 1
             return self.score_world(castles, assign, order)
 
         totals = self.search(obs, options, apply)
