@@ -41,6 +41,7 @@ VILLAGE_DECAY = 0.45  # a village missing m spaces completes with chance exp(-m 
 PRINCESS_HOPE = 2.5  # names a Princess may still collect
 RING_VALUE = 2.0  # a Ring of Fire at the start of the game
 HIDDEN_DOUBT = 0.0  # how much worse than the mean a face-down card a rival chose looks
+COMPLETE_TOP = 4  # the best first plays looked at again with the rest of my hand placed after them
 CHEST_HOPE = 0.5  # per unseen Chest of my leading name, at the start of the game
 
 
@@ -227,6 +228,7 @@ class Induction(Bot):
                 self.seen.add(c["id"])
 
     def absorb(self, obs):
+        self._unk: dict[int, dict[int, float]] = {}
         self._absorb(obs)
         UNSEEN_CHESTS.clear()
         for c in self.unseen():
@@ -311,7 +313,7 @@ class Induction(Bot):
                     if e["face"] == "down" and e.get("by") == self.seat and "card" in e:
                         mine.add(e["card"]["id"])
             pool = self.unseen() + sorted(mine)
-        unk_cache: dict[int, float] = {}
+        unk_cache = self._unk.setdefault(viewer, {})  # per decision: the mean does not change
         for castle in obs["castles"]:
             if castle["attacker"] is not None:
                 continue
@@ -422,19 +424,59 @@ class Induction(Bot):
         face = req["face"]
         _v0, base_assign = self.forecast(obs)
         target = base_assign.get(self.seat)
-        best, best_v = None, -1e18
         options = [(c, k) for c in req["cards"] for k in req["castles"]]
         # the castles I expect to loot first: a good card goes there, a bad one elsewhere
         options.sort(key=lambda ck: 0 if ck[1] == target else 1)
+
+        def out_of_time(share=1.0):
+            box = TIME_BOX * share
+            return time.monotonic() - start > box or time.process_time() - cpu > box
+
+        first = []
         for cid, k in options:
-            if time.monotonic() - start > TIME_BOX or time.process_time() - cpu > TIME_BOX:
+            if out_of_time(0.6) and first:
                 break
             extra = {k: [{"face": face, "by": self.seat, "card": hand[cid]}]}
             v, _assign = self.forecast(obs, extra)
-            if v > best_v + 1e-9:
-                best, best_v = (cid, k), v
-        if best is None:
-            best = options[0]
+            first.append((v, cid, k))
+        first.sort(key=lambda t: -t[0])
+        # the best few, again with the rest of my hand placed after them, one card at a time
+        # where the forecast likes it most (faces as my banner dictates)
+        pattern = obs["banners"][self.seat]["pattern"]
+        done_plays = obs["played"][self.seat]
+        limits = {c["number"]: c["limit"] - len(c["cards"]) for c in obs["castles"]}
+        best, best_v = (first[0][1], first[0][2]), None
+        for _v, cid, k in first[:int(COMPLETE_TOP)]:
+            if out_of_time() or len(req["cards"]) < 2:
+                break
+            extra = {k: [{"face": face, "by": self.seat, "card": hand[cid]}]}
+            room = dict(limits)
+            room[k] -= 1
+            rest = [c for c in req["cards"] if c != cid]
+            value = _v
+            for j, other in enumerate(rest):
+                pos = done_plays + 1 + j
+                f = "up" if pos < len(pattern) and pattern[pos] == "U" else "down"
+                best_here = None
+                if out_of_time():
+                    value = None
+                    break
+                for kk in req["castles"]:
+                    if room[kk] <= 0:
+                        continue
+                    trial = {x: list(y) for x, y in extra.items()}
+                    trial.setdefault(kk, []).append({"face": f, "by": self.seat, "card": hand[other]})
+                    v2, _a = self.forecast(obs, trial)
+                    if best_here is None or v2 > best_here[0]:
+                        best_here = (v2, kk, trial)
+                if best_here is None:
+                    break
+                value, kk, extra = best_here
+                room[kk] -= 1
+            if value is None:
+                break
+            if best_v is None or value > best_v + 1e-9:
+                best, best_v = (cid, k), value
         return {"card": best[0], "castle": best[1]}
 
     def spy(self, obs):
