@@ -373,7 +373,7 @@ class Playout(Bot):
         roomy = [k for k in castles if len(castles[k]) < self.limits[k]]
         if not roomy:
             return hand[0], None
-        if rng.random() < NOISE:
+        if s != self.seat and rng.random() < NOISE:  # my own later plays: my policy, no noise
             return rng.choice(hand), rng.choice(roomy)
         targets = self.forecast_targets(castles, list(castles), order)
         mine = targets.get(s)
