@@ -17,9 +17,10 @@ from ladder.play import play_game
 
 HELDOUT = Path(__file__).parents[3] / "bots" / "heldout"
 BOTS = sorted(p for p in HELDOUT.glob("*.py"))
-# played at every table size by their own tests (test_outsiders_dg.py, _dg2.py), on a cut clock: their
-# rollouts stop by wall time, and at the full 0.3 s an attack these games would take minutes
-OWN_TESTS = {"drachengold_pivot", "drachengold_rollout", "drachengold_hardline", "drachengold_sampler"}
+# played at every table size by their own tests (test_outsiders_dg.py, _dg2.py, _df3.py), on a cut clock:
+# their searches stop by time, and at the full 0.3 s a decision these games would take minutes
+OWN_TESTS = {"drachengold_pivot", "drachengold_rollout", "drachengold_hardline", "drachengold_sampler",
+             "dragonflame_induction", "dragonflame_playout"}
 
 
 def game_of(path: Path) -> str:
