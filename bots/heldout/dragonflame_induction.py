@@ -1,3 +1,4 @@
+# Over 400 lines: an outside author's bot is one file, uploaded as it is (bots/heldout/README.md).
 """DragonFlame, an outside bot: backward induction over the attack round, each seat by its own view.
 
 Written from the rules alone (the rulebook, the ladder's edition, the protocol and the SDK).

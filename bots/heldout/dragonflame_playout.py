@@ -1,3 +1,4 @@
+# Over 400 lines: an outside author's bot is one file, uploaded as it is (bots/heldout/README.md).
 """DragonFlame, an outside bot: determinized playouts of the rest of the round, within a time box.
 
 Written from the rules alone (the rulebook, the ladder's edition, the protocol and the SDK).
