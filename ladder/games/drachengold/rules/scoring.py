@@ -20,7 +20,7 @@ def score_hoards(
 ) -> list[dict[str, Any]]:
     """Per seat: points by source and the total. `hoards` are colour -> count per seat."""
     counts = [Counter(h) for h in hoards]
-    cursed = _cursed(counts, rules)
+    cursed = cursed_seats(counts, rules)
     out: list[dict[str, Any]] = []
     for c in counts:
         out.append(
@@ -49,7 +49,7 @@ def score_totals(hoards: Sequence[Mapping[str, int]], rules: Mapping[str, Any], 
     """Each seat's total alone, as score_hoards adds it up: the scorecard's ex-post worths score the
     final hoards some eighty times a match (view/expost.py) and need no breakdown (nor Counters:
     the hoards are read with .get)."""
-    cursed = _cursed(hoards, rules)
+    cursed = cursed_seats(hoards, rules)
     silver, gold, red, black = rules["silver"], rules["gold"], rules["red"], rules["black"]
     totals = [h.get("silver", 0) * silver + h.get("gold", 0) * gold + h.get("red", 0) * red
               + h.get("black", 0) * black + set_points(h, rules, gems, s in cursed) for s, h in enumerate(hoards)]
@@ -59,7 +59,8 @@ def score_totals(hoards: Sequence[Mapping[str, int]], rules: Mapping[str, Any], 
     return totals
 
 
-def _cursed(counts: Sequence[Mapping[str, int]], rules: Mapping[str, Any]) -> set[int]:
+def cursed_seats(counts: Sequence[Mapping[str, int]], rules: Mapping[str, Any]) -> set[int]:
+    """The seats whose hoard holds the cursed black diamond (none under rules without the curse)."""
     return {s for s, c in enumerate(counts) if c.get("black", 0) > 0} if rules["curse"] else set()
 
 

@@ -24,7 +24,7 @@ from math import prod
 
 from ladder.games.base import competition_ranks
 from ladder.games.drachengold.rules.data import DECK
-from ladder.games.drachengold.rules.scoring import majority, score_totals, set_points
+from ladder.games.drachengold.rules.scoring import cursed_seats, majority, score_totals, set_points
 
 __all__ = ["MAX_STATES", "Worths", "efficiency", "face", "frontier", "worth_giving"]
 
@@ -178,8 +178,7 @@ class Worths:
         value and the curse reads the black diamond only, so moving one changes nothing else of
         the seat's score (the same figure as scoring every hoard twice, at a fraction of it)."""
         if self.cursed is None:
-            curse = self.scoring["curse"]
-            self.cursed = {s for s, c in enumerate(self.counts) if curse and c.get("black", 0)}
+            self.cursed = cursed_seats(self.counts, self.scoring)
         held = [c.get(colour, 0) for c in self.counts]
         if holder is not None:
             held[holder] -= 1  # without it: taken out of its final hoard
